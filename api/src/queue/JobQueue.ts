@@ -1,0 +1,50 @@
+/**
+ * The work queue behind every slow job (contact import, campaign send, audience delete...).
+ * PostgreSQL holds the record; a message only says "do this piece of work", so every handler
+ * must be idempotent: delivery is at least once.
+ *
+ * Two adapters implement it and pass one contract test (queue.contract.test.ts):
+ *  - RabbitMqJobQueue (rabbitmq-client): durable quorum queues, persistent messages, publisher
+ *    confirms, manual ack, bounded prefetch, retry through a delay queue with TTL, dead-letter queue.
+ *  - InProcessJobQueue: the embedded default when no AMQP_URL is set (single process only).
+ */
+
+/** Names of the queues the product uses. */
+export type QueueName = 'contact-import' | 'campaign-send' | 'audience-delete' | (string & {});
+
+export interface PublishOptions {
+  /** Deliver no sooner than this many milliseconds from now. */
+  delayMs?: number;
+}
+
+export interface ConsumeOptions {
+  /** Messages handled at once by this consumer (the broker's prefetch). Default 1. */
+  concurrency?: number;
+  /** Attempts before a message goes to the dead-letter queue. Default 5. */
+  maxAttempts?: number;
+  /** Delay before attempt n+1 (n starts at 1). Default: exponential from 1 s, capped at 5 min. */
+  retryDelayMs?: (attempt: number) => number;
+}
+
+export interface JobContext {
+  /** 1 on the first delivery, then 2, 3... */
+  attempt: number;
+}
+
+/** Resolves: acked. Throws: retried after a delay, dead-lettered after maxAttempts. */
+export type JobHandler<T> = (payload: T, context: JobContext) => Promise<void>;
+
+export interface Consumer {
+  /** Stops taking messages and resolves once every running handler has finished. */
+  close(): Promise<void>;
+}
+
+export interface JobQueue {
+  /** Resolves once the broker has confirmed the message (persisted). */
+  publish<T>(queue: QueueName, payload: T, options?: PublishOptions): Promise<void>;
+  consume<T>(queue: QueueName, handler: JobHandler<T>, options?: ConsumeOptions): Consumer;
+  /** Payloads in the dead-letter queue of `queue` (for tests and operators); removes them when `drain`. */
+  deadLetters<T>(queue: QueueName, options?: { drain?: boolean }): Promise<T[]>;
+  /** Closes every consumer (waiting for running handlers), then the connection. */
+  close(): Promise<void>;
+}

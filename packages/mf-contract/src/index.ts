@@ -1,0 +1,47 @@
+/**
+ * The one contract between the shell (Module Federation host) and the feature remotes.
+ *
+ * The shell gives every remote a `RemoteContext`; every remote exposes `./App`, whose default
+ * export is a component taking `RemoteProps` and rendering its own routes *relative* to the
+ * base path it is mounted under (for example mfe-campaigns renders `edit/:id` under `/campaigns`).
+ * React, react-dom, react-router-dom, Fluent UI's providers and TanStack Query are shared
+ * singletons, so a remote uses the shell's router, theme and query client directly.
+ */
+import type { ComponentType } from 'react';
+
+export type ToastIntent = 'success' | 'info' | 'warning' | 'error';
+
+export interface RemoteContext {
+  /** Where the remote is mounted, e.g. '/audiences'. */
+  basePath: string;
+  /** Origin-relative or absolute base of the API, without a trailing slash ('' means same origin). */
+  apiBaseUrl: string;
+  /** A fresh access token for the API (bearer); resolves to null when signed out. */
+  getAccessToken: () => Promise<string | null>;
+  /** Toast at the top end of the window; the shell applies the spec's durations per intent. */
+  notify: (intent: ToastIntent, message: string) => void;
+  /** The signed-in member. */
+  profile: { firstName: string; lastName: string; email: string };
+  /** 'light' or 'dark'; the FluentProvider is the shell's, this is only informational. */
+  theme: 'light' | 'dark';
+}
+
+export type RemoteProps = RemoteContext;
+
+/** The module every remote exposes as `./App`. */
+export interface RemoteModule {
+  default: ComponentType<RemoteProps>;
+}
+
+/** The names of the remotes, as in remotes.json and in each remote's Module Federation name. */
+export const REMOTES = {
+  audiences: { scope: 'mfe_audiences', basePath: '/audiences', title: 'Audiences' },
+  templates: { scope: 'mfe_templates', basePath: '/templates', title: 'Templates' },
+  campaigns: { scope: 'mfe_campaigns', basePath: '/campaigns', title: 'Campaigns' },
+  reports: { scope: 'mfe_reports', basePath: '/campaigns/reports', title: 'Reports' },
+} as const;
+
+export type RemoteName = keyof typeof REMOTES;
+
+/** Shape of `remotes.json`, served next to the shell: remote name -> URL of its mf-manifest.json. */
+export type RemotesManifest = Record<RemoteName, string>;
