@@ -1,0 +1,122 @@
+import createClient, { type Client, type Middleware } from 'openapi-fetch';
+import type { components, operations, paths } from './schema';
+
+export type { components, operations, paths };
+
+export type Schemas = components['schemas'];
+
+export type Audience = Schemas['Audience'];
+export type AudienceList = Schemas['AudienceList'];
+export type AudienceSource = Schemas['AudienceSource'];
+export type Contact = Schemas['Contact'];
+export type ContactList = Schemas['ContactList'];
+export type Template = Schemas['Template'];
+export type TemplateSummary = Schemas['TemplateSummary'];
+export type TemplateList = Schemas['TemplateList'];
+export type Campaign = Schemas['Campaign'];
+export type CampaignSummary = Schemas['CampaignSummary'];
+export type CampaignTemplate = Schemas['CampaignTemplate'];
+export type CampaignStatus = Schemas['CampaignStatus'];
+export type CampaignListResponse = Schemas['CampaignListResponse'];
+export type CampaignOverviewStats = Schemas['CampaignOverviewStats'];
+export type CampaignLink = Schemas['CampaignLink'];
+export type SendStatus = Schemas['SendStatus'];
+export type BounceType = Schemas['BounceType'];
+export type EmailPerformanceRow = Schemas['EmailPerformanceRow'];
+export type EmailPerformanceList = Schemas['EmailPerformanceList'];
+export type RenderedEmail = Schemas['RenderedEmail'];
+export type ValidationResult = Schemas['ValidationResult'];
+export type Quota = Schemas['Quota'];
+export type PageMeta = Schemas['PageMeta'];
+export type ErrorBody = Schemas['Error'];
+export type Message = Schemas['Message'];
+export type CreatedId = Schemas['CreatedId'];
+
+export type ApiClient = Client<paths>;
+
+/** A response outside 2xx. `message` is the server's `{ message }` when it sent one. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly status: number;
+  /** The server's own message, absent when the body carried none. */
+  readonly serverMessage: string | undefined;
+  /** The server's field errors (400), when it listed them. */
+  readonly errors: ErrorBody['errors'];
+
+  constructor(status: number, body: unknown) {
+    const serverMessage = messageOf(body);
+    super(serverMessage ?? `Request failed with status ${status}`);
+    this.status = status;
+    this.serverMessage = serverMessage;
+    this.errors = errorsOf(body);
+  }
+}
+
+export interface ApiClientOptions {
+  baseUrl: string;
+  /** The bearer token for the next request; nothing is sent when it yields no token. */
+  getAccessToken: () => string | null | undefined | Promise<string | null | undefined>;
+  /** For tests; defaults to the global fetch. */
+  fetch?: typeof globalThis.fetch;
+}
+
+/**
+ * An openapi-fetch client for the Mailroom API. Every request carries the bearer token, and a response
+ * outside 2xx is thrown as an ApiError, so TanStack Query's `error.message` is what the server said.
+ */
+export function createApiClient({ baseUrl, getAccessToken, fetch }: ApiClientOptions): ApiClient {
+  const client = createClient<paths>({ baseUrl, ...(fetch ? { fetch } : {}) });
+  client.use(authorization(getAccessToken), throwOnError);
+  return client;
+}
+
+function authorization(getAccessToken: ApiClientOptions['getAccessToken']): Middleware {
+  return {
+    async onRequest({ request }) {
+      const token = await getAccessToken();
+      if (token) request.headers.set('Authorization', `Bearer ${token}`);
+      return request;
+    },
+  };
+}
+
+const throwOnError: Middleware = {
+  async onResponse({ response }) {
+    if (response.ok) return undefined;
+    throw new ApiError(response.status, await readBody(response));
+  },
+};
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response
+    .clone()
+    .text()
+    .catch(() => '');
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function messageOf(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null || !('message' in body)) return undefined;
+  const { message } = body;
+  return typeof message === 'string' && message.trim() !== '' ? message : undefined;
+}
+
+function errorsOf(body: unknown): ErrorBody['errors'] {
+  if (typeof body !== 'object' || body === null || !('errors' in body)) return undefined;
+  return Array.isArray(body.errors) ? (body.errors as ErrorBody['errors']) : undefined;
+}
+
+/**
+ * The text to show for a failed request (SPEC.md section 8): the server's message when present,
+ * otherwise the error's own message, otherwise the fallback.
+ */
+export function errorMessage(err: unknown, fallback: string): string {
+  if (err instanceof ApiError) return err.serverMessage ?? (err.message || fallback);
+  if (err instanceof Error) return err.message || fallback;
+  return messageOf(err) ?? fallback;
+}

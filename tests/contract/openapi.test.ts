@@ -1,0 +1,550 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// The contract's structure, checked against SPEC.md sections 3, 4 and 7 and DESIGN.md section 2.
+
+type Json = Record<string, unknown>;
+interface Operation {
+  method: string;
+  path: string;
+  op: Json;
+}
+
+const specFile = fileURLToPath(new URL('../../openapi.yaml', import.meta.url));
+const doc = parse(readFileSync(specFile, 'utf8')) as Json;
+const paths = doc.paths as Record<string, Json>;
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+
+const operations: Operation[] = Object.entries(paths).flatMap(([path, item]) =>
+  METHODS.filter((m) => item[m]).map((m) => ({ method: m.toUpperCase(), path, op: item[m] as Json })),
+);
+
+/** Follows a local $ref ('#/components/...') until it reaches a value that is not a reference. */
+function deref(value: unknown): Json {
+  let current = value as Json;
+  while (current && typeof current.$ref === 'string') {
+    current = (current.$ref as string)
+      .slice(2)
+      .split('/')
+      .reduce<Json>((node, key) => node[key] as Json, doc);
+  }
+  return current;
+}
+
+/** The properties of a schema, with allOf parts merged. */
+function propertiesOf(schema: unknown): Record<string, Json> {
+  const s = deref(schema);
+  const own = (s.properties ?? {}) as Record<string, Json>;
+  const parts = ((s.allOf ?? []) as unknown[]).map(propertiesOf);
+  return Object.assign({}, ...parts, own);
+}
+
+function findOperation(method: string, path: string): Json | undefined {
+  return paths[path]?.[method.toLowerCase()] as Json | undefined;
+}
+
+function parameterNames(method: string, path: string, where: 'query' | 'path'): string[] {
+  const op = findOperation(method, path);
+  const params = [...((paths[path]?.parameters ?? []) as unknown[]), ...((op?.parameters ?? []) as unknown[])].map(deref);
+  return params.filter((p) => p.in === where).map((p) => p.name as string);
+}
+
+function requestSchema(operationId: string, mediaType = 'application/json'): Json {
+  const { op } = operations.find((o) => o.op.operationId === operationId)!;
+  const body = deref(op.requestBody);
+  return deref((body.content as Record<string, Json>)[mediaType]!.schema);
+}
+
+function responseSchema(operationId: string, status: string, mediaType = 'application/json'): Json {
+  const { op } = operations.find((o) => o.op.operationId === operationId)!;
+  const response = deref((op.responses as Json)[status]);
+  return deref((response.content as Record<string, Json>)[mediaType]!.schema);
+}
+
+// SPEC.md section 7, every call with its query names, plus the decisions of DESIGN.md section 2 and the public routes.
+// [method, path, operationId, query parameter names]
+const EXPECTED: [string, string, string, string[]][] = [
+  ['GET', '/api/audiences', 'listAudiences', ['page', 'limit', 'name']],
+  ['GET', '/api/audiences/{id}', 'getAudience', []],
+  ['POST', '/api/audiences', 'createAudience', []], // the spec writes POST /api/audiences/ (trailing slash)
+  ['PUT', '/api/audiences/{id}', 'renameAudience', []],
+  ['DELETE', '/api/audiences/{id}', 'deleteAudience', []],
+  ['POST', '/api/audiences/{id}/import/file', 'importContacts', ['type']],
+  ['POST', '/api/audiences/{id}/download', 'downloadAudience', []],
+  ['GET', '/api/audiences/{id}/contacts', 'listContacts', ['page', 'limit', 'email', 'hasError']],
+  ['POST', '/api/templates', 'createTemplate', []],
+  ['PUT', '/api/templates/{id}', 'updateTemplate', []],
+  ['GET', '/api/templates', 'listTemplates', ['page', 'limit', 'name']],
+  ['GET', '/api/templates/{id}', 'getTemplate', []],
+  ['POST', '/api/templates/{id}/replicate', 'replicateTemplate', []],
+  ['DELETE', '/api/templates/{id}', 'deleteTemplate', []],
+  ['POST', '/api/campaigns', 'createCampaign', []],
+  ['PUT', '/api/campaigns/{id}', 'updateCampaign', []],
+  ['GET', '/api/campaigns', 'listCampaigns', ['page', 'limit', 'name']],
+  ['GET', '/api/campaigns/{id}', 'getCampaign', ['job_success_count']],
+  ['POST', '/api/campaigns/{id}/send', 'sendCampaign', []],
+  ['POST', '/api/campaigns/{id}/continue', 'continueCampaign', []],
+  ['POST', '/api/campaigns/{id}/replicate', 'replicateCampaign', []],
+  ['DELETE', '/api/campaigns/{id}', 'deleteCampaign', []],
+  ['GET', '/api/campaigns/authorized-sent-emails', 'listAuthorizedSenderEmails', []],
+  ['POST', '/api/campaigns/send-test-email', 'sendTestEmail', []],
+  ['POST', '/api/campaigns/test-render-email', 'testRenderEmail', []],
+  ['POST', '/api/campaigns/validate-campaign', 'validateCampaign', []],
+  ['GET', '/api/reports/{id}/clicks', 'listCampaignLinks', []],
+  ['GET', '/api/reports/{id}/overview-stat', 'getCampaignOverviewStat', []],
+  [
+    'GET',
+    '/api/reports/{id}/email-performance',
+    'listEmailPerformance',
+    ['page', 'limit', 'email', 'sendStatus', 'bounceStatus', 'clicked', 'opened'],
+  ],
+  [
+    'GET',
+    '/api/reports/{id}/export-email-performance',
+    'exportEmailPerformance',
+    ['email', 'sendStatus', 'bounceStatus', 'clicked', 'opened'],
+  ],
+  ['POST', '/api/reports/{id}/retry-all-failed-jobs', 'retryAllFailedJobs', []],
+  ['POST', '/api/reports/{id}/retry-job/{jobId}', 'retryJob', []],
+  ['POST', '/api/reports/{id}/send-to-not-sent', 'sendToNotSent', []],
+  ['POST', '/api/reports/{id}/send-to-contact/{contactId}', 'sendToContact', []],
+  ['GET', '/api/ses-quota', 'getSesQuota', []],
+  ['GET', '/healthz', 'healthz', []],
+  ['GET', '/readyz', 'readyz', []],
+  ['GET', '/t/o/{token}', 'trackOpen', []],
+  ['GET', '/t/c/{token}', 'trackClick', []],
+  ['GET', '/unsubscribe/{token}', 'unsubscribePage', []],
+  ['POST', '/unsubscribe/{token}', 'unsubscribeOneClick', []],
+  ['POST', '/webhooks/ses', 'sesWebhook', []],
+];
+
+describe('paths of SPEC.md section 7', () => {
+  it.each(EXPECTED)('%s %s is %s with query %j', (method, path, operationId, query) => {
+    const op = findOperation(method, path);
+    expect(op, `${method} ${path}`).toBeDefined();
+    expect(op!.operationId).toBe(operationId);
+    expect(parameterNames(method, path, 'query').sort()).toEqual([...query].sort());
+    const placeholders = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+    expect(parameterNames(method, path, 'path').sort()).toEqual(placeholders.sort());
+  });
+
+  it('has no operation beyond those', () => {
+    const listed = new Set(EXPECTED.map(([method, path]) => `${method} ${path}`));
+    expect(operations.map((o) => `${o.method} ${o.path}`).filter((key) => !listed.has(key))).toEqual([]);
+  });
+});
+
+describe('operations', () => {
+  it('every operation has a unique camelCase operationId', () => {
+    const ids = operations.map((o) => o.op.operationId);
+    for (const id of ids) expect(id).toMatch(/^[a-z][A-Za-z0-9]*$/);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('every /api operation needs the bearer token and documents 400, 401 and 403 with the Error schema', () => {
+    const scheme = deref((doc.components as Json).securitySchemes as Json).bearerAuth as Json;
+    expect(scheme).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+    const api = operations.filter((o) => o.path.startsWith('/api/'));
+    expect(api.length).toBe(35);
+    for (const { method, path, op } of api) {
+      expect(op.security, `${method} ${path}`).toEqual([{ bearerAuth: [] }]);
+      for (const status of ['400', '401', '403']) {
+        const response = deref((op.responses as Json)[status]);
+        expect(response, `${method} ${path} ${status}`).toBeDefined();
+        const schema = (response.content as Record<string, Json>)['application/json']!.schema as Json;
+        expect(schema.$ref).toBe('#/components/schemas/Error');
+      }
+    }
+  });
+
+  it('public routes take no token', () => {
+    for (const { method, path, op } of operations.filter((o) => !o.path.startsWith('/api/'))) {
+      expect(op.security, `${method} ${path}`).toEqual([]);
+    }
+  });
+
+  it('every /api operation with an {id} documents 404, and state changes document 409', () => {
+    for (const { method, path, op } of operations.filter((o) => o.path.startsWith('/api/') && o.path.includes('{id}'))) {
+      expect((op.responses as Json)['404'], `${method} ${path}`).toBeDefined();
+    }
+    for (const id of ['sendCampaign', 'continueCampaign', 'updateCampaign', 'deleteCampaign', 'importContacts', 'retryJob']) {
+      const { op } = operations.find((o) => o.op.operationId === id)!;
+      expect((op.responses as Json)['409'], id).toBeDefined();
+    }
+    const { op: importOp } = operations.find((o) => o.op.operationId === 'importContacts')!;
+    expect((importOp.responses as Json)['413']).toBeDefined();
+  });
+
+  it('every JSON or form request body forbids unknown properties (the SNS envelope excepted)', () => {
+    for (const { op } of operations.filter((o) => o.op.requestBody && o.op.operationId !== 'sesWebhook')) {
+      for (const media of Object.values(deref(op.requestBody).content as Record<string, Json>)) {
+        expect(deref(media.schema).additionalProperties, String(op.operationId)).toBe(false);
+      }
+    }
+  });
+});
+
+describe('strings that go into mail headers', () => {
+  const NO_CR_LF = '^[^\\r\\n]*$';
+  const HEADER_FIELDS = ['subject', 'fromName', 'previewText', 'name'];
+
+  it.each([
+    ['createAudience', ['name']],
+    ['renameAudience', ['name']],
+    ['createTemplate', ['name']],
+    ['updateTemplate', ['name']],
+    ['createCampaign', ['name']],
+    ['updateCampaign', ['name', 'subject', 'fromName', 'previewText']],
+    ['sendTestEmail', ['subject', 'fromName', 'previewText']],
+    ['testRenderEmail', ['subject', 'previewText']],
+    ['validateCampaign', ['subject', 'previewText']],
+  ])('%s: %j forbid CR and LF and are bounded', (operationId, fields) => {
+    const properties = propertiesOf(requestSchema(operationId));
+    expect(
+      Object.keys(properties)
+        .filter((key) => HEADER_FIELDS.includes(key))
+        .sort(),
+    ).toEqual([...fields].sort());
+    for (const field of fields) {
+      const schema = deref(properties[field]);
+      expect(schema.pattern, `${operationId}.${field}`).toBe(NO_CR_LF);
+      expect(schema.maxLength, `${operationId}.${field}`).toBeGreaterThan(0);
+    }
+  });
+
+  it('the pattern rejects CR and LF and nothing else', () => {
+    const pattern = new RegExp(NO_CR_LF, 'u');
+    expect(pattern.test('Spring newsletter — ünïcode')).toBe(true);
+    expect(pattern.test('')).toBe(true);
+    expect(pattern.test('hi\r\nBcc: someone@example.com')).toBe(false);
+    expect(pattern.test('hi\nthere')).toBe(false);
+    expect(pattern.test('hi\rthere')).toBe(false);
+  });
+
+  it('the subject is bounded by the header line limit and sender addresses are e-mails', () => {
+    expect(deref(propertiesOf(requestSchema('updateCampaign')).subject).maxLength).toBe(998);
+    expect(deref(propertiesOf(requestSchema('updateCampaign')).fromEmail).format).toBe('email');
+    expect(deref(propertiesOf(requestSchema('sendTestEmail')).fromEmail).format).toBe('email');
+    expect(deref(deref(propertiesOf(requestSchema('sendTestEmail')).emails).items).format).toBe('email');
+  });
+});
+
+describe('entities, lists and enums', () => {
+  it('lists answer items and meta; the campaign list wraps them in data', () => {
+    for (const id of ['listAudiences', 'listContacts', 'listTemplates', 'listEmailPerformance']) {
+      const schema = responseSchema(id, '200');
+      expect(schema.required, id).toEqual(['items', 'meta']);
+      expect((schema.properties as Json).meta).toEqual({ $ref: '#/components/schemas/PageMeta' });
+    }
+    const campaigns = responseSchema('listCampaigns', '200');
+    expect(campaigns.required).toEqual(['data']);
+    expect(deref((campaigns.properties as Json).data).required).toEqual(['items', 'meta']);
+    expect(deref(schemaOf('PageMeta')).required).toEqual(['currentPage', 'itemCount', 'itemsPerPage', 'totalItems', 'totalPages']);
+  });
+
+  it('entities carry the fields of SPEC.md section 3', () => {
+    const fields: [string, string[]][] = [
+      [
+        'Audience',
+        [
+          'id',
+          'name',
+          'headers',
+          'source',
+          'numberOfContacts',
+          'numberOfContactsWithErrors',
+          'isImporting',
+          'importErrorMessage',
+          'createdAt',
+        ],
+      ],
+      ['Contact', ['id', 'email', 'errorMessage', 'data']],
+      ['ValidationResult', ['contactId', 'email', 'missingFields']],
+      ['Template', ['id', 'name', 'design', 'html', 'plainText', 'preview', 'updatedAt', 'updatedByEmail']],
+      [
+        'Campaign',
+        [
+          'id',
+          'name',
+          'status',
+          'audienceId',
+          'audienceName',
+          'numberOfContacts',
+          'contactCount',
+          'fromName',
+          'fromEmail',
+          'subject',
+          'previewText',
+          'template',
+          'templateId',
+          'html',
+          'deliveryDate',
+          'updatedAt',
+          'updatedByEmail',
+          'jobsSent',
+          'jobsFailed',
+          'uniqueOpens',
+          'uniqueClicks',
+          'errorMessage',
+        ],
+      ],
+      ['CampaignOverviewStats', ['campaign', 'jobsSent', 'jobsFailed', 'totalContactsCount']],
+      ['CampaignLink', ['id', 'href', 'clicks', 'uniqueClicks']],
+      [
+        'EmailPerformanceRow',
+        [
+          'id',
+          'contactId',
+          'email',
+          'status',
+          'clicked',
+          'opened',
+          'bounceType',
+          'bounceMessage',
+          'bounceTime',
+          'complaintType',
+          'complaintTime',
+          'errorMessage',
+        ],
+      ],
+      ['Quota', ['emailsSent', 'remainingSends', 'quotaUsedPercentage', 'maxSendRate', 'max24HourSend']],
+      ['PageMeta', ['currentPage', 'itemCount', 'itemsPerPage', 'totalItems', 'totalPages']],
+    ];
+    for (const [name, expected] of fields) {
+      expect(Object.keys(propertiesOf(schemaOf(name))), name).toEqual(expect.arrayContaining(expected));
+    }
+    expect(Object.keys(propertiesOf(propertiesOf(schemaOf('Campaign')).template)).sort()).toEqual(['html', 'id', 'name', 'preview']);
+    expect(deref(propertiesOf(schemaOf('Campaign')).template).nullable).toBe(true);
+  });
+
+  it('ids are int64 integers and dates are date-times', () => {
+    expect(deref(schemaOf('Id'))).toMatchObject({ type: 'integer', format: 'int64' });
+    expect(deref(propertiesOf(schemaOf('Audience')).createdAt)).toMatchObject({ type: 'string', format: 'date-time' });
+    expect(deref(propertiesOf(schemaOf('Campaign')).deliveryDate)).toMatchObject({ type: 'string', format: 'date-time', nullable: true });
+  });
+
+  it('enums are the spec values', () => {
+    expect(deref(schemaOf('CampaignStatus')).enum).toEqual(['DRAFT', 'SENDING', 'SENT', 'ERROR']);
+    expect(deref(schemaOf('AudienceSource'))).toMatchObject({ nullable: true, enum: ['CSV', 'TEXT', 'BIG_QUERY', 'FILTERS', null] });
+    expect(deref(schemaOf('BounceType')).enum).toEqual(['HARD', 'SOFT']);
+    expect(deref(schemaOf('SendStatus')).enum).toEqual(expect.arrayContaining(['FAILED', 'SENT_WAIT_ACK', 'SENT_SUCCESS', 'NOT_SENT']));
+  });
+
+  it('query values are typed: paging bounds, booleans, filter enums', () => {
+    const param = (method: string, path: string, name: string) =>
+      [...((paths[path]?.parameters ?? []) as unknown[]), ...((findOperation(method, path)!.parameters ?? []) as unknown[])]
+        .map(deref)
+        .find((p) => p.name === name)!;
+    for (const [method, path] of [
+      ['GET', '/api/audiences'],
+      ['GET', '/api/templates'],
+      ['GET', '/api/campaigns'],
+      ['GET', '/api/audiences/{id}/contacts'],
+    ] as const) {
+      expect(deref(param(method, path, 'page').schema)).toMatchObject({ type: 'integer', minimum: 1, default: 1 });
+      expect(deref(param(method, path, 'limit').schema)).toMatchObject({ type: 'integer', minimum: 1, maximum: 1000 });
+    }
+    for (const [method, path] of [
+      ['GET', '/api/audiences'],
+      ['GET', '/api/templates'],
+      ['GET', '/api/campaigns'],
+    ] as const) {
+      expect(deref(param(method, path, 'name').schema)).toMatchObject({ type: 'string', maxLength: 200 });
+    }
+    const performance = '/api/reports/{id}/email-performance';
+    expect(deref(param('GET', performance, 'limit').schema)).toMatchObject({ type: 'integer', maximum: 999999 });
+    expect(deref(param('GET', performance, 'sendStatus').schema).enum).toContain('NOT_SENT');
+    expect(deref(param('GET', performance, 'bounceStatus').schema).enum).toEqual(['HARD', 'SOFT']);
+    expect(deref(param('GET', performance, 'clicked').schema).type).toBe('boolean');
+    expect(deref(param('GET', performance, 'opened').schema).type).toBe('boolean');
+    expect(deref(param('GET', '/api/audiences/{id}/contacts', 'hasError').schema).type).toBe('boolean');
+    expect(deref(param('POST', '/api/audiences/{id}/import/file', 'type').schema).enum).toEqual(['csv', 'text']);
+    expect(deref(param('GET', '/api/campaigns/{id}', 'job_success_count').schema).type).toBe('boolean');
+  });
+
+  it('downloads and public routes answer the right media types', () => {
+    const media = (id: string, status: string) => {
+      const { op } = operations.find((o) => o.op.operationId === id)!;
+      return Object.keys((deref((op.responses as Json)[status]).content ?? {}) as Json);
+    };
+    expect(media('downloadAudience', '200')).toEqual(['text/csv']);
+    expect(media('exportEmailPerformance', '200')).toEqual(['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet']);
+    expect(media('trackOpen', '200')).toEqual(['image/gif']);
+    expect(media('unsubscribePage', '200')).toEqual(['text/html']);
+    expect((findOperation('GET', '/t/c/{token}')!.responses as Json)['302']).toBeDefined();
+    expect(Object.keys(deref(findOperation('POST', '/webhooks/ses')!.requestBody).content as Json).sort()).toEqual([
+      'application/json',
+      'text/plain',
+    ]);
+    const oneClick = requestSchema('unsubscribeOneClick', 'application/x-www-form-urlencoded');
+    expect(deref(propertiesOf(oneClick)['List-Unsubscribe']).enum).toEqual(['One-Click']);
+    expect(Object.keys(deref(findOperation('GET', '/readyz')!.responses as Json)).sort()).toEqual(['200', '503']);
+  });
+});
+
+function schemaOf(name: string): Json {
+  return ((doc.components as Json).schemas as Record<string, Json>)[name]!;
+}
+
+// The API loads this file with express-openapi-validator: it must compile there, and every request below must reach
+// the operation it is meant for (static segments such as authorized-sent-emails before {id}).
+describe('express-openapi-validator', () => {
+  const requireFromApi = createRequire(fileURLToPath(new URL('../../api/package.json', import.meta.url)));
+  let baseUrl = '';
+  let close: () => void = () => {};
+
+  beforeAll(async () => {
+    const express = requireFromApi('express');
+    const { middleware } = requireFromApi('express-openapi-validator');
+    const app = express();
+    app.use(express.json());
+    app.use(express.text({ type: 'text/plain' }));
+    app.use(express.urlencoded({ extended: false }));
+    app.use(middleware({ apiSpec: specFile, validateRequests: true, validateResponses: false, validateSecurity: false }));
+    app.use((req: { openapi?: { schema?: Json } }, res: { status(n: number): { json(b: unknown): void } }) =>
+      res.status(299).json({ operationId: req.openapi?.schema?.operationId }),
+    );
+    app.use(
+      (err: { status?: number; message: string }, _req: unknown, res: { status(n: number): { json(b: unknown): void } }, _next: unknown) =>
+        res.status(err.status ?? 500).json({ message: err.message }),
+    );
+    await new Promise<void>((resolve) => {
+      const server = app.listen(0, '127.0.0.1', () => {
+        baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+        close = () => server.close();
+        resolve();
+      });
+    });
+  });
+  afterAll(() => close());
+
+  const csvFile = () => {
+    const form = new FormData();
+    form.append('file', new Blob(['email\nmia@example.org\n'], { type: 'text/csv' }), 'contacts.csv');
+    return form;
+  };
+  const json = (body: unknown) => ({ body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+  const REQUESTS: [string, string, string, RequestInit?][] = [
+    ['listAudiences', 'GET', '/api/audiences?page=1&limit=10&name=news'],
+    ['createAudience', 'POST', '/api/audiences/', json({ name: 'Members' })],
+    ['getAudience', 'GET', '/api/audiences/1'],
+    ['renameAudience', 'PUT', '/api/audiences/1', json({ name: 'Members 2024' })],
+    ['deleteAudience', 'DELETE', '/api/audiences/1'],
+    ['importContacts', 'POST', '/api/audiences/1/import/file?type=csv', { body: csvFile() }],
+    ['downloadAudience', 'POST', '/api/audiences/1/download'],
+    ['listContacts', 'GET', '/api/audiences/1/contacts?page=2&limit=25&email=mia&hasError=false'],
+    ['listTemplates', 'GET', '/api/templates?page=1&limit=10&name=x'],
+    ['createTemplate', 'POST', '/api/templates', json({ name: 'My template' })],
+    ['getTemplate', 'GET', '/api/templates/2'],
+    ['updateTemplate', 'PUT', '/api/templates/2', json({ name: 'T', design: { body: { rows: [] } }, html: '<p>Hi</p>', plainText: 'Hi' })],
+    ['replicateTemplate', 'POST', '/api/templates/2/replicate'],
+    ['deleteTemplate', 'DELETE', '/api/templates/2'],
+    ['listCampaigns', 'GET', '/api/campaigns?page=1&limit=10&name=x'],
+    ['createCampaign', 'POST', '/api/campaigns', json({ name: 'My Campaign', templateId: 2 })],
+    ['listAuthorizedSenderEmails', 'GET', '/api/campaigns/authorized-sent-emails'],
+    [
+      'sendTestEmail',
+      'POST',
+      '/api/campaigns/send-test-email',
+      json({
+        emails: ['mia@example.org'],
+        fromEmail: 'news@example.org',
+        fromName: 'News',
+        subject: 'Hi',
+        previewText: 'P',
+        templateId: 2,
+      }),
+    ],
+    [
+      'testRenderEmail',
+      'POST',
+      '/api/campaigns/test-render-email',
+      json({ templateId: 2, contactId: 3, subject: 'Hi {{fullName}}', previewText: '' }),
+    ],
+    [
+      'validateCampaign',
+      'POST',
+      '/api/campaigns/validate-campaign',
+      json({ templateId: 2, audienceId: 1, subject: 'Hi', previewText: '' }),
+    ],
+    ['getCampaign', 'GET', '/api/campaigns/4?job_success_count=true'],
+    [
+      'updateCampaign',
+      'PUT',
+      '/api/campaigns/4',
+      json({
+        name: 'C',
+        audienceId: 1,
+        audienceName: 'Members',
+        fromName: 'News',
+        fromEmail: 'news@example.org',
+        subject: 'Hi',
+        previewText: 'P',
+        templateId: 2,
+      }),
+    ],
+    ['deleteCampaign', 'DELETE', '/api/campaigns/4'],
+    ['sendCampaign', 'POST', '/api/campaigns/4/send'],
+    ['continueCampaign', 'POST', '/api/campaigns/4/continue'],
+    ['replicateCampaign', 'POST', '/api/campaigns/4/replicate'],
+    ['listCampaignLinks', 'GET', '/api/reports/4/clicks'],
+    ['getCampaignOverviewStat', 'GET', '/api/reports/4/overview-stat'],
+    [
+      'listEmailPerformance',
+      'GET',
+      '/api/reports/4/email-performance?page=1&limit=999999&sendStatus=NOT_SENT&email=a&bounceStatus=HARD&clicked=true&opened=false',
+    ],
+    ['exportEmailPerformance', 'GET', '/api/reports/4/export-email-performance?sendStatus=FAILED&clicked=false'],
+    ['retryAllFailedJobs', 'POST', '/api/reports/4/retry-all-failed-jobs'],
+    ['retryJob', 'POST', '/api/reports/4/retry-job/5'],
+    ['sendToNotSent', 'POST', '/api/reports/4/send-to-not-sent'],
+    ['sendToContact', 'POST', '/api/reports/4/send-to-contact/6'],
+    ['getSesQuota', 'GET', '/api/ses-quota'],
+    ['healthz', 'GET', '/healthz'],
+    ['readyz', 'GET', '/readyz'],
+    ['trackOpen', 'GET', '/t/o/eyJqIjo1fQ.c2ln'],
+    ['trackClick', 'GET', '/t/c/eyJqIjo1LCJsIjoxfQ.c2ln'],
+    ['unsubscribePage', 'GET', '/unsubscribe/eyJqIjo1fQ.c2ln'],
+    ['unsubscribeOneClick', 'POST', '/unsubscribe/eyJqIjo1fQ.c2ln', { body: new URLSearchParams({ 'List-Unsubscribe': 'One-Click' }) }],
+    [
+      'sesWebhook',
+      'POST',
+      '/webhooks/ses',
+      { body: '{"Type":"Notification","MessageId":"m-1"}', headers: { 'content-type': 'text/plain; charset=UTF-8' } },
+    ],
+  ];
+
+  it('covers every operation', () => {
+    expect(REQUESTS.map(([id]) => id).sort()).toEqual(operations.map((o) => o.op.operationId as string).sort());
+  });
+
+  it.each(REQUESTS)('%s: %s %s is routed and valid', async (operationId, method, path, init) => {
+    const response = await fetch(baseUrl + path, { method, ...init });
+    expect(await response.json()).toEqual({ operationId });
+    expect(response.status).toBe(299);
+  });
+
+  it.each([
+    ['limit above 1000', 'GET', '/api/audiences?limit=1001'],
+    ['page 0', 'GET', '/api/templates?page=0'],
+    ['an unknown query parameter', 'GET', '/api/campaigns?sort=name'],
+    ['a non-integer id', 'GET', '/api/campaigns/abc'],
+    ['limit above 999999', 'GET', '/api/reports/4/email-performance?limit=1000000'],
+    ['an unknown send status', 'GET', '/api/reports/4/email-performance?sendStatus=DELIVERED'],
+    ['an import type other than csv or text', 'POST', '/api/audiences/1/import/file?type=xlsx', { body: csvFile() }],
+    ['an import without a file', 'POST', '/api/audiences/1/import/file?type=csv', { body: new FormData() }],
+    ['an unknown body property', 'POST', '/api/audiences', json({ name: 'A', owner: 'x' })],
+    ['a subject with CR LF', 'PUT', '/api/campaigns/4', json({ name: 'C', subject: 'Hi\r\nBcc: x@example.com' })],
+    ['a sender name with LF', 'PUT', '/api/campaigns/4', json({ name: 'C', fromName: 'News\nBcc: x@example.com' })],
+    ['a sender that is no e-mail', 'PUT', '/api/campaigns/4', json({ name: 'C', fromEmail: 'news' })],
+    ['a one-click body other than One-Click', 'POST', '/unsubscribe/abc', { body: new URLSearchParams({ 'List-Unsubscribe': 'Yes' }) }],
+    ['a token with other characters', 'GET', '/t/c/a%2Fb'],
+  ] as [string, string, string, RequestInit?][])('rejects %s with 400', async (_what, method, path, init) => {
+    const response = await fetch(baseUrl + path, { method, ...init });
+    expect(response.status).toBe(400);
+  });
+});
