@@ -12,7 +12,10 @@ import { createRequire } from 'node:module';
 import sesLocal from 'aws-ses-v2-local';
 
 // A CommonJS module with an ES default export: under Node's ESM loader the function sits on `.default`.
-const startSesServer = ((sesLocal as unknown as { default?: typeof sesLocal }).default ?? sesLocal) as typeof sesLocal;
+const startSesServer = ((sesLocal as unknown as { default?: unknown }).default ?? sesLocal) as (config: {
+  host: string;
+  port: number;
+}) => Promise<Server>;
 const require = createRequire(import.meta.url);
 const { getStoreReadonly } = require('aws-ses-v2-local/dist/store.js') as {
   getStoreReadonly: () => { emails: { at: number }[] };

@@ -60,6 +60,8 @@ async function main(): Promise<void> {
       issuer: `http://${host}:${oidcPort}`,
       redirectUris: [`${publicUrl}/login/callback`, `${publicUrl}/silent-check-sso.html`],
       postLogoutRedirectUris: [`${publicUrl}/login`, publicUrl],
+      // Kept so that tokens already issued still verify after a restart.
+      jwksFile: join(root, '.data/oidc-jwks.json'),
     });
     env.OIDC_ISSUER = oidc.issuer;
     stops.push(oidc.close);
