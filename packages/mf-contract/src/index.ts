@@ -6,6 +6,10 @@
  * base path it is mounted under (for example mfe-campaigns renders `edit/:id` under `/campaigns`).
  * React, react-dom, react-router-dom, Fluent UI's providers and TanStack Query are shared
  * singletons, so a remote uses the shell's router, theme and query client directly.
+ *
+ * The React side of the contract is in `@mailroom/mf-contract/react` (RemoteProvider, useRemote,
+ * useApiClient) and the standalone development page in `@mailroom/mf-contract/harness`; this entry
+ * stays free of React at run time so the API's stack launcher can read REMOTES.
  */
 import type { ComponentType } from 'react';
 
@@ -45,3 +49,6 @@ export type RemoteName = keyof typeof REMOTES;
 
 /** Shape of `remotes.json`, served next to the shell: remote name -> URL of its mf-manifest.json. */
 export type RemotesManifest = Record<RemoteName, string>;
+
+/** The module id the shell loads for a remote, e.g. 'mfe_audiences/App'. */
+export const remoteAppId = (name: RemoteName): string => `${REMOTES[name].scope}/App`;

@@ -1,0 +1,257 @@
+// The one Rspack + Module Federation configuration all five frontends build with.
+// The shell is the host (no static remotes: it registers them at runtime from remotes.json) and
+// provides the federation runtime; each remote exposes './App', emits mf-manifest.json next to
+// remoteEntry.js and uses the shell's runtime. Usage: see createRspackConfig below.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { rspack } from '@rspack/core';
+import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
+
+const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'));
+
+/** Directory of `request`'s package as seen from `fromDir` (follows pnpm's symlinks to the real path). */
+function packageDir(request, fromDir) {
+  const require = createRequire(path.join(fromDir, 'noop.js'));
+  return path.dirname(require.resolve(`${request}/package.json`));
+}
+
+/**
+ * The Fluent UI packages shared as singletons: what must be single and the plumbing under every
+ * component. react-shared-contexts holds the theme, provider, portal mount node and tooltip contexts
+ * the shell's FluentProvider sets; react-tabster (with tabster inside) keeps one focus manager per
+ * window; utilities, aria, context-selector, portal, positioning and motion are what every Fluent
+ * component sits on, so the shell's copies serve every remote. A shared module is not tree-shaken,
+ * so component packages (button, menu, dialog, table...) are not shared: each app bundles the
+ * components it uses (measured with tests/bench/bundle.mjs: sharing them whole, or tabster on its
+ * own, made the first view larger).
+ */
+const FLUENT_SHARED = [
+  '@fluentui/react-shared-contexts',
+  '@fluentui/react-tabster',
+  '@fluentui/react-utilities',
+  '@fluentui/react-aria',
+  '@fluentui/react-context-selector',
+  '@fluentui/react-portal',
+  '@fluentui/react-positioning',
+  '@fluentui/react-motion',
+];
+
+const ROUTER_FACADE = fileURLToPath(new URL('./shared/react-router.mjs', import.meta.url));
+
+/**
+ * What must exist once on the page, shared as singletons.
+ *
+ * - react, react-dom (and the automatic JSX runtime): hooks and the reconciler break with two copies.
+ * - react-router-dom / react-router: remotes render their <Routes> inside the shell's <BrowserRouter>.
+ *   Both names lead to one share key and to shared/react-router.mjs, the declarative routing API only
+ *   (see there why; `routerAliases` makes the apps' imports resolve to it too).
+ * - @tanstack/react-query: remotes use the shell's QueryClient through its context.
+ * - Fluent UI: FLUENT_SHARED (contexts and plumbing), never @fluentui/react-components, which would ship
+ *   every component (about 320 KB gzip) to every page; @griffel/react carries the style renderer and
+ *   text-direction contexts and @griffel/core the class-merging lookup table, so the CSS of every
+ *   remote goes through one renderer. Each remote bundles (and tree-shakes) the components it uses.
+ *
+ * `requiredVersion` is explicit: the app's own package.json range for its direct dependencies, and the
+ * declaring package's range for the transitive ones. Transitive packages are imported from their real
+ * path, because pnpm does not let the app itself resolve them.
+ */
+export function sharedDependencies(dir) {
+  const pkg = readJson(path.join(dir, 'package.json'));
+  const direct = (name) => {
+    const range = pkg.dependencies?.[name] ?? pkg.peerDependencies?.[name];
+    if (!range) throw new Error(`${pkg.name}: '${name}' must be a dependency to be shared`);
+    return range;
+  };
+  const transitive = (name, viaDir) => {
+    const via = readJson(path.join(viaDir, 'package.json'));
+    const range = via.dependencies?.[name] ?? via.peerDependencies?.[name];
+    if (!range) throw new Error(`${via.name} does not depend on ${name}`);
+    return { import: packageDir(name, viaDir), requiredVersion: range };
+  };
+
+  const routerDomDir = packageDir('react-router-dom', dir);
+  const fluentDir = packageDir('@fluentui/react-components', dir);
+  const griffelReactDir = packageDir('@griffel/react', fluentDir);
+  const router = {
+    import: ROUTER_FACADE,
+    shareKey: 'react-router-dom',
+    version: readJson(path.join(routerDomDir, 'package.json')).version,
+    requiredVersion: direct('react-router-dom'),
+  };
+
+  const singleton = (config) => ({ singleton: true, ...config });
+  // Fluent's packages are dependencies of @fluentui/react-components or, one level down, of its menu.
+  const menuDir = packageDir('@fluentui/react-menu', fluentDir);
+  const fluent = (name) => transitive(name, readJson(path.join(fluentDir, 'package.json')).dependencies[name] ? fluentDir : menuDir);
+  const fluentShared = Object.fromEntries(FLUENT_SHARED.map((name) => [name, singleton(fluent(name))]));
+  return {
+    ...fluentShared,
+    react: singleton({ requiredVersion: direct('react') }),
+    'react/jsx-runtime': singleton({ requiredVersion: direct('react') }),
+    'react-dom': singleton({ requiredVersion: direct('react-dom') }),
+    'react-router-dom': singleton(router),
+    'react-router': singleton(router),
+    '@tanstack/react-query': singleton({ requiredVersion: direct('@tanstack/react-query') }),
+    '@griffel/react': singleton(transitive('@griffel/react', fluentDir)),
+    '@griffel/core': singleton(transitive('@griffel/core', griffelReactDir)),
+  };
+}
+
+/** `react-router-dom` and `react-router` resolve to the shared facade, which reads React Router's production build. */
+export function routerAliases(dir) {
+  const routerDir = packageDir('react-router', packageDir('react-router-dom', dir));
+  return {
+    'react-router-dom$': ROUTER_FACADE,
+    'react-router$': ROUTER_FACADE,
+    'react-router/production$': path.join(routerDir, 'dist/production/index.mjs'),
+  };
+}
+
+const htmlPage = (title) => `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>${title}</title>
+    <style>html, body { margin: 0; }</style>
+  </head>
+  <body>
+    <div id="root"></div>
+  </body>
+</html>
+`;
+
+/**
+ * The compilations of one app, for `rspack build` / `rspack serve`:
+ *
+ * - the shell: one compilation (index.html + the host, which provides the federation runtime to the
+ *   remotes), plus one small compilation per `extraPages` entry;
+ * - a remote: the container (remoteEntry.js, the exposed './App', mf-manifest.json; it uses the shell's
+ *   federation runtime instead of bundling its own, about 20 KB gzip less per remote) and the
+ *   standalone development page (index.html, files prefixed 'standalone.'), a plain build of
+ *   src/index.ts without federation that renders the App in the harness of @mailroom/mf-contract.
+ *
+ * Every compilation writes into dist/ and cleans only its own files.
+ *
+ * @param {object} options
+ * @param {string} options.name Module Federation name (mfe_audiences, ...; the shell is 'shell').
+ * @param {string} options.dir The app's directory (where package.json and src/ are).
+ * @param {number} options.port Dev server port.
+ * @param {Record<string, string>} [options.exposes] Remotes: { './App': './src/App.tsx' }.
+ * @param {boolean} [options.isHost] The shell.
+ * @param {string} [options.title] Page title of the app's HTML page.
+ * @param {Record<string, string>} [options.extraPages] Small standalone pages, `<page>.html` from
+ *   `public/<page>.html` with the script `<file>` (the shell's silent-check-sso page), built without
+ *   federation so such a page does not carry the federation runtime.
+ */
+export function createRspackConfig({ name, dir, port, exposes, isHost = false, title, extraPages = {} }) {
+  if (!isHost && !exposes) throw new Error(`${name}: a remote must expose modules`);
+
+  return (_env, argv = {}) => {
+    const mode = argv.mode ?? process.env.NODE_ENV ?? 'production';
+    const production = mode === 'production';
+    const hashed = (pattern) => (production ? pattern.replace('[name]', '[name].[contenthash:8]') : pattern);
+
+    /** A compilation writing `dist/<prefix>*` (the container: everything not claimed by a prefix). */
+    const compilation = ({ id, prefix = '', otherPrefixes = [], entry, plugins }) => ({
+      name: id,
+      mode,
+      context: dir,
+      target: 'web',
+      entry,
+      devtool: production ? false : 'cheap-module-source-map',
+      resolve: { extensions: ['.ts', '.tsx', '.mjs', '.js', '.json'], alias: routerAliases(dir) },
+      module: {
+        rules: [
+          {
+            test: /\.tsx?$/,
+            exclude: /node_modules/,
+            loader: 'builtin:swc-loader',
+            options: {
+              jsc: {
+                parser: { syntax: 'typescript', tsx: true },
+                transform: { react: { runtime: 'automatic', development: !production, refresh: false } },
+              },
+              env: { targets: 'chrome >= 111, edge >= 111, firefox >= 111, safari >= 16.4' },
+            },
+            type: 'javascript/auto',
+          },
+          { test: /\.(svg|png|jpe?g|webp|gif)$/i, type: 'asset/resource' },
+        ],
+      },
+      output: {
+        path: path.join(dir, 'dist'),
+        publicPath: 'auto',
+        uniqueName: id,
+        filename: hashed(`${prefix}[name].js`),
+        chunkFilename: hashed(`${prefix}[name].js`),
+        assetModuleFilename: production ? `assets/${prefix}[name].[contenthash:8][ext]` : `assets/${prefix}[name][ext]`,
+        clean: {
+          keep: (file) => {
+            const base = path.basename(file);
+            return prefix ? !base.startsWith(prefix) : otherPrefixes.some((other) => base.startsWith(other));
+          },
+        },
+      },
+      optimization: { minimize: production },
+      performance: { hints: false },
+      plugins: [new rspack.DefinePlugin({ 'process.env.NODE_ENV': JSON.stringify(mode) }), ...plugins],
+    });
+
+    const federation = (options) =>
+      new ModuleFederationPlugin({
+        name,
+        shared: sharedDependencies(dir),
+        // Use what is already loaded: the shell never fetches a remote's entry just to compare versions,
+        // so one unreachable remote cannot break the shell or the others.
+        shareStrategy: 'loaded-first',
+        dts: false,
+        dev: false,
+        ...options,
+      });
+    // Script URLs in the pages are absolute because they are served for deep links such as /audiences/12/import.
+    const page = (filename, template) => new rspack.HtmlRspackPlugin({ filename, publicPath: '/', ...template });
+    const devServer = { port, headers: { 'Access-Control-Allow-Origin': '*' }, historyApiFallback: true, hot: false };
+
+    if (isHost) {
+      const pageNames = Object.keys(extraPages);
+      const host = compilation({
+        id: name,
+        otherPrefixes: pageNames,
+        entry: { main: './src/index.ts' },
+        plugins: [
+          page('index.html', { templateContent: htmlPage(title ?? name) }),
+          // The remotes are built with experiments.externalRuntime and use this runtime.
+          federation({ manifest: false, experiments: { provideExternalRuntime: true } }),
+        ],
+      });
+      const pages = Object.entries(extraPages).map(([pageName, file]) =>
+        compilation({
+          id: `${name}_${pageName.replace(/\W/g, '_')}`,
+          prefix: pageName,
+          entry: { [pageName]: file },
+          plugins: [page(`${pageName}.html`, { template: path.join(dir, 'public', `${pageName}.html`) })],
+        }),
+      );
+      return pages.length ? [{ ...host, devServer }, ...pages] : { ...host, devServer };
+    }
+
+    const container = compilation({
+      id: name,
+      otherPrefixes: ['standalone.', 'index.html'],
+      entry: {},
+      plugins: [federation({ filename: 'remoteEntry.js', exposes, manifest: true, experiments: { externalRuntime: true } })],
+    });
+    const standalone = compilation({
+      id: `${name}_standalone`,
+      prefix: 'standalone.',
+      entry: { main: './src/index.ts' },
+      plugins: [page('index.html', { templateContent: htmlPage(title ?? name) })],
+    });
+    // index.html belongs to the standalone page.
+    standalone.output.clean = { keep: (file) => !/^(standalone\.|index\.html$)/.test(path.basename(file)) };
+    return [container, { ...standalone, devServer }];
+  };
+}

@@ -1,0 +1,101 @@
+import { useMemo } from 'react';
+import { Navigate, Route, Routes, useLocation } from 'react-router-dom';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import { FluentProvider, Spinner, makeStyles, webDarkTheme, webLightTheme } from '@fluentui/react-components';
+import type { RemoteName } from '@mailroom/mf-contract';
+import type { ShellConfig } from './config';
+import { ShellContext, useShell, type ShellContextValue } from './ShellContext';
+import { AuthProvider, useAuth } from './features/auth/AuthProvider';
+import type { AuthService } from './features/auth/types';
+import { AppLayout } from './features/layout/AppLayout';
+import { LoginPage } from './features/login/LoginPage';
+import { NotifyProvider, useNotify } from './features/notify/NotifyProvider';
+import type { RemoteLoader } from './features/remotes/federation';
+import { RemoteArea } from './features/remotes/RemoteArea';
+import { useThemePreference, type ThemeName } from './features/theme/useThemePreference';
+
+export interface ShellProps {
+  config: ShellConfig;
+  auth: AuthService;
+  loadRemote: RemoteLoader;
+  queryClient: QueryClient;
+}
+
+const useStyles = makeStyles({
+  page: { minHeight: '100vh' },
+  loading: { display: 'flex', minHeight: '100vh', alignItems: 'center', justifyContent: 'center' },
+});
+
+function SignedInRoutes({ theme, onThemeChange }: { theme: ThemeName; onThemeChange: (theme: ThemeName) => void }) {
+  const { state, getAccessToken } = useAuth();
+  const { apiBaseUrl, loadRemote } = useShell();
+  const notify = useNotify();
+  const profile = state.status === 'signedIn' ? state.profile : { firstName: '', lastName: '', email: '' };
+  const remoteProps = useMemo(
+    () => ({ apiBaseUrl, getAccessToken, notify, profile, theme }),
+    [apiBaseUrl, getAccessToken, notify, profile, theme],
+  );
+  const area = (name: RemoteName) => <RemoteArea key={name} name={name} loader={loadRemote} props={remoteProps} />;
+  return (
+    <Routes>
+      <Route element={<AppLayout theme={theme} onThemeChange={onThemeChange} />}>
+        <Route path="/audiences/*" element={area('audiences')} />
+        <Route path="/templates/*" element={area('templates')} />
+        {/* More specific than /campaigns/*, so React Router ranks it first. */}
+        <Route path="/campaigns/reports/*" element={area('reports')} />
+        <Route path="/campaigns/*" element={area('campaigns')} />
+      </Route>
+      <Route path="*" element={<Navigate to="/audiences" replace />} />
+    </Routes>
+  );
+}
+
+function SignedOutRoutes() {
+  const location = useLocation();
+  const from = location.pathname.startsWith('/login') ? undefined : `${location.pathname}${location.search}`;
+  return (
+    <Routes>
+      <Route path="/login" element={<LoginPage />} />
+      <Route path="*" element={<Navigate to="/login" replace state={from && from !== '/' ? { from } : undefined} />} />
+    </Routes>
+  );
+}
+
+function ShellRoutes(props: { theme: ThemeName; onThemeChange: (theme: ThemeName) => void }) {
+  const styles = useStyles();
+  const { state } = useAuth();
+  if (state.status === 'loading') {
+    return (
+      <div className={styles.loading}>
+        <Spinner size="large" label="Loading your profile..." />
+      </div>
+    );
+  }
+  return state.status === 'signedIn' ? <SignedInRoutes {...props} /> : <SignedOutRoutes />;
+}
+
+/** The shell inside a router: theme, toasts, query client, sign-in and the routes of SPEC section 2. */
+export function Shell({ config, auth, loadRemote, queryClient }: ShellProps) {
+  const styles = useStyles();
+  const [theme, setTheme] = useThemePreference();
+  const value = useMemo<ShellContextValue>(
+    () => ({ config, apiBaseUrl: config.apiBaseUrl.replace(/\/$/, ''), getAccessToken: () => auth.getAccessToken(), loadRemote }),
+    [config, auth, loadRemote],
+  );
+  return (
+    // No className on the provider: Fluent copies it onto every portal's mount node (menus, toasts).
+    <FluentProvider theme={theme === 'dark' ? webDarkTheme : webLightTheme}>
+      <div className={styles.page}>
+        <QueryClientProvider client={queryClient}>
+          <ShellContext.Provider value={value}>
+            <NotifyProvider>
+              <AuthProvider auth={auth} orgDomain={config.orgDomain} orgName={config.orgName}>
+                <ShellRoutes theme={theme} onThemeChange={setTheme} />
+              </AuthProvider>
+            </NotifyProvider>
+          </ShellContext.Provider>
+        </QueryClientProvider>
+      </div>
+    </FluentProvider>
+  );
+}

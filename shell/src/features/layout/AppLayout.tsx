@@ -1,0 +1,191 @@
+import { useState } from 'react';
+import { Outlet, useLocation, useNavigate } from 'react-router-dom';
+import {
+  Hamburger,
+  NavDrawer,
+  NavDrawerBody,
+  NavDrawerFooter,
+  NavDrawerHeader,
+  NavItem,
+  Switch,
+  Text,
+  makeStyles,
+  tokens,
+} from '@fluentui/react-components';
+import {
+  MailTemplateFilled,
+  MailTemplateRegular,
+  MegaphoneFilled,
+  MegaphoneRegular,
+  PeopleAudienceFilled,
+  PeopleAudienceRegular,
+  bundleIcon,
+} from '@fluentui/react-icons';
+import { QuotaBar } from '../quota/QuotaBar';
+import type { ThemeName } from '../theme/useThemePreference';
+import { AccountMenu } from './AccountMenu';
+import { ScrollToTopButton } from './ScrollToTopButton';
+import { WIDE_SCREEN, useMediaQuery } from './useMediaQuery';
+
+/** SPEC section 9: drawer width 250, collapsed 80. */
+export const DRAWER_WIDTH = 250;
+export const DRAWER_COLLAPSED_WIDTH = 80;
+
+const NAV_ENTRIES = [
+  { path: '/audiences', label: 'Audiences', Icon: bundleIcon(PeopleAudienceFilled, PeopleAudienceRegular) },
+  { path: '/templates', label: 'Templates', Icon: bundleIcon(MailTemplateFilled, MailTemplateRegular) },
+  { path: '/campaigns', label: 'Campaigns', Icon: bundleIcon(MegaphoneFilled, MegaphoneRegular) },
+] as const;
+
+const useStyles = makeStyles({
+  root: { display: 'flex', minHeight: '100vh' },
+  inlineDrawer: {
+    position: 'sticky',
+    top: 0,
+    height: '100vh',
+    flexShrink: 0,
+    transitionProperty: 'width',
+    transitionDuration: tokens.durationNormal,
+  },
+  main: { flexGrow: 1, minWidth: 0, display: 'flex', flexDirection: 'column' },
+  sticky: { position: 'sticky', top: 0, zIndex: 10 },
+  topBar: {
+    display: 'flex',
+    alignItems: 'center',
+    gap: tokens.spacingHorizontalS,
+    padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalS}`,
+    backgroundColor: tokens.colorNeutralBackground1,
+    borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+  },
+  content: { flexGrow: 1, padding: tokens.spacingHorizontalXL },
+  header: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS },
+  footer: { display: 'flex', flexDirection: 'column', alignItems: 'flex-start', gap: tokens.spacingVerticalS },
+  hiddenLabel: { position: 'absolute', width: '1px', height: '1px', overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' },
+});
+
+interface LayoutProps {
+  theme: ThemeName;
+  onThemeChange: (theme: ThemeName) => void;
+}
+
+/** The entry of the current path: /campaigns/reports/7 belongs to Campaigns. */
+const selectedEntry = (pathname: string) => NAV_ENTRIES.find(({ path }) => pathname === path || pathname.startsWith(`${path}/`))?.path;
+
+function DrawerContent({
+  collapsed,
+  onToggle,
+  theme,
+  onThemeChange,
+  toggleLabel,
+}: LayoutProps & { collapsed: boolean; onToggle: () => void; toggleLabel: string }) {
+  const styles = useStyles();
+  return (
+    <>
+      <NavDrawerHeader>
+        <div className={styles.header}>
+          <Hamburger onClick={onToggle} aria-label={toggleLabel} title={toggleLabel} />
+          {!collapsed && (
+            <Text weight="semibold" size={500}>
+              Mailroom
+            </Text>
+          )}
+        </div>
+      </NavDrawerHeader>
+      <NavDrawerBody>
+        {NAV_ENTRIES.map(({ path, label, Icon }) => (
+          <NavItem key={path} value={path} href={path} icon={<Icon />} aria-label={collapsed ? label : undefined}>
+            {collapsed ? null : label}
+          </NavItem>
+        ))}
+      </NavDrawerBody>
+      <NavDrawerFooter className={styles.footer}>
+        <Switch
+          label={collapsed ? undefined : 'Dark theme'}
+          aria-label={collapsed ? 'Dark theme' : undefined}
+          checked={theme === 'dark'}
+          onChange={(_event, data) => onThemeChange(data.checked ? 'dark' : 'light')}
+        />
+        <AccountMenu compact={collapsed} />
+      </NavDrawerFooter>
+    </>
+  );
+}
+
+/** The signed-in frame: drawer (inline on wide screens, overlay under 600px), quota bar, the area, scroll-to-top. */
+export function AppLayout({ theme, onThemeChange }: LayoutProps) {
+  const styles = useStyles();
+  const wide = useMediaQuery(WIDE_SCREEN);
+  const [collapsed, setCollapsed] = useState(false);
+  const [overlayOpen, setOverlayOpen] = useState(false);
+  const location = useLocation();
+  const navigate = useNavigate();
+  const selectedValue = selectedEntry(location.pathname);
+
+  const navProps = {
+    // The whole drawer (entries, theme switch, account menu) is the page's navigation landmark.
+    role: 'navigation',
+    'aria-label': 'Main navigation',
+    selectedValue,
+    onNavItemSelect: (event: Event | React.SyntheticEvent, data: { value: string }) => {
+      // A client-side move: the drawer's items are links (middle-click and copying still work).
+      event.preventDefault();
+      navigate(data.value);
+      setOverlayOpen(false);
+    },
+  };
+
+  return (
+    <div className={styles.root}>
+      {wide ? (
+        <NavDrawer
+          {...navProps}
+          type="inline"
+          open
+          className={styles.inlineDrawer}
+          style={{ width: collapsed ? DRAWER_COLLAPSED_WIDTH : DRAWER_WIDTH }}
+        >
+          <DrawerContent
+            collapsed={collapsed}
+            onToggle={() => setCollapsed((value) => !value)}
+            toggleLabel={collapsed ? 'Expand navigation' : 'Collapse navigation'}
+            theme={theme}
+            onThemeChange={onThemeChange}
+          />
+        </NavDrawer>
+      ) : (
+        <NavDrawer
+          {...navProps}
+          type="overlay"
+          open={overlayOpen}
+          onOpenChange={(_event, data) => setOverlayOpen(data.open)}
+          style={{ width: DRAWER_WIDTH }}
+        >
+          <DrawerContent
+            collapsed={false}
+            onToggle={() => setOverlayOpen(false)}
+            toggleLabel="Close navigation"
+            theme={theme}
+            onThemeChange={onThemeChange}
+          />
+        </NavDrawer>
+      )}
+      <div className={styles.main}>
+        <div className={styles.sticky}>
+          {!wide && (
+            <header className={styles.topBar}>
+              <Hamburger aria-label="Open navigation" onClick={() => setOverlayOpen(true)} />
+              <Text weight="semibold" size={500}>
+                Mailroom
+              </Text>
+            </header>
+          )}
+          <QuotaBar />
+        </div>
+        <main className={styles.content}>
+          <Outlet />
+        </main>
+      </div>
+      <ScrollToTopButton />
+    </div>
+  );
+}

@@ -1,0 +1,56 @@
+import { useLocation } from 'react-router-dom';
+import { Button, Title1, Text, makeStyles, tokens } from '@fluentui/react-components';
+import { useAuth } from '../auth/AuthProvider';
+import { useShell } from '../../ShellContext';
+import { WIDE_SCREEN, useMediaQuery } from '../layout/useMediaQuery';
+import { useLoginBackground } from './useLoginBackground';
+
+const useStyles = makeStyles({
+  page: { display: 'flex', minHeight: '100vh' },
+  panel: {
+    flex: '1 1 420px',
+    display: 'flex',
+    flexDirection: 'column',
+    justifyContent: 'center',
+    alignItems: 'center',
+    gap: tokens.spacingVerticalXL,
+    padding: tokens.spacingHorizontalXXL,
+    textAlign: 'center',
+  },
+  photo: { flex: '1 1 60%', backgroundSize: 'cover', backgroundPosition: 'center' },
+  narrowPhoto: { width: '160px', height: '160px', borderRadius: tokens.borderRadiusCircular, objectFit: 'cover' },
+});
+
+/** /login: one button to the organisation's identity provider, and a food photo beside it on wide windows. */
+export function LoginPage() {
+  const styles = useStyles();
+  const { config } = useShell();
+  const { signIn } = useAuth();
+  const location = useLocation();
+  const wide = useMediaQuery(WIDE_SCREEN);
+  const background = useLoginBackground(config.stockPhoto, wide);
+  const from = (location.state as { from?: string } | null)?.from;
+
+  return (
+    <div className={styles.page}>
+      <div className={styles.panel}>
+        {!wide && <img className={styles.narrowPhoto} src={background.url} alt="" />}
+        <Title1 as="h1">Mailroom</Title1>
+        <Text>Audiences, templates and campaigns for {config.orgName}.</Text>
+        <Button appearance="primary" size="large" onClick={() => signIn(from)}>
+          Sign In With {config.orgName} ID
+        </Button>
+      </div>
+      {wide && (
+        <div
+          className={styles.photo}
+          style={{ backgroundImage: `url("${background.url}")` }}
+          role="img"
+          aria-label="Food photo"
+          data-testid="login-background"
+          data-source={background.source}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,107 @@
+import { fireEvent, render, screen, within } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { FluentProvider, webLightTheme } from '@fluentui/react-components';
+import { describe, expect, it, vi } from 'vitest';
+import { ShellContext } from '../../ShellContext';
+import { sampleQuota, stubQuotaFetch, testConfig } from '../../test/render';
+import { QuotaBar } from './QuotaBar';
+import { cappedPercentage, formatPercentage, quotaLevel } from './quota';
+
+function renderQuotaBar() {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <FluentProvider theme={webLightTheme}>
+      <QueryClientProvider client={queryClient}>
+        <ShellContext.Provider
+          value={{ config: testConfig, apiBaseUrl: 'http://api.test', getAccessToken: async () => 'token-1', loadRemote: vi.fn() }}
+        >
+          <QuotaBar />
+        </ShellContext.Provider>
+      </QueryClientProvider>
+    </FluentProvider>,
+  );
+}
+
+const region = () => screen.getByRole('region', { name: 'Daily sending quota' });
+
+describe('quota colour and figures', () => {
+  it.each([
+    [0, 'success'],
+    [69.99, 'success'],
+    [70, 'warning'],
+    [89.99, 'warning'],
+    [90, 'error'],
+    [120, 'error'],
+  ] as const)('%s percent is %s', (percentage, level) => {
+    expect(quotaLevel(percentage)).toBe(level);
+  });
+
+  it('shows the percentage with 2 decimals and caps the bar at 100', () => {
+    expect(formatPercentage(12.3456)).toBe('12.35%');
+    expect(formatPercentage(70)).toBe('70.00%');
+    expect(cappedPercentage(123.45)).toBe(100);
+    expect(cappedPercentage(55.5)).toBe(55.5);
+  });
+});
+
+describe('QuotaBar', () => {
+  it('reads "Loading quota information..." while the quota loads', () => {
+    stubQuotaFetch('pending');
+    renderQuotaBar();
+    expect(within(region()).getByText('Loading quota information...')).toBeTruthy();
+  });
+
+  it('shows an error alert when the quota cannot be fetched', async () => {
+    stubQuotaFetch(500);
+    renderQuotaBar();
+    const alert = await within(region()).findByRole('alert');
+    expect(alert.textContent).toContain('Failed to fetch quota information');
+  });
+
+  it('shows sent and remaining chips, the percentage and the bar, with the bearer token', async () => {
+    const fetchMock = stubQuotaFetch({ ...sampleQuota, emailsSent: 734, remainingSends: 266, quotaUsedPercentage: 73.4 });
+    renderQuotaBar();
+    expect(await screen.findByText('Sent: 734')).toBeTruthy();
+    expect(screen.getByText('Remaining: 266')).toBeTruthy();
+    expect(screen.getByText('73.40%')).toBeTruthy();
+    const bar = screen.getByRole('progressbar', { name: 'Quota used' });
+    expect(bar.getAttribute('aria-valuenow')).toBe('73.4');
+    expect(bar.closest('[data-quota-level]')?.getAttribute('data-quota-level')).toBe('warning');
+
+    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('http://api.test/api/ses-quota');
+    expect(new Headers(init.headers).get('Authorization')).toBe('Bearer token-1');
+  });
+
+  it('caps the bar at 100 percent and turns it to error from 90 percent', async () => {
+    stubQuotaFetch({ ...sampleQuota, quotaUsedPercentage: 123.456 });
+    renderQuotaBar();
+    expect(await screen.findByText('123.46%')).toBeTruthy();
+    const bar = screen.getByRole('progressbar', { name: 'Quota used' });
+    expect(bar.getAttribute('aria-valuenow')).toBe('100');
+    expect(bar.closest('[data-quota-level]')?.getAttribute('data-quota-level')).toBe('error');
+  });
+
+  it.each([
+    [69.99, 'success'],
+    [70, 'warning'],
+    [89.99, 'warning'],
+    [90, 'error'],
+  ])('colours %s percent as %s', async (percentage, level) => {
+    stubQuotaFetch({ ...sampleQuota, quotaUsedPercentage: percentage });
+    renderQuotaBar();
+    await screen.findByText(formatPercentage(percentage));
+    expect(region().querySelector('[data-quota-level]')?.getAttribute('data-quota-level')).toBe(level);
+  });
+
+  it('expands to the max send rate and the 24-hour limit', async () => {
+    stubQuotaFetch({ ...sampleQuota, maxSendRate: 14, max24HourSend: 50000 });
+    renderQuotaBar();
+    const toggle = await screen.findByRole('button', { name: 'Quota details' });
+    expect(screen.queryByText('Max send rate: 14 per second')).toBeNull();
+    fireEvent.click(toggle);
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    expect(screen.getByText('Max send rate: 14 per second')).toBeTruthy();
+    expect(screen.getByText('24-hour limit: 50000')).toBeTruthy();
+  });
+});

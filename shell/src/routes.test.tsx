@@ -1,0 +1,42 @@
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { fakeAuth, mia, renderShell, stubQuotaFetch } from './test/render';
+
+describe('routes when signed in', () => {
+  it.each([
+    ['/audiences', 'audiences remote at /audiences showing /audiences'],
+    ['/audiences/12/import', 'audiences remote at /audiences showing /audiences/12/import'],
+    ['/templates/edit/3', 'templates remote at /templates showing /templates/edit/3'],
+    ['/campaigns', 'campaigns remote at /campaigns showing /campaigns'],
+    ['/campaigns/edit/5', 'campaigns remote at /campaigns showing /campaigns/edit/5'],
+    ['/campaigns/reports/7', 'reports remote at /campaigns/reports showing /campaigns/reports/7'],
+  ])('%s goes to the right remote', async (path, text) => {
+    stubQuotaFetch();
+    renderShell({ path, auth: fakeAuth(mia) });
+    expect((await screen.findByTestId('remote')).textContent).toBe(text);
+  });
+
+  it.each(['/', '/login', '/nowhere', '/campaignsx'])('%s redirects to /audiences', async (path) => {
+    stubQuotaFetch();
+    const view = renderShell({ path, auth: fakeAuth(mia) });
+    await screen.findByTestId('remote');
+    expect(view.location()).toBe('/audiences');
+  });
+
+  it('highlights the drawer entry of the current path', async () => {
+    stubQuotaFetch();
+    renderShell({ path: '/campaigns/reports/7', auth: fakeAuth(mia) });
+    const campaigns = await screen.findByRole('link', { name: 'Campaigns' });
+    await waitFor(() => expect(campaigns.getAttribute('aria-current')).toBe('page'));
+    expect(screen.getByRole('link', { name: 'Audiences' }).getAttribute('aria-current')).not.toBe('page');
+  });
+});
+
+describe('routes when signed out', () => {
+  it.each(['/audiences', '/campaigns/reports/7', '/', '/login'])('%s shows /login', async (path) => {
+    const view = renderShell({ path, auth: fakeAuth(null) });
+    expect(await screen.findByRole('button', { name: 'Sign In With Example ID' })).toBeTruthy();
+    expect(view.location()).toBe('/login');
+    expect(screen.queryByTestId('remote')).toBeNull();
+  });
+});

@@ -1,0 +1,285 @@
+#!/usr/bin/env node
+/**
+ * `pnpm bench bundle`: how much JavaScript (gzip level 9, file by file) the browser loads for the
+ * first signed-in view of /audiences, and how much more for a later move to /campaigns.
+ * Budget: first view <= 300 KB, move <= 60 KB.
+ *
+ * Methods, best first (the one used is printed):
+ *   --stack    Chromium against the whole product (`pnpm --filter @mailroom/api stack`, web on :8080 or
+ *              $PORT), signed in through the embedded provider's real login form as the seeded member.
+ *              The stack takes its settings from the environment (as root, embedded PostgreSQL cannot
+ *              initialise: give DATABASE_URL, e.g. an empty database on the machine's PostgreSQL).
+ *   (default)  Chromium against the built dist/ folders served by packages/rspack-config/serve.mjs on
+ *              free local ports, with a stand-in /config.json, /remotes.json and API answers, and a
+ *              signed-in session put into oidc-client-ts's store before the page starts: the same
+ *              bundles, loaded the way the browser loads them, without a database or provider.
+ *   --static   No browser (also the fallback when Chromium is missing): the files the shell's entry
+ *              and the remotes' manifests name, read from dist/ (an estimate: it cannot see which
+ *              shared chunk copy the runtime picks, so identical chunks are counted once).
+ * Needs the frontends built (`pnpm -r --filter ./shell --filter './mfe-*' build`).
+ * The last line printed is one JSON object.
+ */
+/* global window -- code the browser runs (page.addInitScript) */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { setTimeout, clearTimeout } from 'node:timers';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { serveStatic } from '../../packages/rspack-config/serve.mjs';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const BUDGET = { firstViewKbGzip: 300, moveKbGzip: 60 };
+const REMOTE_NAMES = ['audiences', 'templates', 'campaigns', 'reports'];
+const MEMBER = { email: 'mia@example.org', password: 'mailroom', firstName: 'Mia', lastName: 'Member' };
+
+const args = new Set(process.argv.slice(2));
+const kb = (bytes) => Math.round((bytes / 1024) * 10) / 10;
+const gzipBytes = (buffer) => gzipSync(buffer, { level: 9 }).length;
+
+function requireBuilt() {
+  const missing = ['shell/dist/index.html', ...REMOTE_NAMES.map((name) => `mfe-${name}/dist/mf-manifest.json`)].filter(
+    (file) => !existsSync(join(root, file)),
+  );
+  if (missing.length) {
+    console.error(`Build the frontends first (pnpm -r --filter ./shell --filter './mfe-*' build); missing: ${missing.join(', ')}`);
+    process.exit(1);
+  }
+}
+
+async function loadPlaywright() {
+  if (!existsSync(CHROMIUM)) return null;
+  try {
+    const { chromium } = await import('@playwright/test');
+    return chromium;
+  } catch {
+    return null;
+  }
+}
+
+/** Counts every script the page receives: url -> gzip size. */
+function trackScripts(page) {
+  const scripts = new Map();
+  const pending = new Set();
+  page.on('response', (response) => {
+    const url = response.url();
+    const isScript = response.request().resourceType() === 'script' || /\.m?js(\?|$)/.test(new URL(url).pathname);
+    if (!isScript || scripts.has(url) || !response.ok()) return;
+    const read = response
+      .body()
+      .then((body) => scripts.set(url, gzipBytes(body)))
+      .catch(() => {})
+      .finally(() => pending.delete(read));
+    pending.add(read);
+  });
+  return {
+    async settle() {
+      while (pending.size) await Promise.all([...pending]);
+    },
+    snapshot: () => new Map(scripts),
+  };
+}
+
+const sum = (map) => [...map.values()].reduce((total, size) => total + size, 0);
+
+function listFiles(title, files) {
+  console.log(`  ${title}`);
+  for (const [url, size] of [...files].sort((a, b) => b[1] - a[1])) console.log(`    ${String(kb(size)).padStart(7)} KB  ${url}`);
+}
+
+/** Opens /audiences signed in, then moves to /campaigns through the drawer; returns the two figures. */
+async function measure(page, baseUrl) {
+  const scripts = trackScripts(page);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+
+  const title = (text) => page.getByRole('main').getByRole('heading', { level: 1, name: text, exact: true });
+  await page.goto(`${baseUrl}/audiences`);
+  await title('Audiences').waitFor({ timeout: 60_000 });
+  await page.waitForLoadState('networkidle');
+  await scripts.settle();
+  const first = scripts.snapshot();
+
+  await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Campaigns' }).click();
+  await title('Campaigns').waitFor({ timeout: 60_000 });
+  await page.waitForLoadState('networkidle');
+  await scripts.settle();
+  const move = new Map([...scripts.snapshot()].filter(([url]) => !first.has(url)));
+  return { first, move };
+}
+
+/** The built bundles on free ports, with stand-ins for the runtime config, the API and the identity provider. */
+async function measureLocal(chromium) {
+  const listen = (server) =>
+    new Promise((done, fail) => {
+      server.once('listening', () => done(server.address().port));
+      server.once('error', fail);
+    });
+  const servers = [];
+  try {
+    const remotes = {};
+    for (const name of REMOTE_NAMES) {
+      const server = serveStatic(join(root, `mfe-${name}`, 'dist'), 0, { host: '127.0.0.1' });
+      servers.push(server);
+      remotes[name] = `http://127.0.0.1:${await listen(server)}/mf-manifest.json`;
+    }
+    const page0 = { currentPage: 1, itemCount: 0, itemsPerPage: 10, totalItems: 0, totalPages: 0 };
+    const emptyList = { items: [], meta: page0 };
+    const json = {
+      '/remotes.json': remotes,
+      '/api/ses-quota': { emailsSent: 0, remainingSends: 200, quotaUsedPercentage: 0, maxSendRate: 1, max24HourSend: 200 },
+      '/api/audiences': emptyList,
+      '/api/templates': emptyList,
+      '/api/campaigns': { data: emptyList },
+    };
+    const shell = serveStatic(join(root, 'shell', 'dist'), 0, { host: '127.0.0.1', json });
+    servers.push(shell);
+    const baseUrl = `http://127.0.0.1:${await listen(shell)}`;
+    const authority = `${baseUrl}/oidc`;
+    json['/config.json'] = {
+      apiBaseUrl: '',
+      oidc: { authority, clientId: 'mailroom-shell', scope: 'openid profile email' },
+      orgDomain: 'example.org',
+      orgName: 'Example',
+      stockPhoto: null,
+    };
+
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    try {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      // A signed-in member as oidc-client-ts keeps it (WebStorageStateStore on localStorage).
+      const now = Math.floor(Date.now() / 1000);
+      const user = {
+        access_token: 'bench-token',
+        token_type: 'Bearer',
+        scope: 'openid profile email',
+        expires_at: now + 3600,
+        profile: {
+          sub: 'bench',
+          iss: authority,
+          aud: 'mailroom-shell',
+          iat: now,
+          exp: now + 3600,
+          email: MEMBER.email,
+          given_name: MEMBER.firstName,
+          family_name: MEMBER.lastName,
+        },
+      };
+      await context.addInitScript(
+        ([key, value]) => window.localStorage.setItem(key, value),
+        [`oidc.user:${authority}:mailroom-shell`, JSON.stringify(user)],
+      );
+      const page = await context.newPage();
+      return {
+        method: 'browser, built bundles on local static servers (stand-in config, API and session)',
+        ...(await measure(page, baseUrl)),
+      };
+    } finally {
+      await browser.close();
+    }
+  } finally {
+    for (const server of servers) server.close();
+  }
+}
+
+/** The whole product through `pnpm --filter @mailroom/api stack`, signed in through the real login form. */
+async function measureStack(chromium) {
+  const stack = spawn('pnpm', ['--filter', '@mailroom/api', 'stack'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const stop = () => {
+    try {
+      process.kill(-stack.pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  };
+  try {
+    const baseUrl = await new Promise((done, fail) => {
+      let output = '';
+      const timer = setTimeout(() => fail(new Error(`the stack did not start within 180 s:\n${output.slice(-2000)}`)), 180_000);
+      const read = (chunk) => {
+        output += chunk;
+        const match = /Mailroom is running at (\S+)/.exec(output);
+        if (match) {
+          clearTimeout(timer);
+          done(match[1].replace(/\/$/, ''));
+        }
+      };
+      stack.stdout.on('data', read);
+      stack.stderr.on('data', read);
+      stack.once('exit', (code) => fail(new Error(`the stack exited (${code}):\n${output.slice(-2000)}`)));
+    });
+
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    try {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const login = await context.newPage();
+      const config = await (await login.request.get(`${baseUrl}/config.json`)).json();
+      await login.goto(`${baseUrl}/login`);
+      await login.getByRole('button', { name: `Sign In With ${config.orgName} ID` }).click();
+      await login.getByLabel('Email', { exact: true }).fill(MEMBER.email);
+      await login.getByLabel('Password', { exact: true }).fill(MEMBER.password);
+      await login.getByRole('button', { name: 'Sign in', exact: true }).click();
+      await login.waitForURL((url) => url.pathname === '/audiences', { timeout: 30_000 });
+      await login.close();
+
+      // A fresh page of the signed-in browser, with the HTTP cache off: everything the view needs is fetched.
+      const page = await context.newPage();
+      return { method: `browser, whole stack at ${baseUrl} (real sign-in)`, ...(await measure(page, baseUrl)) };
+    } finally {
+      await browser.close();
+    }
+  } finally {
+    stop();
+  }
+}
+
+/** Without a browser: what the shell's dist and the remotes' manifests say is loaded. */
+function measureStatic() {
+  const read = (file) => readFileSync(file);
+  // Rspack emits a shared module's chunk once per chunk group that may need it; only one is loaded.
+  const chunkBody = (buffer) => buffer.toString('utf8').replace(/^\(self\.\w+=self\.\w+\|\|\[\]\)\.push\(\[\["?[\w-]+"?\]/, '');
+
+  const shellDist = join(root, 'shell', 'dist');
+  const first = new Map();
+  const seen = new Set();
+  for (const file of readdirSync(shellDist).filter((name) => name.endsWith('.js') && !name.startsWith('silent-check-sso'))) {
+    const buffer = read(join(shellDist, file));
+    const body = chunkBody(buffer);
+    if (seen.has(body)) continue;
+    seen.add(body);
+    first.set(`shell/${file}`, gzipBytes(buffer));
+  }
+  const remoteFiles = (name) => {
+    const dist = join(root, `mfe-${name}`, 'dist');
+    const manifest = JSON.parse(readFileSync(join(dist, 'mf-manifest.json'), 'utf8'));
+    const expose = manifest.exposes.find((item) => item.path === './App' || item.name === 'App');
+    const files = [manifest.metaData.remoteEntry.name, ...(expose?.assets.js.sync ?? [])];
+    return new Map(files.map((file) => [`mfe-${name}/${file}`, gzipBytes(read(join(dist, file)))]));
+  };
+  for (const [file, size] of remoteFiles('audiences')) first.set(file, size);
+  return {
+    method: 'static: shell dist (identical chunks once) + remote entries and exposed chunks from mf-manifest.json',
+    first,
+    move: remoteFiles('campaigns'),
+  };
+}
+
+requireBuilt();
+const chromium = args.has('--static') ? null : await loadPlaywright();
+if (!chromium && !args.has('--static')) console.log(`Chromium (${CHROMIUM}) or playwright is not available: static analysis instead.`);
+const result = !chromium ? measureStatic() : args.has('--stack') ? await measureStack(chromium) : await measureLocal(chromium);
+
+const firstViewKbGzip = kb(sum(result.first));
+const moveKbGzip = kb(sum(result.move));
+console.log(`Bundle size (JavaScript, gzip -9 per file) — ${result.method}`);
+listFiles(
+  `first signed-in view of /audiences: ${firstViewKbGzip} KB in ${result.first.size} files (budget ${BUDGET.firstViewKbGzip} KB)`,
+  result.first,
+);
+listFiles(`then a move to /campaigns: ${moveKbGzip} KB more in ${result.move.size} files (budget ${BUDGET.moveKbGzip} KB)`, result.move);
+console.log(
+  `first view ${firstViewKbGzip <= BUDGET.firstViewKbGzip ? 'within' : 'OVER'} budget, move ${moveKbGzip <= BUDGET.moveKbGzip ? 'within' : 'OVER'} budget`,
+);
+console.log(JSON.stringify({ bench: 'bundle', firstViewKbGzip, moveKbGzip }));
