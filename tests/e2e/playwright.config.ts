@@ -1,0 +1,55 @@
+/**
+ * End-to-end suite for the platform: the built product in Debian's Chromium, signed in through the
+ * embedded OIDC provider's real login form.
+ *
+ * global-setup.ts creates a fresh database `mailroom_e2e_<timestamp>` on 127.0.0.1:5432, serves the
+ * campaigns remote from a separate process (the remote-down test stops it) and starts the
+ * one-command stack (api/src/stack/main.ts) on the e2e ports (web 18080, OIDC 14000, SES 18005,
+ * remotes 13101..13104, campaigns remote 13203), with RabbitMQ. global-teardown.ts ends both and
+ * drops the database. Missing frontend builds are built first.
+ *
+ * Run alone: cd tests && pnpm exec playwright test -c e2e/playwright.config.ts
+ * Logs of the stack and the remote: tests/e2e/.state/*.log
+ */
+import { defineConfig, type ReporterDescription } from '@playwright/test';
+import { baseURL } from './support/stack';
+
+const jsonReport = process.env.PLAYWRIGHT_JSON_OUTPUT_NAME;
+const reporter: ReporterDescription[] = [['list']];
+if (jsonReport) reporter.push(['json', { outputFile: jsonReport }]);
+
+export default defineConfig({
+  testDir: '.',
+  testMatch: '**/*.spec.ts',
+  outputDir: '.state/test-results',
+  globalSetup: './global-setup.ts',
+  globalTeardown: './global-teardown.ts',
+  // Two cores: one browser at a time, tests in file order.
+  workers: 1,
+  fullyParallel: false,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter,
+  use: {
+    baseURL,
+    headless: true,
+    viewport: { width: 1280, height: 800 },
+    actionTimeout: 10_000,
+    navigationTimeout: 20_000,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      // Never a downloaded browser: the machine's Chromium.
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+});
