@@ -1,0 +1,134 @@
+import { useEffect, useRef } from 'react';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Audience, AudienceList, ContactList } from '@mailroom/api-client';
+import { useApiClient } from '@mailroom/mf-contract/react';
+import { fileNameFromContentDisposition, saveBlob } from '@mailroom/ui';
+import { audienceKeys, type AudienceListParams, type ContactListParams } from './keys';
+
+/** Import polling interval (SPEC 9). */
+export const IMPORT_POLL_MS = 3000;
+
+/** The API's largest page size; 'All' contacts asks for at most this many per page. */
+export const MAX_PAGE_SIZE = 1000;
+
+/** The client throws non-2xx responses as ApiError, so a missing body here is a contract breach. */
+function body<T>(data: T | undefined): T {
+  if (data === undefined) throw new Error('The server sent an empty response');
+  return data;
+}
+
+/** A page of audiences; refetched every 3 s while any audience on it is importing. */
+export function useAudiences(params: AudienceListParams) {
+  const client = useApiClient();
+  return useQuery({
+    queryKey: audienceKeys.list(params),
+    queryFn: async ({ signal }) => {
+      const { data } = await client.GET('/api/audiences', {
+        params: { query: { page: params.page, limit: params.limit, ...(params.name ? { name: params.name } : {}) } },
+        signal,
+      });
+      return body<AudienceList>(data);
+    },
+    placeholderData: keepPreviousData,
+    refetchInterval: (query) => (query.state.data?.items.some((audience) => audience.isImporting) ? IMPORT_POLL_MS : false),
+  });
+}
+
+/** One audience; refetched every 3 s while it is importing, and its contacts reloaded when the import ends. */
+export function useAudience(id: number) {
+  const client = useApiClient();
+  const queryClient = useQueryClient();
+  const audience = useQuery({
+    queryKey: audienceKeys.detail(id),
+    queryFn: async ({ signal }) => {
+      const { data } = await client.GET('/api/audiences/{id}', { params: { path: { id } }, signal });
+      return body<Audience>(data);
+    },
+    enabled: id > 0,
+    refetchInterval: (query) => (query.state.data?.isImporting ? IMPORT_POLL_MS : false),
+  });
+
+  const isImporting = audience.data?.isImporting ?? false;
+  const wasImporting = useRef(isImporting);
+  useEffect(() => {
+    if (wasImporting.current && !isImporting) {
+      void queryClient.invalidateQueries({ queryKey: audienceKeys.contacts(id) });
+    }
+    wasImporting.current = isImporting;
+  }, [id, isImporting, queryClient]);
+
+  return audience;
+}
+
+export function useContacts(id: number, params: ContactListParams) {
+  const client = useApiClient();
+  return useQuery({
+    queryKey: audienceKeys.contactList(id, params),
+    queryFn: async ({ signal }) => {
+      const { data } = await client.GET('/api/audiences/{id}/contacts', {
+        params: { path: { id }, query: params },
+        signal,
+      });
+      return body<ContactList>(data);
+    },
+    enabled: id > 0,
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useCreateAudience() {
+  const client = useApiClient();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (name: string) => {
+      const { data } = await client.POST('/api/audiences', { body: { name } });
+      return body(data).id;
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: audienceKeys.lists() }),
+  });
+}
+
+export function useRenameAudience() {
+  const client = useApiClient();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ id, name }: { id: number; name: string }) => {
+      const { data } = await client.PUT('/api/audiences/{id}', { params: { path: { id } }, body: { name } });
+      return body<Audience>(data);
+    },
+    onSuccess: (audience) => {
+      queryClient.setQueryData(audienceKeys.detail(audience.id), audience);
+      return queryClient.invalidateQueries({ queryKey: audienceKeys.lists() });
+    },
+  });
+}
+
+export function useDeleteAudience() {
+  const client = useApiClient();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (id: number) => {
+      await client.DELETE('/api/audiences/{id}', { params: { path: { id } } });
+      return id;
+    },
+    onSuccess: (id) => {
+      queryClient.removeQueries({ queryKey: audienceKeys.detail(id) });
+      return queryClient.invalidateQueries({ queryKey: audienceKeys.lists() });
+    },
+  });
+}
+
+/** Downloads the audience's contacts as CSV under the name the server gives in Content-Disposition. */
+export function useExportContacts() {
+  const client = useApiClient();
+  return useMutation({
+    mutationFn: async (id: number) => {
+      const { data, response } = await client.POST('/api/audiences/{id}/download', {
+        params: { path: { id } },
+        parseAs: 'blob',
+      });
+      const fileName = fileNameFromContentDisposition(response.headers.get('Content-Disposition'), `audience-${id}-contacts.csv`);
+      saveBlob(body(data), fileName);
+    },
+  });
+}

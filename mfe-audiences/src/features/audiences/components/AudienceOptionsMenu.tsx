@@ -1,0 +1,52 @@
+import { Menu, MenuButton, MenuItem, MenuItemLink, MenuList, MenuPopover, MenuTrigger } from '@fluentui/react-components';
+import { ArrowDownloadRegular, ArrowUploadRegular } from '@fluentui/react-icons';
+import type { Audience } from '@mailroom/api-client';
+import { useRemote } from '@mailroom/mf-contract/react';
+import { useNavigate } from 'react-router-dom';
+import { useExportContacts } from '../api/audiences';
+import { failureMessage } from '@mailroom/ui';
+
+/** Import Contacts (or 'Import in Progress...' while one runs) and Export Contacts. */
+export function AudienceOptionsMenu({ audience }: { audience: Audience }) {
+  const { basePath, notify } = useRemote();
+  const navigate = useNavigate();
+  const exportContacts = useExportContacts();
+  const importPath = `${basePath}/${audience.id}/import`;
+
+  return (
+    <Menu>
+      <MenuTrigger disableButtonEnhancement>
+        <MenuButton>Options</MenuButton>
+      </MenuTrigger>
+      <MenuPopover>
+        <MenuList>
+          {audience.isImporting ? (
+            <MenuItem disabled>Import in Progress...</MenuItem>
+          ) : (
+            <MenuItemLink
+              icon={<ArrowUploadRegular />}
+              href={importPath}
+              onClick={(event) => {
+                event.preventDefault();
+                navigate(importPath);
+              }}
+            >
+              Import Contacts
+            </MenuItemLink>
+          )}
+          <MenuItem
+            icon={<ArrowDownloadRegular />}
+            disabled={exportContacts.isPending}
+            onClick={() =>
+              exportContacts.mutate(audience.id, {
+                onError: (error) => notify('error', failureMessage(error, 'Failed to export contacts')),
+              })
+            }
+          >
+            Export Contacts
+          </MenuItem>
+        </MenuList>
+      </MenuPopover>
+    </Menu>
+  );
+}

@@ -1,0 +1,109 @@
+import {
+  Button,
+  Menu,
+  MenuButton,
+  MenuItem,
+  MenuList,
+  MenuPopover,
+  MenuTrigger,
+  Spinner,
+  Table,
+  TableBody,
+  TableCell,
+  TableHeader,
+  TableHeaderCell,
+  TableRow,
+  Tooltip,
+  makeStyles,
+  tokens,
+} from '@fluentui/react-components';
+import { DeleteRegular, ErrorCircleRegular, MoreHorizontalRegular, RenameRegular } from '@fluentui/react-icons';
+import type { Audience } from '@mailroom/api-client';
+import { useRemote } from '@mailroom/mf-contract/react';
+import { TruncatedText, formatDateTime } from '@mailroom/ui';
+import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { DeleteAudienceDialog } from './DeleteAudienceDialog';
+import { RenameAudienceDialog } from './RenameAudienceDialog';
+
+const useStyles = makeStyles({
+  name: { display: 'flex', alignItems: 'center', columnGap: tokens.spacingHorizontalS },
+  errorIcon: { color: tokens.colorPaletteRedForeground1, fontSize: '20px', display: 'inline-flex' },
+  actions: { display: 'flex', columnGap: tokens.spacingHorizontalXS },
+});
+
+type Pending = { kind: 'rename' | 'delete'; audience: Audience } | null;
+
+export function AudiencesTable({ audiences }: { audiences: Audience[] }) {
+  const styles = useStyles();
+  const { basePath } = useRemote();
+  const navigate = useNavigate();
+  const [pending, setPending] = useState<Pending>(null);
+
+  return (
+    <>
+      <Table aria-label="Audiences">
+        <TableHeader>
+          <TableRow>
+            <TableHeaderCell>Name</TableHeaderCell>
+            <TableHeaderCell>Contacts</TableHeaderCell>
+            <TableHeaderCell>Imported From</TableHeaderCell>
+            <TableHeaderCell>Created At</TableHeaderCell>
+            <TableHeaderCell>Actions</TableHeaderCell>
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {audiences.map((audience) => (
+            <TableRow key={audience.id}>
+              <TableCell>
+                <span className={styles.name}>
+                  <TruncatedText text={audience.name} />
+                  {audience.isImporting && <Spinner size="extra-tiny" aria-label="Importing contacts" />}
+                  {audience.numberOfContactsWithErrors > 0 && (
+                    <Tooltip content={`${audience.numberOfContactsWithErrors} contacts with errors`} relationship="label">
+                      <span className={styles.errorIcon} role="img" tabIndex={0}>
+                        <ErrorCircleRegular />
+                      </span>
+                    </Tooltip>
+                  )}
+                </span>
+              </TableCell>
+              <TableCell>{audience.numberOfContacts}</TableCell>
+              <TableCell>{audience.source ?? ''}</TableCell>
+              <TableCell>{formatDateTime(audience.createdAt)}</TableCell>
+              <TableCell>
+                <span className={styles.actions}>
+                  <Button size="small" aria-label={`View ${audience.name}`} onClick={() => navigate(`${basePath}/${audience.id}`)}>
+                    View
+                  </Button>
+                  <Menu>
+                    <MenuTrigger disableButtonEnhancement>
+                      <MenuButton
+                        size="small"
+                        appearance="subtle"
+                        icon={<MoreHorizontalRegular />}
+                        aria-label={`More actions for ${audience.name}`}
+                      />
+                    </MenuTrigger>
+                    <MenuPopover>
+                      <MenuList>
+                        <MenuItem icon={<RenameRegular />} onClick={() => setPending({ kind: 'rename', audience })}>
+                          Rename
+                        </MenuItem>
+                        <MenuItem icon={<DeleteRegular />} onClick={() => setPending({ kind: 'delete', audience })}>
+                          Delete
+                        </MenuItem>
+                      </MenuList>
+                    </MenuPopover>
+                  </Menu>
+                </span>
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+      {pending?.kind === 'rename' && <RenameAudienceDialog audience={pending.audience} onClose={() => setPending(null)} />}
+      {pending?.kind === 'delete' && <DeleteAudienceDialog audience={pending.audience} onClose={() => setPending(null)} />}
+    </>
+  );
+}

@@ -1,0 +1,122 @@
+import { Field, Input, Select, Spinner, Title2, makeStyles, tokens } from '@fluentui/react-components';
+import { PeopleRegular, SearchRegular } from '@fluentui/react-icons';
+import type { Audience } from '@mailroom/api-client';
+import { EmptyState, ErrorPanel, failureMessage, PagedTableFooter, useDebouncedValue, type PageSize } from '@mailroom/ui';
+import { useState } from 'react';
+import { MAX_PAGE_SIZE, useContacts } from '../api/audiences';
+import type { ContactListParams } from '../api/keys';
+import { ContactsTable } from './ContactsTable';
+
+/** Contact table page sizes (SPEC 9); 'all' asks for numberOfContacts rows. */
+export const CONTACT_PAGE_SIZES: readonly PageSize[] = [5, 10, 25, 'all'];
+export const SEARCH_DEBOUNCE_MS = 500;
+
+export type StatusFilter = 'all' | 'valid' | 'errors';
+
+/** All: no filter; Valid: hasError=false; Errors: hasError=true. */
+export function hasErrorFor(status: StatusFilter): boolean | undefined {
+  return status === 'all' ? undefined : status === 'errors';
+}
+
+/** How many rows 'All' asks for: the audience's contacts, within the API's page-size bounds. */
+export function allPageSize(numberOfContacts: number): number {
+  return Math.min(Math.max(numberOfContacts, 1), MAX_PAGE_SIZE);
+}
+
+const useStyles = makeStyles({
+  root: { display: 'flex', flexDirection: 'column', rowGap: tokens.spacingVerticalM },
+  filters: { display: 'flex', flexWrap: 'wrap', alignItems: 'flex-end', gap: tokens.spacingHorizontalM },
+  search: { minWidth: '280px' },
+});
+
+export function ContactsSection({ audience }: { audience: Audience }) {
+  const styles = useStyles();
+  const [emailText, setEmailText] = useState('');
+  const [status, setStatus] = useState<StatusFilter>('all');
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState<PageSize>(10);
+
+  // A new debounced search goes back to page 1 in the same render, so no request is made for the old page.
+  const debouncedEmail = useDebouncedValue(emailText, SEARCH_DEBOUNCE_MS).trim();
+  const [appliedEmail, setAppliedEmail] = useState(debouncedEmail);
+  if (appliedEmail !== debouncedEmail) {
+    setAppliedEmail(debouncedEmail);
+    setPage(1);
+  }
+
+  const limit = pageSize === 'all' ? allPageSize(audience.numberOfContacts) : pageSize;
+  const hasError = hasErrorFor(status);
+  const params: ContactListParams = {
+    page,
+    limit,
+    ...(appliedEmail ? { email: appliedEmail } : {}),
+    ...(hasError === undefined ? {} : { hasError }),
+  };
+  const contacts = useContacts(audience.id, params);
+  const filtered = appliedEmail !== '' || status !== 'all';
+
+  return (
+    <section className={styles.root} aria-labelledby="contacts-title">
+      <Title2 as="h2" id="contacts-title">
+        Contacts
+      </Title2>
+      <div className={styles.filters}>
+        <Field label="Search by email">
+          <Input
+            className={styles.search}
+            type="search"
+            value={emailText}
+            contentBefore={<SearchRegular />}
+            onChange={(_, data) => setEmailText(data.value)}
+          />
+        </Field>
+        <Field label="Status">
+          <Select
+            value={status}
+            onChange={(_, data) => {
+              setStatus(data.value as StatusFilter);
+              setPage(1);
+            }}
+          >
+            <option value="all">All</option>
+            <option value="valid">Valid</option>
+            <option value="errors">Errors</option>
+          </Select>
+        </Field>
+      </div>
+
+      {contacts.isPending ? (
+        <Spinner label="Loading contacts..." />
+      ) : contacts.isError ? (
+        <ErrorPanel
+          title="Failed to load contacts"
+          message={failureMessage(contacts.error, 'Failed to load contacts')}
+          onRetry={() => void contacts.refetch()}
+        />
+      ) : contacts.data.items.length === 0 ? (
+        <EmptyState
+          icon={<PeopleRegular />}
+          title={filtered ? 'No contacts match the filters' : 'No contacts yet'}
+          description={filtered ? undefined : 'Import contacts from the Options menu.'}
+        />
+      ) : (
+        <div>
+          <ContactsTable headers={audience.headers} contacts={contacts.data.items} />
+          <PagedTableFooter
+            label="Contacts"
+            page={page}
+            pageSize={pageSize}
+            allPageSize={limit}
+            totalItems={contacts.data.meta.totalItems}
+            pageSizeOptions={CONTACT_PAGE_SIZES}
+            onPageChange={setPage}
+            onPageSizeChange={(size) => {
+              setPageSize(size);
+              setPage(1);
+            }}
+          />
+        </div>
+      )}
+    </section>
+  );
+}

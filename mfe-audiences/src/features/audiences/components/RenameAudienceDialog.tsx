@@ -1,0 +1,36 @@
+import type { Audience } from '@mailroom/api-client';
+import { useRemote } from '@mailroom/mf-contract/react';
+import { useRenameAudience } from '../api/audiences';
+import { AudienceNameDialog } from './AudienceNameDialog';
+import { failureMessage } from '@mailroom/ui';
+
+export const RENAME_SUCCESS = 'Audience name updated successfully';
+export const RENAME_FAILURE = 'Failed to update audience name';
+
+export function RenameAudienceDialog({ audience, onClose }: { audience: Audience; onClose: () => void }) {
+  const { notify } = useRemote();
+  const renameAudience = useRenameAudience();
+  return (
+    <AudienceNameDialog
+      title="Rename audience"
+      label="New name"
+      submitLabel="Rename"
+      blankName="mark"
+      initialName={audience.name}
+      busy={renameAudience.isPending}
+      onClose={onClose}
+      onSubmit={(name) =>
+        renameAudience.mutate(
+          { id: audience.id, name },
+          {
+            onSuccess: () => {
+              notify('success', RENAME_SUCCESS);
+              onClose();
+            },
+            onError: (error) => notify('error', failureMessage(error, RENAME_FAILURE)),
+          },
+        )
+      }
+    />
+  );
+}

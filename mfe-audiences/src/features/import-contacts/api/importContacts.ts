@@ -1,0 +1,43 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import type { Audience } from '@mailroom/api-client';
+import { useApiClient } from '@mailroom/mf-contract/react';
+import { importKeys } from './keys';
+
+/** How the contacts are given: a file (type=csv) or pasted text (type=text). */
+export type ImportMethod = 'csv' | 'text';
+
+/** The server turns pasted text into a file under this name (SPEC 5). */
+export const PASTED_CONTACTS_FILE_NAME = 'contactsInText.csv';
+
+/** The audience receiving the import: its source decides whether it can take contacts. */
+export function useImportTarget(id: number) {
+  const client = useApiClient();
+  return useQuery({
+    queryKey: importKeys.audience(id),
+    queryFn: async ({ signal }) => {
+      const { data } = await client.GET('/api/audiences/{id}', { params: { path: { id } }, signal });
+      if (data === undefined) throw new Error('The server sent an empty response');
+      return data satisfies Audience;
+    },
+    enabled: id > 0,
+  });
+}
+
+export type ImportPayload = { method: 'csv'; file: File } | { method: 'text'; text: string };
+
+/** Uploads the contacts; the import itself runs in the background on the server. */
+export function useImportContacts(id: number) {
+  const client = useApiClient();
+  return useMutation({
+    mutationFn: async (payload: ImportPayload) => {
+      const file = payload.method === 'csv' ? payload.file : new File([payload.text], PASTED_CONTACTS_FILE_NAME, { type: 'text/csv' });
+      const form = new FormData();
+      form.append('file', file, file.name);
+      await client.POST('/api/audiences/{id}/import/file', {
+        params: { path: { id }, query: { type: payload.method } },
+        // The schema types the binary field as a string; the multipart body is built here.
+        body: form as unknown as { file: string },
+      });
+    },
+  });
+}

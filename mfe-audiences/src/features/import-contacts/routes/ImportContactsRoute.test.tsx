@@ -1,0 +1,169 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Audience } from '@mailroom/api-client';
+import { audience, createFakeApi } from '../../../test/fake-api';
+import { renderApp } from '../../../test/render';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+const setup = (overrides: Partial<Audience> = {}) => {
+  const api = createFakeApi({ audiences: [audience({ id: 4, name: 'Members', ...overrides })] });
+  return { api, ...renderApp('/audiences/4/import', api) };
+};
+const button = (name: string) => screen.getByRole('button', { name }) as HTMLButtonElement;
+const currentStep = () => document.querySelector('[aria-current="step"]')?.textContent;
+const uploads = (api: ReturnType<typeof createFakeApi>) => api.calls('POST', '/api/audiences/4/import/file');
+/**
+ * The file put in the multipart body. Read where the form is built: jsdom's File cannot be
+ * streamed by Node's fetch, so the fake API does not parse multipart bodies.
+ */
+const uploadedFile = (append: { mock: { calls: unknown[][] } }) => {
+  const call = append.mock.calls.find(([name]) => name === 'file');
+  return call?.[1] as File | undefined;
+};
+/** jsdom's Blob has no text(); its FileReader reads it. */
+const readText = (blob: Blob) =>
+  new Promise<string>((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(reader.result as string);
+    reader.onerror = () => reject(reader.error);
+    reader.readAsText(blob);
+  });
+
+describe('Import wizard', () => {
+  it('starts at choosing a method; Next is disabled until one is chosen; Cancel goes back', async () => {
+    const { user, location } = setup();
+    await screen.findByRole('heading', { name: 'Import contacts into Members' });
+    expect(currentStep()).toBe('1Choose import method');
+    expect(button('Next').disabled).toBe(true);
+    await user.click(screen.getByRole('radio', { name: /Upload file/ }));
+    expect(button('Next').disabled).toBe(false);
+    await user.click(button('Cancel'));
+    await waitFor(() => expect(location().pathname).toBe('/audiences/4'));
+  });
+
+  it('pastes contacts, sends them as contactsInText.csv with type=text, then opens the audience', async () => {
+    const append = vi.spyOn(FormData.prototype, 'append');
+    const { api, user, notify, location } = setup();
+    await user.click(await screen.findByRole('radio', { name: /Copy and Paste/ }));
+    await user.click(button('Next'));
+    expect(currentStep()).toBe('2Import');
+    const area = screen.getByRole('textbox', { name: /Contacts/ });
+    expect(area.getAttribute('placeholder')).toContain('Email\tUsername\tFull Name');
+    expect(area.hasAttribute('required')).toBe(true);
+    expect(button('Import').disabled).toBe(true);
+
+    await user.click(area);
+    await user.paste('Email\tUsername\nann@example.org\tann');
+    await user.click(button('Import'));
+    await waitFor(() => expect(location().pathname).toBe('/audiences/4'));
+    expect(notify).toHaveBeenCalledWith('info', 'Contacts are being imported in the background.');
+    expect(await screen.findByText(/Contacts are being imported in the background/)).toBeTruthy();
+    expect(await screen.findByText('No contacts yet')).toBeTruthy();
+
+    const [upload] = uploads(api);
+    expect(upload!.query.get('type')).toBe('text');
+    expect(upload!.request.headers.get('Content-Type')).toMatch(/^multipart\/form-data; boundary=/);
+    const file = uploadedFile(append)!;
+    expect(file.name).toBe('contactsInText.csv');
+    expect(await readText(file)).toBe('Email\tUsername\nann@example.org\tann');
+  });
+
+  it('goes Back to the method step keeping the choice', async () => {
+    const { user } = setup();
+    await user.click(await screen.findByRole('radio', { name: /Copy and Paste/ }));
+    await user.click(button('Next'));
+    await user.click(button('Back'));
+    expect(currentStep()).toBe('1Choose import method');
+    expect((screen.getByRole('radio', { name: /Copy and Paste/ }) as HTMLInputElement).checked).toBe(true);
+  });
+
+  it('uploads a CSV file with type=csv and shows progress meanwhile', async () => {
+    const append = vi.spyOn(FormData.prototype, 'append');
+    const { api, user, location } = setup();
+    let answer!: (response: Response) => void;
+    api.on('POST', /\/import\/file$/, () => new Promise<Response>((resolve) => (answer = resolve)));
+    await user.click(await screen.findByRole('radio', { name: /Upload file/ }));
+    await user.click(button('Next'));
+    const csv = new File(['email,name\nann@example.org,Ann\n'], 'members.csv', { type: 'text/csv' });
+    await user.upload(screen.getByLabelText('CSV file'), csv);
+    expect(await screen.findByText('members.csv')).toBeTruthy();
+    await user.click(button('Import'));
+    expect(await screen.findByRole('progressbar', { name: 'Uploading contacts' })).toBeTruthy();
+    expect(button('Import').disabled).toBe(true);
+    await waitFor(() => expect(uploads(api)).toHaveLength(1));
+    expect(uploads(api)[0]!.query.get('type')).toBe('csv');
+    expect(uploadedFile(append)!.name).toBe('members.csv');
+    answer(api.json(202, { message: 'queued' }));
+    await waitFor(() => expect(location().pathname).toBe('/audiences/4'));
+    expect(await screen.findByRole('heading', { name: 'Members' })).toBeTruthy();
+    expect(await screen.findByText('No contacts yet')).toBeTruthy();
+  });
+
+  it('shows the drop errors for a wrong type and for too many files', async () => {
+    const { api } = setup();
+    const user = userEvent.setup({ applyAccept: false });
+    await user.click(await screen.findByRole('radio', { name: /Upload file/ }));
+    await user.click(button('Next'));
+
+    await user.upload(screen.getByLabelText('CSV file'), new File(['x'], 'photo.png', { type: 'image/png' }));
+    expect(await screen.findByText(/^File type must be/)).toBeTruthy();
+    expect(button('Import').disabled).toBe(true);
+
+    const zone = screen.getByRole('button', { name: 'Choose a CSV file or drop it here' });
+    const files = [new File(['a'], 'a.csv', { type: 'text/csv' }), new File(['b'], 'b.csv', { type: 'text/csv' })];
+    fireEvent.drop(zone, {
+      dataTransfer: { files, items: files.map((file) => ({ kind: 'file', type: file.type, getAsFile: () => file })), types: ['Files'] },
+    });
+    expect(await screen.findByText('Too many files')).toBeTruthy();
+
+    await user.upload(screen.getByLabelText('CSV file'), new File([], 'empty.csv', { type: 'text/csv' }));
+    expect(await screen.findByText('File is smaller than 1 byte')).toBeTruthy();
+    expect(uploads(api)).toHaveLength(0);
+  });
+
+  it("toasts the server's message and stays in the wizard", async () => {
+    const { api, user, notify, location } = setup();
+    api.on('POST', /\/import\/file$/, () => api.json(400, { message: 'The CSV must have an email field' }));
+    await user.click(await screen.findByRole('radio', { name: /Copy and Paste/ }));
+    await user.click(button('Next'));
+    await user.click(screen.getByRole('textbox', { name: /Contacts/ }));
+    await user.paste('Name\nAnn');
+    await user.click(button('Import'));
+    await waitFor(() => expect(notify).toHaveBeenCalledWith('error', 'The CSV must have an email field'));
+    expect(location().pathname).toBe('/audiences/4/import');
+  });
+
+  it("falls back to 'Something went wrong' when the server sends no message", async () => {
+    const { api, user, notify } = setup();
+    api.on('POST', /\/import\/file$/, () => new Response('', { status: 502 }));
+    await user.click(await screen.findByRole('radio', { name: /Copy and Paste/ }));
+    await user.click(button('Next'));
+    await user.click(screen.getByRole('textbox', { name: /Contacts/ }));
+    await user.paste('Email\nann@example.org');
+    await user.click(button('Import'));
+    await waitFor(() => expect(notify).toHaveBeenCalledWith('error', 'Something went wrong'));
+  });
+});
+
+describe('Import wizard for an audience that already has a source', () => {
+  it('says it cannot take more contacts and links back to the audience', async () => {
+    const { user, location } = setup({ source: 'CSV', numberOfContacts: 3 });
+    const notice = await screen.findByText(/cannot take more contacts/);
+    expect((screen.getByRole('radio', { name: /Upload file/ }) as HTMLInputElement).disabled).toBe(false);
+    await user.click(within(notice.closest('.fui-MessageBar') as HTMLElement).getByRole('link', { name: 'Back to Audience Details' }));
+    await waitFor(() => expect(location().pathname).toBe('/audiences/4'));
+  });
+
+  it('disables the import methods when the source is neither CSV nor TEXT', async () => {
+    setup({ source: 'BIG_QUERY' });
+    await screen.findByText(/cannot take more contacts/);
+    expect((screen.getByRole('radio', { name: /Upload file/ }) as HTMLInputElement).disabled).toBe(true);
+    expect((screen.getByRole('radio', { name: /Copy and Paste/ }) as HTMLInputElement).disabled).toBe(true);
+    expect(button('Next').disabled).toBe(true);
+  });
+});

@@ -1,0 +1,67 @@
+import { FluentProvider, webLightTheme } from '@fluentui/react-components';
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { PagedTableFooter, totalPagesOf } from './PagedTableFooter';
+import { TruncatedText } from './TruncatedText';
+
+const inFluent = (ui: React.ReactElement) => render(<FluentProvider theme={webLightTheme}>{ui}</FluentProvider>);
+
+describe('PagedTableFooter', () => {
+  it('counts pages, with one page for All', () => {
+    expect(totalPagesOf(0, 10)).toBe(1);
+    expect(totalPagesOf(57, 10)).toBe(6);
+    expect(totalPagesOf(57, 'all')).toBe(1);
+    expect(totalPagesOf(2500, 'all', 1000)).toBe(3);
+  });
+
+  it('shows the range and moves to the first, previous, next and last pages', async () => {
+    const user = userEvent.setup();
+    const onPageChange = vi.fn();
+    inFluent(<PagedTableFooter page={3} pageSize={10} totalItems={57} onPageChange={onPageChange} label="Contacts" />);
+    expect(screen.getByText('21–30 of 57')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'First page' }));
+    await user.click(screen.getByRole('button', { name: 'Previous page' }));
+    await user.click(screen.getByRole('button', { name: 'Next page' }));
+    await user.click(screen.getByRole('button', { name: 'Last page' }));
+    expect(onPageChange.mock.calls.map(([page]) => page)).toEqual([1, 2, 4, 6]);
+  });
+
+  it('disables the controls at the ends and offers All', async () => {
+    const user = userEvent.setup();
+    const onPageSizeChange = vi.fn();
+    inFluent(
+      <PagedTableFooter
+        page={1}
+        pageSize={5}
+        totalItems={3}
+        pageSizeOptions={[5, 10, 25, 'all']}
+        onPageChange={() => {}}
+        onPageSizeChange={onPageSizeChange}
+      />,
+    );
+    for (const name of ['First page', 'Previous page', 'Next page', 'Last page']) {
+      expect((screen.getByRole('button', { name }) as HTMLButtonElement).disabled).toBe(true);
+    }
+    await user.selectOptions(screen.getByLabelText('Rows per page'), 'All');
+    expect(onPageSizeChange).toHaveBeenCalledWith('all');
+    await user.selectOptions(screen.getByLabelText('Rows per page'), '25');
+    expect(onPageSizeChange).toHaveBeenLastCalledWith(25);
+  });
+});
+
+describe('TruncatedText', () => {
+  it('renders short text as is and cuts long text at 30 characters with the full text kept', () => {
+    const long = 'An audience name that is much longer than thirty characters';
+    inFluent(
+      <>
+        <TruncatedText text="Short name" />
+        <TruncatedText text={long} />
+      </>,
+    );
+    expect(screen.getByText('Short name')).toBeTruthy();
+    const cut = screen.getByText(`${long.slice(0, 29)}…`);
+    expect(cut.getAttribute('aria-label')).toBe(long);
+    expect(cut.tabIndex).toBe(0);
+  });
+});

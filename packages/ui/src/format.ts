@@ -1,0 +1,21 @@
+import dayjs from 'dayjs';
+
+/** The spec's date formats: audiences and campaign sent dates, and templates. */
+export const DATE_TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss A';
+export const DATE_TIME_MINUTES_FORMAT = 'YYYY-MM-DD HH:mm A';
+
+/** Tooltip text is truncated at 30 characters (SPEC 9). */
+export const TRUNCATE_LENGTH = 30;
+
+/** Formats a date with dayjs; an absent or unparseable date renders as an empty string. */
+export function formatDateTime(date: string | number | Date | null | undefined, format: string = DATE_TIME_FORMAT): string {
+  if (date === null || date === undefined || date === '') return '';
+  const parsed = dayjs(date);
+  return parsed.isValid() ? parsed.format(format) : '';
+}
+
+/** Cuts text longer than `max` characters and ends it with an ellipsis (the result is at most `max` long). */
+export function truncate(text: string, max: number = TRUNCATE_LENGTH): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, Math.max(0, max - 1))}…`;
+}

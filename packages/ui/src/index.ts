@@ -1,0 +1,11 @@
+export { DATE_TIME_FORMAT, DATE_TIME_MINUTES_FORMAT, TRUNCATE_LENGTH, formatDateTime, truncate } from './format';
+export { fileNameFromContentDisposition, saveBlob } from './download';
+export { useDebouncedValue } from './useDebouncedValue';
+export { DEFAULT_LIMIT, DEFAULT_PAGE, useQueryParams, type ListQueryParams } from './useQueryParams';
+export { PagedTableFooter, totalPagesOf, type PageSize, type PagedTableFooterProps } from './PagedTableFooter';
+export { TruncatedText, type TruncatedTextProps } from './TruncatedText';
+export { ConfirmDialog, type ConfirmDialogProps } from './ConfirmDialog';
+export { EmptyState, type EmptyStateProps } from './EmptyState';
+export { ErrorPanel, type ErrorPanelProps } from './ErrorPanel';
+export { RouterLink, parseRouteId, type RouterLinkProps } from './routing';
+export { failureMessage } from './failure';
