@@ -45,6 +45,8 @@ export interface JobQueue {
   consume<T>(queue: QueueName, handler: JobHandler<T>, options?: ConsumeOptions): Consumer;
   /** Payloads in the dead-letter queue of `queue` (for tests and operators); removes them when `drain`. */
   deadLetters<T>(queue: QueueName, options?: { drain?: boolean }): Promise<T[]>;
+  /** Resolves when the queue can take work (broker connected); rejects otherwise. For readiness checks. */
+  ping(): Promise<void>;
   /** Closes every consumer (waiting for running handlers), then the connection. */
   close(): Promise<void>;
 }

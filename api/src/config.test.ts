@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('loadConfig', () => {
+  it('has working defaults for local development', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      nodeEnv: 'development',
+      port: 3000,
+      amqpUrl: undefined,
+      oidc: { issuer: 'http://localhost:4000', audience: 'mailroom-api', clientId: 'mailroom-shell', jwksUri: undefined },
+      orgEmailDomain: 'example.org',
+      orgName: 'Example',
+      publicUrl: 'http://localhost:8080',
+      importMaxBytes: 200 * 1024 * 1024,
+      validateResponses: true,
+      authorizedSenderEmails: ['newsletter@example.org'],
+    });
+    expect(config.trackingSecret.length).toBeGreaterThanOrEqual(16);
+  });
+
+  it('reads the environment', () => {
+    const config = loadConfig({
+      PORT: '8081',
+      AMQP_URL: 'amqp://guest:guest@127.0.0.1:5672',
+      QUEUE_PREFIX: 'staging.',
+      ORG_EMAIL_DOMAIN: 'Example.ORG',
+      AUTHORIZED_SENDER_EMAILS: ' news@example.org, , team@example.org ',
+      PUBLIC_URL: 'https://mail.example.org/',
+      IMPORT_MAX_BYTES: '1048576',
+      VALIDATE_RESPONSES: 'false',
+      MAILROOM_OPERATION_LOG: '/tmp/ops.jsonl',
+      SES_ENDPOINT: '',
+    });
+    expect(config).toMatchObject({
+      port: 8081,
+      amqpUrl: 'amqp://guest:guest@127.0.0.1:5672',
+      queuePrefix: 'staging.',
+      orgEmailDomain: 'example.org',
+      authorizedSenderEmails: ['news@example.org', 'team@example.org'],
+      publicUrl: 'https://mail.example.org',
+      importMaxBytes: 1048576,
+      validateResponses: false,
+      operationLogPath: '/tmp/ops.jsonl',
+      aws: { sesEndpoint: undefined },
+    });
+  });
+
+  it('is frozen', () => {
+    const config = loadConfig({});
+    expect(Object.isFrozen(config)).toBe(true);
+    expect(Object.isFrozen(config.oidc)).toBe(true);
+    expect(Object.isFrozen(config.authorizedSenderEmails)).toBe(true);
+  });
+
+  it('fails fast, naming every bad variable', () => {
+    const attempt = () =>
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', AUTHORIZED_SENDER_EMAILS: 'not-an-address', LOG_LEVEL: 'loud' });
+    expect(attempt).toThrow(ConfigError);
+    try {
+      attempt();
+    } catch (error) {
+      const message = (error as Error).message;
+      expect(message).toMatch(/^Invalid configuration:/);
+      expect(message).toMatch(/PORT: must be a port number/);
+      expect(message).toMatch(/DATABASE_URL: must be a URL \(postgres: or postgresql:\)/);
+      expect(message).toMatch(/AUTHORIZED_SENDER_EMAILS.*must be an email address/);
+      expect(message).toMatch(/LOG_LEVEL/);
+    }
+  });
+
+  it('requires real values in production, and keeps response validation off there', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/TRACKING_SECRET: required when NODE_ENV=production/);
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      DATABASE_URL: 'postgres://mailroom@db/mailroom',
+      OIDC_ISSUER: 'https://id.example.org/realms/example',
+      PUBLIC_URL: 'https://mail.example.org',
+      TRACKING_SECRET: 'a-long-random-production-secret',
+      AUTHORIZED_SENDER_EMAILS: 'news@example.org',
+    });
+    expect(config.validateResponses).toBe(false);
+    expect(() => loadConfig({ NODE_ENV: 'production', TRACKING_SECRET: 'short' })).toThrow(/TRACKING_SECRET: must be at least 16/);
+  });
+});

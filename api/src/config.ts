@@ -1,0 +1,188 @@
+/**
+ * The API's configuration, read once from the environment and validated at start: a bad value
+ * stops the process with a message naming the variable, instead of failing on first use.
+ * Defaults suit local development; production must say what it means (see `required`).
+ */
+import { z } from 'zod';
+
+const DEV_TRACKING_SECRET = 'mailroom-dev-tracking-secret-not-for-production';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** Empty strings count as unset, so `FOO=` in a .env file falls back to the default. */
+const optionalString = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value) => (value === undefined || value === '' ? undefined : value));
+
+const url = (protocols: string[]) =>
+  z.string().refine(
+    (value) => {
+      try {
+        return protocols.includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    },
+    `must be a URL (${protocols.join(' or ')})`,
+  );
+
+/** `optionalString` then `schema` when set: errors keep the schema's own message. */
+const ifSet = <T extends z.ZodType<unknown, string>>(schema: T) => optionalString.pipe(schema.optional());
+
+const optionalUrl = (protocols: string[]) => ifSet(url(protocols));
+
+const booleanFlag = ifSet(z.enum(['true', 'false', '1', '0'], 'must be true or false').transform((v) => v === 'true' || v === '1'));
+
+const wholeNumber = (message: string) => z.string().regex(/^\d+$/, message).transform(Number);
+
+const positiveInt = (fallback: number) =>
+  ifSet(wholeNumber('must be a whole number').pipe(z.number().int().positive('must be above 0'))).transform((value) => value ?? fallback);
+
+const emailAddress = z.string().regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address');
+
+const envSchema = z.object({
+  NODE_ENV: ifSet(z.enum(['development', 'test', 'production'], 'must be development, test or production')),
+  PORT: ifSet(wholeNumber('must be a port number').pipe(z.number().max(65535, 'must be a port number'))).transform((port) => port ?? 3000),
+  LOG_LEVEL: ifSet(z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`)).transform((level) => level ?? 'info'),
+  DATABASE_URL: optionalUrl(['postgres:', 'postgresql:']),
+  DATABASE_POOL_MAX: positiveInt(8),
+  AMQP_URL: optionalUrl(['amqp:', 'amqps:']),
+  QUEUE_PREFIX: ifSet(z.string().regex(/^[\w.:-]+$/, 'may hold letters, digits, and . _ : - only')),
+  OIDC_ISSUER: optionalUrl(['http:', 'https:']),
+  OIDC_AUDIENCE: optionalString,
+  OIDC_CLIENT_ID: optionalString,
+  OIDC_JWKS_URI: optionalUrl(['http:', 'https:']),
+  ORG_EMAIL_DOMAIN: ifSet(
+    z
+      .string()
+      .regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/i, 'must be a domain name such as example.org')
+      .transform((domain) => domain.toLowerCase()),
+  ),
+  ORG_NAME: optionalString,
+  AWS_REGION: optionalString,
+  SES_ENDPOINT: optionalUrl(['http:', 'https:']),
+  SES_CONFIGURATION_SET: optionalString,
+  AUTHORIZED_SENDER_EMAILS: ifSet(
+    z
+      .string()
+      .transform((list) =>
+        list
+          .split(',')
+          .map((address) => address.trim())
+          .filter((address) => address !== ''),
+      )
+      .pipe(z.array(emailAddress).min(1, 'must list at least one address')),
+  ),
+  PUBLIC_URL: optionalUrl(['http:', 'https:']),
+  TRACKING_SECRET: ifSet(z.string().min(16, 'must be at least 16 characters')),
+  IMPORT_MAX_BYTES: positiveInt(200 * 1024 * 1024),
+  STOCK_PHOTO_URL: optionalUrl(['http:', 'https:']),
+  STOCK_PHOTO_KEY: optionalString,
+  VALIDATE_RESPONSES: booleanFlag,
+  MAILROOM_OPERATION_LOG: optionalString,
+});
+
+export interface Config {
+  nodeEnv: 'development' | 'test' | 'production';
+  port: number;
+  logLevel: (typeof LOG_LEVELS)[number];
+  databaseUrl: string;
+  databasePoolMax: number;
+  /** Unset: the in-process queue (single process only). */
+  amqpUrl: string | undefined;
+  /** Put before every broker queue name (several environments or test runs on one broker). */
+  queuePrefix: string;
+  oidc: {
+    issuer: string;
+    audience: string;
+    clientId: string;
+    /** Unset: taken from the issuer's discovery document. */
+    jwksUri: string | undefined;
+  };
+  orgEmailDomain: string;
+  orgName: string;
+  aws: {
+    region: string;
+    /** Unset: the real SES endpoint of the region. */
+    sesEndpoint: string | undefined;
+    sesConfigurationSet: string | undefined;
+  };
+  authorizedSenderEmails: readonly string[];
+  /** Base of every link put into mail (tracking, unsubscribe), without a trailing slash. */
+  publicUrl: string;
+  trackingSecret: string;
+  importMaxBytes: number;
+  stockPhoto: { url: string | undefined; key: string | undefined };
+  validateResponses: boolean;
+  /** When set, one JSON line per handled API operation is appended here (contract coverage). */
+  operationLogPath: string | undefined;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads and validates the configuration; throws ConfigError listing every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.') || '(environment)'}: ${issue.message}`));
+  }
+  const e = parsed.data;
+  const nodeEnv = e.NODE_ENV ?? 'development';
+  const production = nodeEnv === 'production';
+
+  const problems: string[] = [];
+  const required = <T>(name: string, value: T | undefined, devDefault: T): T => {
+    if (value !== undefined) return value;
+    if (production) problems.push(`${name}: required when NODE_ENV=production`);
+    return devDefault;
+  };
+
+  const orgEmailDomain = e.ORG_EMAIL_DOMAIN ?? 'example.org';
+  const config: Config = {
+    nodeEnv,
+    port: e.PORT,
+    logLevel: e.LOG_LEVEL,
+    databaseUrl: required('DATABASE_URL', e.DATABASE_URL, 'postgres://postgres@127.0.0.1:5432/mailroom'),
+    databasePoolMax: e.DATABASE_POOL_MAX,
+    amqpUrl: e.AMQP_URL,
+    queuePrefix: e.QUEUE_PREFIX ?? '',
+    oidc: {
+      issuer: required('OIDC_ISSUER', e.OIDC_ISSUER, 'http://localhost:4000'),
+      audience: e.OIDC_AUDIENCE ?? 'mailroom-api',
+      clientId: e.OIDC_CLIENT_ID ?? 'mailroom-shell',
+      jwksUri: e.OIDC_JWKS_URI,
+    },
+    orgEmailDomain,
+    orgName: e.ORG_NAME ?? 'Example',
+    aws: {
+      region: e.AWS_REGION ?? 'us-east-1',
+      sesEndpoint: e.SES_ENDPOINT,
+      sesConfigurationSet: e.SES_CONFIGURATION_SET,
+    },
+    authorizedSenderEmails: Object.freeze(
+      required('AUTHORIZED_SENDER_EMAILS', e.AUTHORIZED_SENDER_EMAILS, [`newsletter@${orgEmailDomain}`]),
+    ),
+    publicUrl: required('PUBLIC_URL', e.PUBLIC_URL, 'http://localhost:8080').replace(/\/+$/, ''),
+    trackingSecret: required('TRACKING_SECRET', e.TRACKING_SECRET, DEV_TRACKING_SECRET),
+    importMaxBytes: e.IMPORT_MAX_BYTES,
+    stockPhoto: { url: e.STOCK_PHOTO_URL, key: e.STOCK_PHOTO_KEY },
+    validateResponses: e.VALIDATE_RESPONSES ?? !production,
+    operationLogPath: e.MAILROOM_OPERATION_LOG,
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return deepFreeze(config);
+}
+
+function deepFreeze<T extends object>(value: T): Readonly<T> {
+  for (const child of Object.values(value)) {
+    if (child !== null && typeof child === 'object' && !Object.isFrozen(child)) deepFreeze(child as object);
+  }
+  return Object.freeze(value);
+}

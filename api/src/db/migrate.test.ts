@@ -1,0 +1,110 @@
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createEmptyDatabase, createTestDatabase } from '../../test/support/db.js';
+import { migrate } from './migrate.js';
+import { defineModels } from './models/index.js';
+
+describe('migrate', () => {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterAll(async () => {
+    for (const cleanup of cleanups) await cleanup();
+  });
+
+  it('runs safely from two processes at once, then again as a no-op', async () => {
+    const database = await createEmptyDatabase();
+    cleanups.push(database.drop);
+
+    const [first, second] = await Promise.all([migrate({ databaseUrl: database.url }), migrate({ databaseUrl: database.url })]);
+    // One run applied everything under the lock; the other then found nothing pending.
+    expect(Math.min(first.length, second.length)).toBe(0);
+    const applied = first.length > 0 ? first : second;
+    expect(applied[0]).toBe('0001_initial.sql');
+    expect(applied).toEqual([...applied].sort());
+
+    expect(await migrate({ databaseUrl: database.url })).toEqual([]);
+
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      const recorded = await client.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name');
+      expect(recorded.rows.map((r) => r.name)).toEqual(applied);
+      const tables = await client.query<{ table_name: string }>(
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
+      );
+      expect(tables.rows.map((r) => r.table_name)).toEqual(
+        expect.arrayContaining([
+          'audiences',
+          'campaign_jobs',
+          'campaign_links',
+          'campaigns',
+          'contacts',
+          'schema_migrations',
+          'sns_messages',
+          'suppressions',
+          'templates',
+          'tracking_events',
+        ]),
+      );
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('rolls back a failing migration entirely and records nothing for it', async () => {
+    const database = await createEmptyDatabase();
+    cleanups.push(database.drop);
+    const { mkdtemp, writeFile, rm } = await import('node:fs/promises');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const directory = await mkdtemp(join(tmpdir(), 'mailroom-migrations-'));
+    cleanups.push(() => rm(directory, { recursive: true, force: true }));
+    await writeFile(join(directory, '0001_good.sql'), 'CREATE TABLE good (id int);');
+    await writeFile(join(directory, '0002_bad.sql'), 'CREATE TABLE half (id int); SELECT no_such_function();');
+
+    await expect(migrate({ databaseUrl: database.url, directory })).rejects.toThrow();
+
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      const applied = await client.query<{ name: string }>('SELECT name FROM schema_migrations');
+      expect(applied.rows.map((r) => r.name)).toEqual(['0001_good.sql']);
+      const half = await client.query("SELECT to_regclass('public.half') AS t");
+      expect(half.rows[0].t).toBeNull();
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('the models map every table (ids and counts as numbers, timestamps set)', async () => {
+    const db = await createTestDatabase();
+    cleanups.push(db.drop);
+    const m = defineModels(db.sequelize);
+
+    const audience = await m.Audience.create({ name: 'Friends', headers: ['firstName'] });
+    expect(typeof audience.id).toBe('number');
+    expect(audience.createdAt).toBeInstanceOf(Date);
+    const contact = await m.Contact.create({ audienceId: audience.id, email: 'a@example.org', data: { firstName: 'A' } });
+    const template = await m.Template.create({ name: 'My template', design: { body: {} } });
+    const campaign = await m.Campaign.create({ name: 'My Campaign', audienceId: audience.id, templateId: template.id });
+    expect(campaign.status).toBe('DRAFT');
+    const job = await m.CampaignJob.create({ campaignId: campaign.id, contactId: contact.id, email: contact.email });
+    const link = await m.CampaignLink.create({ campaignId: campaign.id, href: 'https://example.org', position: 0 });
+    await m.TrackingEvent.create({ campaignId: campaign.id, jobId: job.id, kind: 'CLICK', linkId: link.id });
+    await m.Suppression.create({ emailLower: 'b@example.org', reason: 'UNSUBSCRIBE' });
+    const sns = await m.SnsMessage.create({ messageId: 'm-1' });
+    expect(sns.receivedAt).toBeInstanceOf(Date);
+
+    const found = await m.CampaignJob.findByPk(job.id, { include: [{ model: m.Campaign, as: 'campaign' }] });
+    expect(found?.status).toBe('QUEUED');
+    expect(typeof found?.campaignId).toBe('number');
+    const [{ count }] = (await db.pool.query<{ count: number }>('SELECT COUNT(*) AS count FROM contacts')).rows as [{ count: number }];
+    expect(count).toBe(1);
+
+    // A second Sequelize instance gets its own model classes; the first keeps working.
+    const other = await createTestDatabase();
+    cleanups.push(other.drop);
+    const m2 = defineModels(other.sequelize);
+    expect(await m2.Audience.count()).toBe(0);
+    expect(await m.Audience.count()).toBe(1);
+  });
+});

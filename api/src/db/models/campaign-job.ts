@@ -1,0 +1,59 @@
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+
+export type CampaignJobStatus = 'QUEUED' | 'SENDING' | 'SENT_WAIT_ACK' | 'SENT_SUCCESS' | 'FAILED' | 'UNKNOWN';
+export type BounceType = 'HARD' | 'SOFT';
+
+/** One contact in one campaign: the unit of sending, sent at most once (DESIGN.md section 3). */
+export class CampaignJob extends Model<InferAttributes<CampaignJob>, InferCreationAttributes<CampaignJob>> {
+  declare id: CreationOptional<number>;
+  declare campaignId: number;
+  declare contactId: number;
+  declare email: string;
+  declare status: CreationOptional<CampaignJobStatus>;
+  declare sesMessageId: CreationOptional<string | null>;
+  declare attempts: CreationOptional<number>;
+  declare errorMessage: CreationOptional<string | null>;
+  declare bounceType: CreationOptional<BounceType | null>;
+  declare bounceMessage: CreationOptional<string | null>;
+  declare bounceTime: CreationOptional<Date | null>;
+  declare complaintType: CreationOptional<string | null>;
+  declare complaintTime: CreationOptional<Date | null>;
+  declare openedAt: CreationOptional<Date | null>;
+  declare clickedAt: CreationOptional<Date | null>;
+  declare claimedAt: CreationOptional<Date | null>;
+  declare sentAt: CreationOptional<Date | null>;
+  /** Throttled jobs wait until then. */
+  declare notBefore: CreationOptional<Date | null>;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+
+  static initModel(sequelize: Sequelize): typeof CampaignJob {
+    // init() binds a class to one Sequelize instance; a subclass per instance lets several coexist (tests).
+    const bound = class extends CampaignJob {};
+    return bound.init(
+      {
+        id: { type: DataTypes.BIGINT, primaryKey: true, autoIncrement: true },
+        campaignId: { type: DataTypes.BIGINT, allowNull: false },
+        contactId: { type: DataTypes.BIGINT, allowNull: false },
+        email: { type: DataTypes.TEXT, allowNull: false },
+        status: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'QUEUED' },
+        sesMessageId: { type: DataTypes.TEXT, allowNull: true },
+        attempts: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+        errorMessage: { type: DataTypes.TEXT, allowNull: true },
+        bounceType: { type: DataTypes.TEXT, allowNull: true },
+        bounceMessage: { type: DataTypes.TEXT, allowNull: true },
+        bounceTime: { type: DataTypes.DATE, allowNull: true },
+        complaintType: { type: DataTypes.TEXT, allowNull: true },
+        complaintTime: { type: DataTypes.DATE, allowNull: true },
+        openedAt: { type: DataTypes.DATE, allowNull: true },
+        clickedAt: { type: DataTypes.DATE, allowNull: true },
+        claimedAt: { type: DataTypes.DATE, allowNull: true },
+        sentAt: { type: DataTypes.DATE, allowNull: true },
+        notBefore: { type: DataTypes.DATE, allowNull: true },
+        createdAt: DataTypes.DATE,
+        updatedAt: DataTypes.DATE,
+      },
+      { sequelize, tableName: 'campaign_jobs', modelName: 'CampaignJob', underscored: true, timestamps: true },
+    );
+  }
+}

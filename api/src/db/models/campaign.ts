@@ -1,0 +1,60 @@
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+
+export type CampaignStatus = 'DRAFT' | 'SENDING' | 'SENT' | 'ERROR';
+
+export class Campaign extends Model<InferAttributes<Campaign>, InferCreationAttributes<Campaign>> {
+  declare id: CreationOptional<number>;
+  declare name: string;
+  declare status: CreationOptional<CampaignStatus>;
+  declare audienceId: CreationOptional<number | null>;
+  declare templateId: CreationOptional<number | null>;
+  declare fromName: CreationOptional<string | null>;
+  declare fromEmail: CreationOptional<string | null>;
+  declare subject: CreationOptional<string | null>;
+  declare previewText: CreationOptional<string | null>;
+  /** Snapshot of the template html taken at send time. */
+  declare html: CreationOptional<string | null>;
+  declare plainText: CreationOptional<string | null>;
+  declare errorMessage: CreationOptional<string | null>;
+  declare deliveryDate: CreationOptional<Date | null>;
+  /** Jobs created for this campaign. */
+  declare contactCount: CreationOptional<number>;
+  declare jobsSent: CreationOptional<number>;
+  declare jobsFailed: CreationOptional<number>;
+  declare uniqueOpens: CreationOptional<number>;
+  declare uniqueClicks: CreationOptional<number>;
+  declare updatedByEmail: CreationOptional<string | null>;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+
+  static initModel(sequelize: Sequelize): typeof Campaign {
+    // init() binds a class to one Sequelize instance; a subclass per instance lets several coexist (tests).
+    const bound = class extends Campaign {};
+    return bound.init(
+      {
+        id: { type: DataTypes.BIGINT, primaryKey: true, autoIncrement: true },
+        name: { type: DataTypes.TEXT, allowNull: false },
+        status: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'DRAFT' },
+        audienceId: { type: DataTypes.BIGINT, allowNull: true },
+        templateId: { type: DataTypes.BIGINT, allowNull: true },
+        fromName: { type: DataTypes.TEXT, allowNull: true },
+        fromEmail: { type: DataTypes.TEXT, allowNull: true },
+        subject: { type: DataTypes.TEXT, allowNull: true },
+        previewText: { type: DataTypes.TEXT, allowNull: true },
+        html: { type: DataTypes.TEXT, allowNull: true },
+        plainText: { type: DataTypes.TEXT, allowNull: true },
+        errorMessage: { type: DataTypes.TEXT, allowNull: true },
+        deliveryDate: { type: DataTypes.DATE, allowNull: true },
+        contactCount: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+        jobsSent: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+        jobsFailed: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+        uniqueOpens: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+        uniqueClicks: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+        updatedByEmail: { type: DataTypes.TEXT, allowNull: true },
+        createdAt: DataTypes.DATE,
+        updatedAt: DataTypes.DATE,
+      },
+      { sequelize, tableName: 'campaigns', modelName: 'Campaign', underscored: true, timestamps: true },
+    );
+  }
+}

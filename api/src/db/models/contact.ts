@@ -1,0 +1,26 @@
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+
+export class Contact extends Model<InferAttributes<Contact>, InferCreationAttributes<Contact>> {
+  declare id: CreationOptional<number>;
+  declare audienceId: number;
+  declare email: string;
+  /** Present means invalid (bad address, duplicate...). */
+  declare errorMessage: CreationOptional<string | null>;
+  /** Header name -> value. */
+  declare data: CreationOptional<Record<string, string>>;
+
+  static initModel(sequelize: Sequelize): typeof Contact {
+    // init() binds a class to one Sequelize instance; a subclass per instance lets several coexist (tests).
+    const bound = class extends Contact {};
+    return bound.init(
+      {
+        id: { type: DataTypes.BIGINT, primaryKey: true, autoIncrement: true },
+        audienceId: { type: DataTypes.BIGINT, allowNull: false },
+        email: { type: DataTypes.TEXT, allowNull: false },
+        errorMessage: { type: DataTypes.TEXT, allowNull: true },
+        data: { type: DataTypes.JSONB, allowNull: false, defaultValue: {} },
+      },
+      { sequelize, tableName: 'contacts', modelName: 'Contact', underscored: true, timestamps: false },
+    );
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * The one error handler. Every error answer is `{ message, errors? }` with a proper status;
+ * a 500 never carries internals (they go to the log with the stack).
+ */
+import type { ErrorRequestHandler } from 'express';
+import { error as validatorErrors } from 'express-openapi-validator';
+import { AuthError, AuthUnavailableError } from '../auth/verifier.js';
+import type { Logger } from '../logger.js';
+
+export interface ErrorItem {
+  path?: string;
+  message: string;
+  errorCode?: string;
+}
+
+export interface ErrorBody {
+  message: string;
+  errors?: ErrorItem[];
+}
+
+/** An error a route or service throws on purpose; its message is shown to the caller. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly errors?: ErrorItem[],
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+export const badRequest = (message: string, errors?: ErrorItem[]) => new HttpError(400, message, errors);
+export const notFound = (message = 'Not found') => new HttpError(404, message);
+export const conflict = (message: string) => new HttpError(409, message);
+
+const INTERNAL: ErrorBody = { message: 'Internal server error' };
+
+const VALIDATOR_ERROR_CLASSES = Object.values(validatorErrors);
+
+interface ValidatorError extends Error {
+  status: number;
+  errors?: { path?: string; message: string; errorCode?: string }[];
+}
+
+function isValidatorError(err: unknown): err is ValidatorError {
+  return VALIDATOR_ERROR_CLASSES.some((ErrorClass) => err instanceof ErrorClass);
+}
+
+/** body-parser and other http-errors style errors flag messages that are safe to show with `expose`. */
+function isExposedClientError(err: unknown): err is { status: number; message: string; type?: string } {
+  if (err === null || typeof err !== 'object') return false;
+  const e = err as { status?: unknown; expose?: unknown };
+  return e.expose === true && typeof e.status === 'number' && e.status >= 400 && e.status < 500;
+}
+
+/** Maps any error to its status and body. */
+export function errorResponse(err: unknown): { status: number; body: ErrorBody } {
+  if (err instanceof HttpError) {
+    return { status: err.status, body: err.errors ? { message: err.message, errors: err.errors } : { message: err.message } };
+  }
+  if (err instanceof AuthError) return { status: err.status, body: { message: err.message } };
+  if (err instanceof AuthUnavailableError) return { status: err.status, body: { message: err.message } };
+  if (isValidatorError(err)) {
+    const { status } = err;
+    if (status === 404) return { status, body: { message: 'Not found' } };
+    if (status === 503) return { status, body: { message: err.message } };
+    if (status >= 500) return { status: 500, body: INTERNAL };
+    // Security failures: the message says it all (the validator's item only repeats the URL).
+    if (status === 401 || status === 403) return { status, body: { message: err.message } };
+    const errors = err.errors?.map(({ path, message, errorCode }) => ({
+      ...(path === undefined ? {} : { path }),
+      message,
+      ...(errorCode === undefined ? {} : { errorCode }),
+    }));
+    return { status, body: errors && errors.length > 0 ? { message: err.message, errors } : { message: err.message } };
+  }
+  if (isExposedClientError(err)) {
+    if (err.type === 'entity.too.large') return { status: 413, body: { message: 'Request body too large' } };
+    if (err.type === 'entity.parse.failed') return { status: 400, body: { message: 'Request body is not valid JSON' } };
+    return { status: err.status, body: { message: err.message } };
+  }
+  return { status: 500, body: INTERNAL };
+}
+
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (err, req, res, next) => {
+    const { status, body } = errorResponse(err);
+    const log = req.log ?? logger;
+    if (status >= 500) log.error({ err }, 'request failed');
+    else log.debug({ err: { message: (err as Error)?.message }, status }, 'request rejected');
+    // Headers already out (a stream failed half-way): nothing sensible to send; let Express end it.
+    if (res.headersSent) return next(err);
+    res.status(status).json(body);
+  };
+}

@@ -1,0 +1,21 @@
+/**
+ * Mounts every feature router. Each feature owns one file here exporting
+ * `<feature>Router(deps: AppDeps): Router` whose routes use the full paths of openapi.yaml
+ * (`/api/audiences/...`), so this file only lists them.
+ */
+import { Router } from 'express';
+import type { AppDeps } from '../../deps.js';
+import { audiencesRouter } from './audiences.js';
+import { healthRouter } from './health.js';
+import { quotaRouter } from './quota.js';
+
+export function routes(deps: AppDeps): Router {
+  const router = Router();
+  router.use(healthRouter(deps));
+  router.use(quotaRouter(deps));
+
+  // ---- feature routers: one line per feature ----
+  router.use(audiencesRouter(deps));
+
+  return router;
+}

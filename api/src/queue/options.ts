@@ -1,0 +1,24 @@
+import type { ConsumeOptions } from './JobQueue.js';
+
+/** Exponential from 1 s (1, 2, 4... s), capped at 5 min: the JobQueue default. */
+export function defaultRetryDelayMs(attempt: number): number {
+  return Math.min(1000 * 2 ** Math.max(0, attempt - 1), 5 * 60_000);
+}
+
+export interface ResolvedConsumeOptions {
+  concurrency: number;
+  maxAttempts: number;
+  retryDelayMs: (attempt: number) => number;
+}
+
+export function resolveConsumeOptions(options: ConsumeOptions = {}): ResolvedConsumeOptions {
+  const concurrency = options.concurrency ?? 1;
+  const maxAttempts = options.maxAttempts ?? 5;
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError('concurrency must be a whole number >= 1');
+  if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new RangeError('maxAttempts must be a whole number >= 1');
+  return { concurrency, maxAttempts, retryDelayMs: options.retryDelayMs ?? defaultRetryDelayMs };
+}
+
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

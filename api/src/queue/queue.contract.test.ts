@@ -1,0 +1,270 @@
+/**
+ * One contract, both adapters: what every consumer of JobQueue may rely on.
+ * RabbitMQ at TEST_AMQP_URL (default amqp://guest:guest@127.0.0.1:5672), queue names unique per test.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createLogger } from '../logger.js';
+import { InProcessJobQueue } from './in-process.js';
+import type { JobQueue } from './JobQueue.js';
+import { RabbitMqJobQueue } from './rabbitmq.js';
+
+const AMQP_URL = process.env.TEST_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
+const logger = createLogger({ logLevel: (process.env.LOG_LEVEL as 'silent' | undefined) ?? 'silent' });
+
+interface Adapter {
+  name: string;
+  broker: boolean;
+  create(): JobQueue;
+}
+
+const adapters: Adapter[] = [
+  { name: 'in-process', broker: false, create: () => new InProcessJobQueue(logger) },
+  {
+    name: 'rabbitmq',
+    broker: true,
+    create: () => new RabbitMqJobQueue(AMQP_URL, logger, { deleteQueuesOnClose: true }),
+  },
+];
+
+function deferred<T = void>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe.each(adapters)('JobQueue contract: $name', ({ create, broker }) => {
+  let opened: JobQueue[] = [];
+  const open = () => {
+    const queue = create();
+    opened.push(queue);
+    return queue;
+  };
+  const queueName = () => `contract-${randomUUID()}`;
+
+  afterEach(async () => {
+    await Promise.all(opened.map((queue) => queue.close()));
+    opened = [];
+  });
+
+  it('delivers a published message to a consumer, as JSON, on attempt 1', async () => {
+    const queue = open();
+    const name = queueName();
+    const received = deferred<{ payload: unknown; attempt: number }>();
+    queue.consume(name, async (payload, { attempt }) => received.resolve({ payload, attempt }));
+    await queue.publish(name, { audienceId: 7, when: new Date(0) });
+    expect(await received.promise).toEqual({ payload: { audienceId: 7, when: '1970-01-01T00:00:00.000Z' }, attempt: 1 });
+  });
+
+  it('keeps messages published before any consumer', async () => {
+    const queue = open();
+    const name = queueName();
+    await queue.publish(name, 'first');
+    await queue.publish(name, 'second');
+    const got: unknown[] = [];
+    const done = deferred();
+    queue.consume(name, async (payload) => {
+      got.push(payload);
+      if (got.length === 2) done.resolve();
+    });
+    await done.promise;
+    expect(got.sort()).toEqual(['first', 'second']);
+  });
+
+  it('delivers again a message whose handler crashed before acking', async () => {
+    const queue = open();
+    const name = queueName();
+    const attempts: number[] = [];
+    const done = deferred();
+    queue.consume(
+      name,
+      ((_payload: unknown, { attempt }: { attempt: number }) => {
+        attempts.push(attempt);
+        // A synchronous throw, not a rejected promise: the crash happens before any ack.
+        if (attempt === 1) throw new Error('crash');
+        done.resolve();
+        return Promise.resolve();
+      }) as never,
+      { retryDelayMs: () => 10 },
+    );
+    await queue.publish(name, { n: 1 });
+    await done.promise;
+    expect(attempts).toEqual([1, 2]);
+  });
+
+  it.runIf(broker)('redelivers to another process a message whose process died before acking', async () => {
+    const name = queueName();
+    const dying = open() as RabbitMqJobQueue;
+    const started = deferred<number>();
+    dying.consume(name, () => {
+      started.resolve(Date.now());
+      return new Promise<void>(() => {}); // never acks
+    });
+    await dying.publish(name, { job: 42 });
+    await started.promise;
+    dying.destroy();
+
+    const survivor = open();
+    const received = deferred<{ payload: unknown; attempt: number }>();
+    survivor.consume(name, async (payload, { attempt }) => received.resolve({ payload, attempt }));
+    expect(await received.promise).toEqual({ payload: { job: 42 }, attempt: 1 });
+  });
+
+  it('retries a failing handler after the delay, then dead-letters it after maxAttempts', async () => {
+    const queue = open();
+    const name = queueName();
+    const delayMs = 60;
+    const startedAt: number[] = [];
+    const failedAt: number[] = [];
+    queue.consume(
+      name,
+      async () => {
+        startedAt.push(Date.now());
+        failedAt.push(Date.now());
+        throw new Error('always fails');
+      },
+      { maxAttempts: 3, retryDelayMs: () => delayMs },
+    );
+    await queue.publish(name, { campaignId: 3 });
+
+    await vi.waitFor(async () => expect(await queue.deadLetters(name)).toEqual([{ campaignId: 3 }]), {
+      timeout: 10_000,
+      interval: 50,
+    });
+    expect(startedAt).toHaveLength(3);
+    for (let i = 1; i < startedAt.length; i++) {
+      expect(startedAt[i]! - failedAt[i - 1]!).toBeGreaterThanOrEqual(delayMs);
+    }
+    // Looking does not remove; draining does.
+    expect(await queue.deadLetters(name)).toEqual([{ campaignId: 3 }]);
+    expect(await queue.deadLetters(name, { drain: true })).toEqual([{ campaignId: 3 }]);
+    expect(await queue.deadLetters(name)).toEqual([]);
+    await sleep(3 * delayMs);
+    expect(startedAt).toHaveLength(3);
+  });
+
+  it('passes the attempt number and stops retrying once the handler succeeds', async () => {
+    const queue = open();
+    const name = queueName();
+    const attempts: number[] = [];
+    const done = deferred();
+    queue.consume(
+      name,
+      async (_payload, { attempt }) => {
+        attempts.push(attempt);
+        if (attempt < 3) throw new Error('not yet');
+        done.resolve();
+      },
+      { maxAttempts: 5, retryDelayMs: (attempt) => attempt * 10 },
+    );
+    await queue.publish(name, {});
+    await done.promise;
+    await sleep(100);
+    expect(attempts).toEqual([1, 2, 3]);
+    expect(await queue.deadLetters(name)).toEqual([]);
+  });
+
+  it('publish with delayMs delivers no sooner than the delay', async () => {
+    const queue = open();
+    const name = queueName();
+    const received = deferred<number>();
+    queue.consume(name, async () => received.resolve(Date.now()));
+    const before = Date.now();
+    await queue.publish(name, { later: true }, { delayMs: 150 });
+    expect((await received.promise) - before).toBeGreaterThanOrEqual(150);
+  });
+
+  it('a short delay does not wait behind a much longer one', async () => {
+    const queue = open();
+    const name = queueName();
+    const order: string[] = [];
+    const done = deferred();
+    queue.consume(name, async (payload: string) => {
+      // At least once: a duplicate may arrive; the order of first arrivals is what counts.
+      if (!order.includes(payload)) order.push(payload);
+      if (order.length === 2) done.resolve();
+    });
+    await queue.publish(name, 'slow', { delayMs: 1_500 });
+    await queue.publish(name, 'fast', { delayMs: 50 });
+    await done.promise;
+    expect(order).toEqual(['fast', 'slow']);
+  });
+
+  it('runs at most `concurrency` handlers at once', async () => {
+    const queue = open();
+    const name = queueName();
+    let running = 0;
+    let most = 0;
+    let handled = 0;
+    const done = deferred();
+    queue.consume(
+      name,
+      async () => {
+        running++;
+        most = Math.max(most, running);
+        await sleep(40);
+        running--;
+        if (++handled === 6) done.resolve();
+      },
+      { concurrency: 2 },
+    );
+    await Promise.all([1, 2, 3, 4, 5, 6].map((n) => queue.publish(name, n)));
+    await done.promise;
+    expect(most).toBe(2);
+  });
+
+  it("a consumer's close() resolves only after its running handlers finish", async () => {
+    const queue = open();
+    const name = queueName();
+    const started = deferred();
+    let finished = false;
+    const consumer = queue.consume(name, async () => {
+      started.resolve();
+      await sleep(200);
+      finished = true;
+    });
+    await queue.publish(name, {});
+    await started.promise;
+    await consumer.close();
+    expect(finished).toBe(true);
+  });
+
+  it('a consumer closed at once never takes a message', async () => {
+    const queue = open();
+    const name = queueName();
+    let handled = 0;
+    await queue
+      .consume(name, async () => {
+        handled++;
+      })
+      .close();
+    await queue.publish(name, {});
+    await sleep(200);
+    expect(handled).toBe(0);
+  });
+
+  it("the queue's close() waits for running handlers, and refuses work afterwards", async () => {
+    const queue = create();
+    const name = queueName();
+    const started = deferred();
+    let finished = false;
+    queue.consume(name, async () => {
+      started.resolve();
+      await sleep(200);
+      finished = true;
+    });
+    await queue.publish(name, {});
+    await started.promise;
+    await queue.close();
+    expect(finished).toBe(true);
+    await expect(queue.publish(name, {})).rejects.toThrow();
+    await expect(queue.ping()).rejects.toThrow();
+  });
+
+  it('answers ping() while open', async () => {
+    const queue = open();
+    await vi.waitFor(() => queue.ping(), { timeout: 5_000, interval: 50 });
+  });
+});

@@ -1,0 +1,296 @@
+/**
+ * The JobQueue on RabbitMQ (rabbitmq-client): one connection per process, durable quorum queues,
+ * persistent messages, publisher confirms, manual ack with bounded prefetch.
+ *
+ * Per queue `<name>`:
+ *  - `<name>`: the work. A message the broker keeps redelivering (a handler that kills its
+ *    process) is dead-lettered by the broker after DELIVERY_LIMIT deliveries instead of looping.
+ *  - `<name>.retry.<bucket>ms`: delay queues. A message waits there with a per-message expiration
+ *    equal to its delay, then is dead-lettered back to `<name>`. Quorum queues expire messages
+ *    only at their head, so delays are grouped by power-of-two buckets: a short delay never waits
+ *    behind a much longer one (at most twice its own delay), without one queue per delay value.
+ *  - `<name>.dead`: poison messages, after maxAttempts failures, for operators.
+ *
+ * A failed handler never uses the broker's requeue: the message is republished (confirmed) to a
+ * delay queue with its attempt count in a header, or to `.dead`, and only then is the original
+ * acked. If that republish fails, the original is nacked with requeue so it is not lost.
+ */
+import { Connection, type AsyncMessage, type Publisher } from 'rabbitmq-client';
+import type { Logger } from '../logger.js';
+import type { ConsumeOptions, Consumer, JobHandler, JobQueue, PublishOptions, QueueName } from './JobQueue.js';
+import { errorMessage, resolveConsumeOptions } from './options.js';
+
+const ATTEMPT_HEADER = 'x-mailroom-attempt';
+const ERROR_HEADER = 'x-mailroom-error';
+const DELIVERY_LIMIT = 10;
+const MIN_DELAY_BUCKET_MS = 16;
+/** AMQP errors that another try would only repeat (a queue declared with other arguments...). */
+const PERMANENT_ERRORS = new Set(['PRECONDITION_FAILED', 'ACCESS_REFUSED', 'NOT_ALLOWED', 'RESOURCE_LOCKED']);
+
+type QueueArguments = Record<string, string | number>;
+
+function mainQueueArguments(queue: string): QueueArguments {
+  return {
+    'x-queue-type': 'quorum',
+    'x-delivery-limit': DELIVERY_LIMIT,
+    'x-dead-letter-exchange': '',
+    'x-dead-letter-routing-key': deadQueueName(queue),
+    'x-dead-letter-strategy': 'at-least-once',
+    'x-overflow': 'reject-publish',
+  };
+}
+
+function delayQueueArguments(queue: string): QueueArguments {
+  return {
+    'x-queue-type': 'quorum',
+    'x-dead-letter-exchange': '',
+    'x-dead-letter-routing-key': queue,
+    // at-least-once: a message is removed from the delay queue only once the work queue has it.
+    'x-dead-letter-strategy': 'at-least-once',
+    'x-overflow': 'reject-publish',
+  };
+}
+
+export function deadQueueName(queue: string): string {
+  return `${queue}.dead`;
+}
+
+export function delayBucketMs(delayMs: number): number {
+  return Math.max(MIN_DELAY_BUCKET_MS, 2 ** Math.ceil(Math.log2(Math.max(1, delayMs))));
+}
+
+export function delayQueueName(queue: string, delayMs: number): string {
+  return `${queue}.retry.${delayBucketMs(delayMs)}ms`;
+}
+
+export interface RabbitMqJobQueueOptions {
+  /** Put before every queue name, so tests sharing a broker never see each other's messages. */
+  prefix?: string;
+  /** Delete every queue this instance declared when it closes (tests). */
+  deleteQueuesOnClose?: boolean;
+}
+
+export class RabbitMqJobQueue implements JobQueue {
+  private readonly connection: Connection;
+  private readonly prefix: string;
+  private readonly deleteQueuesOnClose: boolean;
+  private readonly publisher: Publisher;
+  /** Queues declared by this process (memoised: declaring on every publish would cost a round trip). */
+  private readonly declared = new Map<string, Promise<void>>();
+  private readonly consumers = new Set<Consumer>();
+  private closing: Promise<void> | undefined;
+
+  constructor(
+    url: string,
+    private readonly logger: Logger,
+    options: RabbitMqJobQueueOptions = {},
+  ) {
+    this.prefix = options.prefix ?? '';
+    this.deleteQueuesOnClose = options.deleteQueuesOnClose ?? false;
+    this.connection = new Connection({ url, connectionName: 'mailroom-api', retryLow: 200, retryHigh: 5_000 });
+    this.connection.on('error', (err) => logger.error({ err }, 'RabbitMQ connection error'));
+    this.connection.on('connection', () => logger.info('RabbitMQ connected'));
+    this.connection.on('connection.blocked', (reason) => logger.warn({ reason }, 'RabbitMQ blocked publishing'));
+    this.publisher = this.connection.createPublisher({ confirm: true, maxAttempts: 3 });
+    this.publisher.on('retry', (err) => logger.warn({ err }, 'RabbitMQ publish retried'));
+  }
+
+  async publish<T>(queue: QueueName, payload: T, options: PublishOptions = {}): Promise<void> {
+    if (this.closing) throw new Error('The job queue is closed');
+    await this.send(this.prefix + queue, Buffer.from(JSON.stringify(payload ?? null)), 1, options.delayMs ?? 0);
+  }
+
+  consume<T>(name: QueueName, handler: JobHandler<T>, options?: ConsumeOptions): Consumer {
+    if (this.closing) throw new Error('The job queue is closed');
+    const queue = this.prefix + name;
+    const { concurrency, maxAttempts, retryDelayMs } = resolveConsumeOptions(options);
+    const logger = this.logger.child({ queue });
+
+    const consumer = this.connection.createConsumer(
+      {
+        queue,
+        queueOptions: { queue, durable: true, arguments: mainQueueArguments(queue) },
+        qos: { prefetchCount: concurrency },
+        concurrency,
+        // Only reached when republishing a failed message failed: give it back rather than lose it.
+        requeue: true,
+        // Started once the queues exist: consuming from a quorum queue declared a moment before can
+        // fail inside the broker while the queue's replica starts (RabbitMQ 3.x, under load).
+        lazy: true,
+      },
+      async (message: AsyncMessage) => {
+        const attempt = attemptOf(message);
+        const body = rawBody(message);
+        try {
+          if (body === undefined) throw new Error('message body is not JSON');
+          await handler(JSON.parse(body.toString('utf8')) as T, { attempt });
+        } catch (error) {
+          await this.declareWorkQueue(queue);
+          const original = body ?? (Buffer.isBuffer(message.body) ? message.body : Buffer.from(String(message.body)));
+          if (body === undefined || attempt >= maxAttempts) {
+            logger.error({ err: error, attempt }, 'job failed for the last time; dead-lettered');
+            await this.sendRaw(deadQueueName(queue), original, {
+              [ATTEMPT_HEADER]: attempt,
+              [ERROR_HEADER]: errorMessage(error).slice(0, 1000),
+            });
+          } else {
+            const delayMs = retryDelayMs(attempt);
+            logger.warn({ attempt, delayMs, error: errorMessage(error) }, 'job failed; will retry');
+            await this.send(queue, original, attempt + 1, delayMs);
+          }
+        }
+        // Resolving acks the original: it has been handled, retried or dead-lettered.
+      },
+    );
+    consumer.on('error', (err) => logger.error({ err }, 'RabbitMQ consumer error'));
+    let closed = false;
+    const started = this.declareWorkQueue(queue)
+      .catch((err: unknown) => logger.error({ err }, 'could not declare the queues; the consumer declares its own'))
+      .then(() => {
+        // start() would revive a consumer closed meanwhile.
+        if (closed) return;
+        consumer.start();
+        logger.info({ concurrency, maxAttempts }, 'consuming');
+      });
+
+    const handle: Consumer = {
+      close: async () => {
+        closed = true;
+        this.consumers.delete(handle);
+        await started;
+        // rabbitmq-client cancels the subscription, then waits for the running handlers.
+        await consumer.close();
+      },
+    };
+    this.consumers.add(handle);
+    return handle;
+  }
+
+  async deadLetters<T>(name: QueueName, options: { drain?: boolean } = {}): Promise<T[]> {
+    const queue = this.prefix + name;
+    await this.declareWorkQueue(queue);
+    const channel = await this.connection.acquire();
+    try {
+      const payloads: T[] = [];
+      let lastTag: number | undefined;
+      for (;;) {
+        const message = await channel.basicGet({ queue: deadQueueName(queue) });
+        if (!message) break;
+        lastTag = message.deliveryTag;
+        const body = rawBody(message);
+        payloads.push((body ? JSON.parse(body.toString('utf8')) : message.body) as T);
+      }
+      if (lastTag !== undefined) {
+        if (options.drain) await channel.basicAck({ deliveryTag: lastTag, multiple: true });
+        else await channel.basicNack({ deliveryTag: lastTag, multiple: true, requeue: true });
+      }
+      return payloads;
+    } finally {
+      await channel.close();
+    }
+  }
+
+  async ping(): Promise<void> {
+    if (this.closing) throw new Error('The job queue is closed');
+    if (!this.connection.ready) throw new Error('RabbitMQ is not connected');
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await Promise.allSettled([...this.consumers].map((consumer) => consumer.close()));
+      if (this.deleteQueuesOnClose) {
+        for (const name of this.declared.keys()) await this.connection.queueDelete({ queue: name });
+        this.declared.clear();
+      }
+      await this.publisher.close();
+      await this.connection.close();
+    })();
+    return this.closing;
+  }
+
+  /** Drops the connection at once, as a crash would: unacked messages go back to the broker (tests). */
+  destroy(): void {
+    this.closing ??= Promise.resolve();
+    this.connection.unsafeDestroy();
+  }
+
+  private declareWorkQueue(queue: string): Promise<void> {
+    return Promise.all([
+      this.declare(queue, mainQueueArguments(queue)),
+      this.declare(deadQueueName(queue), { 'x-queue-type': 'quorum' }),
+    ]).then(() => undefined);
+  }
+
+  private declare(name: string, args: QueueArguments): Promise<void> {
+    let declared = this.declared.get(name);
+    if (!declared) {
+      declared = this.declareWithRetry(name, args);
+      declared.catch(() => this.declared.delete(name));
+      this.declared.set(name, declared);
+    }
+    return declared;
+  }
+
+  /** A connection reset while declaring is retried (the connection reconnects by itself); a refusal is not. */
+  private async declareWithRetry(name: string, args: QueueArguments): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.connection.queueDeclare({ queue: name, durable: true, arguments: args });
+        return;
+      } catch (error) {
+        const code = (error as { code?: unknown }).code;
+        if (attempt >= 5 || this.closing || PERMANENT_ERRORS.has(String(code))) throw error;
+        this.logger.warn({ queue: name, attempt, code }, 'declaring a queue failed; retrying');
+        await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+      }
+    }
+  }
+
+  private async send(queue: string, body: Buffer, attempt: number, delayMs: number): Promise<void> {
+    await this.declareWorkQueue(queue);
+    if (delayMs <= 0) {
+      await this.sendRaw(queue, body, { [ATTEMPT_HEADER]: attempt });
+      return;
+    }
+    const delayQueue = delayQueueName(queue, delayMs);
+    await this.declare(delayQueue, delayQueueArguments(queue));
+    await this.sendRaw(delayQueue, body, { [ATTEMPT_HEADER]: attempt }, String(Math.ceil(delayMs)));
+  }
+
+  private sendRaw(queue: string, body: Buffer, headers: Record<string, unknown>, expiration?: string): Promise<void> {
+    return this.publisher.send(
+      {
+        routingKey: queue,
+        durable: true,
+        contentType: 'application/json',
+        headers,
+        ...(expiration === undefined ? {} : { expiration }),
+      },
+      body,
+    );
+  }
+}
+
+function attemptOf(message: AsyncMessage): number {
+  const value = Number(message.headers?.[ATTEMPT_HEADER]);
+  return Number.isInteger(value) && value >= 1 ? value : 1;
+}
+
+/**
+ * The message body as JSON bytes. rabbitmq-client parses application/json bodies on arrival;
+ * re-serialising gives back the same JSON. Undefined when the body is not JSON (poison).
+ */
+function rawBody(message: { body: unknown; contentType?: string }): Buffer | undefined {
+  if (message.contentType === 'application/json' && !Buffer.isBuffer(message.body)) {
+    return Buffer.from(JSON.stringify(message.body ?? null));
+  }
+  if (Buffer.isBuffer(message.body)) {
+    try {
+      JSON.parse(message.body.toString('utf8'));
+      return message.body;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,74 @@
+/**
+ * A fresh PostgreSQL database per test file (or per call): created on the test server, migrated,
+ * dropped by `drop()`. Tests never share rows, so they run in parallel without cleaning up.
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { Sequelize } from 'sequelize';
+import { migrate } from '../../src/db/migrate.js';
+import { createPool } from '../../src/db/pool.js';
+import { createSequelize } from '../../src/db/sequelize.js';
+
+/** The server tests create their databases on (a database there to connect to first). */
+export const TEST_SERVER_URL = process.env.TEST_DATABASE_SERVER_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export interface TestDatabase {
+  name: string;
+  url: string;
+  sequelize: Sequelize;
+  pool: pg.Pool;
+  /** Closes the connections and drops the database. */
+  drop(): Promise<void>;
+}
+
+export function databaseUrl(name: string): string {
+  const url = new URL(TEST_SERVER_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function onServer<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: TEST_SERVER_URL });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Creates an empty database (no migrations). */
+export async function createEmptyDatabase(): Promise<{ name: string; url: string; drop(): Promise<void> }> {
+  const name = `mailroom_t_${randomBytes(6).toString('hex')}`;
+  await onServer((client) => client.query(`CREATE DATABASE ${name}`));
+  return {
+    name,
+    url: databaseUrl(name),
+    drop: () => onServer((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+  };
+}
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const database = await createEmptyDatabase();
+  try {
+    await migrate({ databaseUrl: database.url });
+  } catch (error) {
+    await database.drop();
+    throw error;
+  }
+  const config = { databaseUrl: database.url, databasePoolMax: 4 };
+  const sequelize = createSequelize(config);
+  const pool = createPool(config, { max: 4 });
+  let dropped: Promise<void> | undefined;
+  return {
+    name: database.name,
+    url: database.url,
+    sequelize,
+    pool,
+    drop: () =>
+      (dropped ??= (async () => {
+        await Promise.allSettled([sequelize.close(), pool.end()]);
+        await database.drop();
+      })()),
+  };
+}
