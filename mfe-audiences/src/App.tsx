@@ -1,20 +1,31 @@
+import { lazy, Suspense } from 'react';
 import type { RemoteProps } from '@mailroom/mf-contract';
 import { RemoteProvider } from '@mailroom/mf-contract/react';
+import { Spinner } from '@fluentui/react-components';
 import { Navigate, Route, Routes } from 'react-router-dom';
-import { AudienceDetailRoute } from './features/audiences/routes/AudienceDetailRoute';
 import { AudiencesListRoute } from './features/audiences/routes/AudiencesListRoute';
-import { ImportContactsRoute } from './features/import-contacts/routes/ImportContactsRoute';
+
+// The list is the area's landing page and loads with the remote; the detail page and the import
+// wizard (react-dropzone, steppers) are fetched when first opened, which keeps the first view small.
+const AudienceDetailRoute = lazy(() =>
+  import('./features/audiences/routes/AudienceDetailRoute').then((module) => ({ default: module.AudienceDetailRoute })),
+);
+const ImportContactsRoute = lazy(() =>
+  import('./features/import-contacts/routes/ImportContactsRoute').then((module) => ({ default: module.ImportContactsRoute })),
+);
 
 /** The audiences remote: its routes relative to where the shell mounts it (/audiences). */
 export default function App(props: RemoteProps) {
   return (
     <RemoteProvider value={props}>
-      <Routes>
-        <Route index element={<AudiencesListRoute />} />
-        <Route path=":id" element={<AudienceDetailRoute />} />
-        <Route path=":id/import" element={<ImportContactsRoute />} />
-        <Route path="*" element={<Navigate to={props.basePath} replace />} />
-      </Routes>
+      <Suspense fallback={<Spinner label="Loading..." />}>
+        <Routes>
+          <Route index element={<AudiencesListRoute />} />
+          <Route path=":id" element={<AudienceDetailRoute />} />
+          <Route path=":id/import" element={<ImportContactsRoute />} />
+          <Route path="*" element={<Navigate to={props.basePath} replace />} />
+        </Routes>
+      </Suspense>
     </RemoteProvider>
   );
 }

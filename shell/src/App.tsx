@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { FluentProvider, Spinner, makeStyles, webDarkTheme, webLightTheme } from '@fluentui/react-components';
+import { FluentProvider, Spinner, makeStyles } from '@fluentui/react-components';
 import type { RemoteName } from '@mailroom/mf-contract';
 import type { ShellConfig } from './config';
 import { ShellContext, useShell, type ShellContextValue } from './ShellContext';
@@ -12,6 +12,7 @@ import { LoginPage } from './features/login/LoginPage';
 import { NotifyProvider, useNotify } from './features/notify/NotifyProvider';
 import type { RemoteLoader } from './features/remotes/federation';
 import { RemoteArea } from './features/remotes/RemoteArea';
+import { useFluentTheme } from './features/theme/fluentTheme';
 import { useThemePreference, type ThemeName } from './features/theme/useThemePreference';
 
 export interface ShellProps {
@@ -78,13 +79,14 @@ function ShellRoutes(props: { theme: ThemeName; onThemeChange: (theme: ThemeName
 export function Shell({ config, auth, loadRemote, queryClient }: ShellProps) {
   const styles = useStyles();
   const [theme, setTheme] = useThemePreference();
+  const fluentTheme = useFluentTheme(theme);
   const value = useMemo<ShellContextValue>(
     () => ({ config, apiBaseUrl: config.apiBaseUrl.replace(/\/$/, ''), getAccessToken: () => auth.getAccessToken(), loadRemote }),
     [config, auth, loadRemote],
   );
   return (
     // No className on the provider: Fluent copies it onto every portal's mount node (menus, toasts).
-    <FluentProvider theme={theme === 'dark' ? webDarkTheme : webLightTheme}>
+    <FluentProvider theme={fluentTheme}>
       <div className={styles.page}>
         <QueryClientProvider client={queryClient}>
           <ShellContext.Provider value={value}>

@@ -6,6 +6,8 @@ import { Shell } from './App';
 import { loadRemotesManifest, loadShellConfig } from './config';
 import { createOidcAuth } from './features/auth/oidc';
 import { createRemoteLoader } from './features/remotes/federation';
+import { loadDarkTheme } from './features/theme/fluentTheme';
+import { storedTheme } from './features/theme/useThemePreference';
 
 async function start(root: HTMLElement) {
   const [config, remotes] = await Promise.all([
@@ -15,6 +17,8 @@ async function start(root: HTMLElement) {
       console.error('remotes.json could not be loaded', error);
       return {};
     }),
+    // A dark-theme member's first paint is dark already (the light theme is in the main bundle).
+    storedTheme() === 'dark' ? loadDarkTheme().catch(() => null) : null,
   ]);
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } });
   createRoot(root).render(

@@ -1,26 +1,32 @@
-import { Button, Menu, MenuItem, MenuList, MenuPopover, MenuTrigger } from '@fluentui/react-components';
-import { PersonCircleRegular, SignOutRegular } from '@fluentui/react-icons';
+import { Suspense, lazy, useState } from 'react';
+import { Button } from '@fluentui/react-components';
+import { PersonCircleRegular } from '@fluentui/react-icons';
 import { useAuth } from '../auth/AuthProvider';
+
+// Fluent's Menu (and its positioning) is fetched with the first click on the account button.
+const AccountMenuPopup = lazy(() => import('./AccountMenuPopup'));
 
 /** The account menu: the member's name (disabled) and Logout through the identity provider. */
 export function AccountMenu({ compact }: { compact: boolean }) {
   const { state, signOut } = useAuth();
+  const [requested, setRequested] = useState(false);
   const name = state.status === 'signedIn' ? `${state.profile.firstName} ${state.profile.lastName}`.trim() : '';
+  const button = (
+    <Button
+      appearance="subtle"
+      icon={<PersonCircleRegular />}
+      aria-label="Account"
+      aria-haspopup="menu"
+      aria-expanded={false}
+      onClick={() => setRequested(true)}
+    >
+      {compact ? null : name || 'Account'}
+    </Button>
+  );
+  if (!requested) return button;
   return (
-    <Menu positioning="above-start">
-      <MenuTrigger disableButtonEnhancement>
-        <Button appearance="subtle" icon={<PersonCircleRegular />} aria-label="Account">
-          {compact ? null : name || 'Account'}
-        </Button>
-      </MenuTrigger>
-      <MenuPopover>
-        <MenuList>
-          <MenuItem disabled>{name}</MenuItem>
-          <MenuItem icon={<SignOutRegular />} onClick={signOut}>
-            Logout
-          </MenuItem>
-        </MenuList>
-      </MenuPopover>
-    </Menu>
+    <Suspense fallback={button}>
+      <AccountMenuPopup name={name} compact={compact} onSignOut={signOut} />
+    </Suspense>
   );
 }

@@ -3,7 +3,8 @@ import { useCallback, useState } from 'react';
 export type ThemeName = 'light' | 'dark';
 export const THEME_STORAGE_KEY = 'mailroom.theme';
 
-function storedTheme(): ThemeName {
+/** The stored choice (light when there is none or storage is unavailable). */
+export function storedTheme(): ThemeName {
   try {
     return localStorage.getItem(THEME_STORAGE_KEY) === 'dark' ? 'dark' : 'light';
   } catch {
