@@ -1,0 +1,276 @@
+/**
+ * Audiences: the rules behind the audience and contact calls (SPEC.md sections 5 and 7) and the
+ * background work they queue. No HTTP or AMQP here: errors are AudienceError with a kind the route
+ * maps to a status, and work goes through the JobQueue interface.
+ *
+ * Import, the API half: cheap checks first (type, file name, not empty, the header row has an
+ * email column: only the start of the file is read), then the upload is moved into the spool
+ * folder shared with the worker, the audience is claimed (isImporting) with a conditional update,
+ * and the job is published with the broker's confirm before the 202. The worker half is
+ * services/contacts/importer.ts.
+ *
+ * Delete: the audience is hidden at once (deleted_at), then a consumer purges its contacts in
+ * batches and removes the row.
+ */
+import { randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { copyFile, mkdir, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type pg from 'pg';
+import type { Logger } from '../../logger.js';
+import type { JobQueue } from '../../queue/JobQueue.js';
+import { headerLayout } from '../contacts/contact-rows.js';
+import { ImportFileError, readHeaderRecord } from '../contacts/csv.js';
+import { exportContactsCsv } from '../contacts/export.js';
+import { INTERRUPTED_ERROR, type ContactImportJob, type ImportSource } from '../contacts/importer.js';
+import { findContactPage, type ContactItem, type ContactPageQuery } from '../contacts/repository.js';
+import type { ImportSettings } from '../contacts/import-settings.js';
+import { audienceLockArgs } from './locks.js';
+import * as repo from './repository.js';
+import type { Audience } from './repository.js';
+
+export type { Audience };
+
+export const CONTACT_IMPORT_QUEUE = 'contact-import';
+export const AUDIENCE_DELETE_QUEUE = 'audience-delete';
+
+export interface AudienceDeleteJob {
+  audienceId: number;
+}
+
+export type AudienceErrorKind = 'invalid' | 'not-found' | 'conflict';
+
+export class AudienceError extends Error {
+  constructor(
+    readonly kind: AudienceErrorKind,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AudienceError';
+  }
+}
+
+export const NAME_REQUIRED = 'Fill your audience name';
+export const AUDIENCE_NOT_FOUND = 'Audience not found';
+export const NO_CSV_FILE = 'No CSV file found';
+export const ONLY_CSV = 'Only CSV file allowed';
+export const EMPTY_CONTENT = 'Empty content';
+export const INPUT_ERROR = 'Input error';
+export const ALREADY_HAS_SOURCE = 'This audience already has contacts; create a new audience to import more.';
+export const IMPORT_RUNNING = 'An import is already running for this audience.';
+export const IMPORT_QUEUED = 'Contacts are being imported in the background.';
+export const DELETE_QUEUED = 'The audience was deleted; its contacts are removed in the background.';
+
+/** Contacts removed per statement by the purge: each batch is a short transaction. */
+const PURGE_BATCH = 10_000;
+/** The header check reads at most this much of an upload. */
+const HEADER_PEEK_BYTES = 256 * 1024;
+
+export interface Page<T> {
+  items: T[];
+  meta: { currentPage: number; itemCount: number; itemsPerPage: number; totalItems: number; totalPages: number };
+}
+
+function page<T>(items: T[], totalItems: number, currentPage: number, itemsPerPage: number): Page<T> {
+  return {
+    items,
+    meta: { currentPage, itemCount: items.length, itemsPerPage, totalItems, totalPages: Math.ceil(totalItems / itemsPerPage) },
+  };
+}
+
+/** What the import call received: a spooled multipart file, or the pasted text as a plain field. */
+export type ImportUpload = { kind: 'file'; path: string; originalName: string; size: number } | { kind: 'text'; text: string } | undefined;
+
+export interface AudienceServiceDeps {
+  pool: pg.Pool;
+  queue: JobQueue;
+  importSettings: ImportSettings;
+  logger: Logger;
+}
+
+export function createAudienceService({ pool, queue, importSettings, logger }: AudienceServiceDeps) {
+  const live = async (id: number): Promise<Audience> => {
+    const audience = await repo.findAudience(pool, id);
+    if (!audience) throw new AudienceError('not-found', AUDIENCE_NOT_FOUND);
+    return audience;
+  };
+
+  const validName = (name: unknown): string => {
+    const trimmed = typeof name === 'string' ? name.trim() : '';
+    if (!trimmed) throw new AudienceError('invalid', NAME_REQUIRED);
+    return trimmed;
+  };
+
+  return {
+    async list(query: { page: number; limit: number; name?: string | undefined }): Promise<Page<Audience>> {
+      const name = query.name?.trim() || undefined;
+      const { items, totalItems } = await repo.listAudiences(pool, {
+        offset: (query.page - 1) * query.limit,
+        limit: query.limit,
+        name,
+      });
+      return page(items, totalItems, query.page, query.limit);
+    },
+
+    get: live,
+
+    async create(name: unknown, createdByEmail: string | null): Promise<{ id: number }> {
+      return { id: await repo.insertAudience(pool, validName(name), createdByEmail) };
+    },
+
+    async rename(id: number, name: unknown): Promise<Audience> {
+      const audience = await repo.updateAudienceName(pool, id, validName(name));
+      if (!audience) throw new AudienceError('not-found', AUDIENCE_NOT_FOUND);
+      return audience;
+    },
+
+    async remove(id: number): Promise<void> {
+      if (!(await repo.markAudienceDeleted(pool, id))) throw new AudienceError('not-found', AUDIENCE_NOT_FOUND);
+      // Already hidden: if the message cannot be queued now, the worker's sweep purges it later.
+      await queue.publish<AudienceDeleteJob>(AUDIENCE_DELETE_QUEUE, { audienceId: id }).catch((err: unknown) => {
+        logger.error({ err, audienceId: id }, 'could not queue the purge of a deleted audience; the sweep will');
+      });
+    },
+
+    async contacts(id: number, query: ContactPageQuery): Promise<Page<ContactItem>> {
+      const audience = await live(id);
+      const { items, totalItems } = await findContactPage(pool, audience, query);
+      return page(items, totalItems, query.page, query.limit);
+    },
+
+    async exportCsv(id: number) {
+      const audience = await live(id);
+      return { audience, stream: await exportContactsCsv(pool, audience) };
+    },
+
+    /** Checks, spools and queues an import; resolves with the 202 message. */
+    async acceptImport(id: number, type: string | undefined, upload: ImportUpload): Promise<string> {
+      const source: ImportSource | undefined = type === 'csv' ? 'CSV' : type === 'text' ? 'TEXT' : undefined;
+      if (!source) throw new AudienceError('invalid', INPUT_ERROR);
+      const audience = await live(id);
+      if (audience.source !== null) throw new AudienceError('conflict', ALREADY_HAS_SOURCE);
+      if (audience.isImporting) throw new AudienceError('conflict', IMPORT_RUNNING);
+
+      if (source === 'CSV') {
+        if (upload?.kind !== 'file') throw new AudienceError('invalid', NO_CSV_FILE);
+        if (!upload.originalName.toLowerCase().endsWith('.csv')) throw new AudienceError('invalid', ONLY_CSV);
+        if (upload.size === 0) throw new AudienceError('invalid', EMPTY_CONTENT);
+      } else if (!upload || (upload.kind === 'text' ? upload.text.trim() === '' : upload.size === 0)) {
+        throw new AudienceError('invalid', EMPTY_CONTENT);
+      }
+
+      // The spool name is ours: the member's file name never reaches the file system.
+      await mkdir(importSettings.dir, { recursive: true });
+      const name = `${id}-${randomUUID()}.csv`;
+      const spooled = join(importSettings.dir, name);
+      if (upload.kind === 'text') await writeFile(spooled, upload.text, 'utf8');
+      else await moveFile(upload.path, spooled);
+
+      try {
+        await checkHeader(spooled, importSettings);
+        if (!(await repo.claimImport(pool, id))) {
+          const now = await repo.findAudience(pool, id);
+          throw now
+            ? new AudienceError('conflict', now.isImporting ? IMPORT_RUNNING : ALREADY_HAS_SOURCE)
+            : new AudienceError('not-found', AUDIENCE_NOT_FOUND);
+        }
+        try {
+          await queue.publish<ContactImportJob>(CONTACT_IMPORT_QUEUE, { audienceId: id, path: name, source });
+        } catch (error) {
+          await repo.releaseImportClaim(pool, id);
+          throw error;
+        }
+      } catch (error) {
+        await unlink(spooled).catch(() => {});
+        throw error;
+      }
+      return IMPORT_QUEUED;
+    },
+
+    /** The 'audience-delete' consumer: contacts in batches, then the row. Idempotent. */
+    async purge(id: number): Promise<{ contactsDeleted: number }> {
+      const client = await pool.connect();
+      let contactsDeleted = 0;
+      let broken = false;
+      try {
+        // Held for the whole purge: an import of this audience waits, then sees it deleted.
+        await client.query(`SELECT pg_advisory_lock(${audienceLockArgs('$1')})`, [id]);
+        try {
+          const { rows } = await client.query('SELECT 1 FROM audiences WHERE id = $1 AND deleted_at IS NOT NULL', [id]);
+          if (rows.length === 0) return { contactsDeleted };
+          for (;;) {
+            const { rowCount } = await client.query(
+              `DELETE FROM contacts WHERE id IN (SELECT id FROM contacts WHERE audience_id = $1 LIMIT ${PURGE_BATCH})`,
+              [id],
+            );
+            contactsDeleted += rowCount ?? 0;
+            if ((rowCount ?? 0) < PURGE_BATCH) break;
+          }
+          // Campaigns that used it keep their history: their audience_id becomes NULL (ON DELETE SET NULL).
+          await client.query('DELETE FROM audiences WHERE id = $1 AND deleted_at IS NOT NULL', [id]);
+        } finally {
+          await client.query(`SELECT pg_advisory_unlock(${audienceLockArgs('$1')})`, [id]).catch(() => {
+            broken = true;
+          });
+        }
+      } catch (error) {
+        broken = true;
+        throw error;
+      } finally {
+        client.release(broken);
+      }
+      return { contactsDeleted };
+    },
+
+    /**
+     * Housekeeping run by the worker at start and then periodically: imports stuck past the stale
+     * timeout with no worker on them are failed, purges that never ran are queued again, and spool
+     * files older than the timeout (their import is over one way or another) are removed.
+     */
+    async sweep(): Promise<{ failedImports: number[]; requeuedPurges: number[] }> {
+      const failedImports = await repo.failStaleImports(pool, importSettings.staleAfterMs, INTERRUPTED_ERROR);
+      if (failedImports.length > 0) logger.warn({ audienceIds: failedImports }, 'failed imports that were interrupted');
+      const requeuedPurges = await repo.findUnpurgedAudiences(pool, importSettings.staleAfterMs);
+      for (const audienceId of requeuedPurges) {
+        await queue.publish<AudienceDeleteJob>(AUDIENCE_DELETE_QUEUE, { audienceId });
+      }
+      await removeOldSpoolFiles(importSettings.dir, importSettings.staleAfterMs);
+      return { failedImports, requeuedPurges };
+    },
+  };
+}
+
+export type AudienceService = ReturnType<typeof createAudienceService>;
+
+/** The header check of an upload: ImportFileError (encoding, limits, no email column) -> 400. */
+async function checkHeader(file: string, settings: ImportSettings): Promise<void> {
+  try {
+    const header = await readHeaderRecord(createReadStream(file, { start: 0, end: HEADER_PEEK_BYTES - 1 }), settings);
+    if (!header) throw new AudienceError('invalid', EMPTY_CONTENT);
+    headerLayout(header);
+  } catch (error) {
+    if (error instanceof ImportFileError) throw new AudienceError('invalid', error.message);
+    throw error;
+  }
+}
+
+async function moveFile(from: string, to: string): Promise<void> {
+  try {
+    await rename(from, to);
+  } catch (error) {
+    // The upload folder may be on another file system than the spool folder.
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    await copyFile(from, to);
+    await unlink(from).catch(() => {});
+  }
+}
+
+async function removeOldSpoolFiles(dir: string, olderThanMs: number): Promise<void> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const cutoff = Date.now() - olderThanMs;
+  for (const name of names) {
+    const file = join(dir, name);
+    const info = await stat(file).catch(() => undefined);
+    if (info?.isFile() && info.mtimeMs < cutoff) await unlink(file).catch(() => {});
+  }
+}

@@ -1,0 +1,43 @@
+// `pnpm bench export`: the CSV export of a 1,000,000-contact audience (imported through the API
+// first): seconds from the request to the last byte, read as fast as the client can, and the API's
+// peak RSS during the export. Budget: <= 30 s and <= 300 MB.
+import { performance } from 'node:perf_hooks';
+import { generateCsv, importThroughApi, peakRssMb, resetPeakRss, ROWS, startStack } from './import.mjs';
+
+async function main() {
+  const csv = generateCsv();
+  const stack = await startStack();
+  try {
+    console.log(`importing ${ROWS} contacts...`);
+    const { id, audience } = await importThroughApi(stack, csv);
+    csv.remove();
+    resetPeakRss(stack.http.pid);
+    const baseline = peakRssMb(stack.http.pid);
+
+    const started = performance.now();
+    const res = await stack.api(`/api/audiences/${id}/download`, { method: 'POST' });
+    if (res.status !== 200) throw new Error(`download: ${res.status} ${await res.text()}`);
+    let bytes = 0;
+    let lines = 0;
+    for await (const chunk of res.body) {
+      bytes += chunk.length;
+      for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const rss = peakRssMb(stack.http.pid);
+    const rows = lines - 1;
+    if (rows !== audience.numberOfContacts) throw new Error(`exported ${rows} rows of ${audience.numberOfContacts}`);
+    console.log(`Content-Disposition: ${res.headers.get('content-disposition')}`);
+    console.log(`${rows} rows, ${(bytes / 1e6).toFixed(1)} MB in ${seconds.toFixed(2)} s (budget <= 30)`);
+    console.log(`API peak RSS during the export ${rss} MB (before: ${baseline} MB; budget <= 300)`);
+    console.log(JSON.stringify({ bench: 'export', rows, seconds: Number(seconds.toFixed(2)), peakRssMb: rss }));
+  } finally {
+    await stack.stop();
+    csv.remove();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
