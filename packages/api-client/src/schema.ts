@@ -1185,8 +1185,11 @@ export interface operations {
     importContacts: {
         parameters: {
             query: {
-                /** @description How the contacts were given; becomes the audience's source (CSV or TEXT). */
-                type: "csv" | "text";
+                /**
+                 * @description How the contacts were given, `csv` or `text`; becomes the audience's source (CSV or TEXT).
+                 *     Not an enum here on purpose: any other value is answered with the spec's own message, 400 'Input error'.
+                 */
+                type: string;
             };
             header?: never;
             path: {
@@ -1198,7 +1201,7 @@ export interface operations {
             content: {
                 "multipart/form-data": {
                     /** Format: binary */
-                    file: string;
+                    file?: string;
                 };
             };
         };

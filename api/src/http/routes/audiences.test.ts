@@ -247,9 +247,17 @@ describe('import, contacts and export', () => {
     await expectError(await upload(a, 'Name,City\nAnn,Paris\n', 'contacts.csv'), 400, 'The file has no email column.');
     await expectError(await upload(a, Buffer.from('Email\nJos\xe9@example.org\n', 'latin1')), 400);
     await expectError(await upload(a, 'email,name\na@example.org,"open\n'), 400, 'Row 2 has a quote that is never closed.');
-    // No file at all, and an unknown method (the contract refuses both).
-    await expectError(await api().post(`/api/audiences/${a}/import/file?type=csv`).set('Authorization', auth).field('x', 'y'), 400);
-    await expectError(await upload(a, CSV, 'contacts.csv', 'bigquery'), 400);
+    // No file at all, and an unknown method.
+    await expectError(
+      await api()
+        .post(`/api/audiences/${a}/import/file?type=csv`)
+        .set('Authorization', auth)
+        .set('Content-Type', 'multipart/form-data; boundary=empty')
+        .send('--empty--\r\n'),
+      400,
+      'No CSV file found',
+    );
+    await expectError(await upload(a, CSV, 'contacts.csv', 'bigquery'), 400, 'Input error');
     // Above the configured size.
     const big = `email\n${'x@example.org\n'.repeat(Math.ceil(MAX_BYTES / 14) + 10)}`;
     await expectError(await upload(a, big), 413);
