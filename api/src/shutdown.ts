@@ -3,7 +3,10 @@
  * finish in-flight work, close the queue and the database), then exit. A second signal, or a
  * stop that hangs past the grace period, exits at once.
  */
-import type { Logger } from './logger.js';
+import { loadConfig, type Config } from './config.js';
+import { migrate } from './db/migrate.js';
+import { closeDeps, createDeps, type AppDeps } from './deps.js';
+import { createLogger, type Logger } from './logger.js';
 
 export function onShutdownSignal(logger: Logger, stop: () => Promise<void>, graceMs = 30_000): void {
   let stopping = false;
@@ -32,4 +35,41 @@ export function onShutdownSignal(logger: Logger, stop: () => Promise<void>, grac
   };
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);
+}
+
+/** Stop steps of a process; the one added last runs first (stop accepting before closing what serves). */
+export interface Stops {
+  add(step: () => Promise<void>): void;
+}
+
+/**
+ * The shared start of the http and worker entry points: configuration (a bad value stops here, printed
+ * plainly), migrations, the dependencies, then `start`. Signals are handled from the first moment, so a
+ * stop during start-up is graceful too.
+ */
+export function runProcess(name: string, start: (context: { deps: AppDeps; stops: Stops }) => Promise<void>): void {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  }
+  const logger = createLogger(config, { process: name });
+  const steps: (() => Promise<void>)[] = [];
+  const stops: Stops = { add: (step) => void steps.unshift(step) };
+  const stopAll = async () => {
+    for (const step of steps) await step();
+  };
+  onShutdownSignal(logger, stopAll);
+  (async () => {
+    await migrate({ databaseUrl: config.databaseUrl, logger });
+    const deps = await createDeps(config, { logger });
+    stops.add(() => closeDeps(deps));
+    await start({ deps, stops });
+  })().catch(async (error: unknown) => {
+    logger.error({ err: error }, 'start failed');
+    await stopAll().catch(() => undefined);
+    process.exit(1);
+  });
 }

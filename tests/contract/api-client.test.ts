@@ -61,9 +61,9 @@ describe('createApiClient', () => {
 });
 
 describe('errorMessage (SPEC.md section 8)', () => {
-  it("prefers the server's message, then the error's own message, then the fallback", () => {
+  it("prefers the server's message, then the screen's fallback for an answer without one, then the error's own message", () => {
     expect(errorMessage(new ApiError(400, { message: 'Fill your audience name' }), 'Failed')).toBe('Fill your audience name');
-    expect(errorMessage(new ApiError(500, undefined), 'Failed')).toBe('Request failed with status 500');
+    expect(errorMessage(new ApiError(500, undefined), 'Failed to update audience name')).toBe('Failed to update audience name');
     expect(errorMessage(new TypeError('Failed to fetch'), 'Failed to retry job')).toBe('Failed to fetch');
     expect(errorMessage(new Error(''), 'Something went wrong')).toBe('Something went wrong');
     expect(errorMessage({ message: 'plain object' }, 'Failed')).toBe('plain object');

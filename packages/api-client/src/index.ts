@@ -1,5 +1,5 @@
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
-import type { components, operations, paths } from './schema';
+import type { components, operations, paths } from './schema.js';
 
 export type { components, operations, paths };
 
@@ -112,11 +112,12 @@ function errorsOf(body: unknown): ErrorBody['errors'] {
 }
 
 /**
- * The text to show for a failed request (SPEC.md section 8): the server's message when present,
- * otherwise the error's own message, otherwise the fallback.
+ * The text to show for a failed request (SPEC.md section 8): the server's message when present; for an
+ * answer without one, the screen's own fallback (e.g. 'Failed to update audience name'); for a request
+ * that never got an answer, the error's own message.
  */
 export function errorMessage(err: unknown, fallback: string): string {
-  if (err instanceof ApiError) return err.serverMessage ?? (err.message || fallback);
+  if (err instanceof ApiError) return err.serverMessage ?? fallback;
   if (err instanceof Error) return err.message || fallback;
   return messageOf(err) ?? fallback;
 }

@@ -1,6 +1,4 @@
-import { ApiError } from '@mailroom/api-client';
 import { describe, expect, it } from 'vitest';
-import { failureMessage } from './failure';
 import { DATE_TIME_FORMAT, DATE_TIME_MINUTES_FORMAT, formatDateTime, truncate } from './format';
 import { fileNameFromContentDisposition } from './download';
 
@@ -46,14 +44,5 @@ describe('fileNameFromContentDisposition', () => {
   it('falls back without a header or a name', () => {
     expect(fileNameFromContentDisposition(null, 'audience.csv')).toBe('audience.csv');
     expect(fileNameFromContentDisposition('attachment', 'audience.csv')).toBe('audience.csv');
-  });
-});
-
-describe('failureMessage', () => {
-  it("prefers the server's message, then the fallback, then the error's own message", () => {
-    expect(failureMessage(new ApiError(409, { message: 'Import already running' }), 'Failed')).toBe('Import already running');
-    expect(failureMessage(new ApiError(500, undefined), 'Failed to update audience name')).toBe('Failed to update audience name');
-    expect(failureMessage(new TypeError('Failed to fetch'), 'Failed')).toBe('Failed to fetch');
-    expect(failureMessage('nothing useful', 'Failed')).toBe('Failed');
   });
 });

@@ -8,4 +8,3 @@ export { ConfirmDialog, type ConfirmDialogProps } from './ConfirmDialog';
 export { EmptyState, type EmptyStateProps } from './EmptyState';
 export { ErrorPanel, type ErrorPanelProps } from './ErrorPanel';
 export { RouterLink, parseRouteId, type RouterLinkProps } from './routing';
-export { failureMessage } from './failure';

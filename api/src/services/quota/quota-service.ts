@@ -3,16 +3,9 @@
  * Rules only; the SES call sits behind `SendQuotaSource`.
  */
 import { GetAccountCommand, type SESv2Client } from '@aws-sdk/client-sesv2';
+import type { Quota } from '@mailroom/api-client';
 
-export interface Quota {
-  /** Sent in the last 24 hours. */
-  emailsSent: number;
-  remainingSends: number;
-  quotaUsedPercentage: number;
-  /** Mails per second. */
-  maxSendRate: number;
-  max24HourSend: number;
-}
+export type { Quota };
 
 export interface SendQuota {
   max24HourSend: number;

@@ -1,12 +1,5 @@
-/** GET /api/ses-quota (SPEC section 3, Quota). */
-export interface Quota {
-  emailsSent: number;
-  remainingSends: number;
-  /** 0..100 (may exceed 100 when more was sent than the 24-hour limit). */
-  quotaUsedPercentage: number;
-  maxSendRate: number;
-  max24HourSend: number;
-}
+/** GET /api/ses-quota (SPEC section 3, Quota), as the contract defines it. */
+export type { Quota } from '@mailroom/api-client';
 
 export type QuotaLevel = 'success' | 'warning' | 'error';
 

@@ -1,10 +1,9 @@
 import { Menu, MenuButton, MenuItem, MenuItemLink, MenuList, MenuPopover, MenuTrigger } from '@fluentui/react-components';
 import { ArrowDownloadRegular, ArrowUploadRegular } from '@fluentui/react-icons';
-import type { Audience } from '@mailroom/api-client';
+import { errorMessage, type Audience } from '@mailroom/api-client';
 import { useRemote } from '@mailroom/mf-contract/react';
 import { useNavigate } from 'react-router-dom';
 import { useExportContacts } from '../api/audiences';
-import { failureMessage } from '@mailroom/ui';
 
 /** Import Contacts (or 'Import in Progress...' while one runs) and Export Contacts. */
 export function AudienceOptionsMenu({ audience }: { audience: Audience }) {
@@ -39,7 +38,7 @@ export function AudienceOptionsMenu({ audience }: { audience: Audience }) {
             disabled={exportContacts.isPending}
             onClick={() =>
               exportContacts.mutate(audience.id, {
-                onError: (error) => notify('error', failureMessage(error, 'Failed to export contacts')),
+                onError: (error) => notify('error', errorMessage(error, 'Failed to export contacts')),
               })
             }
           >

@@ -1,11 +1,10 @@
 import { Button, Input, Title1, Tooltip, makeStyles, tokens } from '@fluentui/react-components';
 import { DismissRegular, EditRegular, SaveRegular } from '@fluentui/react-icons';
-import type { Audience } from '@mailroom/api-client';
+import { errorMessage, type Audience } from '@mailroom/api-client';
 import { useRemote } from '@mailroom/mf-contract/react';
 import { useState, type KeyboardEvent } from 'react';
 import { useRenameAudience } from '../api/audiences';
 import { RENAME_FAILURE, RENAME_SUCCESS } from './RenameAudienceDialog';
-import { failureMessage } from '@mailroom/ui';
 
 const useStyles = makeStyles({
   root: { display: 'flex', alignItems: 'center', columnGap: tokens.spacingHorizontalS, minHeight: '40px' },
@@ -33,7 +32,7 @@ export function AudienceTitle({ audience }: { audience: Audience }) {
           notify('success', RENAME_SUCCESS);
           setDraft(null);
         },
-        onError: (error) => notify('error', failureMessage(error, RENAME_FAILURE)),
+        onError: (error) => notify('error', errorMessage(error, RENAME_FAILURE)),
       },
     );
   };

@@ -1,7 +1,7 @@
 import { Field, Input, Select, Spinner, Title2, makeStyles, tokens } from '@fluentui/react-components';
 import { PeopleRegular, SearchRegular } from '@fluentui/react-icons';
-import type { Audience } from '@mailroom/api-client';
-import { EmptyState, ErrorPanel, failureMessage, PagedTableFooter, useDebouncedValue, type PageSize } from '@mailroom/ui';
+import { errorMessage, type Audience } from '@mailroom/api-client';
+import { EmptyState, ErrorPanel, PagedTableFooter, useDebouncedValue, type PageSize } from '@mailroom/ui';
 import { useState } from 'react';
 import { MAX_PAGE_SIZE, useContacts } from '../api/audiences';
 import type { ContactListParams } from '../api/keys';
@@ -90,7 +90,7 @@ export function ContactsSection({ audience }: { audience: Audience }) {
       ) : contacts.isError ? (
         <ErrorPanel
           title="Failed to load contacts"
-          message={failureMessage(contacts.error, 'Failed to load contacts')}
+          message={errorMessage(contacts.error, 'Failed to load contacts')}
           onRetry={() => void contacts.refetch()}
         />
       ) : contacts.data.items.length === 0 ? (

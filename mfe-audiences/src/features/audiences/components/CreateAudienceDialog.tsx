@@ -1,8 +1,8 @@
+import { errorMessage } from '@mailroom/api-client';
 import { useRemote } from '@mailroom/mf-contract/react';
 import { useNavigate } from 'react-router-dom';
 import { useCreateAudience } from '../api/audiences';
 import { AudienceNameDialog } from './AudienceNameDialog';
-import { failureMessage } from '@mailroom/ui';
 
 /** Asks for a name, creates the audience and opens it; a failure stays in the dialog. */
 export function CreateAudienceDialog({ onClose }: { onClose: () => void }) {
@@ -16,7 +16,7 @@ export function CreateAudienceDialog({ onClose }: { onClose: () => void }) {
       submitLabel="Create"
       blankName="disable"
       busy={createAudience.isPending}
-      error={createAudience.isError ? failureMessage(createAudience.error, 'Failed to create audience') : null}
+      error={createAudience.isError ? errorMessage(createAudience.error, 'Failed to create audience') : null}
       onClose={onClose}
       onSubmit={(name) =>
         createAudience.mutate(name, {

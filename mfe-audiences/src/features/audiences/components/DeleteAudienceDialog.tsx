@@ -1,6 +1,6 @@
-import type { Audience } from '@mailroom/api-client';
+import { errorMessage, type Audience } from '@mailroom/api-client';
 import { useRemote } from '@mailroom/mf-contract/react';
-import { ConfirmDialog, failureMessage } from '@mailroom/ui';
+import { ConfirmDialog } from '@mailroom/ui';
 import { useDeleteAudience } from '../api/audiences';
 
 export function DeleteAudienceDialog({ audience, onClose }: { audience: Audience; onClose: () => void }) {
@@ -19,7 +19,7 @@ export function DeleteAudienceDialog({ audience, onClose }: { audience: Audience
             notify('success', `Successfully deleted audience ${audience.name}`);
             onClose();
           },
-          onError: (error) => notify('error', failureMessage(error, 'Failed to delete audience')),
+          onError: (error) => notify('error', errorMessage(error, 'Failed to delete audience')),
         })
       }
     >

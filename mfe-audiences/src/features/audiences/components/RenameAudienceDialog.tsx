@@ -1,8 +1,7 @@
-import type { Audience } from '@mailroom/api-client';
+import { errorMessage, type Audience } from '@mailroom/api-client';
 import { useRemote } from '@mailroom/mf-contract/react';
 import { useRenameAudience } from '../api/audiences';
 import { AudienceNameDialog } from './AudienceNameDialog';
-import { failureMessage } from '@mailroom/ui';
 
 export const RENAME_SUCCESS = 'Audience name updated successfully';
 export const RENAME_FAILURE = 'Failed to update audience name';
@@ -27,7 +26,7 @@ export function RenameAudienceDialog({ audience, onClose }: { audience: Audience
               notify('success', RENAME_SUCCESS);
               onClose();
             },
-            onError: (error) => notify('error', failureMessage(error, RENAME_FAILURE)),
+            onError: (error) => notify('error', errorMessage(error, RENAME_FAILURE)),
           },
         )
       }

@@ -1,7 +1,7 @@
-import { Spinner, Text, Title1, makeStyles, tokens } from '@fluentui/react-components';
-import { ApiError } from '@mailroom/api-client';
+import { Spinner, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { useRemote } from '@mailroom/mf-contract/react';
-import { ErrorPanel, failureMessage, parseRouteId, RouterLink } from '@mailroom/ui';
+import { AudienceNotFound } from '../../../components/AudienceNotFound';
+import { parseRouteId, RouterLink } from '@mailroom/ui';
 import { useParams } from 'react-router-dom';
 import { useAudience } from '../api/audiences';
 import { AudienceOptionsMenu } from '../components/AudienceOptionsMenu';
@@ -25,20 +25,7 @@ export function AudienceDetailRoute() {
   if (id !== null && audience.isPending) return <Spinner label="Loading audience..." />;
 
   if (!audience.data) {
-    const notFound = id === null || (audience.error instanceof ApiError && audience.error.status === 404);
-    return (
-      <section className={styles.root}>
-        <Title1 as="h1">Audience not found</Title1>
-        {!notFound && (
-          <ErrorPanel
-            title="Failed to load the audience"
-            message={failureMessage(audience.error, 'Failed to load the audience')}
-            onRetry={() => void audience.refetch()}
-          />
-        )}
-        <RouterLink to={basePath}>Back to Audiences</RouterLink>
-      </section>
-    );
+    return <AudienceNotFound error={id === null ? null : audience.error} onRetry={() => void audience.refetch()} />;
   }
 
   const { data } = audience;

@@ -1,6 +1,7 @@
+import { errorMessage } from '@mailroom/api-client';
 import { Button, Field, Input, Spinner, Title1, makeStyles, tokens } from '@fluentui/react-components';
 import { AddRegular, PeopleRegular, SearchRegular } from '@fluentui/react-icons';
-import { EmptyState, ErrorPanel, failureMessage, PagedTableFooter, useQueryParams } from '@mailroom/ui';
+import { EmptyState, ErrorPanel, PagedTableFooter, useQueryParams } from '@mailroom/ui';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useAudiences } from '../api/audiences';
 import { AudiencesTable } from '../components/AudiencesTable';
@@ -63,7 +64,7 @@ export function AudiencesListRoute() {
       ) : audiences.isError ? (
         <ErrorPanel
           title="Failed to load audiences"
-          message={failureMessage(audiences.error, 'Failed to load audiences')}
+          message={errorMessage(audiences.error, 'Failed to load audiences')}
           onRetry={() => void audiences.refetch()}
         />
       ) : items.length === 0 ? (

@@ -1,7 +1,8 @@
 import { Button, Field, MessageBar, MessageBarBody, ProgressBar, Spinner, Title1, makeStyles, tokens } from '@fluentui/react-components';
-import { ApiError } from '@mailroom/api-client';
+import { errorMessage } from '@mailroom/api-client';
 import { useRemote } from '@mailroom/mf-contract/react';
-import { ErrorPanel, failureMessage, parseRouteId, RouterLink } from '@mailroom/ui';
+import { AudienceNotFound } from '../../../components/AudienceNotFound';
+import { parseRouteId, RouterLink } from '@mailroom/ui';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { useImportContacts, useImportTarget, type ImportMethod, type ImportPayload } from '../api/importContacts';
@@ -37,20 +38,7 @@ export function ImportContactsRoute() {
 
   if (id !== null && audience.isPending) return <Spinner label="Loading audience..." />;
   if (id === null || !audience.data) {
-    const notFound = id === null || (audience.error instanceof ApiError && audience.error.status === 404);
-    return (
-      <section className={styles.root}>
-        <Title1 as="h1">Audience not found</Title1>
-        {!notFound && (
-          <ErrorPanel
-            title="Failed to load the audience"
-            message={failureMessage(audience.error, 'Failed to load the audience')}
-            onRetry={() => void audience.refetch()}
-          />
-        )}
-        <RouterLink to={basePath}>Back to Audiences</RouterLink>
-      </section>
-    );
+    return <AudienceNotFound error={id === null ? null : audience.error} onRetry={() => void audience.refetch()} />;
   }
 
   const { source } = audience.data;
@@ -67,7 +55,7 @@ export function ImportContactsRoute() {
         notify('info', IMPORT_STARTED);
         navigate(detailPath);
       },
-      onError: (error) => notify('error', failureMessage(error, IMPORT_FAILED)),
+      onError: (error) => notify('error', errorMessage(error, IMPORT_FAILED)),
     });
   };
 
