@@ -19,11 +19,7 @@ export function AudienceNotFound({ error, onRetry }: { error: unknown; onRetry: 
     <section className={styles.root}>
       <Title1 as="h1">Audience not found</Title1>
       {!missing && (
-        <ErrorPanel
-          title="Failed to load the audience"
-          message={errorMessage(error, 'Failed to load the audience')}
-          onRetry={onRetry}
-        />
+        <ErrorPanel title="Failed to load the audience" message={errorMessage(error, 'Failed to load the audience')} onRetry={onRetry} />
       )}
       <RouterLink to={basePath}>Back to Audiences</RouterLink>
     </section>
