@@ -5,7 +5,10 @@ import { useRemote } from '@mailroom/mf-contract/react';
 import { useNavigate } from 'react-router-dom';
 import { useExportContacts } from '../api/audiences';
 
-/** Import Contacts (or 'Import in Progress...' while one runs) and Export Contacts. */
+/**
+ * Import Contacts (or 'Import in Progress...' while one runs) and Export Contacts. Import is offered only
+ * while the audience has no source (SPEC.md section 4): an audience takes one import.
+ */
 export function AudienceOptionsMenu({ audience }: { audience: Audience }) {
   const { basePath, notify } = useRemote();
   const navigate = useNavigate();
@@ -21,7 +24,7 @@ export function AudienceOptionsMenu({ audience }: { audience: Audience }) {
         <MenuList>
           {audience.isImporting ? (
             <MenuItem disabled>Import in Progress...</MenuItem>
-          ) : (
+          ) : audience.source ? null : (
             <MenuItemLink
               icon={<ArrowUploadRegular />}
               href={importPath}

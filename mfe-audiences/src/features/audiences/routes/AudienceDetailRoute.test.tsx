@@ -171,6 +171,13 @@ describe('Audience detail: contacts', () => {
     await user.click(item);
     await waitFor(() => expect(location().pathname).toBe('/audiences/7/import'));
   });
+
+  it('offers no import once the audience has a source', async () => {
+    const { user } = setup({}, { source: 'CSV' });
+    await user.click(await screen.findByRole('button', { name: 'Options' }));
+    expect(await screen.findByRole('menuitem', { name: 'Export Contacts' })).toBeTruthy();
+    expect(screen.queryByRole('menuitem', { name: 'Import Contacts' })).toBeNull();
+  });
 });
 
 describe('Audience detail: import state', () => {
