@@ -314,12 +314,16 @@ export function createRspackConfig({ name, dir, port, exposes, isHost = false, t
       const pages = Object.entries(extraPages).map(([pageName, file]) =>
         compilation({
           id: `${name}_${pageName.replace(/\W/g, '_')}`,
-          prefix: pageName,
-          entry: { [pageName]: file },
+          // Files of the page are `<page>.page.<hash>.js`, next to its `<page>.html`.
+          prefix: `${pageName}.`,
+          entry: { page: file },
           plugins: [page(`${pageName}.html`, { template: path.join(dir, 'public', `${pageName}.html`) })],
         }),
       );
-      return pages.length ? [{ ...host, devServer }, ...pages] : { ...host, devServer };
+      // Compilations sharing dist/ run one after the other: run together, one's clean-up raced the other's emit.
+      return pages.length
+        ? [{ ...host, devServer }, ...pages.map((extra) => ({ ...extra, dependencies: [host.name] }))]
+        : { ...host, devServer };
     }
 
     const container = compilation({
@@ -337,6 +341,7 @@ export function createRspackConfig({ name, dir, port, exposes, isHost = false, t
     });
     // index.html belongs to the standalone page.
     standalone.output.clean = { keep: (file) => !/^(standalone\.|index\.html$)/.test(path.basename(file)) };
-    return [container, { ...standalone, devServer }];
+    // Compilations sharing dist/ run one after the other: run together, one's clean-up raced the other's emit.
+    return [container, { ...standalone, devServer, dependencies: [container.name] }];
   };
 }
