@@ -362,7 +362,8 @@ describe('entities, lists and enums', () => {
     expect(deref(param('GET', performance, 'clicked').schema).type).toBe('boolean');
     expect(deref(param('GET', performance, 'opened').schema).type).toBe('boolean');
     expect(deref(param('GET', '/api/audiences/{id}/contacts', 'hasError').schema).type).toBe('boolean');
-    expect(deref(param('POST', '/api/audiences/{id}/import/file', 'type').schema).enum).toEqual(['csv', 'text']);
+    // Not an enum: the API answers any other value with the spec's own 'Input error' (api/src/http/routes/audiences.test.ts).
+    expect(deref(param('POST', '/api/audiences/{id}/import/file', 'type').schema)).toMatchObject({ type: 'string', maxLength: 20 });
     expect(deref(param('GET', '/api/campaigns/{id}', 'job_success_count').schema).type).toBe('boolean');
   });
 
@@ -535,8 +536,6 @@ describe('express-openapi-validator', () => {
     ['a non-integer id', 'GET', '/api/campaigns/abc'],
     ['limit above 999999', 'GET', '/api/reports/4/email-performance?limit=1000000'],
     ['an unknown send status', 'GET', '/api/reports/4/email-performance?sendStatus=DELIVERED'],
-    ['an import type other than csv or text', 'POST', '/api/audiences/1/import/file?type=xlsx', { body: csvFile() }],
-    ['an import without a file', 'POST', '/api/audiences/1/import/file?type=csv', { body: new FormData() }],
     ['an unknown body property', 'POST', '/api/audiences', json({ name: 'A', owner: 'x' })],
     ['a subject with CR LF', 'PUT', '/api/campaigns/4', json({ name: 'C', subject: 'Hi\r\nBcc: x@example.com' })],
     ['a sender name with LF', 'PUT', '/api/campaigns/4', json({ name: 'C', fromName: 'News\nBcc: x@example.com' })],
