@@ -177,7 +177,9 @@ test.describe('Audiences list', () => {
     await expect(audienceRow(page, name)).toHaveCount(1);
 
     // Rename: a blank name marks the field and does nothing.
-    await audienceRow(page, name).getByRole('button', { name: `More actions for ${name}` }).click();
+    await audienceRow(page, name)
+      .getByRole('button', { name: `More actions for ${name}` })
+      .click();
     await page.getByRole('menuitem', { name: 'Rename' }).click();
     const dialog = page.getByRole('dialog', { name: 'Rename audience' });
     const field = dialog.getByRole('textbox', { name: 'New name' });
@@ -205,7 +207,9 @@ test.describe('Audiences list', () => {
     expect((await api.audience(id)).name).toBe(renamed);
 
     // Delete, with confirmation; Cancel first keeps it.
-    await audienceRow(page, renamed).getByRole('button', { name: `More actions for ${renamed}` }).click();
+    await audienceRow(page, renamed)
+      .getByRole('button', { name: `More actions for ${renamed}` })
+      .click();
     await page.getByRole('menuitem', { name: 'Delete' }).click();
     const confirm = page.getByRole('alertdialog', { name: 'Delete audience' });
     await expect(confirm).toContainText(`Delete the audience “${renamed}” and its 0 contacts?`);
@@ -213,7 +217,9 @@ test.describe('Audiences list', () => {
     await expect(confirm).toHaveCount(0);
     await expect(audienceRow(page, renamed)).toHaveCount(1);
 
-    await audienceRow(page, renamed).getByRole('button', { name: `More actions for ${renamed}` }).click();
+    await audienceRow(page, renamed)
+      .getByRole('button', { name: `More actions for ${renamed}` })
+      .click();
     await page.getByRole('menuitem', { name: 'Delete' }).click();
     await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
     await expect(audienceRow(page, renamed)).toHaveCount(0, { timeout: 5_000 });
@@ -271,18 +277,20 @@ test('upload a CSV file: contacts with their statuses, filters, search, paging; 
   await expect(table).toBeVisible({ timeout: 20_000 });
   await expect(table.getByRole('columnheader')).toHaveText(['Status', 'email', 'First Name', 'City']);
   await expect(page.getByText('12 contacts, 2 with errors, imported from CSV')).toBeVisible();
-  await expect.poll(() => shownEmails(page)).toEqual([
-    'ann@example.org',
-    'not-an-email',
-    'bob@example.org',
-    'cat@example.org',
-    'ann@example.org',
-    'dan@example.org',
-    'eve@example.org',
-    'fay@example.org',
-    'gus@example.org',
-    'hal@example.org',
-  ]);
+  await expect
+    .poll(() => shownEmails(page))
+    .toEqual([
+      'ann@example.org',
+      'not-an-email',
+      'bob@example.org',
+      'cat@example.org',
+      'ann@example.org',
+      'dan@example.org',
+      'eve@example.org',
+      'fay@example.org',
+      'gus@example.org',
+      'hal@example.org',
+    ]);
   const bob = table.getByRole('row').filter({ hasText: 'bob@example.org' });
   await expect(bob.getByRole('cell')).toHaveText(['', 'bob@example.org', 'Bob', 'Berlin']);
   await expect(bob.getByRole('img', { name: 'Valid', exact: true })).toBeVisible();
@@ -337,23 +345,15 @@ test('upload a CSV file: contacts with their statuses, filters, search, paging; 
   await expect(sizes.getByRole('option')).toHaveText(['5', '10', '25', 'All']);
   await sizes.selectOption('5');
   await expect(pager).toContainText('1–5 of 12');
-  await expect.poll(() => shownEmails(page)).toEqual([
-    'ann@example.org',
-    'not-an-email',
-    'bob@example.org',
-    'cat@example.org',
-    'ann@example.org',
-  ]);
+  await expect
+    .poll(() => shownEmails(page))
+    .toEqual(['ann@example.org', 'not-an-email', 'bob@example.org', 'cat@example.org', 'ann@example.org']);
   await expect(pager.getByRole('button', { name: 'First page' })).toBeDisabled();
   await pager.getByRole('button', { name: 'Next page' }).click();
   await expect(pager).toContainText('6–10 of 12');
-  await expect.poll(() => shownEmails(page)).toEqual([
-    'dan@example.org',
-    'eve@example.org',
-    'fay@example.org',
-    'gus@example.org',
-    'hal@example.org',
-  ]);
+  await expect
+    .poll(() => shownEmails(page))
+    .toEqual(['dan@example.org', 'eve@example.org', 'fay@example.org', 'gus@example.org', 'hal@example.org']);
   await pager.getByRole('button', { name: 'Last page' }).click();
   await expect(pager).toContainText('11–12 of 12');
   await expect.poll(() => shownEmails(page)).toEqual(['ivy@example.org', 'jon@example.org']);
@@ -411,9 +411,12 @@ test('copy and paste: tab-separated rows become contacts with their headers', as
   const uploaded = page.waitForRequest((r) => pathOf(r.url()) === `/api/audiences/${id}/import/file`);
   await pasteThroughWizard(
     page,
-    ['Email\tUsername\tFull Name', 'jane@example.org\tjane\tJane Doe', 'john@example.org\tjohn\tJohn Smith', 'kim@example.org\tkim\tKim Lee'].join(
-      '\n',
-    ),
+    [
+      'Email\tUsername\tFull Name',
+      'jane@example.org\tjane\tJane Doe',
+      'john@example.org\tjohn\tJohn Smith',
+      'kim@example.org\tkim\tKim Lee',
+    ].join('\n'),
   );
   expect(new URL((await uploaded).url()).searchParams.get('type')).toBe('text');
   await expectImportAccepted(page, id);

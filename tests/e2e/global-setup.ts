@@ -148,7 +148,8 @@ async function startStack(state: StackState): Promise<void> {
   let output = '';
   await new Promise<void>((done, fail) => {
     const timer = setTimeout(
-      () => fail(new Error(`[e2e] the stack was not ready within ${READY_TIMEOUT_MS / 1000} s\n--- stack output ---\n${output.slice(-8_000)}`)),
+      () =>
+        fail(new Error(`[e2e] the stack was not ready within ${READY_TIMEOUT_MS / 1000} s\n--- stack output ---\n${output.slice(-8_000)}`)),
       READY_TIMEOUT_MS,
     );
     const onData = (chunk: Buffer) => {
@@ -168,7 +169,11 @@ async function startStack(state: StackState): Promise<void> {
     });
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
-      fail(new Error(`[e2e] the stack exited (${signal ?? `code ${code}`}) before it was ready\n--- stack output ---\n${output.slice(-8_000)}`));
+      fail(
+        new Error(
+          `[e2e] the stack exited (${signal ?? `code ${code}`}) before it was ready\n--- stack output ---\n${output.slice(-8_000)}`,
+        ),
+      );
     });
   });
   // Keep logging after ready, without holding the runner open.
@@ -208,4 +213,3 @@ export default async function globalSetup(): Promise<void> {
   }
   console.log(`[e2e] stack up at ${baseURL} in ${((Date.now() - started) / 1000).toFixed(1)} s (database ${database.name})`);
 }
-

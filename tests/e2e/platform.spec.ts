@@ -11,7 +11,10 @@ const quotaBar = (page: Page) => page.getByRole('region', { name: 'Daily sending
 const areaTitle = (page: Page, title: string) => page.getByRole('main').getByRole('heading', { name: title, exact: true, level: 1 });
 
 async function fluentBackground(page: Page): Promise<string> {
-  return page.locator('.fui-FluentProvider').first().evaluate((element) => getComputedStyle(element).backgroundColor);
+  return page
+    .locator('.fui-FluentProvider')
+    .first()
+    .evaluate((element) => getComputedStyle(element).backgroundColor);
 }
 
 test('a member lands on /audiences with the drawer, the quota bar and the account menu', async ({ page }) => {
@@ -163,7 +166,7 @@ test.describe('the quota bar', () => {
     );
     await signInAsMember(page);
     // The shell's query client retries once before it gives up.
-  await expect(quotaBar(page).getByRole('alert')).toHaveText('Failed to fetch quota information', { timeout: 20_000 });
+    await expect(quotaBar(page).getByRole('alert')).toHaveText('Failed to fetch quota information', { timeout: 20_000 });
     // The rest of the shell keeps working.
     await expect(nav(page)).toBeVisible();
     await expect(areaTitle(page, 'Audiences')).toBeVisible();
@@ -222,6 +225,9 @@ test('every API call of the shell carries a bearer token and succeeds', async ({
     expect(authorization, `${request.method()} ${request.url()}`).toMatch(/^Bearer \S+$/);
   }
   const failures = responses.filter((response) => !response.ok()).map((response) => `${response.status()} ${response.url()}`);
-  expect(failures.filter((failure) => failure.startsWith('401')), 'API calls answered 401').toEqual([]);
+  expect(
+    failures.filter((failure) => failure.startsWith('401')),
+    'API calls answered 401',
+  ).toEqual([]);
   expect(failures, 'API calls that did not succeed').toEqual([]);
 });

@@ -127,4 +127,3 @@ main().catch(async (error: unknown) => {
   for (const step of stops) await step().catch(() => {});
   process.exit(1);
 });
-

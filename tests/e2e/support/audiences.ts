@@ -69,8 +69,7 @@ export function writeFixture(testInfo: TestInfo, name: string, content: string |
   return path;
 }
 
-export const areaTitle = (page: Page, title: string) =>
-  page.getByRole('main').getByRole('heading', { name: title, exact: true, level: 1 });
+export const areaTitle = (page: Page, title: string) => page.getByRole('main').getByRole('heading', { name: title, exact: true, level: 1 });
 
 export const toast = (page: Page, message: string) => page.getByRole('listitem', { name: message });
 
