@@ -16,6 +16,7 @@ import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { copyFile, mkdir, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { PageMeta } from '@mailroom/api-client';
 import type pg from 'pg';
 import type { Logger } from '../../logger.js';
 import type { JobQueue } from '../../queue/JobQueue.js';
@@ -66,9 +67,10 @@ const PURGE_BATCH = 10_000;
 /** The header check reads at most this much of an upload. */
 const HEADER_PEEK_BYTES = 256 * 1024;
 
+/** A page of a list as the contract defines it (`{ items, meta }`). */
 export interface Page<T> {
   items: T[];
-  meta: { currentPage: number; itemCount: number; itemsPerPage: number; totalItems: number; totalPages: number };
+  meta: PageMeta;
 }
 
 function page<T>(items: T[], totalItems: number, currentPage: number, itemsPerPage: number): Page<T> {

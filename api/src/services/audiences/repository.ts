@@ -2,21 +2,13 @@
  * SQL of the audiences table. A deleted audience (deleted_at set) is invisible to every read here;
  * its row stays until its contacts are purged.
  */
+import type { Audience } from '@mailroom/api-client';
 import type pg from 'pg';
 import type { AudienceSource } from '../../db/models/audience.js';
 import { audienceLockArgs } from './locks.js';
 
-export interface Audience {
-  id: number;
-  name: string;
-  headers: string[];
-  source: AudienceSource | null;
-  numberOfContacts: number;
-  numberOfContactsWithErrors: number;
-  isImporting: boolean;
-  importErrorMessage: string | null;
-  createdAt: string;
-}
+/** The contract's Audience: a change to openapi.yaml that this code does not follow fails the type check. */
+export type { Audience };
 
 type Db = pg.Pool | pg.PoolClient;
 

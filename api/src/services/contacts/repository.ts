@@ -11,6 +11,7 @@
  *   file order: the count, and the OFFSET inside it, are bounded by that cap whatever the term
  *   ("example" matching a million rows costs the same as a term matching 10,000).
  */
+import type { Contact } from '@mailroom/api-client';
 import type pg from 'pg';
 
 /** Matches of an email search that can be counted and paged through. */
@@ -31,12 +32,8 @@ export interface AudienceContactCounts {
   numberOfContactsWithErrors: number;
 }
 
-export interface ContactItem {
-  id: number;
-  email: string;
-  errorMessage: string | null;
-  data: Record<string, string>;
-}
+/** A contact as the contract defines it. */
+export type ContactItem = Contact;
 
 export interface ContactPage {
   items: ContactItem[];
