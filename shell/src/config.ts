@@ -1,16 +1,6 @@
-import type { RemotesManifest } from '@mailroom/mf-contract';
+import type { RemotesManifest, ShellConfig } from '@mailroom/mf-contract';
 
-/** `/config.json`, served next to the shell by the web server (see api/src/stack/web.ts). */
-export interface ShellConfig {
-  /** Base of the API without a trailing slash; '' means the shell's own origin. */
-  apiBaseUrl: string;
-  oidc: { authority: string; clientId: string; scope: string };
-  /** Only accounts whose e-mail domain is exactly this one may sign in. */
-  orgDomain: string;
-  orgName: string;
-  /** A Pexels-style photo search for the login background, or null for the bundled image. */
-  stockPhoto: { url: string; key: string } | null;
-}
+export type { ShellConfig };
 
 async function fetchJson<T>(url: string): Promise<T> {
   const response = await fetch(url, { headers: { Accept: 'application/json' }, cache: 'no-cache' });

@@ -6,15 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import express, { type Express, type Request } from 'express';
-import { REMOTES, type RemotesManifest } from '@mailroom/mf-contract';
-
-export interface ShellRuntimeConfig {
-  apiBaseUrl: string;
-  oidc: { authority: string; clientId: string; scope: string };
-  orgDomain: string;
-  orgName: string;
-  stockPhoto: { url: string; key: string } | null;
-}
+import { REMOTES, type RemotesManifest, type ShellConfig } from '@mailroom/mf-contract';
 
 /** Paths the API answers; everything else that asks for HTML gets the shell's index.html. */
 const API_PREFIXES = ['/api/', '/t/', '/unsubscribe/', '/webhooks/', '/healthz', '/readyz'];
@@ -25,12 +17,7 @@ function wantsShell(request: Request): boolean {
   return (request.headers.accept ?? '').includes('text/html');
 }
 
-export function createWebApp(options: {
-  shellDist: string;
-  shellConfig: ShellRuntimeConfig;
-  remotes: RemotesManifest;
-  api: Express;
-}): Express {
+export function createWebApp(options: { shellDist: string; shellConfig: ShellConfig; remotes: RemotesManifest; api: Express }): Express {
   const web = express();
   web.disable('x-powered-by');
   web.get('/config.json', (_request, response) => {

@@ -52,3 +52,18 @@ export type RemotesManifest = Record<RemoteName, string>;
 
 /** The module id the shell loads for a remote, e.g. 'mfe_audiences/App'. */
 export const remoteAppId = (name: RemoteName): string => `${REMOTES[name].scope}/App`;
+
+/**
+ * Shape of `config.json`, served next to the shell by whoever hosts it (the stack: api/src/stack/web.ts),
+ * so one shell build runs against any API and identity provider.
+ */
+export interface ShellConfig {
+  /** Base of the API without a trailing slash; '' means the shell's own origin. */
+  apiBaseUrl: string;
+  oidc: { authority: string; clientId: string; scope: string };
+  /** Only accounts whose e-mail domain is exactly this one may sign in. */
+  orgDomain: string;
+  orgName: string;
+  /** A Pexels-style photo search for the login background, or null for the bundled image. */
+  stockPhoto: { url: string; key: string } | null;
+}
