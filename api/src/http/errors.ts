@@ -30,10 +30,6 @@ export class HttpError extends Error {
   }
 }
 
-export const badRequest = (message: string, errors?: ErrorItem[]) => new HttpError(400, message, errors);
-export const notFound = (message = 'Not found') => new HttpError(404, message);
-export const conflict = (message: string) => new HttpError(409, message);
-
 const INTERNAL: ErrorBody = { message: 'Internal server error' };
 
 const VALIDATOR_ERROR_CLASSES = Object.values(validatorErrors);
