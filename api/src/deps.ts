@@ -37,7 +37,7 @@ export async function createDeps(config: Readonly<Config>, overrides: Partial<Ap
     logger,
     sequelize,
     models: overrides.models ?? defineModels(sequelize),
-    pool: overrides.pool ?? createPool(config),
+    pool: overrides.pool ?? createPool(config, { onIdleError: (error) => logger.warn({ err: error }, 'idle database connection lost') }),
     queue: overrides.queue ?? createJobQueue(config, logger),
     ses: overrides.ses ?? createSesClient(config),
     verifier:

@@ -11,14 +11,22 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value))
 
 export type Pool = pg.Pool;
 
-export function createPool(config: Pick<Config, 'databaseUrl' | 'databasePoolMax'>, options: { max?: number } = {}): pg.Pool {
-  return new pg.Pool({
+export function createPool(
+  config: Pick<Config, 'databaseUrl' | 'databasePoolMax'>,
+  options: { max?: number; onIdleError?: (error: Error) => void } = {},
+): pg.Pool {
+  const pool = new pg.Pool({
     connectionString: config.databaseUrl,
     // Raw SQL is for a few heavy statements at a time; Sequelize holds the general pool.
     max: options.max ?? Math.max(2, Math.ceil(config.databasePoolMax / 2)),
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 10_000,
   });
+  // An idle client whose connection the server ends (a restart, a failover, a terminated backend) is
+  // reported on the pool; unheard, that event would crash the process. pg has already dropped the
+  // client, and the next query opens a new connection, so it only needs to be recorded.
+  pool.on('error', (error) => options.onIdleError?.(error));
+  return pool;
 }
 
 export { pg };
