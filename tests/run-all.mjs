@@ -64,18 +64,16 @@ let passed = 0;
 let failed = 0;
 const failedSteps = [];
 
+/** Adds a runner's JSON report to the totals; returns the failures it reported (null without a report). */
 function count(report) {
   const file = join(reports, report.file);
-  if (!existsSync(file)) return false;
+  if (!existsSync(file)) return null;
   const data = JSON.parse(readFileSync(file, 'utf8'));
-  if (report.kind === 'vitest') {
-    passed += data.numPassedTests ?? 0;
-    failed += data.numFailedTests ?? 0;
-  } else {
-    passed += (data.stats?.expected ?? 0) + (data.stats?.flaky ?? 0);
-    failed += data.stats?.unexpected ?? 0;
-  }
-  return true;
+  const vitest = report.kind === 'vitest';
+  const stepFailed = vitest ? (data.numFailedTests ?? 0) : (data.stats?.unexpected ?? 0);
+  passed += vitest ? (data.numPassedTests ?? 0) : (data.stats?.expected ?? 0) + (data.stats?.flaky ?? 0);
+  failed += stepFailed;
+  return stepFailed;
 }
 
 for (const step of steps) {
@@ -88,11 +86,12 @@ for (const step of steps) {
   });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   const ok = result.status === 0;
-  const counted = step.report ? count(step.report) : false;
+  const reportedFailures = step.report ? count(step.report) : null;
   if (!ok) {
     failedSteps.push(step.name);
-    // A step that failed without a report (a crash, a build error) still counts as one failure.
-    if (!counted) failed += 1;
+    // A step that failed with no failed test in its report (a crash, a build error, an unhandled
+    // error between tests) still counts as one failure, so the summary never reads '0 failed'.
+    if (!reportedFailures) failed += 1;
   }
   console.log(`=== ${step.name}: ${ok ? 'ok' : 'FAILED'} in ${seconds}s ===`);
   if (!ok && step.name === 'build') break;
