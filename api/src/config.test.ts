@@ -12,7 +12,13 @@ describe('loadConfig', () => {
       orgEmailDomain: 'example.org',
       orgName: 'Example',
       publicUrl: 'http://localhost:8080',
-      importMaxBytes: 200 * 1024 * 1024,
+      import: { maxBytes: 200 * 1024 * 1024, maxLineChars: 64 * 1024, maxColumns: 200, staleAfterMs: 30 * 60_000 },
+      sending: { concurrency: 50, staleAfterMs: 120_000 },
+      stack: {
+        host: 'localhost',
+        embedded: { postgres: true, ses: true, oidc: true },
+        ports: { postgres: 5433, ses: 8005, oidc: 4000, remotesBase: 3100 },
+      },
       validateResponses: true,
       authorizedSenderEmails: ['newsletter@example.org'],
     });
@@ -28,6 +34,10 @@ describe('loadConfig', () => {
       AUTHORIZED_SENDER_EMAILS: ' news@example.org, , team@example.org ',
       PUBLIC_URL: 'https://mail.example.org/',
       IMPORT_MAX_BYTES: '1048576',
+      IMPORT_DIR: '/var/spool/mailroom',
+      IMPORT_STALE_MINUTES: '5',
+      SEND_CONCURRENCY: '8',
+      SEND_STALE_SECONDS: '30',
       VALIDATE_RESPONSES: 'false',
       MAILROOM_OPERATION_LOG: '/tmp/ops.jsonl',
       SES_ENDPOINT: '',
@@ -39,11 +49,22 @@ describe('loadConfig', () => {
       orgEmailDomain: 'example.org',
       authorizedSenderEmails: ['news@example.org', 'team@example.org'],
       publicUrl: 'https://mail.example.org',
-      importMaxBytes: 1048576,
+      import: { maxBytes: 1048576, dir: '/var/spool/mailroom', staleAfterMs: 5 * 60_000 },
+      sending: { concurrency: 8, staleAfterMs: 30_000 },
+      stack: { embedded: { postgres: true, ses: true, oidc: true } },
       validateResponses: false,
       operationLogPath: '/tmp/ops.jsonl',
       aws: { sesEndpoint: undefined },
     });
+  });
+
+  it('reads the maximum token age and the rate limits', () => {
+    expect(loadConfig({})).toMatchObject({ tokenMaxAgeSeconds: 86_400, rateLimits: { signInFailures: 100, publicRequests: 3000 } });
+    expect(loadConfig({ TOKEN_MAX_AGE_SECONDS: '600', RATE_LIMIT_SIGN_IN_FAILURES: '5', RATE_LIMIT_PUBLIC: '10' })).toMatchObject({
+      tokenMaxAgeSeconds: 600,
+      rateLimits: { signInFailures: 5, publicRequests: 10 },
+    });
+    expect(() => loadConfig({ TOKEN_MAX_AGE_SECONDS: '0' })).toThrow(ConfigError);
   });
 
   it('is frozen', () => {

@@ -3,6 +3,11 @@
  * stops the process with a message naming the variable, instead of failing on first use.
  * Defaults suit local development; production must say what it means (see `required`).
  */
+import { DEFAULT_EMAIL_EDITOR_SCRIPT_URL } from '@mailroom/mf-contract';
+import { REMOTES_PORT_BASE } from '@mailroom/mf-contract/remotes';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DEFAULT_MAX_TOKEN_AGE_SECONDS } from './auth/verifier.js';
 import { z } from 'zod';
 
 const DEV_TRACKING_SECRET = 'mailroom-dev-tracking-secret-not-for-production';
@@ -54,6 +59,10 @@ const envSchema = z.object({
   OIDC_AUDIENCE: optionalString,
   OIDC_CLIENT_ID: optionalString,
   OIDC_JWKS_URI: optionalUrl(['http:', 'https:']),
+  TOKEN_MAX_AGE_SECONDS: positiveInt(DEFAULT_MAX_TOKEN_AGE_SECONDS),
+  // Per client address: failed sign-ins on /api per 15 minutes, and requests to the public routes per minute.
+  RATE_LIMIT_SIGN_IN_FAILURES: positiveInt(100),
+  RATE_LIMIT_PUBLIC: positiveInt(3000),
   ORG_EMAIL_DOMAIN: ifSet(
     z
       .string()
@@ -77,11 +86,37 @@ const envSchema = z.object({
   ),
   PUBLIC_URL: optionalUrl(['http:', 'https:']),
   TRACKING_SECRET: ifSet(z.string().min(16, 'must be at least 16 characters')),
+  SNS_TOPIC_ARNS: ifSet(
+    z
+      .string()
+      .transform((list) =>
+        list
+          .split(',')
+          .map((arn) => arn.trim())
+          .filter((arn) => arn !== ''),
+      )
+      .pipe(z.array(z.string().regex(/^arn:aws[\w-]*:sns:[\w-]+:\d{12}:[\w-]{1,256}$/, 'must be SNS topic ARNs'))),
+  ),
   IMPORT_MAX_BYTES: positiveInt(200 * 1024 * 1024),
+  IMPORT_DIR: optionalString,
+  // A contact row is a few hundred characters; 64 K leaves room for long custom fields while an
+  // unclosed quote is caught before it swallows the file.
+  IMPORT_MAX_LINE_CHARS: positiveInt(64 * 1024),
+  IMPORT_MAX_COLUMNS: positiveInt(200),
+  IMPORT_STALE_MINUTES: positiveInt(30),
+  SEND_CONCURRENCY: positiveInt(50),
+  SEND_STALE_SECONDS: positiveInt(120),
+  STACK_HOST: optionalString,
+  EMBEDDED_POSTGRES_PORT: positiveInt(5433),
+  EMBEDDED_SES_PORT: positiveInt(8005),
+  EMBEDDED_OIDC_PORT: positiveInt(4000),
+  REMOTES_PORT_BASE: positiveInt(REMOTES_PORT_BASE),
+  AWS_ACCESS_KEY_ID: optionalString,
   STOCK_PHOTO_URL: optionalUrl(['http:', 'https:']),
   STOCK_PHOTO_KEY: optionalString,
   VALIDATE_RESPONSES: booleanFlag,
   MAILROOM_OPERATION_LOG: optionalString,
+  EMAIL_EDITOR_SCRIPT_URL: optionalUrl(['http:', 'https:']),
 });
 
 export interface Config {
@@ -101,6 +136,10 @@ export interface Config {
     /** Unset: taken from the issuer's discovery document. */
     jwksUri: string | undefined;
   };
+  /** Tokens issued longer ago than this are refused, whatever their expiry. */
+  tokenMaxAgeSeconds: number;
+  /** Per client address: failed sign-ins (401/403 on /api) per 15 minutes; requests to the public routes per minute. */
+  rateLimits: { signInFailures: number; publicRequests: number };
   orgEmailDomain: string;
   orgName: string;
   aws: {
@@ -113,12 +152,54 @@ export interface Config {
   /** Base of every link put into mail (tracking, unsubscribe), without a trailing slash. */
   publicUrl: string;
   trackingSecret: string;
-  importMaxBytes: number;
+  /** The SES event webhook: only messages of these SNS topics are taken (none configured: none taken). */
+  sesEvents: { topicArns: readonly string[] };
+  import: ImportSettings;
+  sending: SendingSettings;
+  /** What the one-command stack (api/src/stack) starts embedded, and where. */
+  stack: StackSettings;
+  /** The drag-and-drop email editor's script (browser side); its origin is allowed by the shell's CSP. */
+  emailEditorScriptUrl: string;
   stockPhoto: { url: string | undefined; key: string | undefined };
   validateResponses: boolean;
   /** When set, one JSON line per handled API operation is appended here (contract coverage). */
   operationLogPath: string | undefined;
 }
+
+/**
+ * The contact import. IMPORT_DIR is the spool folder: the HTTP process writes each accepted upload
+ * there and the worker reads it from there, so both must see the same folder (the same machine, or
+ * a shared volume). Default: `.data/imports` at the repository root.
+ */
+export interface ImportSettings {
+  /** The largest upload taken (413 above it); the browser is told too. */
+  maxBytes: number;
+  dir: string;
+  maxLineChars: number;
+  maxColumns: number;
+  /** An audience importing longer than this with no worker on it is failed as interrupted. */
+  staleAfterMs: number;
+}
+
+/** Campaign sending in the worker (services/sending). */
+export interface SendingSettings {
+  /** SES calls in flight at once per worker process. */
+  concurrency: number;
+  /**
+   * A job claimed longer than this without an outcome (its worker died mid-send) becomes UNKNOWN,
+   * and a sending campaign idle this long has its queued jobs published again.
+   */
+  staleAfterMs: number;
+}
+
+export interface StackSettings {
+  host: string;
+  /** Each piece runs embedded unless its variable points at a real one. */
+  embedded: { postgres: boolean; ses: boolean; oidc: boolean };
+  ports: { postgres: number; ses: number; oidc: number; remotesBase: number };
+}
+
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -159,6 +240,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
       clientId: e.OIDC_CLIENT_ID ?? 'mailroom-shell',
       jwksUri: e.OIDC_JWKS_URI,
     },
+    tokenMaxAgeSeconds: e.TOKEN_MAX_AGE_SECONDS,
+    rateLimits: { signInFailures: e.RATE_LIMIT_SIGN_IN_FAILURES, publicRequests: e.RATE_LIMIT_PUBLIC },
     orgEmailDomain,
     orgName: e.ORG_NAME ?? 'Example',
     aws: {
@@ -171,7 +254,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     ),
     publicUrl: required('PUBLIC_URL', e.PUBLIC_URL, 'http://localhost:8080').replace(/\/+$/, ''),
     trackingSecret: required('TRACKING_SECRET', e.TRACKING_SECRET, DEV_TRACKING_SECRET),
-    importMaxBytes: e.IMPORT_MAX_BYTES,
+    sesEvents: { topicArns: e.SNS_TOPIC_ARNS ?? [] },
+    import: {
+      maxBytes: e.IMPORT_MAX_BYTES,
+      dir: resolve(REPO_ROOT, e.IMPORT_DIR ?? '.data/imports'),
+      maxLineChars: e.IMPORT_MAX_LINE_CHARS,
+      maxColumns: e.IMPORT_MAX_COLUMNS,
+      staleAfterMs: e.IMPORT_STALE_MINUTES * 60_000,
+    },
+    sending: {
+      concurrency: e.SEND_CONCURRENCY,
+      staleAfterMs: e.SEND_STALE_SECONDS * 1000,
+    },
+    stack: {
+      host: e.STACK_HOST ?? 'localhost',
+      embedded: { postgres: !e.DATABASE_URL, ses: !e.SES_ENDPOINT && !e.AWS_ACCESS_KEY_ID, oidc: !e.OIDC_ISSUER },
+      ports: { postgres: e.EMBEDDED_POSTGRES_PORT, ses: e.EMBEDDED_SES_PORT, oidc: e.EMBEDDED_OIDC_PORT, remotesBase: e.REMOTES_PORT_BASE },
+    },
+    emailEditorScriptUrl: e.EMAIL_EDITOR_SCRIPT_URL ?? DEFAULT_EMAIL_EDITOR_SCRIPT_URL,
     stockPhoto: { url: e.STOCK_PHOTO_URL, key: e.STOCK_PHOTO_KEY },
     validateResponses: e.VALIDATE_RESPONSES ?? !production,
     operationLogPath: e.MAILROOM_OPERATION_LOG,

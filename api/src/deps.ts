@@ -1,44 +1,116 @@
 /**
  * The wiring every entry point shares (http, worker, the one-command stack, tests): one place that
- * turns a Config into live dependencies, and one that closes them in the right order.
+ * turns a Config into live dependencies, builds every service once, and closes them in order.
+ * Routers, consumers and (later) webhooks receive the services from here; none builds its own.
  */
 import type { SESv2Client } from '@aws-sdk/client-sesv2';
-import type pg from 'pg';
 import type { Sequelize } from 'sequelize';
 import { createTokenVerifier, type TokenVerifier } from './auth/verifier.js';
 import type { Config } from './config.js';
-import { defineModels, type Models } from './db/models/index.js';
-import { createPool } from './db/pool.js';
+import { Database } from './db/database.js';
+import { defineModels } from './db/models/index.js';
 import { createSequelize } from './db/sequelize.js';
 import { createLogger, type Logger } from './logger.js';
 import { createSesClient } from './mail/ses.js';
 import { createJobQueue } from './queue/index.js';
 import type { JobQueue } from './queue/JobQueue.js';
+import { Queues } from './queue/registry.js';
+import { createAudienceService, type AudienceService } from './services/audiences/audience-service.js';
+import { createCampaignService, type CampaignService } from './services/campaigns/campaign-service.js';
+import { createQuotaService, sesSendQuotaSource, type QuotaService } from './services/quota/quota-service.js';
+import { createReportService, type ReportService } from './services/reports/report-service.js';
+import { createSendRateLimiter } from './services/sending/send-rate.js';
+import { createSendingService, type SendingService } from './services/sending/sending-service.js';
+import { createTrackingService, type TrackingService } from './services/tracking/tracking-service.js';
+import { createSesEventService, visitSubscribeUrl, type SesEventService } from './services/ses-events/ses-events-service.js';
+import { snsVerifier, type SnsVerifier } from './services/ses-events/sns-message.js';
+import { createTemplateService, type TemplateService } from './services/templates/template-service.js';
+
+/** Every feature's service, built once: one line per feature. */
+export interface Services {
+  audiences: AudienceService;
+  quota: QuotaService;
+  sending: SendingService;
+  campaigns: CampaignService;
+  reports: ReportService;
+  tracking: TrackingService;
+  sesEvents: SesEventService;
+  templates: TemplateService;
+}
 
 export interface AppDeps {
   config: Readonly<Config>;
   logger: Logger;
-  sequelize: Sequelize;
-  /** The models of every table, defined on `sequelize`. */
-  models: Models;
-  /** Raw SQL and COPY. */
-  pool: pg.Pool;
-  queue: JobQueue;
+  /** The data layer: models, transactions, raw SQL where it earns its place. */
+  db: Database;
+  queue: Queues;
   ses: SESv2Client;
   verifier: TokenVerifier;
+  services: Services;
+}
+
+/** Pieces a test or the stack may hand in instead of having them built. */
+export interface DepsOverrides {
+  logger?: Logger;
+  sequelize?: Sequelize;
+  /** A queue adapter (RabbitMQ or in-process); it is typed by the registry here. */
+  queue?: JobQueue;
+  ses?: SESv2Client;
+  verifier?: TokenVerifier;
+  /** SNS signature checks (tests hand in one whose certificate fetcher serves their own certificate). */
+  snsVerifier?: SnsVerifier;
+  /** Visits a genuine SNS SubscribeURL. */
+  confirmSubscription?: (url: string) => Promise<void>;
+}
+
+function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverrides): Services {
+  const { config, logger, db, queue, ses } = deps;
+  const account = sesSendQuotaSource(ses);
+  const sending = createSendingService({
+    db,
+    queue,
+    ses,
+    limiter: createSendRateLimiter(db, () => account.sendQuota(), logger.child({ component: 'send-rate' })),
+    settings: config.sending,
+    publicUrl: config.publicUrl,
+    trackingSecret: config.trackingSecret,
+    configurationSet: config.aws.sesConfigurationSet,
+    logger: logger.child({ component: 'sending' }),
+  });
+  const campaigns = createCampaignService({
+    db,
+    sending,
+    authorizedSenders: config.authorizedSenderEmails,
+    configurationSet: config.aws.sesConfigurationSet,
+    logger: logger.child({ component: 'campaigns' }),
+  });
+  return {
+    audiences: createAudienceService({ db, queue, importSettings: config.import, logger: logger.child({ component: 'audiences' }) }),
+    quota: createQuotaService(account),
+    sending,
+    campaigns,
+    reports: createReportService({ db, sending, campaigns, logger: logger.child({ component: 'reports' }) }),
+    tracking: createTrackingService({ db, trackingSecret: config.trackingSecret, logger: logger.child({ component: 'tracking' }) }),
+    sesEvents: createSesEventService({
+      db,
+      verify: overrides.snsVerifier ?? snsVerifier(),
+      topicArns: config.sesEvents.topicArns,
+      confirmSubscription: overrides.confirmSubscription ?? visitSubscribeUrl,
+      logger: logger.child({ component: 'ses-events' }),
+    }),
+    templates: createTemplateService({ db }),
+  };
 }
 
 /** Builds every dependency from the configuration; `overrides` replace single pieces (tests, stack). */
-export async function createDeps(config: Readonly<Config>, overrides: Partial<AppDeps> = {}): Promise<AppDeps> {
+export async function createDeps(config: Readonly<Config>, overrides: DepsOverrides = {}): Promise<AppDeps> {
   const logger = overrides.logger ?? createLogger(config);
   const sequelize = overrides.sequelize ?? createSequelize(config, logger.child({ component: 'db' }));
-  return {
+  const base = {
     config,
     logger,
-    sequelize,
-    models: overrides.models ?? defineModels(sequelize),
-    pool: overrides.pool ?? createPool(config, { onIdleError: (error) => logger.warn({ err: error }, 'idle database connection lost') }),
-    queue: overrides.queue ?? createJobQueue(config, logger),
+    db: new Database(sequelize, defineModels(sequelize)),
+    queue: new Queues(overrides.queue ?? createJobQueue(config, logger), logger.child({ component: 'queue' })),
     ses: overrides.ses ?? createSesClient(config),
     verifier:
       overrides.verifier ??
@@ -47,8 +119,10 @@ export async function createDeps(config: Readonly<Config>, overrides: Partial<Ap
         audience: config.oidc.audience,
         orgEmailDomain: config.orgEmailDomain,
         jwksUri: config.oidc.jwksUri,
+        maxTokenAgeSeconds: config.tokenMaxAgeSeconds,
       }),
   };
+  return { ...base, services: createServices(base, overrides) };
 }
 
 /**
@@ -65,7 +139,9 @@ export async function closeDeps(deps: AppDeps): Promise<void> {
     }
   };
   await step(() => deps.queue.close());
-  await Promise.all([step(() => deps.sequelize.close()), step(() => deps.pool.end())]);
+  await step(() => deps.services.sending.close());
+  await step(() => deps.services.tracking.close());
+  await step(() => deps.db.close());
   await step(() => deps.ses.destroy());
   if (errors.length > 0) throw new AggregateError(errors, 'Some dependencies did not close cleanly');
 }

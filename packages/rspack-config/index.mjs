@@ -190,6 +190,31 @@ const htmlPage = (title) => `<!doctype html>
 </html>
 `;
 
+/** The federation plugin's manifest option for `manifestPath` (its default is dist/mf-manifest.json, with mf-stats.json). */
+function manifestOptions(manifestPath) {
+  if (manifestPath === 'mf-manifest.json') return true;
+  const filePath = path.posix.dirname(manifestPath);
+  return { fileName: path.posix.basename(manifestPath), ...(filePath === '.' ? {} : { filePath }) };
+}
+
+/**
+ * A remote's compilations, from its identity in @mailroom/mf-contract/remotes: it exposes './App'
+ * (src/App.tsx), under its Module Federation scope, with its manifest where the identity says.
+ *
+ * @param {{ scope: string, title: string, devPort: number, manifestPath: string }} remote
+ * @param {string} dir The remote's directory.
+ */
+export function createRemoteRspackConfig(remote, dir) {
+  return createRspackConfig({
+    name: remote.scope,
+    dir,
+    port: remote.devPort,
+    title: `Mailroom: ${remote.title} (standalone)`,
+    exposes: { './App': './src/App.tsx' },
+    manifestPath: remote.manifestPath,
+  });
+}
+
 /**
  * The compilations of one app, for `rspack build` / `rspack serve`:
  *
@@ -207,13 +232,23 @@ const htmlPage = (title) => `<!doctype html>
  * @param {string} options.dir The app's directory (where package.json and src/ are).
  * @param {number} options.port Dev server port.
  * @param {Record<string, string>} [options.exposes] Remotes: { './App': './src/App.tsx' }.
+ * @param {string} [options.manifestPath] Remotes: where mf-manifest.json is written in dist/.
  * @param {boolean} [options.isHost] The shell.
  * @param {string} [options.title] Page title of the app's HTML page.
  * @param {Record<string, string>} [options.extraPages] Small standalone pages, `<page>.html` from
  *   `public/<page>.html` with the script `<file>` (the shell's silent-check-sso page), built without
  *   federation so such a page does not carry the federation runtime.
  */
-export function createRspackConfig({ name, dir, port, exposes, isHost = false, title, extraPages = {} }) {
+export function createRspackConfig({
+  name,
+  dir,
+  port,
+  exposes,
+  manifestPath = 'mf-manifest.json',
+  isHost = false,
+  title,
+  extraPages = {},
+}) {
   if (!isHost && !exposes) throw new Error(`${name}: a remote must expose modules`);
 
   return (_env, argv = {}) => {
@@ -331,7 +366,14 @@ export function createRspackConfig({ name, dir, port, exposes, isHost = false, t
       otherPrefixes: ['standalone.', 'index.html'],
       entry: {},
       federated: true,
-      plugins: [federation({ filename: 'remoteEntry.js', exposes, manifest: true, experiments: { externalRuntime: true } })],
+      plugins: [
+        federation({
+          filename: 'remoteEntry.js',
+          exposes,
+          manifest: manifestOptions(manifestPath),
+          experiments: { externalRuntime: true },
+        }),
+      ],
     });
     const standalone = compilation({
       id: `${name}_standalone`,

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // A small static server for a built frontend (the shell or a remote's dist/):
-// CORS for every origin (remotes are loaded cross-origin by the shell), long caching for
+// CORS for every origin (remotes are loaded cross-origin by the shell), SECURITY_HEADERS, long caching for
 // content-hashed files, no-cache for the files that name them (index.html, remoteEntry.js,
 // mf-manifest.json), gzip when the browser accepts it, and the SPA fallback to index.html.
 //
@@ -40,6 +40,17 @@ const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.map', '
 /** `main.3f9a1c2b.js`, `assets/login-fallback.0a1b2c3d.svg`: the name changes with the content. */
 const HASHED = /\.[0-9a-f]{8,}\.[a-z0-9]+$/i;
 const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/**
+ * On every answer: the declared type is the only one (nosniff); a Referer carries only the origin to
+ * other sites; nothing but a page of this same server frames what it serves (the shell's silent
+ * sign-in page, when it serves the shell). The shell's full policy is the stack's (api/src/stack).
+ */
+const SECURITY_HEADERS = {
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'strict-origin-when-cross-origin',
+  'Content-Security-Policy': "frame-ancestors 'self'",
+};
 
 /**
  * @param {string} dir Folder to serve.
@@ -102,6 +113,7 @@ export function createStaticHandler(dir, options = {}) {
   }
 
   return async function handle(req, res, next) {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
     res.setHeader('Access-Control-Allow-Origin', '*');
     if (req.method === 'OPTIONS') {
       res.setHeader('Access-Control-Allow-Methods', 'GET, HEAD, OPTIONS');

@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { FluentProvider, Spinner, makeStyles } from '@fluentui/react-components';
-import type { RemoteName } from '@mailroom/mf-contract';
+import { REMOTES, REMOTE_NAMES } from '@mailroom/mf-contract/remotes';
 import type { ShellConfig } from './config';
 import { ShellContext, useShell, type ShellContextValue } from './ShellContext';
 import { AuthProvider, useAuth } from './features/auth/AuthProvider';
@@ -29,22 +29,30 @@ const useStyles = makeStyles({
 
 function SignedInRoutes({ theme, onThemeChange }: { theme: ThemeName; onThemeChange: (theme: ThemeName) => void }) {
   const { state, getAccessToken } = useAuth();
-  const { apiBaseUrl, loadRemote } = useShell();
+  const { apiBaseUrl, loadRemote, config } = useShell();
   const notify = useNotify();
-  const profile = state.status === 'signedIn' ? state.profile : { firstName: '', lastName: '', email: '' };
   const remoteProps = useMemo(
-    () => ({ apiBaseUrl, getAccessToken, notify, profile, theme }),
-    [apiBaseUrl, getAccessToken, notify, profile, theme],
+    () => ({
+      apiBaseUrl,
+      getAccessToken,
+      notify,
+      profile: state.status === 'signedIn' ? state.profile : { firstName: '', lastName: '', email: '' },
+      theme,
+      features: config.features,
+    }),
+    [apiBaseUrl, getAccessToken, notify, state, theme, config.features],
   );
-  const area = (name: RemoteName) => <RemoteArea key={name} name={name} loader={loadRemote} props={remoteProps} />;
   return (
     <Routes>
       <Route element={<AppLayout theme={theme} onThemeChange={onThemeChange} />}>
-        <Route path="/audiences/*" element={area('audiences')} />
-        <Route path="/templates/*" element={area('templates')} />
-        {/* More specific than /campaigns/*, so React Router ranks it first. */}
-        <Route path="/campaigns/reports/*" element={area('reports')} />
-        <Route path="/campaigns/*" element={area('campaigns')} />
+        {/* React Router ranks the more specific base path first (/campaigns/reports/* before /campaigns/*). */}
+        {REMOTE_NAMES.map((name) => (
+          <Route
+            key={name}
+            path={`${REMOTES[name].basePath}/*`}
+            element={<RemoteArea key={name} name={name} loader={loadRemote} props={remoteProps} />}
+          />
+        ))}
       </Route>
       <Route path="*" element={<Navigate to="/audiences" replace />} />
     </Routes>

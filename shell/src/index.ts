@@ -1,2 +1,2 @@
 // Asynchronous boundary: Module Federation negotiates the shared modules before bootstrap runs.
-import('./bootstrap');
+void import('./bootstrap');

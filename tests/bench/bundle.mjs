@@ -26,13 +26,13 @@ import { dirname, join, resolve } from 'node:path';
 import { setTimeout, clearTimeout } from 'node:timers';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { REMOTES, REMOTE_NAMES, remoteManifestUrl } from '@mailroom/mf-contract/remotes';
 import { serveStatic } from '../../packages/rspack-config/serve.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const BUDGET = { firstViewKbGzip: 300, moveKbGzip: 60 };
-const REMOTE_NAMES = ['audiences', 'templates', 'campaigns', 'reports'];
 const MEMBER = { email: 'mia@example.org', password: 'mailroom', firstName: 'Mia', lastName: 'Member' };
 
 const args = new Set(process.argv.slice(2));
@@ -40,9 +40,10 @@ const kb = (bytes) => Math.round((bytes / 1024) * 10) / 10;
 const gzipBytes = (buffer) => gzipSync(buffer, { level: 9 }).length;
 
 function requireBuilt() {
-  const missing = ['shell/dist/index.html', ...REMOTE_NAMES.map((name) => `mfe-${name}/dist/mf-manifest.json`)].filter(
-    (file) => !existsSync(join(root, file)),
-  );
+  const missing = [
+    'shell/dist/index.html',
+    ...REMOTE_NAMES.map((name) => `${REMOTES[name].dir}/dist/${REMOTES[name].manifestPath}`),
+  ].filter((file) => !existsSync(join(root, file)));
   if (missing.length) {
     console.error(`Build the frontends first (pnpm -r --filter ./shell --filter './mfe-*' build); missing: ${missing.join(', ')}`);
     process.exit(1);
@@ -132,9 +133,9 @@ async function measureLocal(chromium) {
   try {
     const remotes = {};
     for (const name of REMOTE_NAMES) {
-      const server = serveStatic(join(root, `mfe-${name}`, 'dist'), 0, { host: '127.0.0.1' });
+      const server = serveStatic(join(root, REMOTES[name].dir, 'dist'), 0, { host: '127.0.0.1' });
       servers.push(server);
-      remotes[name] = `http://127.0.0.1:${await listen(server)}/mf-manifest.json`;
+      remotes[name] = remoteManifestUrl(name, `http://127.0.0.1:${await listen(server)}`);
     }
     const page0 = { currentPage: 1, itemCount: 0, itemsPerPage: 10, totalItems: 0, totalPages: 0 };
     const emptyList = { items: [], meta: page0 };
@@ -160,7 +161,7 @@ async function measureLocal(chromium) {
     const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     try {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-      // A signed-in member as oidc-client-ts keeps it (WebStorageStateStore on localStorage).
+      // A signed-in member as oidc-client-ts keeps it (WebStorageStateStore on sessionStorage).
       const now = Math.floor(Date.now() / 1000);
       const user = {
         access_token: 'bench-token',
@@ -179,7 +180,7 @@ async function measureLocal(chromium) {
         },
       };
       await context.addInitScript(
-        ([key, value]) => window.localStorage.setItem(key, value),
+        ([key, value]) => window.sessionStorage.setItem(key, value),
         [`oidc.user:${authority}:mailroom-shell`, JSON.stringify(user)],
       );
       const page = await context.newPage();
@@ -263,12 +264,12 @@ function measureStatic() {
     first.set(`shell/${file}`, gzipBytes(buffer));
   }
   const remoteFiles = (name) => {
-    const dist = join(root, `mfe-${name}`, 'dist');
-    const manifest = JSON.parse(readFileSync(join(dist, 'mf-manifest.json'), 'utf8'));
+    const dist = join(root, REMOTES[name].dir, 'dist');
+    const manifest = JSON.parse(readFileSync(join(dist, REMOTES[name].manifestPath), 'utf8'));
     const expose = manifest.exposes.find((item) => item.path === './App' || item.name === 'App');
     const files = [manifest.metaData.remoteEntry.name, ...(expose?.assets.js.sync ?? [])];
     const css = expose?.assets.css.sync ?? [];
-    const sizes = (list) => new Map(list.map((file) => [`mfe-${name}/${file}`, gzipBytes(read(join(dist, file)))]));
+    const sizes = (list) => new Map(list.map((file) => [`${REMOTES[name].dir}/${file}`, gzipBytes(read(join(dist, file)))]));
     return { js: sizes(files), css: sizes(css) };
   };
   const audiences = remoteFiles('audiences');

@@ -3,7 +3,8 @@
 // filter (a rare and a frequent term), with each status filter. Requests run one after another over
 // HTTP against the running API (auth, validation and all). Budget: p95 <= 50 ms for every case.
 import { performance } from 'node:perf_hooks';
-import { generateCsv, importThroughApi, ROWS, startStack } from './import.mjs';
+import { generateCsv, importThroughApi, ROWS } from './support/contacts.mjs';
+import { startStack } from './support/stack.mjs';
 
 const WARMUP = 20;
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);

@@ -2,7 +2,9 @@
 // first): seconds from the request to the last byte, read as fast as the client can, and the API's
 // peak RSS during the export. Budget: <= 30 s and <= 300 MB.
 import { performance } from 'node:perf_hooks';
-import { generateCsv, importThroughApi, peakRssMb, resetPeakRss, ROWS, startStack } from './import.mjs';
+import { generateCsv, importThroughApi, ROWS } from './support/contacts.mjs';
+import { peakRssMb, resetPeakRss } from './support/processes.mjs';
+import { startStack } from './support/stack.mjs';
 
 async function main() {
   const csv = generateCsv();

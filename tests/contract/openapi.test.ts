@@ -189,7 +189,7 @@ describe('operations', () => {
 });
 
 describe('strings that go into mail headers', () => {
-  const NO_CR_LF = '^[^\\r\\n]*$';
+  const NO_CR_LF = '^[^\\r\\n\\u0000]*$';
   const HEADER_FIELDS = ['subject', 'fromName', 'previewText', 'name'];
 
   it.each([
@@ -216,13 +216,14 @@ describe('strings that go into mail headers', () => {
     }
   });
 
-  it('the pattern rejects CR and LF and nothing else', () => {
+  it('the pattern rejects CR, LF and NUL and nothing else', () => {
     const pattern = new RegExp(NO_CR_LF, 'u');
     expect(pattern.test('Spring newsletter — ünïcode')).toBe(true);
     expect(pattern.test('')).toBe(true);
     expect(pattern.test('hi\r\nBcc: someone@example.com')).toBe(false);
     expect(pattern.test('hi\nthere')).toBe(false);
     expect(pattern.test('hi\rthere')).toBe(false);
+    expect(pattern.test('hi\u0000there')).toBe(false);
   });
 
   it('the subject is bounded by the header line limit and sender addresses are e-mails', () => {
@@ -230,6 +231,59 @@ describe('strings that go into mail headers', () => {
     expect(deref(propertiesOf(requestSchema('updateCampaign')).fromEmail).format).toBe('email');
     expect(deref(propertiesOf(requestSchema('sendTestEmail')).fromEmail).format).toBe('email');
     expect(deref(deref(propertiesOf(requestSchema('sendTestEmail')).emails).items).format).toBe('email');
+  });
+});
+
+// What the API takes is bounded before it reaches PostgreSQL: ids and offsets stay safe integers (a bigint column
+// refuses more, and JavaScript loses precision), and no string carries NUL (text columns cannot store it).
+describe('hostile input is refused by the contract', () => {
+  const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+  const apiOperations = operations.filter((o) => o.path.startsWith('/api/'));
+  const paramsOf = ({ path, op }: Operation) =>
+    [...((paths[path]!.parameters ?? []) as unknown[]), ...((op.parameters ?? []) as unknown[])].map(deref);
+  const bodySchemas = ({ op }: Operation) =>
+    Object.values((deref(op.requestBody)?.content ?? {}) as Record<string, Json>).map((media) => deref(media.schema));
+
+  /** Every string schema inside a schema (properties, array items, allOf parts), with where it is. */
+  function strings(schema: Json, where: string): [string, Json][] {
+    const s = deref(schema);
+    if (s.type === 'string') return [[where, s]];
+    const parts = ((s.allOf ?? []) as Json[]).flatMap((part) => strings(part, where));
+    const items = s.items ? strings(s.items as Json, `${where}[]`) : [];
+    const properties = Object.entries((s.properties ?? {}) as Record<string, Json>).flatMap(([name, p]) => strings(p, `${where}.${name}`));
+    return [...parts, ...items, ...properties];
+  }
+
+  it('every string a /api call takes is bounded and refuses NUL', () => {
+    const found = apiOperations.flatMap((o) => [
+      ...paramsOf(o).flatMap((p) => strings(p.schema as Json, `${o.op.operationId} ${p.in} ${p.name}`)),
+      ...bodySchemas(o).flatMap((schema) => strings(schema, `${o.op.operationId} body`)),
+    ]);
+    expect(found.length).toBeGreaterThan(20);
+    for (const [where, s] of found) {
+      if (s.format === 'binary' || s.enum) continue;
+      expect(s.maxLength, where).toBeGreaterThan(0);
+      if (s.format === 'email') continue; // the e-mail format admits no control character
+      expect(s.pattern, where).toBeDefined();
+      const pattern = new RegExp(s.pattern as string, 'u');
+      expect(pattern.test('https://example.org/\u0000'), `${where} refuses NUL`).toBe(false);
+    }
+  });
+
+  it('every integer a /api call takes has a maximum, and a page times its page size stays a safe integer', () => {
+    for (const o of apiOperations) {
+      const params = paramsOf(o);
+      for (const p of params.filter((p) => deref(p.schema as Json).type === 'integer')) {
+        expect(deref(p.schema as Json).maximum, `${o.op.operationId} ${p.name}`).toBeLessThanOrEqual(MAX_SAFE);
+      }
+      const page = params.find((p) => p.name === 'page');
+      const limit = params.find((p) => p.name === 'limit');
+      if (page && limit) {
+        const product = (deref(page.schema as Json).maximum as number) * (deref(limit.schema as Json).maximum as number);
+        expect(product, String(o.op.operationId)).toBeLessThanOrEqual(MAX_SAFE);
+      }
+    }
+    for (const name of ['Id', 'NullableId']) expect(deref(schemaOf(name)).maximum).toBe(MAX_SAFE);
   });
 });
 
@@ -339,14 +393,15 @@ describe('entities, lists and enums', () => {
       [...((paths[path]?.parameters ?? []) as unknown[]), ...((findOperation(method, path)!.parameters ?? []) as unknown[])]
         .map(deref)
         .find((p) => p.name === name)!;
-    for (const [method, path] of [
-      ['GET', '/api/audiences'],
-      ['GET', '/api/templates'],
-      ['GET', '/api/campaigns'],
-      ['GET', '/api/audiences/{id}/contacts'],
+    // A template row carries its preview image, so a page of templates holds at most 100.
+    for (const [method, path, maximum] of [
+      ['GET', '/api/audiences', 1000],
+      ['GET', '/api/templates', 100],
+      ['GET', '/api/campaigns', 1000],
+      ['GET', '/api/audiences/{id}/contacts', 1000],
     ] as const) {
       expect(deref(param(method, path, 'page').schema)).toMatchObject({ type: 'integer', minimum: 1, default: 1 });
-      expect(deref(param(method, path, 'limit').schema)).toMatchObject({ type: 'integer', minimum: 1, maximum: 1000 });
+      expect(deref(param(method, path, 'limit').schema)).toMatchObject({ type: 'integer', minimum: 1, maximum });
     }
     for (const [method, path] of [
       ['GET', '/api/audiences'],

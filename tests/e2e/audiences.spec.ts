@@ -3,8 +3,8 @@
  * sections 4, 5, 8, 9), driven in Chromium against the whole stack: the real API, the RabbitMQ
  * import and delete consumers, PostgreSQL. Contact files are generated per test in its output folder.
  *
- * The first test expects the suite's fresh database to hold no audience yet (this file runs first,
- * and no other spec creates audiences); every other test names its audiences uniquely.
+ * The first test expects the suite's fresh database to hold no audience yet (this file runs first;
+ * the specs that create audiences too come after it); every other test names its audiences uniquely.
  */
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page, type Request } from '@playwright/test';
@@ -27,6 +27,7 @@ import {
   writeFixture,
 } from './support/audiences';
 import { signInAsMember } from './support/auth';
+import { expectNoAxeViolations, expectNoOverlappingCells } from './support/browser-checks';
 
 const pathOf = (url: string) => new URL(url).pathname;
 const searchOf = (page: Page) => new URL(page.url()).searchParams;
@@ -632,4 +633,46 @@ test('deleting an audience with contacts from the list: gone at once, its page r
   await expect(page.getByRole('button', { name: 'Options' })).toHaveCount(0);
   expect((await api.get(`/api/audiences/${id}`)).status()).toBe(404);
   expect((await api.get(`/api/audiences/${id}/contacts`)).status()).toBe(404);
+});
+
+test('at 390 px wide the tables scroll sideways inside their box and no two cells overlap', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signInAsMember(page);
+  const name = uniqueName('Narrow');
+  const id = await createAudienceThroughDialog(page, name);
+  await openImportWizard(page, id);
+  await pasteThroughWizard(
+    page,
+    [
+      'Email\tFirst Name\tLast Name\tCity',
+      'alexandrina.wolfeschlegelstein@example.org\tAlexandrina\tWolfeschlegelsteinhausen\tLlanfairpwllgwyngyll',
+      'bob@example.org\tBob\tLee\tOslo',
+    ].join('\n'),
+  );
+  await expectImportAccepted(page, id);
+  const table = contactsTable(page);
+  await expect(table.getByRole('row')).toHaveCount(3);
+  await expectNoOverlappingCells(table);
+
+  // The table scrolls sideways in its own box, by keyboard too; the page itself does not.
+  const scroller = page.getByRole('region', { name: 'Contacts table' });
+  expect(await scroller.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await scroller.focus();
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(() => scroller.evaluate((element) => element.scrollLeft)).toBeGreaterThan(0);
+  // A cut value keeps the whole of it in a tooltip.
+  await table.getByText(/^alexandrina\.wolfe/).focus();
+  await expect(page.getByRole('tooltip')).toHaveText('alexandrina.wolfeschlegelstein@example.org');
+  await page.keyboard.press('Escape');
+  // Nothing half faded while axe measures contrast.
+  await expect(page.getByRole('tooltip')).toBeHidden();
+  await expect(toast(page, IMPORT_STARTED)).toBeHidden({ timeout: 15_000 });
+  await expectNoAxeViolations(page, 'the audience detail at 390 px');
+
+  await page.goto(`/audiences?name=${encodeURIComponent(name)}`);
+  await expect(audienceRow(page, name)).toBeVisible();
+  await expectNoOverlappingCells(audiencesTable(page));
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await expectNoAxeViolations(page, 'the audiences list at 390 px');
 });

@@ -9,11 +9,13 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from '
 import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import pg from 'pg';
+import { REMOTES, REMOTE_NAMES, remotePort, remoteUrlVariable } from '@mailroom/mf-contract/remotes';
 import {
   ADMIN_DATABASE_URL,
   PORTS,
   baseURL,
   campaignsRemoteManifestUrl,
+  emailEditorScriptUrl,
   isAlive,
   repoRoot,
   startCampaignsRemote,
@@ -26,7 +28,9 @@ import globalTeardown from './global-teardown';
 
 const READY_LINE = 'Mailroom is running at';
 const READY_TIMEOUT_MS = 120_000;
-const FRONTENDS = ['shell', 'mfe-audiences', 'mfe-templates', 'mfe-campaigns', 'mfe-reports'];
+const FRONTENDS = ['shell', ...REMOTE_NAMES.map((name) => REMOTES[name].dir)];
+/** The remotes the stack serves; the campaigns remote has a server of its own (startCampaignsRemote). */
+const STACK_REMOTES = REMOTE_NAMES.filter((name) => name !== 'campaigns');
 
 function buildFrontendsIfMissing(): void {
   const missing = FRONTENDS.filter((app) => !existsSync(join(repoRoot, app, 'dist')));
@@ -52,9 +56,7 @@ async function assertPortsFree(): Promise<void> {
     PORTS.web,
     PORTS.oidc,
     PORTS.ses,
-    PORTS.remotesBase + 1,
-    PORTS.remotesBase + 2,
-    PORTS.remotesBase + 4,
+    ...STACK_REMOTES.map((name) => remotePort(name, PORTS.remotesBase)),
     PORTS.campaignsRemote,
   ];
   const busy: number[] = [];
@@ -110,9 +112,7 @@ function stackEnv(databaseUrl: string): NodeJS.ProcessEnv {
     'STACK_HOST',
     'STOCK_PHOTO_URL',
     'STOCK_PHOTO_KEY',
-    'REMOTE_AUDIENCES_URL',
-    'REMOTE_TEMPLATES_URL',
-    'REMOTE_REPORTS_URL',
+    ...STACK_REMOTES.map(remoteUrlVariable),
   ]) {
     delete env[name];
   }
@@ -120,12 +120,15 @@ function stackEnv(databaseUrl: string): NodeJS.ProcessEnv {
     ...env,
     DATABASE_URL: databaseUrl,
     AMQP_URL: 'amqp://guest:guest@127.0.0.1:5672',
+    // Queues of this run only: another run on the same broker never takes its messages.
+    QUEUE_PREFIX: `e2e-${Date.now().toString(36)}.`,
     PORT: String(PORTS.web),
     EMBEDDED_OIDC_PORT: String(PORTS.oidc),
     EMBEDDED_SES_PORT: String(PORTS.ses),
     REMOTES_PORT_BASE: String(PORTS.remotesBase),
     ORG_EMAIL_DOMAIN: 'example.org',
-    REMOTE_CAMPAIGNS_URL: campaignsRemoteManifestUrl,
+    [remoteUrlVariable('campaigns')]: campaignsRemoteManifestUrl,
+    EMAIL_EDITOR_SCRIPT_URL: emailEditorScriptUrl,
     NODE_ENV: 'development',
     FORCE_COLOR: '0',
   };

@@ -32,8 +32,12 @@ export function readBearerToken(header: string | string[] | undefined): string |
   return match?.[1];
 }
 
-/** Verifies the request's bearer token and stores the member on the request. Throws `AuthError` (or AuthUnavailableError). */
+/**
+ * Verifies the request's bearer token and stores the member on the request. Throws `AuthError` (or AuthUnavailableError).
+ * A request already authenticated (the app checks /api before reading bodies) is not verified twice.
+ */
 export async function authenticate(verifier: TokenVerifier, req: Request): Promise<Member> {
+  if (req.member) return req.member;
   const token = readBearerToken(req.headers.authorization);
   if (!token) throw new AuthError(401, 'Missing bearer token');
   const member = await verifier.verify(token);

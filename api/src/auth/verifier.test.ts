@@ -6,7 +6,15 @@ import * as OpenApiValidator from 'express-openapi-validator';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { mintToken, testAudience, testIssuer, testJwks, testVerifier, type MintOptions } from '../../test/support/tokens.js';
+import {
+  mintToken,
+  testAudience,
+  testIssuer,
+  testJwks,
+  testKeyResolver,
+  testVerifier,
+  type MintOptions,
+} from '../../test/support/tokens.js';
 import { bearerAuthHandler, memberOf, requireMember } from './middleware.js';
 import { AuthError, AuthUnavailableError, createTokenVerifier, emailDomain, type TokenVerifier } from './verifier.js';
 
@@ -88,11 +96,26 @@ type Rejection = {
 };
 
 const mint = (options: MintOptions) => () => mintToken(options);
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+const HOUR = 3600;
 
 const rejections: Rejection[] = [
   { name: 'wrong issuer', token: mint({ issuer: 'http://localhost/another-issuer' }), status: 401, message: 'Invalid token' },
   { name: 'wrong audience', token: mint({ audience: 'another-api' }), status: 401, message: 'Invalid token' },
   { name: 'expired', token: mint({ expired: true }), status: 401, message: 'Token expired' },
+  {
+    name: 'issued in the future (iat a minute ahead)',
+    token: () => mintToken({ claims: { iat: nowSeconds() + 60 } }),
+    status: 401,
+    message: 'Invalid token',
+  },
+  {
+    name: 'issued 25 hours ago, though not expired',
+    token: () => mintToken({ claims: { iat: nowSeconds() - 25 * HOUR } }),
+    status: 401,
+    message: 'Token expired',
+  },
+  { name: 'no iat', token: mint({ claims: { iat: undefined } }), status: 401, message: 'Invalid token' },
   { name: 'alg: none (unsigned)', token: mint({ key: 'none' }), status: 401, message: 'Invalid token' },
   { name: 'unknown key id', token: mint({ kid: 'no-such-key' }), status: 401, message: 'Invalid token' },
   { name: 'signature by another key', token: mint({ key: 'other' }), status: 401, message: 'Invalid token' },
@@ -172,6 +195,26 @@ describe('createTokenVerifier (local JWKS)', () => {
 
   it('accepts a token within the 5 s clock tolerance', async () => {
     await expect(verifier.verify(await mintToken({ expiresIn: -2 }))).resolves.toBeTruthy();
+  });
+
+  it('accepts an iat within the clock tolerance ahead, and a token issued 23 hours ago', async () => {
+    await expect(verifier.verify(await mintToken({ claims: { iat: nowSeconds() + 3 } }))).resolves.toBeTruthy();
+    await expect(verifier.verify(await mintToken({ claims: { iat: nowSeconds() - 23 * HOUR } }))).resolves.toBeTruthy();
+  });
+
+  it('takes the maximum token age from its options', async () => {
+    const strict = createTokenVerifier({
+      issuer: testIssuer,
+      audience: testAudience,
+      orgEmailDomain: 'example.org',
+      jwks: testKeyResolver,
+      maxTokenAgeSeconds: 60,
+    });
+    await expect(strict.verify(await mintToken({ claims: { iat: nowSeconds() - 30 } }))).resolves.toBeTruthy();
+    await expect(strict.verify(await mintToken({ claims: { iat: nowSeconds() - 120 } }))).rejects.toMatchObject({
+      status: 401,
+      message: 'Token expired',
+    });
   });
 
   it('rejects a missing token with 401', async () => {

@@ -2,7 +2,8 @@
  * Bearer-token verification for the API (DESIGN.md section 6).
  *
  * The API trusts only a JWT it verifies itself: signature against the identity provider's JWKS (remote, found through
- * OpenID discovery unless `jwksUri` is given), issuer, audience, expiry, an asymmetric algorithm; then the member rules:
+ * OpenID discovery unless `jwksUri` is given), issuer, audience, expiry, an asymmetric algorithm, an issue time (`iat`)
+ * neither in the future nor older than the maximum token age (a stolen long-lived token stops working); then the member rules:
  * `email_verified === true` and the part of the e-mail after the last '@', lower-cased, equal to the organisation domain.
  */
 import { createRemoteJWKSet, decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
@@ -33,6 +34,8 @@ export class AuthUnavailableError extends Error {
 
 export const ALLOWED_ALGORITHMS = ['RS256', 'PS256', 'ES256', 'EdDSA'] as const;
 const CLOCK_TOLERANCE_SECONDS = 5;
+/** The identity provider's access tokens live minutes; a day covers any sane lifetime. */
+export const DEFAULT_MAX_TOKEN_AGE_SECONDS = 24 * 60 * 60;
 const DISCOVERY_TIMEOUT_MS = 5000;
 
 export type TokenVerifierOptions = {
@@ -43,6 +46,8 @@ export type TokenVerifierOptions = {
   jwksUri?: string;
   /** Key resolver used instead of a remote JWKS (tests: jose `createLocalJWKSet`). */
   jwks?: JWTVerifyGetKey;
+  /** Tokens issued longer ago than this are refused whatever their expiry (default 24 hours). */
+  maxTokenAgeSeconds?: number;
 };
 
 export type TokenVerifier = { verify(token: string): Promise<Member> };
@@ -143,6 +148,8 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
         audience,
         algorithms: [...ALLOWED_ALGORITHMS],
         clockTolerance: CLOCK_TOLERANCE_SECONDS,
+        // Also requires `iat`, and refuses one in the future (beyond the clock tolerance).
+        maxTokenAge: options.maxTokenAgeSeconds ?? DEFAULT_MAX_TOKEN_AGE_SECONDS,
         requiredClaims: ['exp'],
       }));
     } catch (error) {

@@ -509,7 +509,7 @@ ${form}
     const run = async () => {
       if (path === '/interaction' || path.startsWith('/interaction/')) return interaction(req, res, path);
       if (path === '/me' && (req.method === 'GET' || req.method === 'POST') && (await jwtUserinfo(req, res))) return;
-      callback(req, res);
+      await callback(req, res);
     };
     run().catch((error: unknown) => {
       const status = (error as { status?: unknown }).status === 413 ? 413 : 500;

@@ -6,7 +6,11 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/support/app.js';
 import { bearer } from '../../test/support/tokens.js';
-import { errorResponse, HttpError } from './errors.js';
+import { DATABASE_UNAVAILABLE, DomainError, type DomainErrorKind } from '../services/errors.js';
+import { errorResponse } from './errors.js';
+import { Database } from '../db/database.js';
+import { defineModels } from '../db/models/index.js';
+import { createSequelize } from '../db/sequelize.js';
 
 describe('the app: errors, security, health', () => {
   let t: TestApp;
@@ -94,11 +98,11 @@ describe('the app: readiness when the database is gone', () => {
   afterAll(() => t?.close());
 
   it('readyz answers 503 with the failing dependency', async () => {
-    const pg = await import('pg');
     // Nothing listens on port 9 (discard): the database is unreachable.
-    const unreachable = new pg.default.Pool({ connectionString: 'postgres://postgres@127.0.0.1:9/none', connectionTimeoutMillis: 1000 });
+    const sequelize = createSequelize({ databaseUrl: 'postgres://postgres@127.0.0.1:9/none', databasePoolMax: 1 });
+    const unreachable = new Database(sequelize, defineModels(sequelize));
     const { createApp } = await import('./app.js');
-    const app = createApp({ ...t.deps, pool: unreachable });
+    const app = createApp({ ...t.deps, db: unreachable });
     try {
       const res = await request(app).get('/readyz').expect(503);
       expect(res.body).toEqual({
@@ -107,7 +111,7 @@ describe('the app: readiness when the database is gone', () => {
         message: 'Not ready: database unavailable',
       });
     } finally {
-      await unreachable.end();
+      await unreachable.close();
     }
   });
 
@@ -119,15 +123,35 @@ describe('the app: readiness when the database is gone', () => {
 });
 
 describe('errorResponse', () => {
-  it('shows an HttpError as it is', () => {
-    expect(errorResponse(new HttpError(409, 'Only a draft can be sent'))).toEqual({
-      status: 409,
-      body: { message: 'Only a draft can be sent' },
+  it('maps each kind of DomainError to its status, with its message', () => {
+    const cases: [DomainErrorKind, number][] = [
+      ['invalid', 400],
+      ['forbidden', 403],
+      ['not-found', 404],
+      ['conflict', 409],
+      ['too-large', 413],
+      ['unavailable', 503],
+    ];
+    for (const [kind, status] of cases) {
+      expect(errorResponse(new DomainError(kind, `a ${kind} case`))).toEqual({ status, body: { message: `a ${kind} case` } });
+    }
+  });
+
+  it('answers a lost database with 503 and a value PostgreSQL refuses with 400, without internals', () => {
+    const terminated = Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+    expect(errorResponse(terminated)).toEqual({ status: 503, body: { message: DATABASE_UNAVAILABLE } });
+    const lost = new Error('Connection terminated unexpectedly');
+    expect(errorResponse(new DomainError('unavailable', DATABASE_UNAVAILABLE, { cause: lost }))).toEqual({
+      status: 503,
+      body: { message: DATABASE_UNAVAILABLE },
     });
-    expect(errorResponse(new HttpError(400, 'Bad', [{ path: 'name', message: 'required' }]))).toEqual({
+    const nul = Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: '22021' });
+    expect(errorResponse({ name: 'SequelizeDatabaseError', parent: nul })).toEqual({
       status: 400,
-      body: { message: 'Bad', errors: [{ path: 'name', message: 'required' }] },
+      body: { message: 'A value in the request is not valid' },
     });
+    const syntax = Object.assign(new Error('syntax error at or near "x"'), { code: '42601' });
+    expect(errorResponse(syntax)).toEqual({ status: 500, body: { message: 'Internal server error' } });
   });
 
   it('hides anything else behind a 500', () => {
@@ -152,7 +176,11 @@ describe('the app: operation log for the contract check', () => {
   it('appends one line per handled operation with its status, and none for unknown routes', async () => {
     await request(t.app).get('/healthz').expect(200);
     await request(t.app).get('/readyz').expect(200);
-    await request(t.app).get('/api/ses-quota').expect(401);
+    // Refused by the contract: still its operation's line. (A request without a token is refused before the contract.)
+    await request(t.app)
+      .get('/api/ses-quota?unexpected=1')
+      .set('Authorization', await bearer())
+      .expect(400);
     await request(t.app).get('/no/such/route').expect(404);
     const lines = readFileSync(log, 'utf8')
       .trim()
@@ -161,7 +189,7 @@ describe('the app: operation log for the contract check', () => {
     expect(lines).toEqual([
       { operationId: 'healthz', status: 200 },
       { operationId: 'readyz', status: 200 },
-      { operationId: 'getSesQuota', status: 401 },
+      { operationId: 'getSesQuota', status: 400 },
     ]);
   });
 

@@ -11,10 +11,15 @@ import { fileURLToPath } from 'node:url';
 import express, { type Express, type RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { pinoHttp } from 'pino-http';
-import { bearerAuthHandler } from '../auth/middleware.js';
+import { bearerAuthHandler, requireMember } from '../auth/middleware.js';
 import type { AppDeps } from '../deps.js';
 import { errorHandler } from './errors.js';
+import { publicRouteLimiter, signInFailureLimiter } from './rate-limits.js';
+import { finiteNumericParameters, unreadableUploads } from './validator-gaps.js';
 import { routes } from './routes/index.js';
+import { TEMPLATE_SAVE_BODY_LIMIT } from './routes/templates.js';
+import { trackingHits } from './routes/tracking.js';
+import { API_SECURITY_HEADERS, securityHeaders } from './security-headers.js';
 
 /** The contract, at the repository root. */
 export const OPENAPI_SPEC_PATH = resolve(dirname(fileURLToPath(import.meta.url)), '../../../openapi.yaml');
@@ -23,6 +28,22 @@ export const OPENAPI_SPEC_PATH = resolve(dirname(fileURLToPath(import.meta.url))
 export const UPLOAD_DIR = join(tmpdir(), 'mailroom-uploads');
 
 const HEALTH_PATHS = new Set(['/healthz', '/readyz']);
+
+/** The routes outside /api that anyone may call: tracking, and unsubscribe and SES events. */
+const TRACKING_PATH = '/t';
+const PUBLIC_PATHS = ['/unsubscribe', '/webhooks'];
+
+/**
+ * JSON bodies are small (DEFAULT_JSON_LIMIT) unless their route is listed here: its own parser runs
+ * first, and the default one then finds the body already read. Raise a limit here, per route, rather
+ * than for every route.
+ */
+const DEFAULT_JSON_LIMIT = '100kb';
+const LARGE_JSON_BODIES: { method: 'put' | 'post'; path: RegExp; limit: string }[] = [
+  // A template carries the editor's design json, its html and plain text, and a preview image.
+  // (Patterns without groups: a named parameter would be decoded here, before the contract checks the path.)
+  { method: 'put', path: /^\/api\/templates\/[^/]+$/, limit: TEMPLATE_SAVE_BODY_LIMIT },
+];
 
 interface OpenApiRequestInfo {
   openapi?: { schema?: { operationId?: string } };
@@ -34,19 +55,33 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   // The web server in front (stack, proxy) runs on the same machine.
   app.set('trust proxy', 'loopback');
+  app.use(securityHeaders(API_SECURITY_HEADERS));
+  if (config.operationLogPath && config.validateResponses) app.use(operationLog(config.operationLogPath));
+  // One count per address for every public route, whichever mount below a request goes through.
+  const publicLimiter = publicRouteLimiter(config.rateLimits.publicRequests);
+  // The open pixel and click redirect: hit by every mail client, so ahead of the request log and the
+  // contract's validator (see routes/tracking.ts).
+  app.use(TRACKING_PATH, publicLimiter);
+  app.use(trackingHits(deps));
 
   app.use(
     pinoHttp({
       logger: logger.child({ component: 'http' }),
       autoLogging: { ignore: (req) => HEALTH_PATHS.has(req.url ?? '') },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+      // A client that hangs up mid-request (an abandoned upload) is no fault of ours.
+      customLogLevel: (req, res, err) =>
+        req.readableAborted ? 'debug' : err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
     }),
   );
   app.use(removeUploadsWhenDone(logger));
-  if (config.operationLogPath && config.validateResponses) app.use(operationLog(config.operationLogPath));
 
-  // Templates carry the editor's design json and a preview image: a few MB at most.
-  app.use(express.json({ limit: '10mb' }));
+  // Every /api call needs a member's token: it is checked before any body is read, so a stranger's
+  // request costs no parsing. Refusals are counted per address (429 past the limit).
+  app.use('/api', signInFailureLimiter(config.rateLimits.signInFailures), requireMember(deps.verifier));
+  app.use(PUBLIC_PATHS, publicLimiter);
+
+  for (const { method, path, limit } of LARGE_JSON_BODIES) app[method](path, express.json({ limit }));
+  app.use(express.json({ limit: DEFAULT_JSON_LIMIT }));
   // SNS posts its JSON envelope as text/plain; RFC 8058 one-click unsubscribe posts a form.
   app.use(express.text({ type: 'text/plain', limit: '256kb' }));
   app.use(express.urlencoded({ extended: false, limit: '16kb' }));
@@ -57,9 +92,10 @@ export function createApp(deps: AppDeps): Express {
       validateRequests: true,
       validateResponses: config.validateResponses,
       validateSecurity: { handlers: { bearerAuth: bearerAuthHandler(deps.verifier) } },
-      fileUploader: { dest: UPLOAD_DIR, limits: { fileSize: config.importMaxBytes, files: 1, fields: 20 } },
+      fileUploader: { dest: UPLOAD_DIR, limits: { fileSize: config.import.maxBytes, files: 1, fields: 20 } },
     }),
   );
+  app.use(finiteNumericParameters(OPENAPI_SPEC_PATH), unreadableUploads());
 
   app.use(routes(deps));
 

@@ -1,11 +1,14 @@
 /**
  * The one error handler. Every error answer is `{ message, errors? }` with a proper status;
- * a 500 never carries internals (they go to the log with the stack).
+ * a 500 never carries internals (they go to the log with the stack). Services throw DomainErrors;
+ * their kinds become statuses here and nowhere else.
  */
 import type { ErrorRequestHandler } from 'express';
 import { error as validatorErrors } from 'express-openapi-validator';
 import { AuthError, AuthUnavailableError } from '../auth/verifier.js';
+import { isDatabaseUnavailable } from '../db/database.js';
 import type { Logger } from '../logger.js';
+import { DATABASE_UNAVAILABLE, DomainError, type DomainErrorKind } from '../services/errors.js';
 
 export interface ErrorItem {
   path?: string;
@@ -18,16 +21,27 @@ export interface ErrorBody {
   errors?: ErrorItem[];
 }
 
-/** An error a route or service throws on purpose; its message is shown to the caller. */
-export class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly errors?: ErrorItem[],
-  ) {
-    super(message);
-    this.name = 'HttpError';
+export const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
+  invalid: 400,
+  forbidden: 403,
+  'not-found': 404,
+  conflict: 409,
+  'too-large': 413,
+  unavailable: 503,
+};
+
+/**
+ * PostgreSQL's "data exception" class (22xxx: invalid text for a type, out of range, a NUL byte
+ * in text...): a value the contract let through that the database refuses. The caller's fault,
+ * not ours; the contract should have caught it, so this is the safety net.
+ */
+function isInvalidInput(err: unknown): boolean {
+  for (let e: unknown = err; e !== null && typeof e === 'object'; e = (e as { parent?: unknown }).parent) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && code.length === 5) return code.startsWith('22');
+    if ((e as { parent?: unknown }).parent === e) break;
   }
+  return false;
 }
 
 const INTERNAL: ErrorBody = { message: 'Internal server error' };
@@ -52,9 +66,9 @@ function isExposedClientError(err: unknown): err is { status: number; message: s
 
 /** Maps any error to its status and body. */
 export function errorResponse(err: unknown): { status: number; body: ErrorBody } {
-  if (err instanceof HttpError) {
-    return { status: err.status, body: err.errors ? { message: err.message, errors: err.errors } : { message: err.message } };
-  }
+  if (err instanceof DomainError) return { status: STATUS_OF_KIND[err.kind], body: { message: err.message } };
+  if (isDatabaseUnavailable(err)) return { status: 503, body: { message: DATABASE_UNAVAILABLE } };
+  if (isInvalidInput(err)) return { status: 400, body: { message: 'A value in the request is not valid' } };
   if (err instanceof AuthError) return { status: err.status, body: { message: err.message } };
   if (err instanceof AuthUnavailableError) return { status: err.status, body: { message: err.message } };
   if (isValidatorError(err)) {

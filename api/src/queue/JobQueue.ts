@@ -10,7 +10,8 @@
  */
 
 /** Names of the queues the product uses. */
-export type QueueName = 'contact-import' | 'campaign-send' | 'audience-delete' | (string & {});
+/** A queue's name as the broker knows it (before the prefix); the typed names are in registry.ts. */
+export type QueueName = string;
 
 export interface PublishOptions {
   /** Deliver no sooner than this many milliseconds from now. */
@@ -31,7 +32,18 @@ export interface JobContext {
   attempt: number;
 }
 
-/** Resolves: acked. Throws: retried after a delay, dead-lettered after maxAttempts. */
+/**
+ * Thrown by a handler for a message that no attempt can ever handle (a malformed payload): it goes
+ * to the dead-letter queue at once instead of being retried.
+ */
+export class PoisonMessageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PoisonMessageError';
+  }
+}
+
+/** Resolves: acked. Throws: retried after a delay, dead-lettered after maxAttempts (at once for PoisonMessageError). */
 export type JobHandler<T> = (payload: T, context: JobContext) => Promise<void>;
 
 export interface Consumer {

@@ -5,7 +5,15 @@
  * process only, for development and the one-command stack.
  */
 import type { Logger } from '../logger.js';
-import type { ConsumeOptions, Consumer, JobHandler, JobQueue, PublishOptions, QueueName } from './JobQueue.js';
+import {
+  PoisonMessageError,
+  type ConsumeOptions,
+  type Consumer,
+  type JobHandler,
+  type JobQueue,
+  type PublishOptions,
+  type QueueName,
+} from './JobQueue.js';
 import { errorMessage, resolveConsumeOptions, type ResolvedConsumeOptions } from './options.js';
 
 interface Message {
@@ -110,7 +118,7 @@ export class InProcessJobQueue implements JobQueue {
 
   /** @internal A handler failed: retry after the delay, or dead-letter after maxAttempts. */
   failed(queue: string, message: Message, options: ResolvedConsumeOptions, error: unknown, logger: Logger): void {
-    if (message.attempt >= options.maxAttempts) {
+    if (error instanceof PoisonMessageError || message.attempt >= options.maxAttempts) {
       logger.error({ err: error, attempt: message.attempt }, 'job failed for the last time; dead-lettered');
       this.state(queue).dead.push(message.body);
       return;

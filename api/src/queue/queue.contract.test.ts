@@ -6,7 +6,8 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../logger.js';
 import { InProcessJobQueue } from './in-process.js';
-import type { JobQueue } from './JobQueue.js';
+import { PoisonMessageError, type JobQueue } from './JobQueue.js';
+import { Queues } from './registry.js';
 import { RabbitMqJobQueue } from './rabbitmq.js';
 
 const AMQP_URL = process.env.TEST_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
@@ -266,5 +267,40 @@ describe.each(adapters)('JobQueue contract: $name', ({ create, broker }) => {
   it('answers ping() while open', async () => {
     const queue = open();
     await vi.waitFor(() => queue.ping(), { timeout: 5_000, interval: 50 });
+  });
+
+  it('dead-letters a PoisonMessageError at once, without retrying it', async () => {
+    const queue = open();
+    const name = queueName();
+    const attempts: number[] = [];
+    queue.consume(
+      name,
+      async (_payload, { attempt }) => {
+        attempts.push(attempt);
+        throw new PoisonMessageError('cannot ever be handled');
+      },
+      { maxAttempts: 5, retryDelayMs: () => 10 },
+    );
+    await queue.publish(name, { campaignId: 9 });
+    await vi.waitFor(async () => expect(await queue.deadLetters(name)).toEqual([{ campaignId: 9 }]), { timeout: 10_000, interval: 50 });
+    await sleep(300);
+    expect(attempts).toEqual([1]);
+  });
+
+  it('typed by the registry: a malformed message is dead-lettered at once and never reaches the handler', async () => {
+    const adapter = broker
+      ? new RabbitMqJobQueue(AMQP_URL, logger, { prefix: `t-${randomUUID()}.`, deleteQueuesOnClose: true })
+      : new InProcessJobQueue(logger);
+    opened.push(adapter);
+    const queues = new Queues(adapter, logger);
+    const handled: unknown[] = [];
+    queues.consume('audience-delete', async (job) => void handled.push(job), { maxAttempts: 5, retryDelayMs: () => 10 });
+    await adapter.publish('audience-delete', { audienceId: 'DROP TABLE' });
+    await queues.publish('audience-delete', { audienceId: 4 });
+    await vi.waitFor(() => expect(handled).toEqual([{ audienceId: 4 }]), { timeout: 10_000, interval: 50 });
+    await vi.waitFor(async () => expect(await queues.deadLetters('audience-delete')).toEqual([{ audienceId: 'DROP TABLE' }]), {
+      timeout: 10_000,
+      interval: 50,
+    });
   });
 });

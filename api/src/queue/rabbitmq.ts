@@ -17,7 +17,15 @@
  */
 import { Connection, type AsyncMessage, type Publisher } from 'rabbitmq-client';
 import type { Logger } from '../logger.js';
-import type { ConsumeOptions, Consumer, JobHandler, JobQueue, PublishOptions, QueueName } from './JobQueue.js';
+import {
+  PoisonMessageError,
+  type ConsumeOptions,
+  type Consumer,
+  type JobHandler,
+  type JobQueue,
+  type PublishOptions,
+  type QueueName,
+} from './JobQueue.js';
 import { errorMessage, resolveConsumeOptions } from './options.js';
 
 const ATTEMPT_HEADER = 'x-mailroom-attempt';
@@ -123,11 +131,11 @@ export class RabbitMqJobQueue implements JobQueue {
         const body = rawBody(message);
         try {
           if (body === undefined) throw new Error('message body is not JSON');
-          await handler(JSON.parse(body.toString('utf8')) as T, { attempt });
+          await handler(parseBody(body) as T, { attempt });
         } catch (error) {
           await this.declareWorkQueue(queue);
           const original = body ?? (Buffer.isBuffer(message.body) ? message.body : Buffer.from(String(message.body)));
-          if (body === undefined || attempt >= maxAttempts) {
+          if (body === undefined || error instanceof PoisonMessageError || attempt >= maxAttempts) {
             logger.error({ err: error, attempt }, 'job failed for the last time; dead-lettered');
             await this.sendRaw(deadQueueName(queue), original, {
               [ATTEMPT_HEADER]: attempt,
@@ -293,4 +301,13 @@ function rawBody(message: { body: unknown; contentType?: string }): Buffer | und
     }
   }
   return undefined;
+}
+
+/** A body that is not JSON can never be handled: poison. */
+function parseBody(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    throw new PoisonMessageError('message body is not JSON');
+  }
 }

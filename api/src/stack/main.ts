@@ -9,7 +9,7 @@
  */
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { REMOTES } from '@mailroom/mf-contract';
+import { REMOTES, REMOTE_NAMES, remotePort, remoteUrlVariable, type RemoteName } from '@mailroom/mf-contract/remotes';
 import { serveStatic } from '@mailroom/rspack-config/serve';
 import { startEmbeddedPostgres } from '../embedded/postgres.js';
 import { startEmbeddedSes } from '../embedded/ses.js';
@@ -19,25 +19,30 @@ import { loadConfig } from '../config.js';
 import { createDeps, closeDeps } from '../deps.js';
 import { migrate } from '../db/migrate.js';
 import { createApp } from '../http/app.js';
+import { createLogger } from '../logger.js';
+import { onShutdownSignal } from '../shutdown.js';
 import { startWorkers } from '../workers/index.js';
-import { createWebApp, remotesManifest } from './web.js';
+import { createWebApp, remotesManifest, shellConfigOf } from './web.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const env = process.env;
-const stops: (() => Promise<void>)[] = [];
 const startedAt = Date.now();
+/** Stop steps; the one added first runs first (the web server before what it serves). */
+const stops: (() => Promise<void>)[] = [];
 
 async function main(): Promise<void> {
-  const host = env.STACK_HOST ?? 'localhost';
-  const webPort = Number(env.PORT ?? 8080);
-  const publicUrl = env.PUBLIC_URL ?? `http://${host}:${webPort}`;
+  // Read once for the stack's own settings; read again below, once the embedded pieces have said
+  // where they listen, for the configuration the product runs with.
+  const { stack, port: webPort, ...initial } = loadConfig({ PORT: '8080', ...env });
+  const publicUrl = env.PUBLIC_URL ?? `http://${stack.host}:${webPort}`;
   env.PUBLIC_URL = publicUrl;
+  env.PORT = String(webPort);
   env.NODE_ENV ??= 'development';
 
-  if (!env.DATABASE_URL) {
+  if (stack.embedded.postgres) {
     const postgres = await startEmbeddedPostgres({
       dataDir: join(root, '.data/postgres'),
-      port: Number(env.EMBEDDED_POSTGRES_PORT ?? 5433),
+      port: stack.ports.postgres,
       database: 'mailroom',
       log: (line) => console.error(`[postgres] ${line}`),
     });
@@ -46,18 +51,17 @@ async function main(): Promise<void> {
     console.log(`  PostgreSQL   embedded (${postgres.url.replace(/:[^:@/]+@/, ':***@')})`);
   }
 
-  if (!env.SES_ENDPOINT && !env.AWS_ACCESS_KEY_ID) {
-    const ses = await startEmbeddedSes({ port: Number(env.EMBEDDED_SES_PORT ?? 8005) });
+  if (stack.embedded.ses) {
+    const ses = await startEmbeddedSes({ port: stack.ports.ses });
     env.SES_ENDPOINT = ses.endpoint;
     stops.push(ses.stop);
     console.log(`  SES          embedded, inbox at ${ses.endpoint}/`);
   }
 
-  if (!env.OIDC_ISSUER) {
-    const oidcPort = Number(env.EMBEDDED_OIDC_PORT ?? 4000);
+  if (stack.embedded.oidc) {
     const oidc = await startEmbeddedOidc({
-      port: oidcPort,
-      issuer: `http://${host}:${oidcPort}`,
+      port: stack.ports.oidc,
+      issuer: `http://${stack.host}:${stack.ports.oidc}`,
       redirectUris: [`${publicUrl}/login/callback`, `${publicUrl}/silent-check-sso.html`],
       postLogoutRedirectUris: [`${publicUrl}/login`, publicUrl],
       // Kept so that tokens already issued still verify after a restart.
@@ -69,7 +73,7 @@ async function main(): Promise<void> {
     for (const account of SEEDED_ACCOUNTS) console.log(`               ${account.email} / ${account.password}`);
   }
 
-  if (!env.AMQP_URL) console.log('  Queue        in-process (set AMQP_URL for RabbitMQ)');
+  if (!initial.amqpUrl) console.log('  Queue        in-process (set AMQP_URL for RabbitMQ)');
 
   const config = loadConfig(env);
   await migrate(config);
@@ -78,25 +82,21 @@ async function main(): Promise<void> {
   const workers = await startWorkers(deps);
   stops.unshift(() => workers.close());
 
-  // Remotes listen on consecutive ports from REMOTES_PORT_BASE + 1 (3101..3104 by default).
-  const base = Number(env.REMOTES_PORT_BASE ?? 3100);
-  const remotePorts = { audiences: base + 1, templates: base + 2, campaigns: base + 3, reports: base + 4 };
-  for (const name of Object.keys(REMOTES) as (keyof typeof REMOTES)[]) {
-    if (env[`REMOTE_${name.toUpperCase()}_URL`]) continue;
-    const server = serveStatic(join(root, `mfe-${name}`, 'dist'), remotePorts[name]);
+  // Each remote is served on its development port (3101...), all moved at once by REMOTES_PORT_BASE.
+  const remotePorts = Object.fromEntries(REMOTE_NAMES.map((name) => [name, remotePort(name, stack.ports.remotesBase)])) as Record<
+    RemoteName,
+    number
+  >;
+  for (const name of REMOTE_NAMES) {
+    if (env[remoteUrlVariable(name)]) continue;
+    const server = serveStatic(join(root, REMOTES[name].dir, 'dist'), remotePorts[name]);
     stops.push(() => new Promise((done) => server.close(() => done())));
   }
 
   const web = createWebApp({
     shellDist: join(root, 'shell/dist'),
-    shellConfig: {
-      apiBaseUrl: '',
-      oidc: { authority: config.oidc.issuer, clientId: config.oidc.clientId, scope: 'openid profile email' },
-      orgDomain: config.orgEmailDomain,
-      orgName: config.orgName,
-      stockPhoto: env.STOCK_PHOTO_URL && env.STOCK_PHOTO_KEY ? { url: env.STOCK_PHOTO_URL, key: env.STOCK_PHOTO_KEY } : null,
-    },
-    remotes: remotesManifest(env, remotePorts, host),
+    shellConfig: shellConfigOf(config),
+    remotes: remotesManifest(env, remotePorts, stack.host),
     api: createApp(deps),
   });
   const server = web.listen(webPort);
@@ -109,21 +109,15 @@ async function main(): Promise<void> {
   console.log(`\nMailroom is running at ${publicUrl} (ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s)`);
 }
 
-let stopping = false;
-async function stop(signal: string): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  console.log(`\n${signal}: stopping Mailroom...`);
-  for (const step of stops) {
-    await step().catch((error: unknown) => console.error(error));
-  }
-  process.exit(0);
-}
-process.on('SIGINT', () => void stop('SIGINT'));
-process.on('SIGTERM', () => void stop('SIGTERM'));
+const stopAll = async () => {
+  for (const step of stops) await step().catch((error: unknown) => console.error(error));
+};
+
+// The entry points' one shutdown path: drain in order, within the grace period.
+onShutdownSignal(createLogger({ logLevel: 'info' }, { process: 'stack' }), stopAll);
 
 main().catch(async (error: unknown) => {
   console.error('Mailroom could not start:', error instanceof Error ? error.message : error);
-  for (const step of stops) await step().catch(() => {});
+  await stopAll();
   process.exit(1);
 });

@@ -6,7 +6,11 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import express, { type Express, type Request } from 'express';
-import { REMOTES, type RemotesManifest, type ShellConfig } from '@mailroom/mf-contract';
+import type { RemotesManifest, ShellConfig } from '@mailroom/mf-contract';
+import { REMOTE_NAMES, remoteManifestUrl, remoteUrlVariable, type RemoteName } from '@mailroom/mf-contract/remotes';
+import type { Config } from '../config.js';
+import { NOSNIFF, securityHeaders, type SecurityHeaders } from '../http/security-headers.js';
+import { SILENT_CHECK_PATH, shellContentSecurityPolicy } from './content-security-policy.js';
 
 /** Paths the API answers; everything else that asks for HTML gets the shell's index.html. */
 const API_PREFIXES = ['/api/', '/t/', '/unsubscribe/', '/webhooks/', '/healthz', '/readyz'];
@@ -17,9 +21,26 @@ function wantsShell(request: Request): boolean {
   return (request.headers.accept ?? '').includes('text/html');
 }
 
+/**
+ * Headers of what the web front answers itself (the API's answers get the API's own). Only the
+ * origin goes in a Referer to another site, never a path (the shell's addresses name audiences and
+ * campaigns, the sign-in callback carries a code).
+ */
+function shellSecurityHeaders(shellConfig: ShellConfig, remotes: RemotesManifest): (request: Request) => SecurityHeaders {
+  const headers = (framedBySelf: boolean): SecurityHeaders => ({
+    ...NOSNIFF,
+    'Content-Security-Policy': shellContentSecurityPolicy(shellConfig, remotes, { framedBySelf }),
+    'Referrer-Policy': 'strict-origin-when-cross-origin',
+  });
+  const page = headers(false);
+  const silentCheck = headers(true);
+  return (request) => (request.path === SILENT_CHECK_PATH ? silentCheck : page);
+}
+
 export function createWebApp(options: { shellDist: string; shellConfig: ShellConfig; remotes: RemotesManifest; api: Express }): Express {
   const web = express();
   web.disable('x-powered-by');
+  web.use(securityHeaders(shellSecurityHeaders(options.shellConfig, options.remotes)));
   web.get('/config.json', (_request, response) => {
     response.set('Cache-Control', 'no-cache').json(options.shellConfig);
   });
@@ -45,11 +66,24 @@ export function createWebApp(options: { shellDist: string; shellConfig: ShellCon
   return web;
 }
 
+/** config.json: the shell on this origin's API, the configured identity provider and deployment settings. */
+export function shellConfigOf(config: Config): ShellConfig {
+  const { url, key } = config.stockPhoto;
+  return {
+    apiBaseUrl: '',
+    oidc: { authority: config.oidc.issuer, clientId: config.oidc.clientId, scope: 'openid profile email' },
+    orgDomain: config.orgEmailDomain,
+    orgName: config.orgName,
+    stockPhoto: url && key ? { url, key } : null,
+    features: { importMaxBytes: config.import.maxBytes, emailEditorScriptUrl: config.emailEditorScriptUrl },
+  };
+}
+
 /** remotes.json for remotes served at http://host:port by the stack, each overridable by REMOTE_<NAME>_URL. */
-export function remotesManifest(env: NodeJS.ProcessEnv, ports: Record<keyof typeof REMOTES, number>, host: string): RemotesManifest {
-  const entries = (Object.keys(REMOTES) as (keyof typeof REMOTES)[]).map((name) => [
+export function remotesManifest(env: NodeJS.ProcessEnv, ports: Record<RemoteName, number>, host: string): RemotesManifest {
+  const entries = REMOTE_NAMES.map((name) => [
     name,
-    env[`REMOTE_${name.toUpperCase()}_URL`] ?? `http://${host}:${ports[name]}/mf-manifest.json`,
+    env[remoteUrlVariable(name)] ?? remoteManifestUrl(name, `http://${host}:${ports[name]}`),
   ]);
   return Object.fromEntries(entries) as RemotesManifest;
 }

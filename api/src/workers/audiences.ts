@@ -11,65 +11,42 @@
  */
 import type { AppDeps } from '../deps.js';
 import type { Consumer } from '../queue/JobQueue.js';
-import {
-  AUDIENCE_DELETE_QUEUE,
-  CONTACT_IMPORT_QUEUE,
-  createAudienceService,
-  type AudienceDeleteJob,
-} from '../services/audiences/audience-service.js';
-import { importContacts, settleAfterImport, type ContactImportJob } from '../services/contacts/importer.js';
-import { loadImportSettings } from '../services/contacts/import-settings.js';
+import { importContacts, settleAfterImport } from '../services/contacts/importer.js';
+import { periodic } from './periodic.js';
 
 const IMPORT_ATTEMPTS = 3;
 const SWEEP_EVERY_MS = 5 * 60_000;
 
-export function audienceWorkers(deps: AppDeps): Consumer[] {
-  const settings = loadImportSettings();
-  const logger = deps.logger.child({ component: 'audiences-worker' });
-  const service = createAudienceService({ pool: deps.pool, queue: deps.queue, importSettings: settings, logger });
+export function audienceWorkers({ config, db, queue, services, logger: parent }: AppDeps): Consumer[] {
+  const logger = parent.child({ component: 'audiences-worker' });
+  const { audiences } = services;
 
-  const imports = deps.queue.consume<ContactImportJob>(
-    CONTACT_IMPORT_QUEUE,
+  const imports = queue.consume(
+    'contact-import',
     async (job, { attempt }) => {
       const started = Date.now();
-      const outcome = await importContacts(deps.pool, job, {
-        dir: settings.dir,
-        limits: settings,
+      const outcome = await importContacts(db, job, {
+        dir: config.import.dir,
+        limits: config.import,
         logger,
         finalAttempt: attempt >= IMPORT_ATTEMPTS,
       });
       logger.info({ audienceId: job.audienceId, ...outcome, ms: Date.now() - started }, 'contact import done');
       if (outcome.status === 'imported') {
-        await settleAfterImport(deps.pool).catch((err: unknown) => logger.warn({ err }, 'could not settle the search index'));
+        await settleAfterImport(db).catch((err: unknown) => logger.warn({ err }, 'could not settle the search index'));
       }
     },
     { concurrency: 1, maxAttempts: IMPORT_ATTEMPTS },
   );
 
-  const purges = deps.queue.consume<AudienceDeleteJob>(
-    AUDIENCE_DELETE_QUEUE,
+  const purges = queue.consume(
+    'audience-delete',
     async ({ audienceId }) => {
-      const { contactsDeleted } = await service.purge(audienceId);
+      const { contactsDeleted } = await audiences.purge(audienceId);
       logger.info({ audienceId, contactsDeleted }, 'audience purged');
     },
     { concurrency: 1 },
   );
 
-  const sweep = () =>
-    service.sweep().catch((err: unknown) => {
-      logger.warn({ err }, 'audience sweep failed');
-    });
-  let running: Promise<unknown> = sweep();
-  const timer = setInterval(() => {
-    running = sweep();
-  }, SWEEP_EVERY_MS);
-  timer.unref();
-  const sweeper: Consumer = {
-    close: async () => {
-      clearInterval(timer);
-      await running;
-    },
-  };
-
-  return [imports, purges, sweeper];
+  return [imports, purges, periodic('audience sweep', SWEEP_EVERY_MS, () => audiences.sweep(), logger)];
 }

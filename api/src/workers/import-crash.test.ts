@@ -23,7 +23,6 @@ import { createTestApp, TEST_AMQP_URL, type TestApp } from '../../test/support/a
 import { bearer } from '../../test/support/tokens.js';
 import { createLogger } from '../logger.js';
 import { RabbitMqJobQueue } from '../queue/rabbitmq.js';
-import { AUDIENCE_DELETE_QUEUE, CONTACT_IMPORT_QUEUE } from '../services/audiences/audience-service.js';
 import { FILE_GONE_ERROR } from '../services/contacts/importer.js';
 
 const API_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -33,7 +32,7 @@ const KILL_AFTER_ROWS = 20_000;
 const TEST_TIMEOUT_MS = 60_000;
 
 const prefix = `t-crash-${randomBytes(5).toString('hex')}.`;
-const importQueue = prefix + CONTACT_IMPORT_QUEUE;
+const importQueue = prefix + 'contact-import';
 
 let t: TestApp | undefined;
 let broker: Connection | undefined;
@@ -259,9 +258,8 @@ beforeAll(async () => {
   for (let i = 0; i < ROWS; i++) lines.push(`person${i}@example.org,Person ${i},City ${i % 97}`);
   await writeFile(csvPath, `${lines.join('\n')}\n`);
 
-  process.env.IMPORT_DIR = importDir;
   const queue = new RabbitMqJobQueue(TEST_AMQP_URL, createLogger({ logLevel: 'silent' }), { prefix, deleteQueuesOnClose: true });
-  t = await createTestApp({ env: { AMQP_URL: TEST_AMQP_URL, QUEUE_PREFIX: prefix }, deps: { queue } });
+  t = await createTestApp({ env: { AMQP_URL: TEST_AMQP_URL, QUEUE_PREFIX: prefix, IMPORT_DIR: importDir }, deps: { queue } });
   broker = new Connection({ url: TEST_AMQP_URL, connectionName: 'mailroom-import-crash-test' });
   auth = await bearer();
 }, 60_000);
@@ -271,7 +269,7 @@ afterAll(async () => {
   await t?.close();
   if (broker) {
     // The queues the workers declared too (the app's own queue deletes those it declared).
-    const names = [CONTACT_IMPORT_QUEUE, AUDIENCE_DELETE_QUEUE].flatMap((base) => [
+    const names = ['contact-import', 'audience-delete'].flatMap((base) => [
       prefix + base,
       `${prefix + base}.dead`,
       ...Array.from({ length: 16 }, (_, i) => `${prefix + base}.retry.${2 ** (i + 4)}ms`),
@@ -280,7 +278,6 @@ afterAll(async () => {
     await broker.close();
   }
   if (workDir) await rm(workDir, { recursive: true, force: true });
-  delete process.env.IMPORT_DIR;
 }, 60_000);
 
 // ---- the cases ----

@@ -6,12 +6,14 @@
 import type { AppDeps } from '../deps.js';
 import type { Consumer } from '../queue/JobQueue.js';
 import { audienceWorkers } from './audiences.js';
+import { campaignWorkers } from './campaigns.js';
 
 export type WorkerRegistration = (deps: AppDeps) => Consumer[];
 
 export const registrations: WorkerRegistration[] = [
   // ---- one line per feature ----
   audienceWorkers,
+  campaignWorkers,
 ];
 
 export interface Workers {

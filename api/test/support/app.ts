@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import type { Express } from 'express';
 import type { SESv2Client } from '@aws-sdk/client-sesv2';
 import { loadConfig, type Config } from '../../src/config.js';
-import { closeDeps, createDeps, type AppDeps } from '../../src/deps.js';
+import { closeDeps, createDeps, type AppDeps, type DepsOverrides } from '../../src/deps.js';
 import { createApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/logger.js';
 import { RabbitMqJobQueue } from '../../src/queue/rabbitmq.js';
@@ -35,7 +35,9 @@ export interface TestAppOptions {
   /** Extra environment for loadConfig (e.g. AUTHORIZED_SENDER_EMAILS, IMPORT_MAX_BYTES). */
   env?: Record<string, string | undefined>;
   /** Replace single dependencies (after everything else). */
-  deps?: Partial<AppDeps>;
+  deps?: DepsOverrides;
+  /** The app reaches its database at this URL instead (e.g. through test/support/tcp-proxy.ts), with its own connections. */
+  databaseUrl?: (testDatabaseUrl: string) => string;
 }
 
 export interface TestApp {
@@ -54,7 +56,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     const config = loadConfig({
       NODE_ENV: 'test',
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
-      DATABASE_URL: db.url,
+      DATABASE_URL: options.databaseUrl?.(db.url) ?? db.url,
       OIDC_ISSUER: testIssuer,
       OIDC_AUDIENCE: testAudience,
       ORG_EMAIL_DOMAIN: testOrgEmailDomain,
@@ -64,7 +66,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       ...(options.queue === 'rabbitmq' ? { AMQP_URL: TEST_AMQP_URL } : {}),
       ...options.env,
     });
-    const logger = createLogger(config);
+    const logger = options.deps?.logger ?? createLogger(config);
     const queue =
       options.queue === 'rabbitmq'
         ? new RabbitMqJobQueue(config.amqpUrl ?? TEST_AMQP_URL, logger.child({ component: 'queue' }), {
@@ -74,8 +76,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
         : undefined;
     const deps = await createDeps(config, {
       logger,
-      sequelize: db.sequelize,
-      pool: db.pool,
+      ...(options.databaseUrl ? {} : { sequelize: db.sequelize }),
       verifier: options.verifier ?? testVerifier(),
       ...(queue ? { queue } : {}),
       ...(options.ses ? { ses: options.ses } : {}),

@@ -6,7 +6,8 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { Sequelize } from 'sequelize';
 import { migrate } from '../../src/db/migrate.js';
-import { createPool } from '../../src/db/pool.js';
+import { Database } from '../../src/db/database.js';
+import { defineModels } from '../../src/db/models/index.js';
 import { createSequelize } from '../../src/db/sequelize.js';
 
 /** The server tests create their databases on (a database there to connect to first). */
@@ -16,6 +17,9 @@ export interface TestDatabase {
   name: string;
   url: string;
   sequelize: Sequelize;
+  /** The product's data layer on this database (hand it to services and repositories). */
+  database: Database;
+  /** Plain SQL for the tests' own setup and assertions. */
   pool: pg.Pool;
   /** Closes the connections and drops the database. */
   drop(): Promise<void>;
@@ -58,12 +62,15 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   }
   const config = { databaseUrl: database.url, databasePoolMax: 4 };
   const sequelize = createSequelize(config);
-  const pool = createPool(config, { max: 4 });
+  const pool = new pg.Pool({ connectionString: database.url, max: 4 });
+  // A test that drops or terminates connections on purpose must not crash the runner through an idle client.
+  pool.on('error', () => undefined);
   let dropped: Promise<void> | undefined;
   return {
     name: database.name,
     url: database.url,
     sequelize,
+    database: new Database(sequelize, defineModels(sequelize)),
     pool,
     drop: () =>
       (dropped ??= (async () => {

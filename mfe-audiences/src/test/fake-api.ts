@@ -3,16 +3,7 @@
  * API client (openapi-fetch) talks to it, so tests exercise the same requests the product makes.
  */
 import type { Audience, Contact } from '@mailroom/api-client';
-
-export interface RecordedRequest {
-  method: string;
-  path: string;
-  query: URLSearchParams;
-  body: unknown;
-  request: Request;
-}
-
-type Override = (request: RecordedRequest) => Response | Promise<Response> | undefined;
+import { createFakeFetch, json, page, type RecordedRequest } from '@mailroom/mf-contract/fake-api';
 
 export function audience(overrides: Partial<Audience> & Pick<Audience, 'id' | 'name'>): Audience {
   return {
@@ -31,30 +22,9 @@ export function contact(id: number, email: string, data: Record<string, string> 
   return { id, email, data, errorMessage };
 }
 
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-
-function page<T>(items: T[], query: URLSearchParams) {
-  const currentPage = Number(query.get('page') ?? 1);
-  const itemsPerPage = Number(query.get('limit') ?? 10);
-  const slice = items.slice((currentPage - 1) * itemsPerPage, currentPage * itemsPerPage);
-  return {
-    items: slice,
-    meta: {
-      currentPage,
-      itemCount: slice.length,
-      itemsPerPage,
-      totalItems: items.length,
-      totalPages: Math.ceil(items.length / itemsPerPage),
-    },
-  };
-}
-
 export function createFakeApi(init: { audiences?: Audience[]; contacts?: Record<number, Contact[]> } = {}) {
   const audiences = new Map<number, Audience>((init.audiences ?? []).map((a) => [a.id, { ...a }]));
   const contacts = new Map<number, Contact[]>(Object.entries(init.contacts ?? {}).map(([id, list]) => [Number(id), list]));
-  const requests: RecordedRequest[] = [];
-  const overrides: { method: string; path: RegExp; handler: Override }[] = [];
   let nextId = Math.max(0, ...audiences.keys()) + 1;
 
   function route(req: RecordedRequest): Response {
@@ -105,37 +75,7 @@ export function createFakeApi(init: { audiences?: Audience[]; contacts?: Record<
     return json(404, { message: `No fake for ${method} ${path}` });
   }
 
-  async function fetch(input: RequestInfo | URL, requestInit?: RequestInit): Promise<Response> {
-    const request = input instanceof Request ? input : new Request(input, requestInit);
-    const url = new URL(request.url);
-    const type = request.headers.get('Content-Type') ?? '';
-    const body = type.includes('application/json') ? await request.clone().json() : undefined;
-    const recorded: RecordedRequest = { method: request.method, path: url.pathname, query: url.searchParams, body, request };
-    requests.push(recorded);
-    for (const override of overrides) {
-      if (override.method === request.method && override.path.test(url.pathname)) {
-        const response = await override.handler(recorded);
-        if (response) return response;
-      }
-    }
-    return route(recorded);
-  }
-
-  return {
-    fetch,
-    audiences,
-    contacts,
-    requests,
-    /** Answers matching requests with `handler` first (undefined falls through to the fake). */
-    on(method: string, path: RegExp, handler: Override) {
-      overrides.push({ method, path, handler });
-    },
-    /** The requests made to `method path`, in order. */
-    calls(method: string, path: string) {
-      return requests.filter((r) => r.method === method && r.path === path);
-    },
-    json,
-  };
+  return { ...createFakeFetch(route), audiences, contacts };
 }
 
 export type FakeApi = ReturnType<typeof createFakeApi>;

@@ -1,12 +1,22 @@
-import type { RemoteProps } from '@mailroom/mf-contract';
+import type { FeatureSettings, RemoteProps } from '@mailroom/mf-contract';
 import { renderRemote } from '@mailroom/mf-contract/testing';
 import { vi } from 'vitest';
 import App from '../App';
 import type { FakeApi } from './fake-api';
 
 /** Renders the remote as the shell does, mounted at /audiences, with the fake API as the global fetch. */
-export function renderApp(url: string, api: FakeApi, { fakeTimers = false } = {}) {
+export function renderApp(
+  url: string,
+  api: FakeApi,
+  { fakeTimers = false, features }: { fakeTimers?: boolean; features?: Partial<FeatureSettings> } = {},
+) {
   vi.stubGlobal('fetch', api.fetch);
   const notify = vi.fn<RemoteProps['notify']>();
-  return renderRemote(App, { basePath: '/audiences', url, notify, ...(fakeTimers ? { advanceTimers: vi.advanceTimersByTime } : {}) });
+  return renderRemote(App, {
+    basePath: '/audiences',
+    url,
+    notify,
+    features,
+    ...(fakeTimers ? { advanceTimers: vi.advanceTimersByTime } : {}),
+  });
 }

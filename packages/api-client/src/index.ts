@@ -112,6 +112,15 @@ function errorsOf(body: unknown): ErrorBody['errors'] {
 }
 
 /**
+ * The body of a successful call. The client throws non-2xx answers as ApiError, so a 2xx without the
+ * body the contract promises is a breach, reported as an error rather than passed on as undefined.
+ */
+export function expectBody<T>(data: T | undefined): T {
+  if (data === undefined) throw new Error('The server sent an empty response');
+  return data;
+}
+
+/**
  * The text to show for a failed request (SPEC.md section 8): the server's message when present; for an
  * answer without one, the screen's own fallback (e.g. 'Failed to update audience name'); for a request
  * that never got an answer, the error's own message.

@@ -141,7 +141,7 @@ export interface paths {
         get: operations["getTemplate"];
         /**
          * Save a template (name, design, html, plainText, preview) or rename it (name only)
-         * @description Fields left out keep their stored value.
+         * @description Fields left out keep their stored value. updatedAt and updatedByEmail come from the signed-in member. The body may be up to 5 MB (the editor's design json); other JSON bodies of the API are bounded at 100 KB.
          */
         put: operations["updateTemplate"];
         post?: never;
@@ -217,7 +217,8 @@ export interface paths {
         put?: never;
         /**
          * Send the template, as it stands, to a few addresses
-         * @description The sender must be an authorized address (400 otherwise). Merge tags are left empty.
+         * @description The sender must be an authorized address (400 otherwise). The subject is prefixed with "[Test] ".
+         *     Merge tags take the values of the first valid contact of audienceId, or are left empty without one.
          */
         post: operations["sendTestEmail"];
         delete?: never;
@@ -718,7 +719,7 @@ export interface components {
             items: components["schemas"]["Contact"][];
             meta: components["schemas"]["PageMeta"];
         };
-        /** @description An image of the template's first screen (data URL or http(s) URL) */
+        /** @description A small image of the template's first screen, as a base64 data URL (the editor makes a JPEG of about 240 x 320 when it saves). A data URL only: the list never loads an address a template names. */
         TemplatePreview: string | null;
         TemplateSummary: {
             id: components["schemas"]["Id"];
@@ -834,6 +835,7 @@ export interface components {
             subject: components["schemas"]["Subject"];
             previewText?: components["schemas"]["PreviewText"];
             templateId: components["schemas"]["Id"];
+            audienceId?: components["schemas"]["Id"];
         };
         TestRenderEmailInput: {
             templateId: components["schemas"]["Id"];
@@ -1014,6 +1016,8 @@ export interface components {
         Page: number;
         /** @description Page size */
         Limit: number;
+        /** @description Page size; a template row carries its preview image, so a page holds at most 100 */
+        TemplateLimit: number;
         /** @description Case-insensitive substring of the name */
         NameFilter: string;
         /** @description A signed (HMAC) token naming the job (and link); it cannot be forged. */
@@ -1188,6 +1192,7 @@ export interface operations {
                 /**
                  * @description How the contacts were given, `csv` or `text`; becomes the audience's source (CSV or TEXT).
                  *     Not an enum here on purpose: any other value is answered with the spec's own message, 400 'Input error'.
+                 * @example csv
                  */
                 type: string;
             };
@@ -1293,8 +1298,8 @@ export interface operations {
             query?: {
                 /** @description 1-based page number */
                 page?: components["parameters"]["Page"];
-                /** @description Page size */
-                limit?: components["parameters"]["Limit"];
+                /** @description Page size; a template row carries its preview image, so a page holds at most 100 */
+                limit?: components["parameters"]["TemplateLimit"];
                 /** @description Case-insensitive substring of the name */
                 name?: components["parameters"]["NameFilter"];
             };

@@ -19,7 +19,7 @@ import {
   webDarkTheme,
   webLightTheme,
 } from '@fluentui/react-components';
-import type { RemoteContext, RemoteProps, ToastIntent } from './index';
+import { DEFAULT_FEATURE_SETTINGS, type RemoteContext, type RemoteProps, type ToastIntent } from './index';
 
 const TOAST_TIMEOUT: Record<ToastIntent, number> = { success: 3000, info: 4000, warning: 4000, error: 4000 };
 
@@ -45,6 +45,7 @@ function Harness({ App, basePath }: { App: ComponentType<RemoteProps>; basePath:
       notify,
       profile: { firstName: 'Dev', lastName: 'Member', email: 'dev@example.org' },
       theme,
+      features: DEFAULT_FEATURE_SETTINGS,
     }),
     [basePath, notify, theme],
   );

@@ -9,9 +9,13 @@
  *
  * The React side of the contract is in `@mailroom/mf-contract/react` (RemoteProvider, useRemote,
  * useApiClient) and the standalone development page in `@mailroom/mf-contract/harness`; this entry
- * stays free of React at run time so the API's stack launcher can read REMOTES.
+ * stays free of React at run time. Who the remotes are (names, scopes, routes, ports) is in
+ * `@mailroom/mf-contract/remotes`.
  */
 import type { ComponentType } from 'react';
+import type { RemoteName } from './remotes.js';
+
+export type { RemoteName };
 
 export type ToastIntent = 'success' | 'info' | 'warning' | 'error';
 
@@ -28,7 +32,26 @@ export interface RemoteContext {
   profile: { firstName: string; lastName: string; email: string };
   /** 'light' or 'dark'; the FluentProvider is the shell's, this is only informational. */
   theme: 'light' | 'dark';
+  /** Deployment settings the features need in the browser (from the shell's config.json). */
+  features: FeatureSettings;
 }
+
+/** Settings of the deployment that remotes read at run time; the server is the source of each. */
+export interface FeatureSettings {
+  /** The largest contact import the API takes, in bytes (IMPORT_MAX_BYTES): the drop area refuses larger files at once. */
+  importMaxBytes: number;
+  /** Where the drag-and-drop email editor's script is loaded from (EMAIL_EDITOR_SCRIPT_URL). */
+  emailEditorScriptUrl: string;
+}
+
+/** The email editor's own script (react-email-editor's default); EMAIL_EDITOR_SCRIPT_URL replaces it. */
+export const DEFAULT_EMAIL_EDITOR_SCRIPT_URL = 'https://editor.unlayer.com/embed.js';
+
+/** Settings for tests and the standalone harness: the API's defaults. */
+export const DEFAULT_FEATURE_SETTINGS: FeatureSettings = {
+  importMaxBytes: 200 * 1024 * 1024,
+  emailEditorScriptUrl: DEFAULT_EMAIL_EDITOR_SCRIPT_URL,
+};
 
 export type RemoteProps = RemoteContext;
 
@@ -37,21 +60,8 @@ export interface RemoteModule {
   default: ComponentType<RemoteProps>;
 }
 
-/** The names of the remotes, as in remotes.json and in each remote's Module Federation name. */
-export const REMOTES = {
-  audiences: { scope: 'mfe_audiences', basePath: '/audiences', title: 'Audiences' },
-  templates: { scope: 'mfe_templates', basePath: '/templates', title: 'Templates' },
-  campaigns: { scope: 'mfe_campaigns', basePath: '/campaigns', title: 'Campaigns' },
-  reports: { scope: 'mfe_reports', basePath: '/campaigns/reports', title: 'Reports' },
-} as const;
-
-export type RemoteName = keyof typeof REMOTES;
-
 /** Shape of `remotes.json`, served next to the shell: remote name -> URL of its mf-manifest.json. */
 export type RemotesManifest = Record<RemoteName, string>;
-
-/** The module id the shell loads for a remote, e.g. 'mfe_audiences/App'. */
-export const remoteAppId = (name: RemoteName): string => `${REMOTES[name].scope}/App`;
 
 /**
  * Shape of `config.json`, served next to the shell by whoever hosts it (the stack: api/src/stack/web.ts),
@@ -66,4 +76,5 @@ export interface ShellConfig {
   orgName: string;
   /** A Pexels-style photo search for the login background, or null for the bundled image. */
   stockPhoto: { url: string; key: string } | null;
+  features: FeatureSettings;
 }

@@ -9,7 +9,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes, useLocation, type Location } from 'react-router-dom';
-import type { RemoteProps } from './index';
+import { DEFAULT_FEATURE_SETTINGS, type FeatureSettings, type RemoteProps } from './index';
 
 export interface RenderRemoteOptions {
   /** Where the shell mounts the remote, e.g. '/audiences'. */
@@ -20,9 +20,14 @@ export interface RenderRemoteOptions {
   notify: RemoteProps['notify'];
   /** With fake timers: how user-event moves them (e.g. `vi.advanceTimersByTime`). */
   advanceTimers?: (ms: number) => unknown;
+  /** Deployment settings other than the API's defaults (e.g. a small import limit). */
+  features?: Partial<FeatureSettings>;
 }
 
-export function renderRemote(App: ComponentType<RemoteProps>, { basePath, url = basePath, notify, advanceTimers }: RenderRemoteOptions) {
+export function renderRemote(
+  App: ComponentType<RemoteProps>,
+  { basePath, url = basePath, notify, advanceTimers, features }: RenderRemoteOptions,
+) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
   const props: RemoteProps = {
     basePath,
@@ -31,6 +36,7 @@ export function renderRemote(App: ComponentType<RemoteProps>, { basePath, url = 
     notify,
     profile: { firstName: 'Mia', lastName: 'Member', email: 'mia@example.org' },
     theme: 'light',
+    features: { ...DEFAULT_FEATURE_SETTINGS, ...features },
   };
   const current: { location: Location | null } = { location: null };
   function LocationProbe() {
@@ -53,3 +59,5 @@ export function renderRemote(App: ComponentType<RemoteProps>, { basePath, url = 
   );
   return { ...view, user, notify, queryClient, location: () => current.location! };
 }
+
+export { createFakeServer, jsonResponse, pageOf, type FakeRoute, type RecordedRequest } from './fakeServer';

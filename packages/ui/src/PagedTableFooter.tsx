@@ -13,6 +13,7 @@ export interface PagedTableFooterProps {
   onPageChange: (page: number) => void;
   /** Omit to hide the page-size selector. The caller resets the page when the size changes. */
   onPageSizeChange?: (size: PageSize) => void;
+  /** The sizes offered; the current size is added when it is not one of them. */
   pageSizeOptions?: readonly PageSize[];
   /** Rows per page when pageSize is 'all' and the server caps the page size; defaults to every item. */
   allPageSize?: number;
@@ -33,6 +34,13 @@ const useStyles = makeStyles({
   size: { display: 'flex', alignItems: 'center', columnGap: tokens.spacingHorizontalS },
   buttons: { display: 'flex', columnGap: tokens.spacingHorizontalXS },
 });
+
+/** The offered sizes, plus the current one when the URL asked for another (e.g. ?limit=7), in order, 'all' last. */
+export function pageSizeChoices(options: readonly PageSize[], current: PageSize): readonly PageSize[] {
+  if (options.includes(current)) return options;
+  const numbers = [...options, current].filter((size): size is number => size !== 'all').sort((a, b) => a - b);
+  return options.includes('all') || current === 'all' ? [...numbers, 'all'] : numbers;
+}
 
 export function totalPagesOf(totalItems: number, pageSize: PageSize, allPageSize?: number): number {
   const size = pageSize === 'all' ? (allPageSize ?? totalItems) : pageSize;
@@ -78,7 +86,7 @@ export function PagedTableFooter({
             value={String(pageSize)}
             onChange={(_, data) => onPageSizeChange(data.value === 'all' ? 'all' : Number(data.value))}
           >
-            {pageSizeOptions.map((option) => (
+            {pageSizeChoices(pageSizeOptions, pageSize).map((option) => (
               <option key={option} value={String(option)}>
                 {option === 'all' ? 'All' : option}
               </option>

@@ -2,7 +2,9 @@ import { FluentProvider, webLightTheme } from '@fluentui/react-components';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { PagedTableFooter, totalPagesOf } from './PagedTableFooter';
+import { TableBody, TableCell, TableRow } from '@fluentui/react-components';
+import { PagedTableFooter, pageSizeChoices, totalPagesOf } from './PagedTableFooter';
+import { ScrollingTable } from './ScrollingTable';
 import { TruncatedText } from './TruncatedText';
 
 const inFluent = (ui: React.ReactElement) => render(<FluentProvider theme={webLightTheme}>{ui}</FluentProvider>);
@@ -13,6 +15,13 @@ describe('PagedTableFooter', () => {
     expect(totalPagesOf(57, 10)).toBe(6);
     expect(totalPagesOf(57, 'all')).toBe(1);
     expect(totalPagesOf(2500, 'all', 1000)).toBe(3);
+  });
+
+  it('offers the current page size too when the URL asked for one that is not offered', () => {
+    expect(pageSizeChoices([5, 10, 25, 50], 10)).toEqual([5, 10, 25, 50]);
+    expect(pageSizeChoices([5, 10, 25, 50], 7)).toEqual([5, 7, 10, 25, 50]);
+    expect(pageSizeChoices([5, 10, 25, 'all'], 100)).toEqual([5, 10, 25, 100, 'all']);
+    expect(pageSizeChoices([5, 10], 'all')).toEqual([5, 10, 'all']);
   });
 
   it('shows the range and moves to the first, previous, next and last pages', async () => {
@@ -63,5 +72,24 @@ describe('TruncatedText', () => {
     const cut = screen.getByText(`${long.slice(0, 29)}…`);
     expect(cut.getAttribute('aria-label')).toBe(long);
     expect(cut.tabIndex).toBe(0);
+  });
+});
+
+describe('ScrollingTable', () => {
+  it('puts the table in a named region the keyboard can reach and scroll', async () => {
+    const user = userEvent.setup();
+    inFluent(
+      <ScrollingTable aria-label="Contacts">
+        <TableBody>
+          <TableRow>
+            <TableCell>ann@example.org</TableCell>
+          </TableRow>
+        </TableBody>
+      </ScrollingTable>,
+    );
+    const region = screen.getByRole('region', { name: 'Contacts table' });
+    expect(region.contains(screen.getByRole('table', { name: 'Contacts' }))).toBe(true);
+    await user.tab();
+    expect(document.activeElement).toBe(region);
   });
 });

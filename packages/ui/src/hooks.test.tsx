@@ -17,20 +17,30 @@ describe('useDebouncedValue', () => {
     });
     expect(result.current).toBe('a');
     rerender({ value: 'ab' });
-    act(() => vi.advanceTimersByTime(300));
+    act(() => {
+      vi.advanceTimersByTime(300);
+    });
     rerender({ value: 'abc' });
-    act(() => vi.advanceTimersByTime(499));
+    act(() => {
+      vi.advanceTimersByTime(499);
+    });
     expect(result.current).toBe('a');
-    act(() => vi.advanceTimersByTime(1));
+    act(() => {
+      vi.advanceTimersByTime(1);
+    });
     expect(result.current).toBe('abc');
   });
 
   it('defaults to 500 ms', () => {
     const { result, rerender } = renderHook(({ value }) => useDebouncedValue(value), { initialProps: { value: 1 } });
     rerender({ value: 2 });
-    act(() => vi.advanceTimersByTime(499));
+    act(() => {
+      vi.advanceTimersByTime(499);
+    });
     expect(result.current).toBe(1);
-    act(() => vi.advanceTimersByTime(1));
+    act(() => {
+      vi.advanceTimersByTime(1);
+    });
     expect(result.current).toBe(2);
   });
 });

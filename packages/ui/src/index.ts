@@ -1,10 +1,16 @@
 export { DATE_TIME_FORMAT, DATE_TIME_MINUTES_FORMAT, TRUNCATE_LENGTH, formatDateTime, truncate } from './format';
 export { fileNameFromContentDisposition, saveBlob } from './download';
 export { useDebouncedValue } from './useDebouncedValue';
-export { DEFAULT_LIMIT, DEFAULT_PAGE, useQueryParams, type ListQueryParams } from './useQueryParams';
-export { PagedTableFooter, totalPagesOf, type PageSize, type PagedTableFooterProps } from './PagedTableFooter';
+export { DEFAULT_LIMIT, DEFAULT_PAGE, LIST_PAGE_SIZES, useQueryParams, type ListQueryParams } from './useQueryParams';
+export { PagedTableFooter, pageSizeChoices, totalPagesOf, type PageSize, type PagedTableFooterProps } from './PagedTableFooter';
 export { TruncatedText, type TruncatedTextProps } from './TruncatedText';
+export { ScrollingTable, type ScrollingTableProps } from './ScrollingTable';
 export { ConfirmDialog, type ConfirmDialogProps } from './ConfirmDialog';
 export { EmptyState, type EmptyStateProps } from './EmptyState';
 export { ErrorPanel, type ErrorPanelProps } from './ErrorPanel';
 export { RouterLink, parseRouteId, type RouterLinkProps } from './routing';
+export { NameSearchForm, type NameSearchFormProps } from './NameSearchForm';
+export { QueryStateSwitch, type QueryStateLike, type QueryStateSwitchProps } from './QueryStateSwitch';
+export { NameDialog, type NameDialogProps } from './NameDialog';
+export { EditableTitle, type EditableTitleProps } from './EditableTitle';
+export { RenameDialog, type RenameDialogProps } from './RenameDialog';

@@ -4,6 +4,8 @@ import { useSearchParams } from 'react-router-dom';
 /** Default list page and page size (SPEC 9). */
 export const DEFAULT_PAGE = 1;
 export const DEFAULT_LIMIT = 10;
+/** The page sizes the list screens offer. */
+export const LIST_PAGE_SIZES = [5, 10, 25, 50] as const;
 
 export interface ListQueryParams {
   page: number;

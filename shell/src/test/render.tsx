@@ -2,7 +2,7 @@ import { render } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import { QueryClient } from '@tanstack/react-query';
 import { vi } from 'vitest';
-import type { RemoteModule, RemoteName, RemoteProps } from '@mailroom/mf-contract';
+import { DEFAULT_FEATURE_SETTINGS, type RemoteModule, type RemoteName, type RemoteProps } from '@mailroom/mf-contract';
 import { Shell } from '../App';
 import type { ShellConfig } from '../config';
 import type { AuthService, Profile } from '../features/auth/types';
@@ -15,6 +15,7 @@ export const testConfig: ShellConfig = {
   orgDomain: 'example.org',
   orgName: 'Example',
   stockPhoto: null,
+  features: DEFAULT_FEATURE_SETTINGS,
 };
 
 export const mia: Profile = { firstName: 'Mia', lastName: 'Member', email: 'mia@example.org' };

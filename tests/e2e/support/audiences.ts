@@ -27,6 +27,8 @@ export interface AudienceJson {
 export interface MemberApi {
   get(path: string): Promise<APIResponse>;
   post(path: string, data?: unknown): Promise<APIResponse>;
+  put(path: string, data: unknown): Promise<APIResponse>;
+  delete(path: string): Promise<APIResponse>;
   audience(id: number): Promise<AudienceJson>;
   createAudience(name: string): Promise<number>;
 }
@@ -43,6 +45,8 @@ export async function signInWithApi(page: Page): Promise<MemberApi> {
   const api: MemberApi = {
     get: (path) => page.request.get(path, { headers }),
     post: (path, data) => page.request.post(path, { headers, data }),
+    put: (path, data) => page.request.put(path, { headers, data }),
+    delete: (path) => page.request.delete(path, { headers }),
     async audience(id) {
       const response = await api.get(`/api/audiences/${id}`);
       expect(response.status(), `GET /api/audiences/${id}`).toBe(200);
@@ -106,7 +110,7 @@ export async function uploadThroughWizard(page: Page, file: string): Promise<voi
   await page.getByRole('radio', { name: /^Upload file/ }).check();
   await page.getByRole('button', { name: 'Next', exact: true }).click();
   await expect(page.getByRole('list', { name: 'Import steps' }).locator('[aria-current="step"]')).toHaveText(/Import/);
-  await page.getByLabel('CSV file', { exact: true }).setInputFiles(file);
+  await page.getByLabel('CSV or TXT file', { exact: true }).setInputFiles(file);
   await expect(page.getByText(basename(file), { exact: true })).toBeVisible();
   await page.getByRole('button', { name: 'Import', exact: true }).click();
 }

@@ -8,21 +8,34 @@ import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { REMOTES, remoteManifestUrl } from '@mailroom/mf-contract/remotes';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 export const stateDir = resolve(dirname(fileURLToPath(import.meta.url)), '../.state');
 export const stateFile = join(stateDir, 'stack.json');
 
+/**
+ * E2E_PORT_OFFSET moves every port of the suite at once, so two checkouts on one machine can run
+ * their suites side by side (each also gets its own database and queue prefix).
+ */
+const offset = Number(process.env.E2E_PORT_OFFSET ?? 0);
+
 export const PORTS = {
-  web: 18080,
-  oidc: 14000,
-  ses: 18005,
-  remotesBase: 13100,
-  campaignsRemote: 13203,
+  web: 18080 + offset,
+  oidc: 14000 + offset,
+  ses: 18005 + offset,
+  remotesBase: 13100 + offset,
+  campaignsRemote: 13203 + offset,
+  emailEditor: 13150 + offset,
 } as const;
 
 export const baseURL = `http://localhost:${PORTS.web}`;
 export const oidcOrigin = `http://localhost:${PORTS.oidc}`;
+/**
+ * EMAIL_EDITOR_SCRIPT_URL of the suite's stack: an origin of its own, not the product's default, so the
+ * tests see a configured editor origin reach the shell's Content-Security-Policy.
+ */
+export const emailEditorScriptUrl = `http://127.0.0.1:${PORTS.emailEditor}/embed.js`;
 export const ADMIN_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 
 export interface StackState {
@@ -110,7 +123,7 @@ export async function waitUntilRefused(url: string, timeoutMs: number): Promise<
   throw new Error(`${url} still answers after ${timeoutMs / 1000} s`);
 }
 
-export const campaignsRemoteManifestUrl = `http://localhost:${PORTS.campaignsRemote}/mf-manifest.json`;
+export const campaignsRemoteManifestUrl = remoteManifestUrl('campaigns', `http://localhost:${PORTS.campaignsRemote}`);
 
 /**
  * Serves mfe-campaigns/dist on its own port, in its own process group, detached so it outlives the
@@ -121,7 +134,7 @@ export async function startCampaignsRemote(): Promise<number> {
   const log = openSync(join(stateDir, 'campaigns-remote.log'), 'a');
   const child = spawn(
     process.execPath,
-    [join(repoRoot, 'packages/rspack-config/serve.mjs'), 'mfe-campaigns/dist', String(PORTS.campaignsRemote)],
+    [join(repoRoot, 'packages/rspack-config/serve.mjs'), `${REMOTES.campaigns.dir}/dist`, String(PORTS.campaignsRemote)],
     { cwd: repoRoot, detached: true, stdio: ['ignore', log, log] },
   );
   closeSync(log);

@@ -12,6 +12,8 @@ export class Audience extends Model<InferAttributes<Audience>, InferCreationAttr
   declare numberOfContactsWithErrors: CreationOptional<number>;
   declare isImporting: CreationOptional<boolean>;
   declare importErrorMessage: CreationOptional<string | null>;
+  /** When the running import was accepted (the stale-import sweep reads it). */
+  declare importStartedAt: CreationOptional<Date | null>;
   /** Set at once on delete; the contacts are purged in the background. */
   declare deletedAt: CreationOptional<Date | null>;
   declare createdByEmail: CreationOptional<string | null>;
@@ -31,10 +33,11 @@ export class Audience extends Model<InferAttributes<Audience>, InferCreationAttr
         numberOfContactsWithErrors: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
         isImporting: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
         importErrorMessage: { type: DataTypes.TEXT, allowNull: true },
+        importStartedAt: { type: DataTypes.DATE, allowNull: true },
         deletedAt: { type: DataTypes.DATE, allowNull: true },
         createdByEmail: { type: DataTypes.TEXT, allowNull: true },
-        createdAt: DataTypes.DATE,
-        updatedAt: DataTypes.DATE,
+        createdAt: { type: DataTypes.DATE, allowNull: false },
+        updatedAt: { type: DataTypes.DATE, allowNull: false },
       },
       // Soft delete is the audience feature's own rule (deleted_at + background purge), not paranoid mode.
       { sequelize, tableName: 'audiences', modelName: 'Audience', underscored: true, timestamps: true },

@@ -50,8 +50,8 @@ export class CampaignJob extends Model<InferAttributes<CampaignJob>, InferCreati
         claimedAt: { type: DataTypes.DATE, allowNull: true },
         sentAt: { type: DataTypes.DATE, allowNull: true },
         notBefore: { type: DataTypes.DATE, allowNull: true },
-        createdAt: DataTypes.DATE,
-        updatedAt: DataTypes.DATE,
+        createdAt: { type: DataTypes.DATE, allowNull: false },
+        updatedAt: { type: DataTypes.DATE, allowNull: false },
       },
       { sequelize, tableName: 'campaign_jobs', modelName: 'CampaignJob', underscored: true, timestamps: true },
     );

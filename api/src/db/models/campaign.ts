@@ -24,6 +24,8 @@ export class Campaign extends Model<InferAttributes<Campaign>, InferCreationAttr
   declare uniqueOpens: CreationOptional<number>;
   declare uniqueClicks: CreationOptional<number>;
   declare updatedByEmail: CreationOptional<string | null>;
+  /** When sending last moved (a batch recorded); not updatedAt, which is "last edited". */
+  declare progressAt: CreationOptional<Date | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -51,8 +53,9 @@ export class Campaign extends Model<InferAttributes<Campaign>, InferCreationAttr
         uniqueOpens: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
         uniqueClicks: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
         updatedByEmail: { type: DataTypes.TEXT, allowNull: true },
-        createdAt: DataTypes.DATE,
-        updatedAt: DataTypes.DATE,
+        progressAt: { type: DataTypes.DATE, allowNull: true },
+        createdAt: { type: DataTypes.DATE, allowNull: false },
+        updatedAt: { type: DataTypes.DATE, allowNull: false },
       },
       { sequelize, tableName: 'campaigns', modelName: 'Campaign', underscored: true, timestamps: true },
     );

@@ -8,6 +8,10 @@ export class Contact extends Model<InferAttributes<Contact>, InferCreationAttrib
   declare errorMessage: CreationOptional<string | null>;
   /** Header name -> value. */
   declare data: CreationOptional<Record<string, string>>;
+  /** Dense numbers given by the import (migration 0002): pages are ranges of them. */
+  declare seq: CreationOptional<number | null>;
+  declare validSeq: CreationOptional<number | null>;
+  declare errorSeq: CreationOptional<number | null>;
 
   static initModel(sequelize: Sequelize): typeof Contact {
     // init() binds a class to one Sequelize instance; a subclass per instance lets several coexist (tests).
@@ -19,6 +23,9 @@ export class Contact extends Model<InferAttributes<Contact>, InferCreationAttrib
         email: { type: DataTypes.TEXT, allowNull: false },
         errorMessage: { type: DataTypes.TEXT, allowNull: true },
         data: { type: DataTypes.JSONB, allowNull: false, defaultValue: {} },
+        seq: { type: DataTypes.INTEGER, allowNull: true },
+        validSeq: { type: DataTypes.INTEGER, allowNull: true },
+        errorSeq: { type: DataTypes.INTEGER, allowNull: true },
       },
       { sequelize, tableName: 'contacts', modelName: 'Contact', underscored: true, timestamps: false },
     );

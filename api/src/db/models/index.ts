@@ -2,14 +2,28 @@ import type { Sequelize } from 'sequelize';
 import { Audience } from './audience.js';
 import { Campaign } from './campaign.js';
 import { CampaignJob } from './campaign-job.js';
+import { CampaignJobCount } from './campaign-job-count.js';
 import { CampaignLink } from './campaign-link.js';
 import { Contact } from './contact.js';
+import { SendRate } from './send-rate.js';
 import { SnsMessage } from './sns-message.js';
 import { Suppression } from './suppression.js';
 import { Template } from './template.js';
 import { TrackingEvent } from './tracking-event.js';
 
-export { Audience, Campaign, CampaignJob, CampaignLink, Contact, SnsMessage, Suppression, Template, TrackingEvent };
+export {
+  Audience,
+  Campaign,
+  CampaignJob,
+  CampaignJobCount,
+  CampaignLink,
+  Contact,
+  SendRate,
+  SnsMessage,
+  Suppression,
+  Template,
+  TrackingEvent,
+};
 export type { AudienceSource } from './audience.js';
 export type { CampaignStatus } from './campaign.js';
 export type { BounceType, CampaignJobStatus } from './campaign-job.js';
@@ -22,10 +36,12 @@ export interface Models {
   Template: typeof Template;
   Campaign: typeof Campaign;
   CampaignJob: typeof CampaignJob;
+  CampaignJobCount: typeof CampaignJobCount;
   CampaignLink: typeof CampaignLink;
   TrackingEvent: typeof TrackingEvent;
   Suppression: typeof Suppression;
   SnsMessage: typeof SnsMessage;
+  SendRate: typeof SendRate;
 }
 
 /** Defines every table of the schema (migrations/0001_initial.sql) on `sequelize`, with associations. */
@@ -36,10 +52,12 @@ export function defineModels(sequelize: Sequelize): Models {
     Template: Template.initModel(sequelize),
     Campaign: Campaign.initModel(sequelize),
     CampaignJob: CampaignJob.initModel(sequelize),
+    CampaignJobCount: CampaignJobCount.initModel(sequelize),
     CampaignLink: CampaignLink.initModel(sequelize),
     TrackingEvent: TrackingEvent.initModel(sequelize),
     Suppression: Suppression.initModel(sequelize),
     SnsMessage: SnsMessage.initModel(sequelize),
+    SendRate: SendRate.initModel(sequelize),
   };
   const m = models;
   m.Audience.hasMany(m.Contact, { foreignKey: 'audienceId', as: 'contacts' });

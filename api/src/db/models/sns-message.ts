@@ -11,7 +11,7 @@ export class SnsMessage extends Model<InferAttributes<SnsMessage>, InferCreation
     return bound.init(
       {
         messageId: { type: DataTypes.TEXT, primaryKey: true },
-        receivedAt: DataTypes.DATE,
+        receivedAt: { type: DataTypes.DATE, allowNull: false },
       },
       {
         sequelize,

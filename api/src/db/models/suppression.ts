@@ -18,7 +18,7 @@ export class Suppression extends Model<InferAttributes<Suppression>, InferCreati
         emailLower: { type: DataTypes.TEXT, primaryKey: true },
         reason: { type: DataTypes.TEXT, allowNull: false },
         campaignId: { type: DataTypes.BIGINT, allowNull: true },
-        createdAt: DataTypes.DATE,
+        createdAt: { type: DataTypes.DATE, allowNull: false },
       },
       {
         sequelize,

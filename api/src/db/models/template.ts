@@ -25,8 +25,8 @@ export class Template extends Model<InferAttributes<Template>, InferCreationAttr
         plainText: { type: DataTypes.TEXT, allowNull: true },
         preview: { type: DataTypes.TEXT, allowNull: true },
         updatedByEmail: { type: DataTypes.TEXT, allowNull: true },
-        createdAt: DataTypes.DATE,
-        updatedAt: DataTypes.DATE,
+        createdAt: { type: DataTypes.DATE, allowNull: false },
+        updatedAt: { type: DataTypes.DATE, allowNull: false },
       },
       { sequelize, tableName: 'templates', modelName: 'Template', underscored: true, timestamps: true },
     );

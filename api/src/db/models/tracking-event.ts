@@ -22,7 +22,7 @@ export class TrackingEvent extends Model<InferAttributes<TrackingEvent>, InferCr
         kind: { type: DataTypes.TEXT, allowNull: false },
         linkId: { type: DataTypes.BIGINT, allowNull: true },
         userAgent: { type: DataTypes.TEXT, allowNull: true },
-        createdAt: DataTypes.DATE,
+        createdAt: { type: DataTypes.DATE, allowNull: false },
       },
       {
         sequelize,

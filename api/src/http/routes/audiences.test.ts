@@ -21,16 +21,14 @@ const MAX_BYTES = 200_000;
 
 beforeAll(async () => {
   importDir = await mkdtemp(join(tmpdir(), 'mailroom-spool-test-'));
-  process.env.IMPORT_DIR = importDir;
   // Consumers started by the tests themselves, so an import can be seen before a worker takes it.
-  t = await createTestApp({ queue: 'rabbitmq', env: { IMPORT_MAX_BYTES: String(MAX_BYTES) } });
+  t = await createTestApp({ queue: 'rabbitmq', env: { IMPORT_MAX_BYTES: String(MAX_BYTES), IMPORT_DIR: importDir } });
   auth = await bearer();
 });
 afterAll(async () => {
   await workers?.close();
   await t?.close();
   await rm(importDir, { recursive: true, force: true });
-  delete process.env.IMPORT_DIR;
 });
 
 const api = () => request(t.app);
@@ -299,7 +297,7 @@ describe('import, contacts and export', () => {
 
     const deadline = Date.now() + 20_000;
     for (;;) {
-      const { rows } = await t.deps.pool.query(
+      const { rows } = await t.db.pool.query(
         'SELECT (SELECT count(*) FROM contacts WHERE audience_id = $1)::int AS contacts, (SELECT count(*) FROM audiences WHERE id = $1)::int AS audiences',
         [a],
       );
@@ -311,7 +309,7 @@ describe('import, contacts and export', () => {
 
   it('fails an import that was interrupted with no message left, at the next sweep', async () => {
     const a = await createAudience('Stuck');
-    await t.deps.pool.query(`UPDATE audiences SET is_importing = true, import_started_at = now() - interval '2 hours' WHERE id = $1`, [a]);
+    await t.db.pool.query(`UPDATE audiences SET is_importing = true, import_started_at = now() - interval '2 hours' WHERE id = $1`, [a]);
     // A new worker sweeps at start.
     const more = await startWorkers(t.deps, [audienceWorkers]);
     await more.close();

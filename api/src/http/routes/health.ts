@@ -6,7 +6,7 @@ const CHECK_TIMEOUT_MS = 2_000;
 
 type DependencyState = 'up' | 'down';
 
-export function healthRouter(deps: Pick<AppDeps, 'pool' | 'queue' | 'logger'>): Router {
+export function healthRouter(deps: Pick<AppDeps, 'db' | 'queue' | 'logger'>): Router {
   const router = Router();
 
   router.get('/healthz', (_req, res) => {
@@ -14,7 +14,7 @@ export function healthRouter(deps: Pick<AppDeps, 'pool' | 'queue' | 'logger'>): 
   });
 
   router.get('/readyz', async (_req, res) => {
-    const [database, broker] = await Promise.all([check(() => deps.pool.query('SELECT 1')), check(() => deps.queue.ping())]);
+    const [database, broker] = await Promise.all([check(() => deps.db.query('SELECT 1')), check(() => deps.queue.ping())]);
     const ready = database === 'up' && broker === 'up';
     if (!ready) deps.logger.warn({ database, broker }, 'not ready');
     res.status(ready ? 200 : 503).json({

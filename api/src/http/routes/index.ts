@@ -6,8 +6,13 @@
 import { Router } from 'express';
 import type { AppDeps } from '../../deps.js';
 import { audiencesRouter } from './audiences.js';
+import { campaignsRouter } from './campaigns.js';
 import { healthRouter } from './health.js';
 import { quotaRouter } from './quota.js';
+import { reportsRouter } from './reports.js';
+import { trackingRouter } from './tracking.js';
+import { templatesRouter } from './templates.js';
+import { webhooksRouter } from './webhooks.js';
 
 export function routes(deps: AppDeps): Router {
   const router = Router();
@@ -16,6 +21,11 @@ export function routes(deps: AppDeps): Router {
 
   // ---- feature routers: one line per feature ----
   router.use(audiencesRouter(deps));
+  router.use(campaignsRouter(deps));
+  router.use(reportsRouter(deps));
+  router.use(trackingRouter(deps));
+  router.use(templatesRouter(deps));
+  router.use(webhooksRouter(deps));
 
   return router;
 }

@@ -1,10 +1,9 @@
 import { Router } from 'express';
 import type { AppDeps } from '../../deps.js';
-import { createQuotaService, sesSendQuotaSource } from '../../services/quota/quota-service.js';
 
-export function quotaRouter(deps: Pick<AppDeps, 'ses'>): Router {
+export function quotaRouter({ services }: Pick<AppDeps, 'services'>): Router {
   const router = Router();
-  const quota = createQuotaService(sesSendQuotaSource(deps.ses));
+  const { quota } = services;
 
   router.get('/api/ses-quota', async (_req, res) => {
     res.json(await quota.getQuota());

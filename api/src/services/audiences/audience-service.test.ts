@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/db.js';
-import type { JobQueue } from '../../queue/JobQueue.js';
-import type { ImportSettings } from '../contacts/import-settings.js';
+import type { ImportSettings } from '../../config.js';
+import type { Queues } from '../../queue/registry.js';
 import { importContacts } from '../contacts/importer.js';
-import { AUDIENCE_DELETE_QUEUE, AudienceError, CONTACT_IMPORT_QUEUE, createAudienceService } from './audience-service.js';
+import { DomainError } from '../errors.js';
+import { createAudienceService } from './audience-service.js';
 import { audienceLockArgs } from './locks.js';
 
 let db: TestDatabase;
@@ -20,13 +21,14 @@ const queue = {
     if (failPublish) throw new Error('broker down');
     published.push({ queue: name, payload });
   },
-} as unknown as JobQueue;
+} as unknown as Queues;
 
-const service = () => createAudienceService({ pool: db.pool, queue, importSettings: settings, logger: pino({ level: 'silent' }) });
+const service = () => createAudienceService({ db: db.database, queue, importSettings: settings, logger: pino({ level: 'silent' }) });
 
 beforeAll(async () => {
   db = await createTestDatabase();
   settings = {
+    maxBytes: 1_000_000,
     dir: await mkdtemp(join(tmpdir(), 'mailroom-audience-service-')),
     maxLineChars: 1000,
     maxColumns: 10,
@@ -43,7 +45,7 @@ async function audienceWithContacts(count: number): Promise<number> {
   await db.pool.query('UPDATE audiences SET is_importing = true WHERE id = $1', [id]);
   await writeFile(join(settings.dir, `${id}.csv`), ['email', ...Array.from({ length: count }, (_, i) => `c${i}@example.org`)].join('\n'));
   const outcome = await importContacts(
-    db.pool,
+    db.database,
     { audienceId: id, path: `${id}.csv`, source: 'CSV' },
     { dir: settings.dir, limits: settings },
   );
@@ -59,9 +61,9 @@ describe('delete and purge', () => {
   it('hides the audience at once, queues the purge, which removes contacts in batches then the row', async () => {
     const id = await audienceWithContacts(25_000);
     await service().remove(id);
-    expect(published.at(-1)).toEqual({ queue: AUDIENCE_DELETE_QUEUE, payload: { audienceId: id } });
-    await expect(service().get(id)).rejects.toEqual(new AudienceError('not-found', 'Audience not found'));
-    await expect(service().remove(id)).rejects.toBeInstanceOf(AudienceError);
+    expect(published.at(-1)).toEqual({ queue: 'audience-delete', payload: { audienceId: id } });
+    await expect(service().get(id)).rejects.toEqual(new DomainError('not-found', 'Audience not found'));
+    await expect(service().remove(id)).rejects.toBeInstanceOf(DomainError);
     expect(await contactsOf(id)).toBe(25_000);
 
     expect(await service().purge(id)).toEqual({ contactsDeleted: 25_000 });
@@ -110,7 +112,7 @@ describe('accepting an import', () => {
 
     expect(await service().acceptImport(id, 'text', { kind: 'text', text: 'email\na@example.org\n' })).toEqual(expect.any(String));
     expect(published.at(-1)).toEqual({
-      queue: CONTACT_IMPORT_QUEUE,
+      queue: 'contact-import',
       payload: { audienceId: id, path: expect.stringMatching(new RegExp(`^${id}-[0-9a-f-]+\\.csv$`)), source: 'TEXT' },
     });
   });
@@ -151,7 +153,7 @@ describe('sweep', () => {
     expect(await s.get(stale)).toMatchObject({ isImporting: false, importErrorMessage: 'Import was interrupted; please import again.' });
     expect(await s.get(fresh)).toMatchObject({ isImporting: true });
     expect(await s.get(held)).toMatchObject({ isImporting: true });
-    expect(published).toContainEqual({ queue: AUDIENCE_DELETE_QUEUE, payload: { audienceId: lost } });
+    expect(published).toContainEqual({ queue: 'audience-delete', payload: { audienceId: lost } });
     const files = await readdir(settings.dir);
     expect(files).toContain('new.csv');
     expect(files).not.toContain('old.csv');

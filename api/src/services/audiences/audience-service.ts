@@ -1,7 +1,7 @@
 /**
  * Audiences: the rules behind the audience and contact calls (SPEC.md sections 5 and 7) and the
- * background work they queue. No HTTP or AMQP here: errors are AudienceError with a kind the route
- * maps to a status, and work goes through the JobQueue interface.
+ * background work they queue. No HTTP, AMQP or SQL here: errors are DomainErrors (the HTTP layer
+ * maps their kinds to statuses), work goes through the typed queues, data through the repositories.
  *
  * Import, the API half: cheap checks first (type, file name, not empty, the header row has an
  * email column: only the start of the file is read), then the upload is moved into the spool
@@ -16,40 +16,20 @@ import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { copyFile, mkdir, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { PageMeta } from '@mailroom/api-client';
-import type pg from 'pg';
+import type { ImportSettings } from '../../config.js';
+import type { Database } from '../../db/database.js';
 import type { Logger } from '../../logger.js';
-import type { JobQueue } from '../../queue/JobQueue.js';
+import type { Queues } from '../../queue/registry.js';
 import { headerLayout } from '../contacts/contact-rows.js';
 import { ImportFileError, readHeaderRecord } from '../contacts/csv.js';
 import { exportContactsCsv } from '../contacts/export.js';
-import { INTERRUPTED_ERROR, type ContactImportJob, type ImportSource } from '../contacts/importer.js';
-import { findContactPage, type ContactItem, type ContactPageQuery } from '../contacts/repository.js';
-import type { ImportSettings } from '../contacts/import-settings.js';
-import { audienceLockArgs } from './locks.js';
-import * as repo from './repository.js';
-import type { Audience } from './repository.js';
+import { INTERRUPTED_ERROR, type ImportSource } from '../contacts/importer.js';
+import { deleteContactBatch, findContactPage, type ContactItem, type ContactPageQuery } from '../contacts/repository.js';
+import { DomainError } from '../errors.js';
+import { toPage, type Page, type PageQuery } from '../paging.js';
+import { audienceRepository, type Audience } from './repository.js';
 
 export type { Audience };
-
-export const CONTACT_IMPORT_QUEUE = 'contact-import';
-export const AUDIENCE_DELETE_QUEUE = 'audience-delete';
-
-export interface AudienceDeleteJob {
-  audienceId: number;
-}
-
-export type AudienceErrorKind = 'invalid' | 'not-found' | 'conflict';
-
-export class AudienceError extends Error {
-  constructor(
-    readonly kind: AudienceErrorKind,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'AudienceError';
-  }
-}
 
 export const NAME_REQUIRED = 'Fill your audience name';
 export const AUDIENCE_NOT_FOUND = 'Audience not found';
@@ -67,98 +47,82 @@ const PURGE_BATCH = 10_000;
 /** The header check reads at most this much of an upload. */
 const HEADER_PEEK_BYTES = 256 * 1024;
 
-/** A page of a list as the contract defines it (`{ items, meta }`). */
-export interface Page<T> {
-  items: T[];
-  meta: PageMeta;
-}
-
-function page<T>(items: T[], totalItems: number, currentPage: number, itemsPerPage: number): Page<T> {
-  return {
-    items,
-    meta: { currentPage, itemCount: items.length, itemsPerPage, totalItems, totalPages: Math.ceil(totalItems / itemsPerPage) },
-  };
-}
-
 /** What the import call received: a spooled multipart file, or the pasted text as a plain field. */
 export type ImportUpload = { kind: 'file'; path: string; originalName: string; size: number } | { kind: 'text'; text: string } | undefined;
 
 export interface AudienceServiceDeps {
-  pool: pg.Pool;
-  queue: JobQueue;
+  db: Database;
+  queue: Queues;
   importSettings: ImportSettings;
   logger: Logger;
 }
 
-export function createAudienceService({ pool, queue, importSettings, logger }: AudienceServiceDeps) {
+export function createAudienceService({ db, queue, importSettings, logger }: AudienceServiceDeps) {
+  const repo = audienceRepository(db);
+
   const live = async (id: number): Promise<Audience> => {
-    const audience = await repo.findAudience(pool, id);
-    if (!audience) throw new AudienceError('not-found', AUDIENCE_NOT_FOUND);
+    const audience = await repo.find(id);
+    if (!audience) throw new DomainError('not-found', AUDIENCE_NOT_FOUND);
     return audience;
   };
 
   const validName = (name: unknown): string => {
     const trimmed = typeof name === 'string' ? name.trim() : '';
-    if (!trimmed) throw new AudienceError('invalid', NAME_REQUIRED);
+    if (!trimmed) throw new DomainError('invalid', NAME_REQUIRED);
     return trimmed;
   };
 
   return {
-    async list(query: { page: number; limit: number; name?: string | undefined }): Promise<Page<Audience>> {
-      const name = query.name?.trim() || undefined;
-      const { items, totalItems } = await repo.listAudiences(pool, {
-        offset: (query.page - 1) * query.limit,
-        limit: query.limit,
-        name,
-      });
-      return page(items, totalItems, query.page, query.limit);
+    async list(query: PageQuery & { name?: string | undefined }): Promise<Page<Audience>> {
+      const { items, totalItems } = await repo.list({ ...query, name: query.name?.trim() || undefined });
+      return toPage(items, totalItems, query);
     },
 
     get: live,
 
     async create(name: unknown, createdByEmail: string | null): Promise<{ id: number }> {
-      return { id: await repo.insertAudience(pool, validName(name), createdByEmail) };
+      return { id: await repo.insert(validName(name), createdByEmail) };
     },
 
     async rename(id: number, name: unknown): Promise<Audience> {
-      const audience = await repo.updateAudienceName(pool, id, validName(name));
-      if (!audience) throw new AudienceError('not-found', AUDIENCE_NOT_FOUND);
+      const audience = await repo.rename(id, validName(name));
+      if (!audience) throw new DomainError('not-found', AUDIENCE_NOT_FOUND);
       return audience;
     },
 
     async remove(id: number): Promise<void> {
-      if (!(await repo.markAudienceDeleted(pool, id))) throw new AudienceError('not-found', AUDIENCE_NOT_FOUND);
+      if (!(await repo.markDeleted(id))) throw new DomainError('not-found', AUDIENCE_NOT_FOUND);
       // Already hidden: if the message cannot be queued now, the worker's sweep purges it later.
-      await queue.publish<AudienceDeleteJob>(AUDIENCE_DELETE_QUEUE, { audienceId: id }).catch((err: unknown) => {
+      await queue.publish('audience-delete', { audienceId: id }).catch((err: unknown) => {
         logger.error({ err, audienceId: id }, 'could not queue the purge of a deleted audience; the sweep will');
       });
     },
 
     async contacts(id: number, query: ContactPageQuery): Promise<Page<ContactItem>> {
       const audience = await live(id);
-      const { items, totalItems } = await findContactPage(pool, audience, query);
-      return page(items, totalItems, query.page, query.limit);
+      const { items, totalItems } = await findContactPage(db, audience, query);
+      return toPage(items, totalItems, query);
     },
 
     async exportCsv(id: number) {
       const audience = await live(id);
-      return { audience, stream: await exportContactsCsv(pool, audience) };
+      return { audience, stream: await exportContactsCsv(db, audience) };
     },
 
     /** Checks, spools and queues an import; resolves with the 202 message. */
     async acceptImport(id: number, type: string | undefined, upload: ImportUpload): Promise<string> {
       const source: ImportSource | undefined = type === 'csv' ? 'CSV' : type === 'text' ? 'TEXT' : undefined;
-      if (!source) throw new AudienceError('invalid', INPUT_ERROR);
+      if (!source) throw new DomainError('invalid', INPUT_ERROR);
       const audience = await live(id);
-      if (audience.source !== null) throw new AudienceError('conflict', ALREADY_HAS_SOURCE);
-      if (audience.isImporting) throw new AudienceError('conflict', IMPORT_RUNNING);
+      if (audience.source !== null) throw new DomainError('conflict', ALREADY_HAS_SOURCE);
+      if (audience.isImporting) throw new DomainError('conflict', IMPORT_RUNNING);
 
       if (source === 'CSV') {
-        if (upload?.kind !== 'file') throw new AudienceError('invalid', NO_CSV_FILE);
-        if (!upload.originalName.toLowerCase().endsWith('.csv')) throw new AudienceError('invalid', ONLY_CSV);
-        if (upload.size === 0) throw new AudienceError('invalid', EMPTY_CONTENT);
+        if (upload?.kind !== 'file') throw new DomainError('invalid', NO_CSV_FILE);
+        if (!upload.originalName.toLowerCase().endsWith('.csv')) throw new DomainError('invalid', ONLY_CSV);
+        if (upload.size === 0) throw new DomainError('invalid', EMPTY_CONTENT);
       } else if (!upload || (upload.kind === 'text' ? upload.text.trim() === '' : upload.size === 0)) {
-        throw new AudienceError('invalid', EMPTY_CONTENT);
+        throw new DomainError('invalid', EMPTY_CONTENT);
       }
 
       // The spool name is ours: the member's file name never reaches the file system.
@@ -170,16 +134,16 @@ export function createAudienceService({ pool, queue, importSettings, logger }: A
 
       try {
         await checkHeader(spooled, importSettings);
-        if (!(await repo.claimImport(pool, id))) {
-          const now = await repo.findAudience(pool, id);
+        if (!(await repo.claimImport(id))) {
+          const now = await repo.find(id);
           throw now
-            ? new AudienceError('conflict', now.isImporting ? IMPORT_RUNNING : ALREADY_HAS_SOURCE)
-            : new AudienceError('not-found', AUDIENCE_NOT_FOUND);
+            ? new DomainError('conflict', now.isImporting ? IMPORT_RUNNING : ALREADY_HAS_SOURCE)
+            : new DomainError('not-found', AUDIENCE_NOT_FOUND);
         }
         try {
-          await queue.publish<ContactImportJob>(CONTACT_IMPORT_QUEUE, { audienceId: id, path: name, source });
+          await queue.publish('contact-import', { audienceId: id, path: name, source });
         } catch (error) {
-          await repo.releaseImportClaim(pool, id);
+          await repo.releaseImportClaim(id);
           throw error;
         }
       } catch (error) {
@@ -189,37 +153,24 @@ export function createAudienceService({ pool, queue, importSettings, logger }: A
       return IMPORT_QUEUED;
     },
 
-    /** The 'audience-delete' consumer: contacts in batches, then the row. Idempotent. */
+    /**
+     * The 'audience-delete' consumer: contacts in batches, then the row. Idempotent. Each batch is
+     * one short transaction holding the audience's lock, so an import of this audience waits for
+     * it, then sees the audience deleted.
+     */
     async purge(id: number): Promise<{ contactsDeleted: number }> {
-      const client = await pool.connect();
       let contactsDeleted = 0;
-      let broken = false;
-      try {
-        // Held for the whole purge: an import of this audience waits, then sees it deleted.
-        await client.query(`SELECT pg_advisory_lock(${audienceLockArgs('$1')})`, [id]);
-        try {
-          const { rows } = await client.query('SELECT 1 FROM audiences WHERE id = $1 AND deleted_at IS NOT NULL', [id]);
-          if (rows.length === 0) return { contactsDeleted };
-          for (;;) {
-            const { rowCount } = await client.query(
-              `DELETE FROM contacts WHERE id IN (SELECT id FROM contacts WHERE audience_id = $1 LIMIT ${PURGE_BATCH})`,
-              [id],
-            );
-            contactsDeleted += rowCount ?? 0;
-            if ((rowCount ?? 0) < PURGE_BATCH) break;
-          }
+      for (;;) {
+        const deleted = await db.transaction(async (tx) => {
+          if (!(await repo.lockDeleted(tx, id))) return undefined;
+          const count = await deleteContactBatch(tx, id, PURGE_BATCH);
           // Campaigns that used it keep their history: their audience_id becomes NULL (ON DELETE SET NULL).
-          await client.query('DELETE FROM audiences WHERE id = $1 AND deleted_at IS NOT NULL', [id]);
-        } finally {
-          await client.query(`SELECT pg_advisory_unlock(${audienceLockArgs('$1')})`, [id]).catch(() => {
-            broken = true;
-          });
-        }
-      } catch (error) {
-        broken = true;
-        throw error;
-      } finally {
-        client.release(broken);
+          if (count < PURGE_BATCH) await repo.destroyDeleted(tx, id);
+          return count;
+        });
+        if (deleted === undefined) break;
+        contactsDeleted += deleted;
+        if (deleted < PURGE_BATCH) break;
       }
       return { contactsDeleted };
     },
@@ -230,11 +181,11 @@ export function createAudienceService({ pool, queue, importSettings, logger }: A
      * files older than the timeout (their import is over one way or another) are removed.
      */
     async sweep(): Promise<{ failedImports: number[]; requeuedPurges: number[] }> {
-      const failedImports = await repo.failStaleImports(pool, importSettings.staleAfterMs, INTERRUPTED_ERROR);
+      const failedImports = await repo.failStaleImports(importSettings.staleAfterMs, INTERRUPTED_ERROR);
       if (failedImports.length > 0) logger.warn({ audienceIds: failedImports }, 'failed imports that were interrupted');
-      const requeuedPurges = await repo.findUnpurgedAudiences(pool, importSettings.staleAfterMs);
+      const requeuedPurges = await repo.findUnpurged(importSettings.staleAfterMs);
       for (const audienceId of requeuedPurges) {
-        await queue.publish<AudienceDeleteJob>(AUDIENCE_DELETE_QUEUE, { audienceId });
+        await queue.publish('audience-delete', { audienceId });
       }
       await removeOldSpoolFiles(importSettings.dir, importSettings.staleAfterMs);
       return { failedImports, requeuedPurges };
@@ -244,14 +195,14 @@ export function createAudienceService({ pool, queue, importSettings, logger }: A
 
 export type AudienceService = ReturnType<typeof createAudienceService>;
 
-/** The header check of an upload: ImportFileError (encoding, limits, no email column) -> 400. */
+/** The header check of an upload: ImportFileError (encoding, limits, no email column) -> invalid. */
 async function checkHeader(file: string, settings: ImportSettings): Promise<void> {
   try {
     const header = await readHeaderRecord(createReadStream(file, { start: 0, end: HEADER_PEEK_BYTES - 1 }), settings);
-    if (!header) throw new AudienceError('invalid', EMPTY_CONTENT);
+    if (!header) throw new DomainError('invalid', EMPTY_CONTENT);
     headerLayout(header);
   } catch (error) {
-    if (error instanceof ImportFileError) throw new AudienceError('invalid', error.message);
+    if (error instanceof ImportFileError) throw new DomainError('invalid', error.message);
     throw error;
   }
 }

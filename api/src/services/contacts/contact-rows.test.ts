@@ -69,6 +69,7 @@ describe('ContactRowWriter', () => {
     ]);
     expect(writer.count).toBe(5);
     expect(writer.errorCount).toBe(3);
+    expect(writer.duplicateCount).toBe(1);
   });
 
   it('escapes values for COPY and JSON', () => {
@@ -83,13 +84,17 @@ describe('ContactRowWriter', () => {
 });
 
 describe('EmailSet', () => {
-  it('is an exact set of strings, at any size', () => {
-    const set = new EmailSet();
-    for (let i = 0; i < 50_000; i++) expect(set.add(`user${i}@example.org`)).toBe(true);
-    for (let i = 0; i < 50_000; i += 997) expect(set.add(`user${i}@example.org`)).toBe(false);
-    expect(set.add('zoë@exämple.de')).toBe(true);
-    expect(set.add('zoë@exämple.de')).toBe(false);
-    expect(set.add('zoe@example.de')).toBe(true);
-    expect(set.size).toBe(50_002);
+  it('finds every key added, and no key that was not, at any size', () => {
+    for (const seed of [0, 1, 123_456_789]) {
+      const set = new EmailSet(seed);
+      for (let i = 0; i < 50_000; i++) expect(set.add(`user${i}@example.org`)).toBe(true);
+      for (let i = 0; i < 50_000; i += 997) expect(set.add(`user${i}@example.org`)).toBe(false);
+      expect(set.add('zoë@exämple.de')).toBe(true);
+      expect(set.add('zoë@exämple.de')).toBe(false);
+      expect(set.add('zoe@example.de')).toBe(true);
+      expect(set.add('')).toBe(true);
+      expect(set.add('')).toBe(false);
+      expect(set.size).toBe(50_003);
+    }
   });
 });

@@ -66,16 +66,21 @@ export const CONTACT_COPY_COLUMNS = '(audience_id, seq, valid_seq, error_seq, em
 export class ContactRowWriter {
   count = 0;
   errorCount = 0;
+  /** Rows marked as duplicates: by hash, so the importer confirms them (email-set.ts). */
+  duplicateCount = 0;
   private validCount = 0;
   /** Lower-cased valid addresses seen so far: duplicates are case-insensitive. */
-  private readonly seen = new EmailSet();
+  private readonly seen: EmailSet;
   /** `"header":` JSON prefixes, computed once. */
   private readonly keys: string[];
 
+  /** `seed`: of the hashes that find duplicates (EmailSet). */
   constructor(
     private readonly audienceId: number,
     readonly layout: HeaderLayout,
+    seed = 0,
   ) {
+    this.seen = new EmailSet(seed);
     this.keys = layout.headers.map((header, i) => `${i === 0 ? '{' : ','}${JSON.stringify(header)}:`);
   }
 
@@ -86,8 +91,9 @@ export class ContactRowWriter {
     let error: string | null = null;
     if (email === '') error = MISSING_EMAIL;
     else if (!isValidEmail(email)) error = INVALID_EMAIL;
-    else {
-      if (!this.seen.add(email.toLowerCase())) error = DUPLICATE_EMAIL;
+    else if (!this.seen.add(email.toLowerCase())) {
+      error = DUPLICATE_EMAIL;
+      this.duplicateCount++;
     }
 
     // The data json, built by hand: JSON.stringify of an object per row costs more than the parse.

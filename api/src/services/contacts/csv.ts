@@ -10,7 +10,10 @@
  * Papa.parse's stream modes, because only this loop sees the unparsed remainder it carries between
  * chunks: an unclosed quote would otherwise make papaparse swallow the rest of the file into one
  * field in memory. The dialect (comma, semicolon or tab; CRLF, LF or CR) is guessed once from the
- * first 64 KB, the same way by the API's upload check and by the worker.
+ * first 64 KB, the same way by the API's upload check and by the worker. Quotes are read as
+ * spreadsheets read them: a field is quoted only when it starts with a quote, so `5" floppy` keeps
+ * its quote, and a quoted field ends at its closing quote even when text follows it before the next
+ * delimiter (see quoteTrailingText); only a quoted field that is never closed stops the import.
  *
  * Limits (ImportLimits): a physical line, and a record (which may span lines inside quotes), may not
  * exceed `maxLineChars`; a record may not have more than `maxColumns` fields.
@@ -155,8 +158,15 @@ export async function* csvRecords(input: AsyncIterable<Buffer | Uint8Array>, lim
   };
 
   const parse = (text: string, final: boolean): RecordBatch | undefined => {
-    const aggregate = pending + text;
-    const result = parser!.parse(aggregate, 0, !final) as Papa.ParseResult<string[]>;
+    let aggregate = pending + text;
+    let result = parser!.parse(aggregate, 0, !final) as Papa.ParseResult<string[]>;
+    // Rare (papaparse reports it, so a chunk without it costs nothing more): a quoted field with text
+    // after its closing quote. Everything before the first one was read right; read again from there.
+    const trailingText = result.errors.find((error) => error.code === 'InvalidQuotes');
+    if (trailingText) {
+      aggregate = quoteTrailingText(aggregate, trailingText.index! - 1, dialect!);
+      result = parser!.parse(aggregate, 0, !final) as Papa.ParseResult<string[]>;
+    }
     const missingQuote = result.errors.find((error) => error.code === 'MissingQuotes');
     if (missingQuote) {
       throw new ImportFileError(`Row ${recordCount + (missingQuote.row ?? 0) + 1} has a quote that is never closed.`);
@@ -210,6 +220,56 @@ export async function* csvRecords(input: AsyncIterable<Buffer | Uint8Array>, lim
   }
   const batch = parse('', true);
   if (batch) yield batch;
+}
+
+/**
+ * Papaparse ends a quoted field only at a quote followed by a delimiter or a line break: after
+ * `"y")` (the tail of `=HYPERLINK("http://x","y")` split at its comma, since a field is quoted only
+ * when it starts with a quote) it searches on for another quote, swallowing the lines in between.
+ * Spreadsheets end the field at its closing quote and keep the text after it, quotes included, up
+ * to the next delimiter. This rewrites every such field from `start` (at the start of a field) to
+ * the end of the text as one wholly quoted field (`"y)"`), which papaparse then reads as a
+ * spreadsheet does. A quoted field still open at the end of the text is left as it is: more text
+ * may close it, or papaparse reports it as never closed.
+ */
+function quoteTrailingText(text: string, start: number, { delimiter, newline }: CsvDialect): string {
+  const parts = [text.slice(0, start)];
+  let nextDelimiter = text.indexOf(delimiter, start);
+  let nextNewline = text.indexOf(newline, start);
+  /** Where the field that goes on at `from` ends: the next delimiter or line break, or the end. */
+  const fieldEnd = (from: number): number => {
+    if (nextDelimiter !== -1 && nextDelimiter < from) nextDelimiter = text.indexOf(delimiter, from);
+    if (nextNewline !== -1 && nextNewline < from) nextNewline = text.indexOf(newline, from);
+    return Math.min(nextDelimiter === -1 ? text.length : nextDelimiter, nextNewline === -1 ? text.length : nextNewline);
+  };
+  let field = start;
+  while (field < text.length) {
+    let end: number;
+    if (text[field] === '"') {
+      let close = text.indexOf('"', field + 1);
+      while (close !== -1 && text[close + 1] === '"') close = text.indexOf('"', close + 2);
+      if (close === -1) break;
+      end = fieldEnd(close + 1);
+      const after = text.slice(close + 1, end);
+      // Blanks before a delimiter or line break are papaparse's to drop; at the end of the text they
+      // are more of the field (papaparse would not close it there).
+      if (after !== '' && (after.trim() !== '' || end === text.length)) {
+        parts.push(text.slice(field, close), after.replaceAll('"', '""'), '"');
+      } else {
+        parts.push(text.slice(field, end));
+      }
+    } else {
+      end = fieldEnd(field);
+      parts.push(text.slice(field, end));
+    }
+    field = end;
+    if (end === text.length) break;
+    const separator = end === nextDelimiter ? delimiter : newline;
+    parts.push(separator);
+    field = end + separator.length;
+  }
+  parts.push(text.slice(field));
+  return parts.join('');
 }
 
 /** The first non-blank record of a file (its header), or undefined for an empty file. */

@@ -7,10 +7,9 @@
  * = + - @, tab or CR) get a leading apostrophe from the SQL function csv_inert (migration 0002), and
  * every cell is quoted: the OWASP CSV-injection advice.
  */
-import { PassThrough, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import type pg from 'pg';
+import type { Readable } from 'node:stream';
 import { to as copyTo } from 'pg-copy-streams';
+import type { Database } from '../../db/database.js';
 
 export interface ExportedAudience {
   id: number;
@@ -31,41 +30,19 @@ export function exportHeaderLine(headers: string[]): string {
 }
 
 /**
- * `<name>-contacts.csv` for Content-Disposition (RFC 6266): an ASCII fallback `filename` and the
- * UTF-8 `filename*`; no path separators, quotes or control characters in either.
+ * Streams the export from one snapshot (REPEATABLE READ, read only): the transaction, and its
+ * connection, last exactly as long as the stream; it ends when the reader has the whole file, and
+ * is rolled back when the stream fails or the reader goes away mid-file.
  */
-export function exportFileName(audienceName: string): { ascii: string; utf8: string } {
-  const base = audienceName.replace(/[\p{Cc}/\\"\s]+/gu, ' ').trim() || 'audience';
-  const ascii = base
-    .normalize('NFKD')
-    .replace(/[^\x20-\x7e]/g, '')
-    .replace(/[^A-Za-z0-9._ -]+/g, '_')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return { ascii: `${ascii || 'audience'}-contacts.csv`, utf8: `${base}-contacts.csv` };
-}
-
-export function contentDisposition(audienceName: string): string {
-  const { ascii, utf8 } = exportFileName(audienceName);
-  const encoded = encodeURIComponent(utf8).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
-}
-
-/**
- * Streams the export. The connection is released when the stream ends, and closed when it fails
- * or is destroyed (a reader that goes away mid-file must not leave PostgreSQL half-way in a COPY).
- */
-export async function exportContactsCsv(pool: pg.Pool, audience: ExportedAudience): Promise<Readable> {
-  const client = await pool.connect();
-  const columns = ['csv_inert(email)', ...audience.headers.map((h) => `csv_inert(data->>${client.escapeLiteral(h)})`)];
-  // COPY takes no bind parameters: the id is a number and the header names are escaped literals.
-  const sql = `COPY (SELECT ${columns.join(', ')} FROM contacts WHERE audience_id = ${Number(audience.id)} ORDER BY seq)
-               TO STDOUT WITH (FORMAT csv, FORCE_QUOTE *)`;
-  const out = new PassThrough({ highWaterMark: 256 * 1024 });
-  out.write(exportHeaderLine(audience.headers));
-  pipeline(client.query(copyTo(sql)), out).then(
-    () => client.release(),
-    () => client.release(true),
+export async function exportContactsCsv(db: Database, audience: ExportedAudience): Promise<Readable> {
+  return db.streamInTransaction(
+    (tx) => {
+      const columns = ['csv_inert(email)', ...audience.headers.map((h) => `csv_inert(data->>${tx.client.escapeLiteral(h)})`)];
+      // COPY takes no bind parameters: the id is a number and the header names are escaped literals.
+      const sql = `COPY (SELECT ${columns.join(', ')} FROM contacts WHERE audience_id = ${Number(audience.id)} ORDER BY seq)
+                   TO STDOUT WITH (FORMAT csv, FORCE_QUOTE *)`;
+      return tx.client.query(copyTo(sql));
+    },
+    { isolation: 'REPEATABLE READ', readOnly: true, prefix: exportHeaderLine(audience.headers) },
   );
-  return out;
 }

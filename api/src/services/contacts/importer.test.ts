@@ -34,7 +34,7 @@ async function pendingImport(content: string | Buffer) {
 
 async function run(content: string | Buffer, source: ImportSource = 'CSV', finalAttempt = false) {
   const job = await pendingImport(content);
-  const outcome = await importContacts(db.pool, { ...job, source }, { dir, limits, finalAttempt });
+  const outcome = await importContacts(db.database, { ...job, source }, { dir, limits, finalAttempt });
   return { ...job, outcome };
 }
 
@@ -118,6 +118,28 @@ describe('importContacts', () => {
     expect(rows[0]).toEqual({ seq: 30_001, valid: 30_000, errors: 1 });
   });
 
+  it('flags duplicates whatever the case of their letters, ASCII or not', async () => {
+    const { audienceId, outcome } = await run(
+      'email\nzoë@exämple.de\nZOË@EXÄMPLE.DE\nann@example.org\nAnn@Example.ORG\nzoe@example.de\nZoë@exämple.de\n',
+    );
+    expect(outcome).toMatchObject({ status: 'imported', contacts: 6, contactsWithErrors: 3 });
+    expect((await contacts(audienceId)).map((c) => [c.email, c.valid_seq, c.error_seq, c.error_message])).toEqual([
+      ['zoë@exämple.de', 1, null, null],
+      ['ZOË@EXÄMPLE.DE', null, 1, DUPLICATE_EMAIL],
+      ['ann@example.org', 2, null, null],
+      ['Ann@Example.ORG', null, 2, DUPLICATE_EMAIL],
+      ['zoe@example.de', 3, null, null],
+      ['Zoë@exämple.de', null, 3, DUPLICATE_EMAIL],
+    ]);
+  });
+
+  it('keeps quotes inside unquoted fields as characters', async () => {
+    const { audienceId, outcome } = await run('email;Size;Link\r\na@example.org;5" floppy;=HYPERLINK("http://x";"y")\r\n', 'TEXT');
+    expect(outcome).toMatchObject({ status: 'imported', contacts: 1, contactsWithErrors: 0, headers: ['Size', 'Link'] });
+    // As a spreadsheet shows the line: the formula is cut at the delimiter inside it.
+    expect((await contacts(audienceId))[0].data).toEqual({ Size: '5" floppy', Link: '=HYPERLINK("http://x"' });
+  });
+
   it.each([
     ['a file that is not UTF-8', Buffer.from('email\nJos\xe9@example.org\n', 'latin1'), ENCODING_ERROR],
     ['an unclosed quote', 'email,name\na@example.org,"Ann\nb@example.org,Bob\n', 'Row 2 has a quote that is never closed.'],
@@ -152,7 +174,7 @@ describe('importContacts', () => {
 
   it('fails cleanly when the spooled file is gone', async () => {
     const { audienceId } = await pendingImport('email\na@example.org\n');
-    const outcome = await importContacts(db.pool, { audienceId, path: 'missing.csv', source: 'CSV' }, { dir, limits });
+    const outcome = await importContacts(db.database, { audienceId, path: 'missing.csv', source: 'CSV' }, { dir, limits });
     expect(outcome).toEqual({ status: 'failed', message: FILE_GONE_ERROR });
     expect(await audience(audienceId)).toMatchObject({ is_importing: false, import_error_message: FILE_GONE_ERROR });
   });
@@ -162,20 +184,20 @@ describe('importContacts', () => {
     expect(first.outcome.status).toBe('imported');
     const again = await pendingImport('email\nb@example.org\n');
     await db.pool.query('UPDATE audiences SET is_importing = false WHERE id = $1', [again.audienceId]);
-    expect(await importContacts(db.pool, { ...again, source: 'CSV' }, { dir, limits })).toEqual({
+    expect(await importContacts(db.database, { ...again, source: 'CSV' }, { dir, limits })).toEqual({
       status: 'skipped',
       reason: 'no import pending',
     });
     const deleted = await pendingImport('email\nc@example.org\n');
     await db.pool.query('UPDATE audiences SET deleted_at = now() WHERE id = $1', [deleted.audienceId]);
-    expect(await importContacts(db.pool, { ...deleted, source: 'CSV' }, { dir, limits })).toMatchObject({ status: 'skipped' });
+    expect(await importContacts(db.database, { ...deleted, source: 'CSV' }, { dir, limits })).toMatchObject({ status: 'skipped' });
     expect(await contacts(deleted.audienceId)).toEqual([]);
   });
 
   it('leaves a database failure to the queue to retry, and fails the import on the last attempt', async () => {
     const job = await pendingImport('email\na@example.org\n');
-    // A pool whose connections fail, as when the database goes away mid-import.
-    const broken = { connect: () => Promise.reject(new Error('connection refused')), query: db.pool.query.bind(db.pool) };
+    // A data layer whose transactions fail, as when the database goes away mid-import.
+    const broken = { transaction: () => Promise.reject(new Error('connection refused')), query: db.database.query.bind(db.database) };
     const options = { dir, limits };
     await expect(importContacts(broken as never, { ...job, source: 'CSV' }, options)).rejects.toThrow('connection refused');
     expect(await audience(job.audienceId)).toMatchObject({ is_importing: true });
@@ -195,7 +217,7 @@ describe('importContacts', () => {
     await client.query('BEGIN');
     await client.query(`INSERT INTO contacts (audience_id, seq, valid_seq, email) VALUES ($1, 1, 1, 'a@example.org')`, [job.audienceId]);
     client.release(true);
-    const outcome = await importContacts(db.pool, { ...job, source: 'CSV' }, { dir, limits });
+    const outcome = await importContacts(db.database, { ...job, source: 'CSV' }, { dir, limits });
     expect(outcome).toMatchObject({ status: 'imported', contacts: 2, contactsWithErrors: 0 });
     expect((await contacts(job.audienceId)).map((c) => c.email)).toEqual(['a@example.org', 'b@example.org']);
   });

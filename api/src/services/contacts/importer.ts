@@ -10,32 +10,31 @@
  * Throughput: the file is read in 64 KB chunks, parsed (csv.ts), turned into COPY text
  * (contact-rows.ts) and piped into `COPY contacts FROM STDIN` with backpressure, so Node parses the
  * next chunk while PostgreSQL stores the previous one: the two cores work in parallel and memory
- * stays flat except for the set of addresses used to flag duplicates (~40 bytes per contact,
- * email-set.ts).
+ * stays flat except for the hashes of the addresses used to flag duplicates (~10 bytes per contact,
+ * email-set.ts), which are confirmed against the stored addresses before the commit (copyContacts).
  * A million rows take seconds, far inside RabbitMQ's 30-minute ack timeout; the upload cap
  * (IMPORT_MAX_BYTES) bounds the size of one import, so one message is always one bounded chunk of work.
  */
+import { randomInt } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
+import type { z } from 'zod';
+import type { Database, Sql, Tx } from '../../db/database.js';
 import type { Logger } from '../../logger.js';
+import type { contactImportJob } from '../audiences/queues.js';
 import { audienceLockArgs } from '../audiences/locks.js';
 import { ContactRowWriter, CONTACT_COPY_COLUMNS, headerLayout } from './contact-rows.js';
 import { csvRecords, EMPTY_FILE_ERROR, ImportFileError, isBlankRecord, type ImportLimits } from './csv.js';
+import { unconfirmedDuplicates, validAddressesAfter } from './repository.js';
 
 export type ImportSource = 'CSV' | 'TEXT';
 
-/** The 'contact-import' message: the spooled file is named relative to the import folder. */
-export interface ContactImportJob {
-  audienceId: number;
-  /** File name inside the import folder (IMPORT_DIR); never a path, so a message cannot point elsewhere. */
-  path: string;
-  source: ImportSource;
-}
+/** The 'contact-import' message (schema in audiences/queues.ts): the spooled file is named relative to the import folder. */
+export type ContactImportJob = z.infer<typeof contactImportJob>;
 
 export type ImportOutcome =
   | { status: 'imported'; contacts: number; contactsWithErrors: number; headers: string[] }
@@ -63,14 +62,14 @@ export function spoolPath(dir: string, file: string): string {
  * in place. `finalAttempt`: no later attempt will come, so such an error fails the import instead.
  */
 export async function importContacts(
-  pool: pg.Pool,
+  db: Database,
   job: ContactImportJob,
   options: ImporterOptions & { finalAttempt?: boolean },
 ): Promise<ImportOutcome> {
   const file = spoolPath(options.dir, job.path);
   let outcome: ImportOutcome;
   try {
-    outcome = await importInTransaction(pool, job, file, options);
+    outcome = await importInTransaction(db, job, file, options);
   } catch (error) {
     if (error instanceof ImportFileError) {
       outcome = { status: 'failed', message: error.message };
@@ -81,7 +80,7 @@ export async function importContacts(
       throw error;
     }
   }
-  if (outcome.status === 'failed') await failImport(pool, job.audienceId, outcome.message);
+  if (outcome.status === 'failed') await failImport(db, job.audienceId, outcome.message);
   // Done with the file whatever happened (a thrown error above keeps it for the next attempt).
   await unlink(file).catch(() => {});
   return outcome;
@@ -92,35 +91,32 @@ export async function importContacts(
  * still holds in its pending list, which every email search would otherwise read through, and
  * refreshes the planner's statistics, which choose between the two search plans (repository.ts).
  */
-export async function settleAfterImport(pool: pg.Pool): Promise<void> {
-  await pool.query(`SELECT gin_clean_pending_list('contacts_email_trgm'::regclass)`);
-  await pool.query('ANALYZE contacts');
+export async function settleAfterImport(db: Sql): Promise<void> {
+  await db.query(`SELECT gin_clean_pending_list('contacts_email_trgm'::regclass)`);
+  await db.query('ANALYZE contacts');
 }
 
 /** Records a failed import; a no-op if the audience is no longer importing. */
-export async function failImport(pool: pg.Pool, audienceId: number, message: string): Promise<void> {
-  await pool.query(
+export async function failImport(db: Sql, audienceId: number, message: string): Promise<void> {
+  await db.query(
     `UPDATE audiences SET is_importing = false, import_error_message = $2, import_started_at = NULL, updated_at = now()
       WHERE id = $1 AND is_importing`,
     [audienceId, message],
   );
 }
 
-async function importInTransaction(pool: pg.Pool, job: ContactImportJob, file: string, options: ImporterOptions): Promise<ImportOutcome> {
-  const client = await pool.connect();
-  let broken = false;
-  try {
-    await client.query('BEGIN');
+async function importInTransaction(db: Database, job: ContactImportJob, file: string, options: ImporterOptions): Promise<ImportOutcome> {
+  return db.transaction(async (tx) => {
     // The trigram index (email search) is most of the COPY's cost: it takes new entries into a
     // pending list and merges that list into the index whenever it passes gin_pending_list_limit,
     // sorting it in work_mem. Fewer, larger merges cost less CPU in total (~7% of the whole COPY at
     // a million rows, measured as the backend's CPU time) and leave at most 16 MB pending, which a
     // search still reads quickly.
-    await client.query(`SET LOCAL work_mem = '64MB'`);
-    await client.query(`SET LOCAL gin_pending_list_limit = '16MB'`);
+    await tx.query(`SET LOCAL work_mem = '64MB'`);
+    await tx.query(`SET LOCAL gin_pending_list_limit = '16MB'`);
     // Waits for a purge or another import of the same audience; then the checks below see its result.
-    await client.query(`SELECT pg_advisory_xact_lock(${audienceLockArgs('$1')})`, [job.audienceId]);
-    const { rows } = await client.query<{ is_importing: boolean; deleted: boolean; source: string | null }>(
+    await tx.query(`SELECT pg_advisory_xact_lock(${audienceLockArgs('$1')})`, [job.audienceId]);
+    const { rows } = await tx.query<{ is_importing: boolean; deleted: boolean; source: string | null }>(
       'SELECT is_importing, deleted_at IS NOT NULL AS deleted, source FROM audiences WHERE id = $1',
       [job.audienceId],
     );
@@ -132,40 +128,84 @@ async function importInTransaction(pool: pg.Pool, job: ContactImportJob, file: s
         : !audience.is_importing || audience.source !== null
           ? 'no import pending'
           : undefined;
-    if (skip) {
-      await client.query('ROLLBACK');
-      return { status: 'skipped', reason: skip };
-    }
+    // Nothing written: ending the transaction either way is the same.
+    if (skip) return { status: 'skipped', reason: skip };
 
-    const input = await openSpoolFile(file);
-    const state: { writer?: ContactRowWriter } = {};
-    const copy = client.query(copyFrom(`COPY contacts ${CONTACT_COPY_COLUMNS} FROM STDIN`));
-    await pipeline(Readable.from(copyText(input, job.audienceId, options.limits, state), { highWaterMark: 4 }), copy);
-    const writer = state.writer;
+    const writer = await copyContacts(tx, job.audienceId, file, options.limits);
     if (!writer) throw new ImportFileError(EMPTY_FILE_ERROR);
     if (writer.count === 0) throw new ImportFileError(NO_CONTACTS_ERROR);
 
-    await client.query(
+    await tx.query(
       `UPDATE audiences
           SET headers = $2::jsonb, source = $3, number_of_contacts = $4, number_of_contacts_with_errors = $5,
               is_importing = false, import_error_message = NULL, import_started_at = NULL, updated_at = now()
         WHERE id = $1`,
       [job.audienceId, JSON.stringify(writer.layout.headers), job.source, writer.count, writer.errorCount],
     );
-    await client.query('COMMIT');
     return {
       status: 'imported',
       contacts: writer.count,
       contactsWithErrors: writer.errorCount,
       headers: writer.layout.headers,
     };
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {
-      broken = true;
-    });
-    throw error;
-  } finally {
-    client.release(broken);
+  });
+}
+
+/** A copy whose hashes made a new address a duplicate is done again with others, at most this many times in all. */
+const COPY_ATTEMPTS = 3;
+
+/**
+ * Copies the file's contacts within the transaction; resolves with the writer (counts, headers),
+ * or undefined for a file without a header. The writer finds duplicates by hash (email-set.ts):
+ * they are confirmed against the stored addresses and, in the very rare case that a hash collision
+ * made a new address a duplicate, the copy is undone and done again with other hashes. Each copy's
+ * hashes are seeded at random, so no file can be made to collide on purpose.
+ */
+async function copyContacts(tx: Tx, audienceId: number, file: string, limits: ImportLimits): Promise<ContactRowWriter | undefined> {
+  for (let attempt = 1; ; attempt++) {
+    await tx.query('SAVEPOINT contacts_copy');
+    const input = await openSpoolFile(file);
+    const state: { writer?: ContactRowWriter } = {};
+    const copy = tx.client.query(copyFrom(`COPY contacts ${CONTACT_COPY_COLUMNS} FROM STDIN`));
+    await pipeline(Readable.from(copyText(input, audienceId, limits, state, randomInt(2 ** 31)), { highWaterMark: 4 }), copy);
+    const writer = state.writer;
+    if (!writer || writer.duplicateCount === 0 || (await duplicatesConfirmed(tx, audienceId))) return writer;
+    if (attempt === COPY_ATTEMPTS) throw new Error(`duplicate addresses of audience ${audienceId} not confirmed after ${attempt} copies`);
+    await tx.query('ROLLBACK TO SAVEPOINT contacts_copy');
+  }
+}
+
+/** Duplicates compared at a time, and valid addresses read at a time, when PostgreSQL leaves some. */
+const CONFIRM_BATCH = 10_000;
+
+/**
+ * Whether every contact marked as a duplicate has a valid contact before it with the same address,
+ * lower-cased as the writer does. PostgreSQL confirms nearly all (unconfirmedDuplicates); the rest
+ * are compared here, against the valid addresses before them, read in file order.
+ */
+async function duplicatesConfirmed(tx: Sql, audienceId: number): Promise<boolean> {
+  for (let afterErrorSeq = 0; ;) {
+    const duplicates = await unconfirmedDuplicates(tx, audienceId, afterErrorSeq, CONFIRM_BATCH);
+    if (duplicates.length === 0) return true;
+    /** Address -> the first of these duplicates of it: a valid contact before that one confirms them all. */
+    const firstDuplicate = new Map<string, number>();
+    for (const { seq, email } of duplicates) {
+      const address = email.toLowerCase();
+      if (!firstDuplicate.has(address)) firstDuplicate.set(address, seq);
+    }
+    const lastSeq = duplicates[duplicates.length - 1]!.seq;
+    for (let validSeq = 0; firstDuplicate.size > 0 && validSeq < lastSeq;) {
+      const valid = await validAddressesAfter(tx, audienceId, validSeq, CONFIRM_BATCH);
+      if (valid.length === 0) break;
+      for (const { seq, email } of valid) {
+        const address = email.toLowerCase();
+        if ((firstDuplicate.get(address) ?? 0) > seq) firstDuplicate.delete(address);
+      }
+      validSeq = valid[valid.length - 1]!.seq;
+    }
+    if (firstDuplicate.size > 0) return false;
+    if (duplicates.length < CONFIRM_BATCH) return true;
+    afterErrorSeq = duplicates[duplicates.length - 1]!.errorSeq!;
   }
 }
 
@@ -186,6 +226,7 @@ async function* copyText(
   audienceId: number,
   limits: ImportLimits,
   state: { writer?: ContactRowWriter },
+  seed: number,
 ): AsyncGenerator<string> {
   try {
     for await (const { records } of csvRecords(input, limits)) {
@@ -193,7 +234,7 @@ async function* copyText(
       for (const record of records) {
         if (isBlankRecord(record)) continue;
         if (!state.writer) {
-          state.writer = new ContactRowWriter(audienceId, headerLayout(record));
+          state.writer = new ContactRowWriter(audienceId, headerLayout(record), seed);
           continue;
         }
         text += state.writer.row(record);

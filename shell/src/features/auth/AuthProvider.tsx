@@ -36,9 +36,12 @@ export function AuthProvider({
   const [state, setState] = useState<AuthState>({ status: 'loading' });
   const notify = useNotify();
   const navigate = useNavigate();
-  // The check runs once per AuthService; navigate() changes identity with the location.
+  // The check runs once per AuthService; navigate() changes identity with the location. Declared
+  // before the check's effect, so the check reads the values of the render that started it.
   const latest = useRef({ notify, navigate, orgDomain, orgName });
-  latest.current = { notify, navigate, orgDomain, orgName };
+  useEffect(() => {
+    latest.current = { notify, navigate, orgDomain, orgName };
+  });
 
   useEffect(() => {
     let active = true;
@@ -56,17 +59,17 @@ export function AuthProvider({
           if (!active) return;
           notify('error', nonMemberMessage(orgName));
           setState({ status: 'signedOut' });
-          navigate('/login', { replace: true });
+          void navigate('/login', { replace: true });
           return;
         }
         setState({ status: 'signedIn', profile: session.profile });
-        if (session.returnTo) navigate(session.returnTo, { replace: true });
+        if (session.returnTo) void navigate(session.returnTo, { replace: true });
       })
       .catch((error: unknown) => {
         if (!active) return;
         notify('error', errorMessage(error));
         setState({ status: 'signedOut' });
-        navigate('/login', { replace: true });
+        void navigate('/login', { replace: true });
       });
     return () => {
       active = false;

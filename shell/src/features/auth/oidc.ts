@@ -13,7 +13,12 @@ function profileOf(user: User): Profile {
   };
 }
 
-/** oidc-client-ts against the configured provider: authorization code + PKCE, tokens in localStorage. */
+/**
+ * oidc-client-ts against the configured provider: authorization code + PKCE. Tokens (access and
+ * refresh) and the login state live in this tab's sessionStorage, never in localStorage: they end
+ * with the tab and no other tab or later visit finds them, while a reload keeps the session without
+ * a round trip through the provider's iframe.
+ */
 export function createOidcAuth(config: ShellConfig, origin = window.location.origin): AuthService {
   const manager = new UserManager({
     authority: config.oidc.authority,
@@ -29,7 +34,8 @@ export function createOidcAuth(config: ShellConfig, origin = window.location.ori
     staleStateAgeInSeconds: 3600,
     monitorSession: true,
     checkSessionIntervalInSeconds: 5,
-    userStore: new WebStorageStateStore({ store: window.localStorage }),
+    userStore: new WebStorageStateStore({ store: window.sessionStorage }),
+    stateStore: new WebStorageStateStore({ store: window.sessionStorage }),
   });
 
   const silentSignIn = () => manager.signinSilent().catch(() => null);

@@ -2,6 +2,7 @@ import { Suspense, lazy, useState } from 'react';
 import { Button } from '@fluentui/react-components';
 import { PersonCircleRegular } from '@fluentui/react-icons';
 import { useAuth } from '../auth/AuthProvider';
+import { accountLabel } from './accountLabel';
 
 // Fluent's Menu (and its positioning) is fetched with the first click on the account button.
 const AccountMenuPopup = lazy(() => import('./AccountMenuPopup'));
@@ -15,7 +16,7 @@ export function AccountMenu({ compact }: { compact: boolean }) {
     <Button
       appearance="subtle"
       icon={<PersonCircleRegular />}
-      aria-label="Account"
+      aria-label={accountLabel(name, compact)}
       aria-haspopup="menu"
       aria-expanded={false}
       onClick={() => setRequested(true)}

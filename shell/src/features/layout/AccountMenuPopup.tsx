@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Button, Menu, MenuItem, MenuList, MenuPopover, MenuTrigger } from '@fluentui/react-components';
 import { PersonCircleRegular, SignOutRegular } from '@fluentui/react-icons';
+import { accountLabel } from './accountLabel';
 
 export interface AccountMenuPopupProps {
   name: string;
@@ -19,7 +20,7 @@ export default function AccountMenuPopup({ name, compact, onSignOut }: AccountMe
   return (
     <Menu positioning="above-start" open={open} onOpenChange={(_event, data) => setOpen(data.open)}>
       <MenuTrigger disableButtonEnhancement>
-        <Button ref={trigger} appearance="subtle" icon={<PersonCircleRegular />} aria-label="Account">
+        <Button ref={trigger} appearance="subtle" icon={<PersonCircleRegular />} aria-label={accountLabel(name, compact)}>
           {compact ? null : name || 'Account'}
         </Button>
       </MenuTrigger>

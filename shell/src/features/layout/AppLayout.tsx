@@ -20,7 +20,9 @@ import {
   PeopleAudienceFilled,
   PeopleAudienceRegular,
   bundleIcon,
+  type FluentIcon,
 } from '@fluentui/react-icons';
+import { REMOTES, REMOTE_NAMES, type RemoteName } from '@mailroom/mf-contract/remotes';
 import { QuotaBar } from '../quota/QuotaBar';
 import type { ThemeName } from '../theme/useThemePreference';
 import { AccountMenu } from './AccountMenu';
@@ -31,11 +33,18 @@ import { WIDE_SCREEN, useMediaQuery } from './useMediaQuery';
 export const DRAWER_WIDTH = 250;
 export const DRAWER_COLLAPSED_WIDTH = 80;
 
-const NAV_ENTRIES = [
-  { path: '/audiences', label: 'Audiences', Icon: bundleIcon(PeopleAudienceFilled, PeopleAudienceRegular) },
-  { path: '/templates', label: 'Templates', Icon: bundleIcon(MailTemplateFilled, MailTemplateRegular) },
-  { path: '/campaigns', label: 'Campaigns', Icon: bundleIcon(MegaphoneFilled, MegaphoneRegular) },
-] as const;
+const NAV_ICONS: Partial<Record<RemoteName, FluentIcon>> = {
+  audiences: bundleIcon(PeopleAudienceFilled, PeopleAudienceRegular),
+  templates: bundleIcon(MailTemplateFilled, MailTemplateRegular),
+  campaigns: bundleIcon(MegaphoneFilled, MegaphoneRegular),
+};
+
+/** The drawer: every remote with a navigation label, in the contract's order. */
+const NAV_ENTRIES = REMOTE_NAMES.flatMap((name) => {
+  const { basePath, navLabel } = REMOTES[name];
+  const Icon = NAV_ICONS[name];
+  return navLabel && Icon ? [{ path: basePath, label: navLabel, Icon }] : [];
+});
 
 const useStyles = makeStyles({
   root: { display: 'flex', minHeight: '100vh' },
@@ -129,7 +138,7 @@ export function AppLayout({ theme, onThemeChange }: LayoutProps) {
     onNavItemSelect: (event: Event | React.SyntheticEvent, data: { value: string }) => {
       // A client-side move: the drawer's items are links (middle-click and copying still work).
       event.preventDefault();
-      navigate(data.value);
+      void navigate(data.value);
       setOverlayOpen(false);
     },
   };

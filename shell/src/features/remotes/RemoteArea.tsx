@@ -1,6 +1,7 @@
-import { Component, Suspense, lazy, useMemo, useState, type ComponentType, type ErrorInfo, type ReactNode } from 'react';
+import { Component, Suspense, lazy, useState, type ComponentType, type ErrorInfo, type ReactNode } from 'react';
 import { Button, MessageBar, MessageBarActions, MessageBarBody, MessageBarTitle, Spinner } from '@fluentui/react-components';
-import { REMOTES, type RemoteName, type RemoteProps } from '@mailroom/mf-contract';
+import type { RemoteProps } from '@mailroom/mf-contract';
+import { REMOTES, type RemoteName } from '@mailroom/mf-contract/remotes';
 import type { RemoteLoader } from './federation';
 
 type RemoteApp = ComponentType<RemoteProps>;
@@ -59,9 +60,13 @@ class RemoteErrorBoundary extends Component<BoundaryProps, { error: Error | null
 export function RemoteArea({ name, loader, props }: { name: RemoteName; loader: RemoteLoader; props: Omit<RemoteProps, 'basePath'> }) {
   const { title, basePath } = REMOTES[name];
   const [attempt, setAttempt] = useState(0);
-  const App = useMemo(() => lazyRemoteApp(loader, name, attempt > 0), [loader, name, attempt]);
+  const [App, setApp] = useState(() => lazyRemoteApp(loader, name, false));
+  const retry = () => {
+    setApp(() => lazyRemoteApp(loader, name, true));
+    setAttempt((count) => count + 1);
+  };
   return (
-    <RemoteErrorBoundary key={attempt} title={title} onRetry={() => setAttempt((count) => count + 1)}>
+    <RemoteErrorBoundary key={attempt} title={title} onRetry={retry}>
       <Suspense fallback={<Spinner label={`Loading ${title}...`} />}>
         <App {...props} basePath={basePath} />
       </Suspense>

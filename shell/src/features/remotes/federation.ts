@@ -1,5 +1,6 @@
 import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
-import { REMOTES, remoteAppId, type RemoteModule, type RemoteName, type RemotesManifest } from '@mailroom/mf-contract';
+import type { RemoteModule, RemotesManifest } from '@mailroom/mf-contract';
+import { REMOTES, remoteAppId, type RemoteName } from '@mailroom/mf-contract/remotes';
 
 /** Loads a remote's './App'; rejects when the remote is down, not configured or exposes no component. */
 export type RemoteLoader = (name: RemoteName, options?: { retry?: boolean }) => Promise<RemoteModule>;

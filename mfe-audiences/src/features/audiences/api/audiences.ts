@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Audience, AudienceList, ContactList } from '@mailroom/api-client';
+import { expectBody, type Audience, type AudienceList, type ContactList } from '@mailroom/api-client';
 import { useApiClient } from '@mailroom/mf-contract/react';
 import { fileNameFromContentDisposition, saveBlob } from '@mailroom/ui';
 import { audienceKeys, type AudienceListParams, type ContactListParams } from './keys';
@@ -10,12 +10,6 @@ export const IMPORT_POLL_MS = 3000;
 
 /** The API's largest page size; 'All' contacts asks for at most this many per page. */
 export const MAX_PAGE_SIZE = 1000;
-
-/** The client throws non-2xx responses as ApiError, so a missing body here is a contract breach. */
-function body<T>(data: T | undefined): T {
-  if (data === undefined) throw new Error('The server sent an empty response');
-  return data;
-}
 
 /** A page of audiences; refetched every 3 s while any audience on it is importing. */
 export function useAudiences(params: AudienceListParams) {
@@ -27,7 +21,7 @@ export function useAudiences(params: AudienceListParams) {
         params: { query: { page: params.page, limit: params.limit, ...(params.name ? { name: params.name } : {}) } },
         signal,
       });
-      return body<AudienceList>(data);
+      return expectBody<AudienceList>(data);
     },
     placeholderData: keepPreviousData,
     refetchInterval: (query) => (query.state.data?.items.some((audience) => audience.isImporting) ? IMPORT_POLL_MS : false),
@@ -42,7 +36,7 @@ export function useAudience(id: number) {
     queryKey: audienceKeys.detail(id),
     queryFn: async ({ signal }) => {
       const { data } = await client.GET('/api/audiences/{id}', { params: { path: { id } }, signal });
-      return body<Audience>(data);
+      return expectBody<Audience>(data);
     },
     enabled: id > 0,
     refetchInterval: (query) => (query.state.data?.isImporting ? IMPORT_POLL_MS : false),
@@ -69,7 +63,7 @@ export function useContacts(id: number, params: ContactListParams) {
         params: { path: { id }, query: params },
         signal,
       });
-      return body<ContactList>(data);
+      return expectBody<ContactList>(data);
     },
     enabled: id > 0,
     placeholderData: keepPreviousData,
@@ -82,7 +76,7 @@ export function useCreateAudience() {
   return useMutation({
     mutationFn: async (name: string) => {
       const { data } = await client.POST('/api/audiences', { body: { name } });
-      return body(data).id;
+      return expectBody(data).id;
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: audienceKeys.lists() }),
   });
@@ -94,7 +88,7 @@ export function useRenameAudience() {
   return useMutation({
     mutationFn: async ({ id, name }: { id: number; name: string }) => {
       const { data } = await client.PUT('/api/audiences/{id}', { params: { path: { id } }, body: { name } });
-      return body<Audience>(data);
+      return expectBody<Audience>(data);
     },
     onSuccess: (audience) => {
       queryClient.setQueryData(audienceKeys.detail(audience.id), audience);
@@ -128,7 +122,7 @@ export function useExportContacts() {
         parseAs: 'blob',
       });
       const fileName = fileNameFromContentDisposition(response.headers.get('Content-Disposition'), `audience-${id}-contacts.csv`);
-      saveBlob(body(data), fileName);
+      saveBlob(expectBody(data), fileName);
     },
   });
 }

@@ -30,7 +30,7 @@ export function AudienceOptionsMenu({ audience }: { audience: Audience }) {
               href={importPath}
               onClick={(event) => {
                 event.preventDefault();
-                navigate(importPath);
+                void navigate(importPath);
               }}
             >
               Import Contacts

@@ -7,7 +7,6 @@ import {
   MenuPopover,
   MenuTrigger,
   Spinner,
-  Table,
   TableBody,
   TableCell,
   TableHeader,
@@ -20,7 +19,7 @@ import {
 import { DeleteRegular, ErrorCircleRegular, MoreHorizontalRegular, RenameRegular } from '@fluentui/react-icons';
 import type { Audience } from '@mailroom/api-client';
 import { useRemote } from '@mailroom/mf-contract/react';
-import { TruncatedText, formatDateTime } from '@mailroom/ui';
+import { ScrollingTable, TruncatedText, formatDateTime } from '@mailroom/ui';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { DeleteAudienceDialog } from './DeleteAudienceDialog';
@@ -42,7 +41,7 @@ export function AudiencesTable({ audiences }: { audiences: Audience[] }) {
 
   return (
     <>
-      <Table aria-label="Audiences">
+      <ScrollingTable aria-label="Audiences">
         <TableHeader>
           <TableRow>
             <TableHeaderCell>Name</TableHeaderCell>
@@ -101,7 +100,7 @@ export function AudiencesTable({ audiences }: { audiences: Audience[] }) {
             </TableRow>
           ))}
         </TableBody>
-      </Table>
+      </ScrollingTable>
       {pending?.kind === 'rename' && <RenameAudienceDialog audience={pending.audience} onClose={() => setPending(null)} />}
       {pending?.kind === 'delete' && <DeleteAudienceDialog audience={pending.audience} onClose={() => setPending(null)} />}
     </>

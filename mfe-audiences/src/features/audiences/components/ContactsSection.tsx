@@ -1,7 +1,7 @@
-import { Field, Input, Select, Spinner, Title2, makeStyles, tokens } from '@fluentui/react-components';
+import { Field, Input, Select, Title2, makeStyles, tokens } from '@fluentui/react-components';
 import { PeopleRegular, SearchRegular } from '@fluentui/react-icons';
-import { errorMessage, type Audience } from '@mailroom/api-client';
-import { EmptyState, ErrorPanel, PagedTableFooter, useDebouncedValue, type PageSize } from '@mailroom/ui';
+import type { Audience } from '@mailroom/api-client';
+import { PagedTableFooter, QueryStateSwitch, useDebouncedValue, type PageSize } from '@mailroom/ui';
 import { useState } from 'react';
 import { MAX_PAGE_SIZE, useContacts } from '../api/audiences';
 import type { ContactListParams } from '../api/keys';
@@ -85,38 +85,36 @@ export function ContactsSection({ audience }: { audience: Audience }) {
         </Field>
       </div>
 
-      {contacts.isPending ? (
-        <Spinner label="Loading contacts..." />
-      ) : contacts.isError ? (
-        <ErrorPanel
-          title="Failed to load contacts"
-          message={errorMessage(contacts.error, 'Failed to load contacts')}
-          onRetry={() => void contacts.refetch()}
-        />
-      ) : contacts.data.items.length === 0 ? (
-        <EmptyState
-          icon={<PeopleRegular />}
-          title={filtered ? 'No contacts match the filters' : 'No contacts yet'}
-          description={filtered ? undefined : 'Import contacts from the Options menu.'}
-        />
-      ) : (
-        <div>
-          <ContactsTable headers={audience.headers} contacts={contacts.data.items} />
-          <PagedTableFooter
-            label="Contacts"
-            page={page}
-            pageSize={pageSize}
-            allPageSize={limit}
-            totalItems={contacts.data.meta.totalItems}
-            pageSizeOptions={CONTACT_PAGE_SIZES}
-            onPageChange={setPage}
-            onPageSizeChange={(size) => {
-              setPageSize(size);
-              setPage(1);
-            }}
-          />
-        </div>
-      )}
+      <QueryStateSwitch
+        query={contacts}
+        loadingLabel="Loading contacts..."
+        errorTitle="Failed to load contacts"
+        isEmpty={(data) => data.items.length === 0}
+        empty={{
+          icon: <PeopleRegular />,
+          title: filtered ? 'No contacts match the filters' : 'No contacts yet',
+          description: filtered ? undefined : 'Import contacts from the Options menu.',
+        }}
+      >
+        {(data) => (
+          <div>
+            <ContactsTable headers={audience.headers} contacts={data.items} />
+            <PagedTableFooter
+              label="Contacts"
+              page={page}
+              pageSize={pageSize}
+              allPageSize={limit}
+              totalItems={data.meta.totalItems}
+              pageSizeOptions={CONTACT_PAGE_SIZES}
+              onPageChange={setPage}
+              onPageSizeChange={(size) => {
+                setPageSize(size);
+                setPage(1);
+              }}
+            />
+          </div>
+        )}
+      </QueryStateSwitch>
     </section>
   );
 }

@@ -1,6 +1,6 @@
-import { Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow } from '@fluentui/react-components';
+import { TableBody, TableCell, TableHeader, TableHeaderCell, TableRow } from '@fluentui/react-components';
 import type { Contact } from '@mailroom/api-client';
-import { TruncatedText } from '@mailroom/ui';
+import { ScrollingTable, TruncatedText } from '@mailroom/ui';
 import { ContactStatus } from './ContactStatus';
 
 /** The audience's extra headers as columns; the email column has its own and is not repeated. */
@@ -11,7 +11,7 @@ export function contactColumns(headers: readonly string[]): string[] {
 export function ContactsTable({ headers, contacts }: { headers: readonly string[]; contacts: Contact[] }) {
   const columns = contactColumns(headers);
   return (
-    <Table aria-label="Contacts" size="small">
+    <ScrollingTable aria-label="Contacts" size="small">
       <TableHeader>
         <TableRow>
           <TableHeaderCell>Status</TableHeaderCell>
@@ -38,6 +38,6 @@ export function ContactsTable({ headers, contacts }: { headers: readonly string[
           </TableRow>
         ))}
       </TableBody>
-    </Table>
+    </ScrollingTable>
   );
 }

@@ -1,8 +1,10 @@
 import { errorMessage } from '@mailroom/api-client';
 import { useRemote } from '@mailroom/mf-contract/react';
+import { NameDialog } from '@mailroom/ui';
 import { useNavigate } from 'react-router-dom';
 import { useCreateAudience } from '../api/audiences';
-import { AudienceNameDialog } from './AudienceNameDialog';
+
+export const BLANK_NAME_MESSAGE = 'Fill your audience name';
 
 /** Asks for a name, creates the audience and opens it; a failure stays in the dialog. */
 export function CreateAudienceDialog({ onClose }: { onClose: () => void }) {
@@ -10,10 +12,11 @@ export function CreateAudienceDialog({ onClose }: { onClose: () => void }) {
   const navigate = useNavigate();
   const createAudience = useCreateAudience();
   return (
-    <AudienceNameDialog
+    <NameDialog
       title="Create Audience"
       label="Audience name"
       submitLabel="Create"
+      blankMessage={BLANK_NAME_MESSAGE}
       blankName="disable"
       busy={createAudience.isPending}
       error={createAudience.isError ? errorMessage(createAudience.error, 'Failed to create audience') : null}

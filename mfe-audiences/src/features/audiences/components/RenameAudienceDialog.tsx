@@ -1,7 +1,8 @@
 import { errorMessage, type Audience } from '@mailroom/api-client';
 import { useRemote } from '@mailroom/mf-contract/react';
+import { NameDialog } from '@mailroom/ui';
 import { useRenameAudience } from '../api/audiences';
-import { AudienceNameDialog } from './AudienceNameDialog';
+import { BLANK_NAME_MESSAGE } from './CreateAudienceDialog';
 
 export const RENAME_SUCCESS = 'Audience name updated successfully';
 export const RENAME_FAILURE = 'Failed to update audience name';
@@ -10,10 +11,11 @@ export function RenameAudienceDialog({ audience, onClose }: { audience: Audience
   const { notify } = useRemote();
   const renameAudience = useRenameAudience();
   return (
-    <AudienceNameDialog
+    <NameDialog
       title="Rename audience"
       label="New name"
       submitLabel="Rename"
+      blankMessage={BLANK_NAME_MESSAGE}
       blankName="mark"
       initialName={audience.name}
       busy={renameAudience.isPending}

@@ -1,5 +1,5 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import type { Audience } from '@mailroom/api-client';
+import { expectBody, type Audience } from '@mailroom/api-client';
 import { useApiClient } from '@mailroom/mf-contract/react';
 import { importKeys } from './keys';
 
@@ -16,14 +16,21 @@ export function useImportTarget(id: number) {
     queryKey: importKeys.audience(id),
     queryFn: async ({ signal }) => {
       const { data } = await client.GET('/api/audiences/{id}', { params: { path: { id } }, signal });
-      if (data === undefined) throw new Error('The server sent an empty response');
-      return data satisfies Audience;
+      return expectBody<Audience>(data);
     },
     enabled: id > 0,
   });
 }
 
-export type ImportPayload = { method: 'csv'; file: File } | { method: 'text'; text: string };
+/** A CSV file goes up as itself (type=csv); pasted text and a tab-delimited .txt file go up as text (type=text). */
+export type ImportPayload = { method: 'csv'; file: File } | { method: 'text'; text: string | Blob };
+
+/**
+ * The payload for a chosen file: only a `.csv` name is sent as a CSV file (the API's rule for type=csv);
+ * anything else the drop area takes (a .txt file) is sent as pasted text is, so it becomes a TEXT import.
+ */
+export const filePayload = (file: File): ImportPayload =>
+  /\.csv$/i.test(file.name) ? { method: 'csv', file } : { method: 'text', text: file };
 
 /** Uploads the contacts; the import itself runs in the background on the server. */
 export function useImportContacts(id: number) {

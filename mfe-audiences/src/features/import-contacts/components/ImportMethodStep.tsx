@@ -18,7 +18,7 @@ export function ImportMethodStep({ method, disabled, onChange }: ImportMethodSte
             <>
               Upload file
               <br />
-              <Caption1>A CSV file, comma- or tab-delimited</Caption1>
+              <Caption1>A CSV or tab-delimited TXT file</Caption1>
             </>
           }
         />

@@ -3,10 +3,11 @@ import { DismissRegular, DocumentArrowUpRegular } from '@fluentui/react-icons';
 import { useDropzone, type Accept, type FileRejection } from 'react-dropzone';
 import { useState } from 'react';
 
-/** .csv and the media types browsers give CSV files. */
-export const CSV_ACCEPT: Accept = {
+/** .csv and the media types browsers give CSV files, and tab-delimited .txt files (SPEC step 0). */
+export const CONTACTS_FILE_ACCEPT: Accept = {
   'text/csv': ['.csv'],
   'application/vnd.ms-excel': ['.csv'],
+  'text/plain': ['.txt'],
 };
 
 const useStyles = makeStyles({
@@ -35,6 +36,8 @@ const useStyles = makeStyles({
 export interface UploadFileStepProps {
   file: File | null;
   disabled: boolean;
+  /** The largest file the API takes (IMPORT_MAX_BYTES): a larger one is refused here, before any upload. */
+  maxBytes: number;
   onChange: (file: File | null) => void;
 }
 
@@ -43,15 +46,16 @@ function rejectionMessages(rejections: readonly FileRejection[]): string[] {
   return [...new Set(rejections.flatMap((rejection) => rejection.errors.map((error) => error.message)))];
 }
 
-/** Step 1 for files: one CSV file, dropped or chosen. */
-export function UploadFileStep({ file, disabled, onChange }: UploadFileStepProps) {
+/** Step 1 for files: one CSV or tab-delimited TXT file, dropped or chosen. */
+export function UploadFileStep({ file, disabled, maxBytes, onChange }: UploadFileStepProps) {
   const styles = useStyles();
   const [errors, setErrors] = useState<string[]>([]);
   const { getRootProps, getInputProps, isDragActive } = useDropzone({
-    accept: CSV_ACCEPT,
+    accept: CONTACTS_FILE_ACCEPT,
     maxFiles: 1,
     multiple: false,
     minSize: 1,
+    maxSize: maxBytes,
     disabled,
     onDrop: (accepted, rejections) => {
       setErrors(rejectionMessages(rejections));
@@ -65,13 +69,13 @@ export function UploadFileStep({ file, disabled, onChange }: UploadFileStepProps
         {...getRootProps({
           className: mergeClasses(styles.zone, isDragActive && styles.active),
           role: 'button',
-          'aria-label': 'Choose a CSV file or drop it here',
+          'aria-label': 'Choose a CSV or TXT file or drop it here',
           'aria-disabled': disabled,
         })}
       >
-        <input {...getInputProps({ 'aria-label': 'CSV file' })} />
+        <input {...getInputProps({ 'aria-label': 'CSV or TXT file' })} />
         <DocumentArrowUpRegular className={styles.icon} aria-hidden />
-        <Text>{isDragActive ? 'Drop the file here' : 'Drop a CSV file here, or press to choose one'}</Text>
+        <Text>{isDragActive ? 'Drop the file here' : 'Drop a CSV or TXT file here, or press to choose one'}</Text>
         <Text size={200}>One file. The first row names the columns and must include an email column.</Text>
       </div>
       {errors.length > 0 && (

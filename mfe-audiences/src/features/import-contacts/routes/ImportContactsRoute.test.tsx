@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Audience } from '@mailroom/api-client';
+import type { FeatureSettings } from '@mailroom/mf-contract';
 import { audience, createFakeApi } from '../../../test/fake-api';
 import { renderApp } from '../../../test/render';
 
@@ -10,29 +11,18 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const setup = (overrides: Partial<Audience> = {}) => {
+const setup = (overrides: Partial<Audience> = {}, features?: Partial<FeatureSettings>) => {
   const api = createFakeApi({ audiences: [audience({ id: 4, name: 'Members', ...overrides })] });
-  return { api, ...renderApp('/audiences/4/import', api) };
+  return { api, ...renderApp('/audiences/4/import', api, { features }) };
 };
 const button = (name: string) => screen.getByRole('button', { name }) as HTMLButtonElement;
 const currentStep = () => document.querySelector('[aria-current="step"]')?.textContent;
 const uploads = (api: ReturnType<typeof createFakeApi>) => api.calls('POST', '/api/audiences/4/import/file');
-/**
- * The file put in the multipart body. Read where the form is built: jsdom's File cannot be
- * streamed by Node's fetch, so the fake API does not parse multipart bodies.
- */
+/** The file put in the multipart body, read where the form is built (the fake API does not parse multipart bodies). */
 const uploadedFile = (append: { mock: { calls: unknown[][] } }) => {
   const call = append.mock.calls.find(([name]) => name === 'file');
   return call?.[1] as File | undefined;
 };
-/** jsdom's Blob has no text(); its FileReader reads it. */
-const readText = (blob: Blob) =>
-  new Promise<string>((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(reader.result as string);
-    reader.onerror = () => reject(reader.error);
-    reader.readAsText(blob);
-  });
 
 describe('Import wizard', () => {
   it('starts at choosing a method; Next is disabled until one is chosen; Cancel goes back', async () => {
@@ -70,7 +60,7 @@ describe('Import wizard', () => {
     expect(upload!.request.headers.get('Content-Type')).toMatch(/^multipart\/form-data; boundary=/);
     const file = uploadedFile(append)!;
     expect(file.name).toBe('contactsInText.csv');
-    expect(await readText(file)).toBe('Email\tUsername\nann@example.org\tann');
+    expect(await file.text()).toBe('Email\tUsername\nann@example.org\tann');
   });
 
   it('goes Back to the method step keeping the choice', async () => {
@@ -90,7 +80,7 @@ describe('Import wizard', () => {
     await user.click(await screen.findByRole('radio', { name: /Upload file/ }));
     await user.click(button('Next'));
     const csv = new File(['email,name\nann@example.org,Ann\n'], 'members.csv', { type: 'text/csv' });
-    await user.upload(screen.getByLabelText('CSV file'), csv);
+    await user.upload(screen.getByLabelText('CSV or TXT file'), csv);
     expect(await screen.findByText('members.csv')).toBeTruthy();
     await user.click(button('Import'));
     expect(await screen.findByRole('progressbar', { name: 'Uploading contacts' })).toBeTruthy();
@@ -104,24 +94,61 @@ describe('Import wizard', () => {
     expect(await screen.findByText('No contacts yet')).toBeTruthy();
   });
 
+  it('takes a tab-delimited .txt file and sends it as pasted text is sent (type=text, contactsInText.csv)', async () => {
+    const append = vi.spyOn(FormData.prototype, 'append');
+    const { api, user, location } = setup();
+    await user.click(await screen.findByRole('radio', { name: /Upload file/ }));
+    await user.click(button('Next'));
+    const contents = 'Email\tFull Name\nann@example.org\tAnn Lee\n';
+    // user-event honours the input's accept list, as the browser's file chooser does.
+    await user.upload(screen.getByLabelText('CSV or TXT file'), new File([contents], 'members.txt', { type: 'text/plain' }));
+    expect(await screen.findByText('members.txt')).toBeTruthy();
+    await user.click(button('Import'));
+    await waitFor(() => expect(location().pathname).toBe('/audiences/4'));
+
+    const [upload] = uploads(api);
+    expect(upload!.query.get('type')).toBe('text');
+    const file = uploadedFile(append)!;
+    expect(file.name).toBe('contactsInText.csv');
+    expect(await file.text()).toBe(contents);
+  });
+
+  it('refuses a file over the import limit at once, with the message, and uploads nothing', async () => {
+    const { api, user } = setup({}, { importMaxBytes: 64 });
+    await user.click(await screen.findByRole('radio', { name: /Upload file/ }));
+    await user.click(button('Next'));
+
+    await user.upload(screen.getByLabelText('CSV or TXT file'), new File(['e'.repeat(65)], 'big.csv', { type: 'text/csv' }));
+    expect(await screen.findByText('File is larger than 64 bytes')).toBeTruthy();
+    expect(screen.queryByText('big.csv')).toBeNull();
+    expect(button('Import').disabled).toBe(true);
+    expect(uploads(api)).toHaveLength(0);
+
+    // At the limit it is taken.
+    await user.upload(screen.getByLabelText('CSV or TXT file'), new File(['e'.repeat(64)], 'fits.csv', { type: 'text/csv' }));
+    expect(await screen.findByText('fits.csv')).toBeTruthy();
+    expect(screen.queryByText('File is larger than 64 bytes')).toBeNull();
+    expect(button('Import').disabled).toBe(false);
+  });
+
   it('shows the drop errors for a wrong type and for too many files', async () => {
     const { api } = setup();
     const user = userEvent.setup({ applyAccept: false });
     await user.click(await screen.findByRole('radio', { name: /Upload file/ }));
     await user.click(button('Next'));
 
-    await user.upload(screen.getByLabelText('CSV file'), new File(['x'], 'photo.png', { type: 'image/png' }));
+    await user.upload(screen.getByLabelText('CSV or TXT file'), new File(['x'], 'photo.png', { type: 'image/png' }));
     expect(await screen.findByText(/^File type must be/)).toBeTruthy();
     expect(button('Import').disabled).toBe(true);
 
-    const zone = screen.getByRole('button', { name: 'Choose a CSV file or drop it here' });
+    const zone = screen.getByRole('button', { name: 'Choose a CSV or TXT file or drop it here' });
     const files = [new File(['a'], 'a.csv', { type: 'text/csv' }), new File(['b'], 'b.csv', { type: 'text/csv' })];
     fireEvent.drop(zone, {
       dataTransfer: { files, items: files.map((file) => ({ kind: 'file', type: file.type, getAsFile: () => file })), types: ['Files'] },
     });
     expect(await screen.findByText('Too many files')).toBeTruthy();
 
-    await user.upload(screen.getByLabelText('CSV file'), new File([], 'empty.csv', { type: 'text/csv' }));
+    await user.upload(screen.getByLabelText('CSV or TXT file'), new File([], 'empty.csv', { type: 'text/csv' }));
     expect(await screen.findByText('File is smaller than 1 byte')).toBeTruthy();
     expect(uploads(api)).toHaveLength(0);
   });

@@ -5,7 +5,7 @@ import { AudienceNotFound } from '../../../components/AudienceNotFound';
 import { parseRouteId, RouterLink } from '@mailroom/ui';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
-import { useImportContacts, useImportTarget, type ImportMethod, type ImportPayload } from '../api/importContacts';
+import { filePayload, useImportContacts, useImportTarget, type ImportMethod, type ImportPayload } from '../api/importContacts';
 import { ImportMethodStep } from '../components/ImportMethodStep';
 import { ImportSteps } from '../components/ImportSteps';
 import { PasteContactsStep } from '../components/PasteContactsStep';
@@ -25,7 +25,7 @@ const useStyles = makeStyles({
 /** /audiences/{id}/import: choose a method, then upload a file or paste contacts. */
 export function ImportContactsRoute() {
   const styles = useStyles();
-  const { basePath, notify } = useRemote();
+  const { basePath, notify, features } = useRemote();
   const navigate = useNavigate();
   const id = parseRouteId(useParams().id);
   const audience = useImportTarget(id ?? 0);
@@ -46,14 +46,14 @@ export function ImportContactsRoute() {
   const methodsDisabled = source !== null && !OFFERED_SOURCES.has(source);
   const uploading = importContacts.isPending;
   const payload: ImportPayload | null =
-    method === 'csv' && file ? { method, file } : method === 'text' && text.trim() !== '' ? { method, text } : null;
+    method === 'csv' && file ? filePayload(file) : method === 'text' && text.trim() !== '' ? { method, text } : null;
 
   const upload = () => {
     if (!payload) return;
     importContacts.mutate(payload, {
       onSuccess: () => {
         notify('info', IMPORT_STARTED);
-        navigate(detailPath);
+        void navigate(detailPath);
       },
       onError: (error) => notify('error', errorMessage(error, IMPORT_FAILED)),
     });
@@ -90,7 +90,7 @@ export function ImportContactsRoute() {
       ) : (
         <>
           {method === 'csv' ? (
-            <UploadFileStep file={file} disabled={uploading} onChange={setFile} />
+            <UploadFileStep file={file} disabled={uploading} maxBytes={features.importMaxBytes} onChange={setFile} />
           ) : (
             <PasteContactsStep text={text} disabled={uploading} onChange={setText} />
           )}

@@ -16,14 +16,14 @@ import {
 } from '@fluentui/react-components';
 import { useState, type FormEvent } from 'react';
 
-export const BLANK_NAME_MESSAGE = 'Fill your audience name';
-
-export interface AudienceNameDialogProps {
+export interface NameDialogProps {
   title: string;
   label: string;
   submitLabel: string;
   initialName?: string;
   busy: boolean;
+  /** Shown under the field once a blank name was typed or submitted, e.g. 'Fill your audience name'. */
+  blankMessage: string;
   /** Shown inside the dialog, e.g. the server's message after a failed request. */
   error?: string | null;
   /**
@@ -40,18 +40,19 @@ const useStyles = makeStyles({
   content: { display: 'flex', flexDirection: 'column', rowGap: tokens.spacingVerticalM },
 });
 
-/** The one dialog that asks for an audience name: Create Audience and Rename. Mount it to open it. */
-export function AudienceNameDialog({
+/** The dialog that asks for a name (create, rename) of an audience, template or campaign. Mount it to open it. */
+export function NameDialog({
   title,
   label,
   submitLabel,
   initialName = '',
   busy,
+  blankMessage,
   error,
   blankName,
   onSubmit,
   onClose,
-}: AudienceNameDialogProps) {
+}: NameDialogProps) {
   const styles = useStyles();
   const [name, setName] = useState(initialName);
   const [touched, setTouched] = useState(false);
@@ -81,7 +82,7 @@ export function AudienceNameDialog({
                 label={label}
                 required
                 validationState={showBlank ? 'error' : 'none'}
-                validationMessage={showBlank ? BLANK_NAME_MESSAGE : undefined}
+                validationMessage={showBlank ? blankMessage : undefined}
               >
                 <Input
                   value={name}

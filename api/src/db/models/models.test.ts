@@ -1,0 +1,69 @@
+/**
+ * The SQL migrations are the source of truth for the schema; the Sequelize models must describe the
+ * same tables. This fails when a migration adds, drops or changes a column that a model does not
+ * follow (or the other way round), so the two never drift apart silently.
+ */
+import type { Model, ModelAttributeColumnOptions, ModelStatic } from 'sequelize';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../../test/support/db.js';
+import { defineModels } from './index.js';
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await createTestDatabase();
+}, 60_000);
+afterAll(() => db?.drop());
+
+/** information_schema's data_type for each Sequelize type the models use. */
+const SQL_TYPE: Record<string, string> = {
+  BIGINT: 'bigint',
+  INTEGER: 'integer',
+  TEXT: 'text',
+  JSONB: 'jsonb',
+  BOOLEAN: 'boolean',
+  DATE: 'timestamp with time zone',
+  'DOUBLE PRECISION': 'double precision',
+};
+
+interface Column {
+  name: string;
+  type: string;
+  nullable: boolean;
+}
+
+describe('the models match the migrated schema', () => {
+  it('has a model for every table and the same columns, types and nullability', async () => {
+    const models = defineModels(db.sequelize);
+    const { rows } = await db.pool.query<{ table_name: string; column_name: string; data_type: string; is_nullable: string }>(
+      `SELECT table_name, column_name, data_type, is_nullable FROM information_schema.columns
+        WHERE table_schema = 'public' AND table_name <> 'schema_migrations' ORDER BY table_name, column_name`,
+    );
+    const schema = new Map<string, Column[]>();
+    for (const row of rows) {
+      const columns = schema.get(row.table_name) ?? [];
+      columns.push({ name: row.column_name, type: row.data_type, nullable: row.is_nullable === 'YES' });
+      schema.set(row.table_name, columns);
+    }
+
+    const described = new Map<string, Column[]>();
+    for (const model of Object.values(models)) {
+      const attributes: ModelAttributeColumnOptions[] = Object.values((model as ModelStatic<Model>).getAttributes());
+      const columns = attributes.map((attribute) => {
+        const key = (attribute.type as { key?: string }).key ?? String(attribute.type);
+        return {
+          name: (attribute as { field?: string }).field ?? '',
+          type: SQL_TYPE[key] ?? `unknown Sequelize type ${key}`,
+          // Primary keys are NOT NULL in SQL whatever the model says.
+          nullable: attribute.primaryKey ? false : attribute.allowNull !== false,
+        };
+      });
+      described.set(
+        (model as ModelStatic<Model>).getTableName() as string,
+        columns.sort((a, b) => a.name.localeCompare(b.name)),
+      );
+    }
+
+    expect([...described.keys()].sort()).toEqual([...schema.keys()].sort());
+    for (const [table, columns] of schema) expect({ table, columns: described.get(table) }).toEqual({ table, columns });
+  });
+});

@@ -1,0 +1,415 @@
+/**
+ * The hostile sweep: every `/api` operation of openapi.yaml, read from the file itself, so that an
+ * operation added later is swept without touching this test. Each path and query parameter, and each
+ * field of a JSON body, is set in turn to hostile values (out-of-range and malformed numbers, NUL
+ * bytes, huge strings, wrong types), and whole bodies are replaced by hostile ones (none, not JSON,
+ * the wrong media type, too large, a cut multipart form). With a member's token no answer may be a
+ * 5xx; without one every answer is a 401. An operation not implemented yet answers 404 once its
+ * request passed the contract, which is fine.
+ */
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import { parse } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/support/app.js';
+import { startTestSes, type TestSes } from '../../test/support/ses.js';
+import { bearer } from '../../test/support/tokens.js';
+import { OPENAPI_SPEC_PATH } from './app.js';
+
+type Json = Record<string, unknown>;
+type Schema = Json;
+
+const doc = parse(readFileSync(OPENAPI_SPEC_PATH, 'utf8')) as Json;
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
+function deref<T = Json>(value: unknown): T {
+  let current = value as Json;
+  while (current && typeof current.$ref === 'string') {
+    current = (current.$ref as string)
+      .slice(2)
+      .split('/')
+      .reduce<Json>((node, key) => node[key] as Json, doc);
+  }
+  return current as T;
+}
+
+/** A schema with its allOf parts merged (properties and required lists). */
+function flatten(schema: unknown): Schema {
+  const s = deref(schema);
+  if (!Array.isArray(s.allOf)) return s;
+  const parts = (s.allOf as unknown[]).map(flatten);
+  return {
+    ...Object.assign({}, ...parts),
+    properties: Object.assign({}, ...parts.map((p) => p.properties ?? {}), s.properties ?? {}),
+    required: parts.flatMap((p) => (p.required as string[] | undefined) ?? []),
+  };
+}
+
+interface Parameter {
+  name: string;
+  in: 'path' | 'query' | 'header';
+  required?: boolean;
+  example?: unknown;
+  schema: Schema;
+}
+
+interface Operation {
+  id: string;
+  method: (typeof METHODS)[number];
+  path: string;
+  params: Parameter[];
+  jsonBody: Schema | undefined;
+  multipart: boolean;
+}
+
+const operations: Operation[] = Object.entries(doc.paths as Record<string, Json>)
+  .filter(([path]) => path.startsWith('/api/'))
+  .flatMap(([path, item]) =>
+    METHODS.filter((method) => item[method]).map((method) => {
+      const op = item[method] as Json;
+      const params = [...((item.parameters as unknown[]) ?? []), ...((op.parameters as unknown[]) ?? [])].map((p) => deref<Parameter>(p));
+      const content = (deref(op.requestBody)?.content ?? {}) as Record<string, Json>;
+      return {
+        id: op.operationId as string,
+        method,
+        path,
+        params,
+        jsonBody: content['application/json'] ? flatten(content['application/json'].schema) : undefined,
+        multipart: Boolean(content['multipart/form-data']),
+      };
+    }),
+  )
+  // Deletes last, so the entities the other operations are pointed at live through the sweep.
+  .sort((a, b) => Number(a.method === 'delete') - Number(b.method === 'delete'));
+
+// ---------------------------------------------------------------- valid values, from the schemas
+
+const STRING_CANDIDATES = ['Hostile sweep', 'mia@example.org', 'https://example.org/picture.png', 'abc'];
+
+/** A value the schema accepts: its example, its first enum value, or a plain one of its type. */
+function sample(schemaOrRef: unknown): unknown {
+  const schema = flatten(schemaOrRef);
+  if (schema.example !== undefined) return schema.example;
+  if (Array.isArray(schema.enum)) return schema.enum.find((value) => value !== null);
+  switch (schema.type) {
+    case 'integer':
+    case 'number':
+      return Math.max(1, Number(schema.minimum ?? 1));
+    case 'boolean':
+      return true;
+    case 'array':
+      return Array.from({ length: Math.max(1, Number(schema.minItems ?? 1)) }, () => sample(schema.items));
+    case 'object': {
+      const properties = (schema.properties ?? {}) as Record<string, unknown>;
+      const required = (schema.required as string[] | undefined) ?? [];
+      return Object.fromEntries(required.map((name) => [name, sample(properties[name])]));
+    }
+    default: {
+      if (schema.format === 'email') return 'mia@example.org';
+      if (schema.format === 'date-time') return new Date().toISOString();
+      const pattern = typeof schema.pattern === 'string' ? new RegExp(schema.pattern, 'u') : undefined;
+      return STRING_CANDIDATES.find((candidate) => !pattern || pattern.test(candidate)) ?? 'abc';
+    }
+  }
+}
+
+/** A valid value of the parameter, URL-encoded. */
+const paramSample = (p: Parameter): string => encodeURIComponent(String(p.example ?? sample(p.schema)));
+
+// ---------------------------------------------------------------- hostile values
+
+/** For path and query parameters, as they are written in the URL. */
+const HOSTILE_PARAMS = [
+  '1e300',
+  '99999999999999999999999',
+  '-1',
+  '0',
+  '9223372036854775808',
+  '-9223372036854775809',
+  '1e20',
+  '1.5',
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '1e999',
+  '0x10',
+  '１',
+  'abc',
+  '',
+  '   ',
+  '\u0000',
+  'a\u0000b',
+  "1' OR '1'='1",
+  '..',
+  'x'.repeat(8_000),
+  // Beyond Node's 16 KB header limit: Node answers 431 before the app sees it.
+  'x'.repeat(100_000),
+]
+  .map(encodeURIComponent)
+  // Percent-encodings that do not decode: a lone surrogate, a bare '%', a non-hex escape.
+  .concat(['%ED%A0%80', '%', '%zz']);
+
+/** For JSON body fields: raw JSON literals, so that big numbers reach the parser as written. */
+const HOSTILE_JSON = [
+  '1e300',
+  '99999999999999999999999',
+  '-1',
+  '0',
+  '9223372036854775808',
+  '-9223372036854775809',
+  '1e20',
+  '1.5',
+  '"abc"',
+  '"1"',
+  '""',
+  '"   "',
+  '"\\u0000"',
+  '"a\\u0000b"',
+  '"\\ud800"',
+  '"a\\r\\nBcc: x@example.com"',
+  `"${'x'.repeat(50_000)}"`,
+  // Above the default JSON limit.
+  `"${'x'.repeat(100_000)}"`,
+  '[]',
+  '{}',
+  'null',
+  'true',
+  '[1e300]',
+  '["\\u0000"]',
+  '{"$ne":1}',
+  `${'{"a":'.repeat(5_000)}1${'}'.repeat(5_000)}`,
+];
+
+// ---------------------------------------------------------------- requests
+
+interface Case {
+  op: Operation;
+  what: string;
+  url: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+}
+
+function buildUrl(op: Operation, pathValues: Record<string, string>, query: [string, string][]): string {
+  const path = op.path.replace(/\{(\w+)\}/g, (_m, name: string) => pathValues[name]!);
+  const search = query.map(([name, value]) => `${name}=${value}`).join('&');
+  return search ? `${path}?${search}` : path;
+}
+
+const JSON_TYPE = { 'content-type': 'application/json' };
+
+function multipartBody(parts: { name: string; filename?: string; content: string | Buffer }[], boundary = 'hostile-boundary'): Buffer {
+  const chunks: Buffer[] = [];
+  for (const part of parts) {
+    const disposition = `form-data; name="${part.name}"${part.filename === undefined ? '' : `; filename="${part.filename}"`}`;
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n`));
+    if (part.filename !== undefined) chunks.push(Buffer.from('Content-Type: text/csv\r\n'));
+    chunks.push(Buffer.from('\r\n'), Buffer.from(part.content), Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return Buffer.concat(chunks);
+}
+
+const MULTIPART_TYPE = { 'content-type': 'multipart/form-data; boundary=hostile-boundary' };
+const CSV = 'email,name\nann@example.org,Ann\n';
+
+function casesOf(op: Operation): Case[] {
+  const pathParams = op.params.filter((p) => p.in === 'path');
+  const queryParams = op.params.filter((p) => p.in === 'query');
+  const basePath = Object.fromEntries(pathParams.map((p) => [p.name, paramSample(p)]));
+  const baseQuery: [string, string][] = queryParams.filter((p) => p.required).map((p) => [p.name, paramSample(p)]);
+  const baseBody = op.jsonBody ? JSON.stringify(sample(op.jsonBody)) : undefined;
+  const base = { op, headers: op.jsonBody ? JSON_TYPE : undefined, body: baseBody };
+  const cases: Case[] = [];
+
+  for (const p of pathParams) {
+    for (const value of HOSTILE_PARAMS) {
+      cases.push({ ...base, what: `path ${p.name}=${label(value)}`, url: buildUrl(op, { ...basePath, [p.name]: value }, baseQuery) });
+    }
+  }
+  for (const p of queryParams) {
+    const others = baseQuery.filter(([name]) => name !== p.name);
+    for (const value of HOSTILE_PARAMS) {
+      cases.push({ ...base, what: `query ${p.name}=${label(value)}`, url: buildUrl(op, basePath, [...others, [p.name, value]]) });
+    }
+    cases.push({
+      ...base,
+      what: `query ${p.name} twice`,
+      url: buildUrl(op, basePath, [...others, [p.name, paramSample(p)], [p.name, paramSample(p)]]),
+    });
+    cases.push({ ...base, what: `query ${p.name}[]`, url: buildUrl(op, basePath, [...others, [`${p.name}%5B%5D`, paramSample(p)]]) });
+  }
+  const url = buildUrl(op, basePath, baseQuery);
+
+  if (op.jsonBody) {
+    const valid = sample(op.jsonBody) as Json;
+    const properties = (op.jsonBody.properties ?? {}) as Record<string, Schema>;
+    for (const [name, schema] of Object.entries(properties)) {
+      const isArray = flatten(schema).type === 'array';
+      for (const literal of HOSTILE_JSON) {
+        cases.push({ ...base, what: `body ${name}=${label(literal)}`, url, body: withRaw(valid, name, literal) });
+        if (isArray) cases.push({ ...base, what: `body ${name}=[${label(literal)}]`, url, body: withRaw(valid, name, `[${literal}]`) });
+      }
+    }
+    const wholeBodies: [string, Record<string, string> | undefined, string | undefined][] = [
+      ['no body', undefined, undefined],
+      ['empty JSON body', JSON_TYPE, ''],
+      ['body null', JSON_TYPE, 'null'],
+      ['body []', JSON_TYPE, '[]'],
+      ['body "x"', JSON_TYPE, '"x"'],
+      ['body {}', JSON_TYPE, '{}'],
+      ['body not JSON', JSON_TYPE, '{"name":'],
+      ['body with an unknown field', JSON_TYPE, JSON.stringify({ ...valid, unexpected: 1 })],
+      ['body with a __proto__ field', JSON_TYPE, `{"__proto__":{"admin":true},${(baseBody ?? '{}').slice(1)}`],
+      ['body of 200 kB', JSON_TYPE, JSON.stringify({ ...valid, padding: 'x'.repeat(200_000) })],
+      ['body nested 5000 deep', JSON_TYPE, `${'['.repeat(5_000)}${']'.repeat(5_000)}`],
+      ['body as text/plain', { 'content-type': 'text/plain' }, baseBody],
+      ['body as a form', { 'content-type': 'application/x-www-form-urlencoded' }, 'name=x'],
+      ['body as multipart', MULTIPART_TYPE, multipartBody([{ name: 'name', content: 'x' }]).toString()],
+      ['body with a bad charset', { 'content-type': 'application/json; charset=klingon' }, baseBody],
+      ['body gzip-encoded but not gzip', { ...JSON_TYPE, 'content-encoding': 'gzip' }, baseBody],
+    ];
+    for (const [what, headers, body] of wholeBodies) cases.push({ op, what, url, headers, body });
+  } else if (op.multipart) {
+    const file = (content: string | Buffer, filename = 'contacts.csv') => multipartBody([{ name: 'file', filename, content }]);
+    const multipartCases: [string, Record<string, string> | undefined, Buffer | string | undefined][] = [
+      ['no body', undefined, undefined],
+      ['a file with NUL bytes', MULTIPART_TYPE, file(`email,name\nann\u0000@example.org,A\u0000nn\n`)],
+      ['a binary file', MULTIPART_TYPE, file(Buffer.from(Array.from({ length: 4096 }, (_, i) => i % 256)))],
+      ['an empty file', MULTIPART_TYPE, file('')],
+      ['a file name with NUL', MULTIPART_TYPE, file(CSV, 'a\u0000b.csv')],
+      ['a file name of 10 kB', MULTIPART_TYPE, file(CSV, `${'x'.repeat(10_000)}.csv`)],
+      ['a file name with a path', MULTIPART_TYPE, file(CSV, '../../../etc/passwd.csv')],
+      ['a text field with NUL', MULTIPART_TYPE, multipartBody([{ name: 'file', content: 'email\nann\u0000@example.org\n' }])],
+      ['a text field of 2 MB', MULTIPART_TYPE, multipartBody([{ name: 'file', content: `email\n${'x'.repeat(2_000_000)}\n` }])],
+      ['an unknown field', MULTIPART_TYPE, multipartBody([{ name: 'other', content: 'x' }])],
+      ['two files', MULTIPART_TYPE, multipartBody([0, 1].map(() => ({ name: 'file', filename: 'contacts.csv', content: CSV })))],
+      ['no parts', MULTIPART_TYPE, '--hostile-boundary--\r\n'],
+      ['a form cut short', MULTIPART_TYPE, file(CSV.repeat(100)).subarray(0, 1_000)],
+      ['a malformed part header', MULTIPART_TYPE, '--hostile-boundary\r\nContent-Disposition\r\n\r\nx\r\n--hostile-boundary--\r\n'],
+      ['multipart without a boundary', { 'content-type': 'multipart/form-data' }, file(CSV)],
+      ['a boundary not in the body', { 'content-type': 'multipart/form-data; boundary=elsewhere' }, file(CSV)],
+      ['JSON instead of a form', JSON_TYPE, '{"file":"email\\nann@example.org"}'],
+      ['text/plain instead of a form', { 'content-type': 'text/plain' }, CSV],
+    ];
+    for (const [what, headers, body] of multipartCases) cases.push({ op, what, url, headers, body });
+  } else {
+    cases.push({ op, what: 'an unexpected JSON body', url, headers: JSON_TYPE, body: '{"unexpected":1}' });
+    cases.push({ op, what: 'an unexpected body that is not JSON', url, headers: JSON_TYPE, body: '{"' });
+  }
+  return cases;
+}
+
+/** The valid body with one field replaced by a raw JSON literal. */
+function withRaw(valid: Json, name: string, literal: string): string {
+  const marker = '"__hostile_value__"';
+  return JSON.stringify({ ...valid, [name]: '__hostile_value__' }).replace(marker, () => literal);
+}
+
+function label(value: string): string {
+  const shown = value.length > 24 ? `${value.slice(0, 12)}…(${value.length} chars)` : value;
+  return JSON.stringify(shown);
+}
+
+// ---------------------------------------------------------------- the sweep
+
+/** Node answers a request line or headers above 16 KB itself (431), before any app code runs. */
+const NODE_HEADER_LIMIT = 16 * 1024;
+
+describe('hostile sweep of every /api operation', () => {
+  let t: TestApp;
+  let ses: TestSes;
+  let server: Server;
+  let base: string;
+  let auth: string;
+
+  beforeAll(async () => {
+    // Every request without a token is a failed sign-in: the limiter must not answer them 429 here.
+    ses = await startTestSes();
+    t = await createTestApp({ ses: ses.client, env: { RATE_LIMIT_SIGN_IN_FAILURES: '1000000' } });
+    server = createServer(t.app);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    auth = await bearer();
+    // One entity of each kind (id 1 in this fresh database), so that ids point at something real.
+    for (const op of operations.filter((o) => o.method === 'post' && !o.path.includes('{') && o.jsonBody)) {
+      await send({ op, what: 'seed', url: op.path, headers: JSON_TYPE, body: JSON.stringify(sample(op.jsonBody)) }, auth);
+    }
+  });
+  afterAll(async () => {
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve));
+    await t?.close();
+    await ses?.close();
+  });
+
+  async function send(c: Case, authorization: string | undefined): Promise<{ status: number; body: string }> {
+    const headers: Record<string, string | number> = { ...c.headers };
+    if (authorization) headers.authorization = authorization;
+    const body = c.body === undefined ? undefined : Buffer.from(c.body);
+    if (body) headers['content-length'] = body.length;
+    // node:http rather than fetch: it sends what it is given (a body on a GET, '..' segments, bad escapes).
+    return new Promise((resolve, reject) => {
+      const req = httpRequest(`${base}${c.url}`, { method: c.op.method.toUpperCase(), headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8').slice(0, 300) }));
+        res.on('error', reject);
+      });
+      req.on('error', (error: NodeJS.ErrnoException) => {
+        // Node 24 refuses an oversized request line by answering 431 and closing at once, often before
+        // the client has written it all, so the client sees the reset rather than the answer. Either way
+        // Node refused it before any app code ran; anything else is a real failure.
+        const refusedByNode = c.url.length > NODE_HEADER_LIMIT && (error.code === 'ECONNRESET' || error.code === 'EPIPE');
+        if (refusedByNode) resolve({ status: 431, body: `connection closed by Node (${error.code})` });
+        else reject(error);
+      });
+      req.end(body);
+    });
+  }
+
+  /** Runs the cases a few at a time; answers the ones whose status the check refuses. */
+  async function sweep(cases: Case[], authorization: string | undefined, refused: (c: Case, status: number) => boolean) {
+    const failures: string[] = [];
+    const statuses = new Map<number, number>();
+    let next = 0;
+    const worker = async () => {
+      while (next < cases.length) {
+        const c = cases[next++]!;
+        const { status, body } = await send(c, authorization);
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+        if (refused(c, status))
+          failures.push(`${c.op.id} ${c.op.method.toUpperCase()} ${c.url.slice(0, 120)} [${c.what}] -> ${status} ${body}`);
+      }
+    };
+    await Promise.all(Array.from({ length: 4 }, worker));
+    return { failures, statuses: Object.fromEntries([...statuses].sort(([a], [b]) => a - b)) };
+  }
+
+  const allCases = () => operations.flatMap(casesOf);
+
+  it('reads the /api operations of openapi.yaml', () => {
+    expect(operations.length).toBeGreaterThanOrEqual(35);
+    expect(operations.every((op) => op.id)).toBe(true);
+  });
+
+  it('answers no 5xx (and no 401) to a member, whatever the input', async () => {
+    const cases = allCases();
+    const { failures, statuses } = await sweep(cases, auth, (_c, status) => status >= 500 || status === 401);
+    console.info(
+      `hostile sweep with a token: ${operations.length} operations, ${cases.length} requests, statuses ${JSON.stringify(statuses)}`,
+    );
+    expect(failures).toEqual([]);
+    // The app still serves.
+    expect((await send({ op: operations[0]!, what: 'after', url: '/api/audiences' }, auth)).status).toBe(200);
+  }, 600_000);
+
+  it('answers 401 to the same requests without a token', async () => {
+    const cases = allCases();
+    const expected = (c: Case) => (c.url.length > NODE_HEADER_LIMIT ? 431 : 401);
+    const { failures, statuses } = await sweep(cases, undefined, (c, status) => status !== expected(c));
+    console.info(`hostile sweep without a token: ${cases.length} requests, statuses ${JSON.stringify(statuses)}`);
+    expect(failures).toEqual([]);
+  }, 600_000);
+});

@@ -1,0 +1,85 @@
+/**
+ * Who the remotes are: each one's identity, declared here once. The remotes' Rspack configurations,
+ * the shell's routes and drawer, the stack's remote servers and remotes.json, and the test and
+ * benchmark scripts all read it.
+ *
+ * Plain TypeScript of erasable syntax with no imports, so Node runs it as it is (type stripping):
+ * build configurations and scripts import `@mailroom/mf-contract/remotes` without a build step.
+ */
+
+export interface RemoteIdentity {
+  /** The remote's folder (and package `@mailroom/<dir>`). */
+  dir: string;
+  /** Its Module Federation name (the container's global and the share scope's key). */
+  scope: string;
+  /** Where the shell mounts it; the remote's own routes are relative to it. */
+  basePath: string;
+  /** The area's name in messages ('The Audiences area could not be loaded') and page titles. */
+  title: string;
+  /** Its entry in the shell's drawer, or null when it has none (reports open from a campaign). */
+  navLabel: string | null;
+  /** Port of its development server; the stack serves its build on the same one, moved by REMOTES_PORT_BASE. */
+  devPort: number;
+  /** Its mf-manifest.json, relative to where the remote is served. */
+  manifestPath: string;
+}
+
+/** The default port base: remote ports are this plus 1, 2, 3... */
+export const REMOTES_PORT_BASE = 3100;
+
+/** The remotes, in drawer order. Names are the keys of remotes.json. */
+export const REMOTES = {
+  audiences: {
+    dir: 'mfe-audiences',
+    scope: 'mfe_audiences',
+    basePath: '/audiences',
+    title: 'Audiences',
+    navLabel: 'Audiences',
+    devPort: REMOTES_PORT_BASE + 1,
+    manifestPath: 'mf-manifest.json',
+  },
+  templates: {
+    dir: 'mfe-templates',
+    scope: 'mfe_templates',
+    basePath: '/templates',
+    title: 'Templates',
+    navLabel: 'Templates',
+    devPort: REMOTES_PORT_BASE + 2,
+    manifestPath: 'mf-manifest.json',
+  },
+  campaigns: {
+    dir: 'mfe-campaigns',
+    scope: 'mfe_campaigns',
+    basePath: '/campaigns',
+    title: 'Campaigns',
+    navLabel: 'Campaigns',
+    devPort: REMOTES_PORT_BASE + 3,
+    manifestPath: 'mf-manifest.json',
+  },
+  reports: {
+    dir: 'mfe-reports',
+    scope: 'mfe_reports',
+    basePath: '/campaigns/reports',
+    title: 'Reports',
+    navLabel: null,
+    devPort: REMOTES_PORT_BASE + 4,
+    manifestPath: 'mf-manifest.json',
+  },
+} as const satisfies Record<string, RemoteIdentity>;
+
+export type RemoteName = keyof typeof REMOTES;
+
+export const REMOTE_NAMES = Object.keys(REMOTES) as RemoteName[];
+
+/** The port a remote is served on when the remote ports start at `portBase` instead of REMOTES_PORT_BASE. */
+export const remotePort = (name: RemoteName, portBase: number = REMOTES_PORT_BASE): number =>
+  portBase + REMOTES[name].devPort - REMOTES_PORT_BASE;
+
+/** The URL of a remote's mf-manifest.json when the remote is served at `origin`. */
+export const remoteManifestUrl = (name: RemoteName, origin: string): string => new URL(REMOTES[name].manifestPath, `${origin}/`).href;
+
+/** The variable that points the stack at a remote served elsewhere (its mf-manifest.json URL): REMOTE_AUDIENCES_URL... */
+export const remoteUrlVariable = (name: RemoteName): string => `REMOTE_${name.toUpperCase()}_URL`;
+
+/** The module id the shell loads for a remote, e.g. 'mfe_audiences/App'. */
+export const remoteAppId = (name: RemoteName): string => `${REMOTES[name].scope}/App`;

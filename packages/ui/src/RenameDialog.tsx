@@ -1,0 +1,77 @@
+import {
+  Button,
+  Dialog,
+  DialogActions,
+  DialogBody,
+  DialogContent,
+  DialogSurface,
+  DialogTitle,
+  Field,
+  Input,
+  Spinner,
+} from '@fluentui/react-components';
+import { useState, type FormEvent } from 'react';
+
+export interface RenameDialogProps {
+  /** E.g. 'Rename campaign'. */
+  title: string;
+  /** The name now; the field starts with it. */
+  initialName: string;
+  label?: string;
+  /** While true the buttons are disabled and Rename shows a spinner. */
+  busy?: boolean;
+  /** Receives the trimmed, non-blank new name. */
+  onSubmit: (name: string) => void;
+  /** Called on Cancel, Escape or a click outside (not while busy). */
+  onClose: () => void;
+}
+
+/**
+ * The product's rename dialog (SPEC 5): submitting a blank name marks the field as an error and does
+ * nothing. Mount it to open it.
+ */
+export function RenameDialog({ title, initialName, label = 'New name', busy = false, onSubmit, onClose }: RenameDialogProps) {
+  const [name, setName] = useState(initialName);
+  const [blankSubmitted, setBlankSubmitted] = useState(false);
+  const blank = name.trim() === '';
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    if (blank) {
+      setBlankSubmitted(true);
+      return;
+    }
+    onSubmit(name.trim());
+  };
+
+  return (
+    <Dialog open onOpenChange={(_, data) => !data.open && !busy && onClose()}>
+      <DialogSurface>
+        <form onSubmit={submit} noValidate>
+          <DialogBody>
+            <DialogTitle>{title}</DialogTitle>
+            <DialogContent>
+              <Field
+                label={label}
+                required
+                validationState={blankSubmitted && blank ? 'error' : 'none'}
+                validationMessage={blankSubmitted && blank ? 'The name cannot be blank' : undefined}
+              >
+                <Input value={name} autoFocus maxLength={200} onChange={(_, data) => setName(data.value)} />
+              </Field>
+            </DialogContent>
+            <DialogActions>
+              <Button appearance="secondary" disabled={busy} onClick={onClose}>
+                Cancel
+              </Button>
+              <Button type="submit" appearance="primary" disabled={busy} icon={busy ? <Spinner size="tiny" /> : undefined}>
+                Rename
+              </Button>
+            </DialogActions>
+          </DialogBody>
+        </form>
+      </DialogSurface>
+    </Dialog>
+  );
+}

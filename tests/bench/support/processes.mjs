@@ -1,0 +1,51 @@
+// Child processes of a benchmark: each one ends with the benchmark (support/exit-with-parent.mjs),
+// and the resident-memory figures the benchmarks print.
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+
+const EXIT_WITH_PARENT = new URL('./exit-with-parent.mjs', import.meta.url).href;
+const PIPE_FD = 3;
+
+/**
+ * `node <args>` on this Node (process.execPath), ended when this process ends however it ends:
+ * the child watches a pipe from here (fd 3) and stops itself when the pipe closes.
+ */
+export function spawnNode(args, { env = process.env, stdio = ['ignore', 'inherit', 'inherit'], ...options } = {}) {
+  const child = spawn(process.execPath, ['--import', EXIT_WITH_PARENT, ...args], {
+    ...options,
+    env: { ...env, BENCH_PARENT_PIPE_FD: String(PIPE_FD) },
+    stdio: [...stdio, 'pipe'],
+  });
+  // Neither end may keep this process alive or fail it: the pipe only carries our existence.
+  const pipe = child.stdio[PIPE_FD];
+  pipe.on('error', () => {});
+  pipe.unref();
+  return child;
+}
+
+/** Sends SIGTERM to the still running `children` and resolves once all have exited. */
+export async function stopAll(children) {
+  const running = children.filter((child) => child.exitCode === null && child.signalCode === null);
+  for (const child of running) child.kill('SIGTERM');
+  await Promise.all(running.map((child) => new Promise((done) => child.once('exit', done))));
+}
+
+/** Peak resident set (VmHWM) of a process in MB; undefined once it is gone. */
+export function peakRssMb(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1]);
+    return Math.round(kb / 1024);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Resets VmHWM, so the next peak measures one phase only (Linux: clear_refs 5). */
+export function resetPeakRss(pid) {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+  } catch {
+    // Not allowed here: the peak then covers the whole run.
+  }
+}

@@ -1,0 +1,174 @@
+// The API and the worker as separate processes, as production runs them, against a fresh database on
+// the local PostgreSQL and queues of their own on the local RabbitMQ.
+import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { mintToken, testAudience, testIssuer, testJwks, testOrgEmailDomain } from '../../../api/test/support/tokens.ts';
+import { spawnNode, stopAll } from './processes.mjs';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+export const API_DIR = join(ROOT, 'api');
+export const SERVER_URL = process.env.BENCH_DATABASE_SERVER_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const AMQP_URL = process.env.BENCH_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
+
+function databaseUrl(name) {
+  const url = new URL(SERVER_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function onServer(sql) {
+  const client = new pg.Client({ connectionString: SERVER_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+const JANITOR = fileURLToPath(new URL('./janitor.mjs', import.meta.url));
+const { Connection } = createRequire(join(API_DIR, 'package.json'))('rabbitmq-client');
+
+/** Queue names the API and workers declare under a prefix, for the clean-up. */
+function queueNames(prefix) {
+  return ['contact-import', 'audience-delete', 'campaign-send'].flatMap((base) => [
+    prefix + base,
+    `${prefix + base}.dead`,
+    ...Array.from({ length: 16 }, (_, i) => `${prefix + base}.retry.${2 ** (i + 4)}ms`),
+  ]);
+}
+
+async function deleteQueues(prefix) {
+  const broker = new Connection({ url: AMQP_URL, connectionName: 'mailroom-bench-cleanup' });
+  try {
+    for (const queue of queueNames(prefix)) await broker.queueDelete({ queue }).catch(() => undefined);
+  } finally {
+    await broker.close();
+  }
+}
+
+/** A new empty database on the server. */
+async function freshDatabase() {
+  const name = `mailroom_bench_${randomBytes(5).toString('hex')}`;
+  await onServer(`CREATE DATABASE ${name}`);
+  return { name, url: databaseUrl(name) };
+}
+
+async function freePort() {
+  const server = createServer();
+  await new Promise((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address();
+  await new Promise((done) => server.close(done));
+  return port;
+}
+
+/**
+ * A fresh database, a JWKS server for the test tokens, and the API and worker processes as their
+ * package scripts run them (`tsx src/http/main.ts`, `tsx src/workers/main.ts`; started as
+ * `node --import tsx ...` directly so the measured PIDs are the processes themselves). Their queues
+ * carry a prefix of this run's own, so two runs on one broker never take each other's messages, and
+ * are deleted when it stops.
+ * `env` adds to or overrides the processes' environment (settings under test).
+ *
+ * Everything it started goes with `stack.stop()`, on SIGINT and SIGTERM, and, should this process die
+ * without stopping them, with this process (support/exit-with-parent.mjs): the processes stop, and a
+ * janitor process drops the database and removes the import folder.
+ */
+export async function startStack({ env: extraEnv = {} } = {}) {
+  const database = await freshDatabase();
+  const importDir = mkdtempSync(join(tmpdir(), 'mailroom-bench-imports-'));
+  const janitor = spawnNode([JANITOR, SERVER_URL, database.name, importDir], { stdio: ['ignore', 2, 2] });
+  const jwks = JSON.stringify(await testJwks());
+  const jwksServer = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(jwks));
+  await new Promise((done) => jwksServer.listen(0, '127.0.0.1', done));
+  const port = await freePort();
+  const queuePrefix = `bench-${randomBytes(4).toString('hex')}.`;
+  const env = {
+    ...process.env,
+    NODE_ENV: 'production',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+    PORT: String(port),
+    DATABASE_URL: database.url,
+    AMQP_URL,
+    QUEUE_PREFIX: queuePrefix,
+    OIDC_ISSUER: testIssuer,
+    OIDC_AUDIENCE: testAudience,
+    OIDC_JWKS_URI: `http://127.0.0.1:${jwksServer.address().port}/jwks`,
+    ORG_EMAIL_DOMAIN: testOrgEmailDomain,
+    AUTHORIZED_SENDER_EMAILS: `newsletter@${testOrgEmailDomain}`,
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    TRACKING_SECRET: 'bench-tracking-secret-0123456789',
+    IMPORT_DIR: importDir,
+    ...extraEnv,
+  };
+  const children = [];
+  // Their logs go to stderr: stdout carries only the figures, the last line being the JSON.
+  const start = (entry) => {
+    const child = spawnNode(['--import', 'tsx', entry], { cwd: API_DIR, env, stdio: ['ignore', 2, 2] });
+    children.push(child);
+    return child;
+  };
+  let stopped;
+  const stop = () =>
+    (stopped ??= (async () => {
+      for (const signal of ['SIGINT', 'SIGTERM']) process.off(signal, onSignal);
+      await stopAll(children);
+      jwksServer.close();
+      // Once nothing uses them: the janitor drops the database and removes the import folder.
+      await stopAll([janitor]);
+      await deleteQueues(queuePrefix).catch((error) => console.error('could not delete the benchmark queues:', error));
+    })());
+  // Interrupted: clean up, then end as the signal would have.
+  const onSignal = (signal) => {
+    console.error(`${signal}: stopping the benchmark's API and worker`);
+    void stop().finally(() => process.exit(128 + (signal === 'SIGINT' ? 2 : 15)));
+  };
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, onSignal);
+
+  try {
+    const http = start('src/http/main.ts');
+    const baseUrl = `http://127.0.0.1:${port}`;
+    for (let i = 0; ; i++) {
+      if (http.exitCode !== null) throw new Error('the API did not start');
+      const ok = await fetch(`${baseUrl}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (ok) break;
+      if (i > 600) throw new Error('the API did not answer in 60 s');
+      await sleep(100);
+    }
+    // The worker after the API: the API has run the migrations.
+    const worker = start('src/workers/main.ts');
+    const pool = new pg.Pool({ connectionString: env.DATABASE_URL, max: 4 });
+    const token = await mintToken({ expiresIn: 3 * 3600 });
+    const api = (path, init = {}) =>
+      fetch(`${baseUrl}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, ...init.headers } });
+    // Wait for the worker's consumers (its queue declaration) before publishing work.
+    await sleep(1500);
+    const stack = {
+      baseUrl,
+      api,
+      pool,
+      http,
+      worker,
+      /** Starts another worker process (crash tests), which becomes `stack.worker`. */
+      startWorker: () => (stack.worker = start('src/workers/main.ts')),
+      stop: async () => {
+        await pool.end();
+        await stop();
+      },
+    };
+    return stack;
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

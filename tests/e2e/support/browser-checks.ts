@@ -1,0 +1,107 @@
+/**
+ * Checks of what a member's browser does with a page, beyond what is on the screen: accessibility
+ * (axe-core), Content-Security-Policy violations and the layout of tables on narrow screens.
+ */
+import { AxeBuilder } from '@axe-core/playwright';
+import { expect, type Locator, type Page } from '@playwright/test';
+
+/**
+ * No axe-core violation on the page as it is now (WCAG 2.x A and AA rules). Fluent's focus
+ * management puts hidden focusable sentinels (`data-tabster-dummy`) around toasters, dialogs and
+ * menus: they hand focus on at once and are hidden from screen readers on purpose, a documented
+ * false positive of the aria-hidden-focus rule, so they are left out.
+ */
+export async function expectNoAxeViolations(page: Page, where: string): Promise<void> {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .exclude('[data-tabster-dummy]')
+    .analyze();
+  const found = results.violations.map(
+    (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(' | ')}`,
+  );
+  expect(found, `axe-core violations on ${where}`).toEqual([]);
+}
+
+declare global {
+  interface Window {
+    reportCspViolation?: (violation: string) => void;
+  }
+}
+
+/**
+ * Collects, from now on, every Content-Security-Policy violation in the page and its frames: the
+ * `securitypolicyviolation` events where a script can listen, and Chromium's console report for the
+ * rest (a sandboxed frame without scripts). Call before the first navigation.
+ */
+export async function collectCspViolations(page: Page): Promise<string[]> {
+  const violations: string[] = [];
+  await page.exposeFunction('reportCspViolation', (violation: string) => violations.push(violation));
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) =>
+      window.reportCspViolation?.(
+        `${event.effectiveDirective} refused ${event.blockedURI || '(inline)'} on ${event.documentURI} ${event.sourceFile}:${event.lineNumber} ${event.sample}`,
+      ),
+    );
+  });
+  page.on('console', (message) => {
+    if (/Content[- ]Security[- ]Policy/i.test(message.text())) violations.push(`console on ${message.location().url}: ${message.text()}`);
+  });
+  return violations;
+}
+
+interface CellBoxes {
+  row: number;
+  cells: { text: string; cell: DOMRect; content: DOMRect }[];
+}
+
+/**
+ * Where each cell of each row of `table` is, and where its content is drawn (which may run past the
+ * cell: that is what overlapping cells look like). Rects are in page coordinates.
+ */
+async function cellBoxes(table: Locator): Promise<CellBoxes[]> {
+  return table.evaluate((element) =>
+    Array.from(element.querySelectorAll('tr')).map((row, index) => ({
+      row: index,
+      cells: Array.from(row.querySelectorAll('th, td')).map((cell) => {
+        const range = document.createRange();
+        range.selectNodeContents(cell);
+        const content = range.getBoundingClientRect();
+        const box = cell.getBoundingClientRect();
+        const plain = (rect: DOMRect) =>
+          ({
+            x: rect.x,
+            y: rect.y,
+            width: rect.width,
+            height: rect.height,
+            top: rect.top,
+            right: rect.right,
+            bottom: rect.bottom,
+            left: rect.left,
+          }) as DOMRect;
+        return { text: (cell.textContent ?? '').trim(), cell: plain(box), content: plain(content) };
+      }),
+    })),
+  );
+}
+
+/** No cell's content runs out of its cell, so no two cells' contents overlap (one pixel of rounding allowed). */
+export async function expectNoOverlappingCells(table: Locator): Promise<void> {
+  const rows = await cellBoxes(table);
+  expect(rows.length, 'rows in the table').toBeGreaterThan(1);
+  const problems: string[] = [];
+  for (const { row, cells } of rows) {
+    cells.forEach(({ text, cell, content }, index) => {
+      if (content.width === 0) return;
+      if (content.left < cell.left - 1 || content.right > cell.right + 1) {
+        problems.push(
+          `row ${row}: "${text}" is drawn from ${content.left} to ${content.right}, its cell spans ${cell.left} to ${cell.right}`,
+        );
+      }
+      const next = cells[index + 1];
+      if (next && next.content.width > 0 && content.right > next.content.left + 1) {
+        problems.push(`row ${row}: "${text}" (to ${content.right}) runs over "${next.text}" (from ${next.content.left})`);
+      }
+    });
+  }
+  expect(problems, 'overlapping cells').toEqual([]);
+}
