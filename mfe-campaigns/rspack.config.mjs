@@ -1,10 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { createRspackConfig } from '@mailroom/rspack-config';
+import { REMOTES } from '@mailroom/mf-contract/remotes';
+import { createRemoteRspackConfig } from '@mailroom/rspack-config';
 
-export default createRspackConfig({
-  name: 'mfe_campaigns',
-  dir: fileURLToPath(new URL('.', import.meta.url)),
-  port: 3103,
-  title: 'Mailroom: Campaigns (standalone)',
-  exposes: { './App': './src/App.tsx' },
-});
+export default createRemoteRspackConfig(REMOTES.campaigns, fileURLToPath(new URL('.', import.meta.url)));

@@ -1,10 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { createRspackConfig } from '@mailroom/rspack-config';
+import { REMOTES } from '@mailroom/mf-contract/remotes';
+import { createRemoteRspackConfig } from '@mailroom/rspack-config';
 
-export default createRspackConfig({
-  name: 'mfe_templates',
-  dir: fileURLToPath(new URL('.', import.meta.url)),
-  port: 3102,
-  title: 'Mailroom: Templates (standalone)',
-  exposes: { './App': './src/App.tsx' },
-});
+export default createRemoteRspackConfig(REMOTES.templates, fileURLToPath(new URL('.', import.meta.url)));

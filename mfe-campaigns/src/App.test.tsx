@@ -1,11 +1,19 @@
-import { renderRemote } from '@mailroom/mf-contract/testing';
-import { screen } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
-import App from './App';
+import { screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createFakeApi } from './test/fake-api';
+import { renderApp } from './test/render';
+
+afterEach(() => vi.unstubAllGlobals());
 
 describe('the campaigns remote', () => {
-  it('renders its area title under the base path the shell gives', () => {
-    renderRemote(App, { notify: vi.fn(), basePath: '/campaigns' });
-    expect(screen.getByRole('heading', { level: 1, name: 'Campaigns' })).toBeTruthy();
+  it('shows the list at its base path', async () => {
+    renderApp('/campaigns', createFakeApi());
+    expect(await screen.findByRole('heading', { level: 1, name: 'Campaigns' })).toBeTruthy();
+  });
+
+  it('sends an address it does not know back to the list', async () => {
+    const { location } = renderApp('/campaigns/unknown/page', createFakeApi());
+    await waitFor(() => expect(location().pathname).toBe('/campaigns'));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Campaigns' })).toBeTruthy();
   });
 });

@@ -1,2 +1,2 @@
 // Asynchronous boundary: the shared modules (React, router, ...) are negotiated before bootstrap runs.
-import('./bootstrap');
+void import('./bootstrap');

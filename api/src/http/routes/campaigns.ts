@@ -1,0 +1,66 @@
+/**
+ * The campaign calls (SPEC.md section 7, and `POST /api/campaigns/{id}/continue`). Thin: read the
+ * request, call the campaign service, answer. openapi.yaml has already validated (and typed) the
+ * inputs; the service's DomainErrors become statuses in the one error handler.
+ */
+import { Router, type Request } from 'express';
+import type { AppDeps } from '../../deps.js';
+import type { CampaignUpdate, TestEmail } from '../../services/campaigns/campaign-service.js';
+import { bool, id, pageQuery, str } from '../request.js';
+
+export function campaignsRouter({ services }: Pick<AppDeps, 'services'>): Router {
+  const { campaigns } = services;
+  const router = Router();
+  const member = (req: Request) => req.member?.email ?? null;
+
+  router.get('/api/campaigns', async (req, res) => {
+    res.json(await campaigns.list({ ...pageQuery(req), name: str(req.query.name) }));
+  });
+
+  router.post('/api/campaigns', async (req, res) => {
+    res.status(201).json(await campaigns.create(req.body as { name: string; templateId?: number }, member(req)));
+  });
+
+  router.get('/api/campaigns/authorized-sent-emails', (_req, res) => {
+    res.json(campaigns.authorizedSenders());
+  });
+
+  router.post('/api/campaigns/send-test-email', async (req, res) => {
+    res.json(await campaigns.sendTest(req.body as TestEmail));
+  });
+
+  router.post('/api/campaigns/test-render-email', async (req, res) => {
+    res.json(await campaigns.renderTest(req.body as { templateId: number; contactId?: number; subject?: string; previewText?: string }));
+  });
+
+  router.post('/api/campaigns/validate-campaign', async (req, res) => {
+    res.json(await campaigns.validate(req.body as { templateId: number; audienceId: number; subject?: string; previewText?: string }));
+  });
+
+  router.get('/api/campaigns/:id', async (req, res) => {
+    res.json(await campaigns.get(id(req), { jobSuccessCount: bool(req.query.job_success_count) === true }));
+  });
+
+  router.put('/api/campaigns/:id', async (req, res) => {
+    res.json(await campaigns.update(id(req), req.body as CampaignUpdate, member(req)));
+  });
+
+  router.delete('/api/campaigns/:id', async (req, res) => {
+    await campaigns.remove(id(req));
+    res.status(204).end();
+  });
+
+  router.post('/api/campaigns/:id/send', async (req, res) => {
+    res.status(202).json(await campaigns.send(id(req)));
+  });
+
+  router.post('/api/campaigns/:id/continue', async (req, res) => {
+    res.status(202).json(await campaigns.continue(id(req)));
+  });
+
+  router.post('/api/campaigns/:id/replicate', async (req, res) => {
+    res.status(201).json(await campaigns.replicate(id(req), member(req)));
+  });
+
+  return router;
+}

@@ -1,0 +1,227 @@
+/**
+ * The public routes of sent mail (open pixel, click redirect, unsubscribe page and RFC 8058
+ * one-click) through the whole API with responses validated, on a campaign sent as far as its jobs
+ * (no worker: the jobs are marked sent here; the pipeline has its own tests).
+ */
+import { readFileSync } from 'node:fs';
+import request from 'supertest';
+import { parse } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { seedAudience, seedTemplate } from '../../../test/support/seed.js';
+import { bearer } from '../../../test/support/tokens.js';
+import { createTrackingTokens, type TrackingTokens } from '../../mail/tracking-tokens.js';
+import { createTrackingService } from '../../services/tracking/tracking-service.js';
+import { OPENAPI_SPEC_PATH } from '../app.js';
+import { TRACKING_TOKEN } from './tracking.js';
+
+let t: TestApp;
+let tokens: TrackingTokens;
+let audienceId: number;
+let campaignId: number;
+let otherCampaignId: number;
+let jobs: { id: number; email: string }[];
+let links: { id: number; href: string }[];
+
+const api = () => request(t.app);
+const one = async <T>(sql: string, params: unknown[] = []) => (await t.db.pool.query(sql, params)).rows[0] as T;
+
+async function sentCampaign(auth: string, templateId: number): Promise<number> {
+  const created = await api().post('/api/campaigns').set('Authorization', auth).send({ name: 'Tracked', templateId });
+  const id = created.body.id as number;
+  await api()
+    .put(`/api/campaigns/${id}`)
+    .set('Authorization', auth)
+    .send({ name: 'Tracked', audienceId, templateId, fromName: 'News', fromEmail: 'newsletter@example.org', subject: 'Hi' });
+  expect((await api().post(`/api/campaigns/${id}/send`).set('Authorization', auth)).status).toBe(202);
+  await t.db.pool.query(`UPDATE campaign_jobs SET status = 'SENT_WAIT_ACK' WHERE campaign_id = $1`, [id]);
+  return id;
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  tokens = createTrackingTokens(t.config.trackingSecret);
+  const auth = await bearer();
+  ({ id: audienceId } = await seedAudience(t.db.pool, {
+    headers: [],
+    contacts: [{ email: 'Ann@Example.org' }, { email: 'bob@example.org' }],
+  }));
+  const templateId = await seedTemplate(t.db.pool, {
+    html: '<p><a href="https://example.org/a?x=1&amp;y=2">A</a> <a href="https://example.org/b">B</a></p>',
+  });
+  campaignId = await sentCampaign(auth, templateId);
+  otherCampaignId = await sentCampaign(auth, templateId);
+  jobs = (await t.db.pool.query('SELECT id, email FROM campaign_jobs WHERE campaign_id = $1 ORDER BY id', [campaignId])).rows;
+  links = (await t.db.pool.query('SELECT id, href FROM campaign_links WHERE campaign_id = $1 ORDER BY position', [campaignId])).rows;
+});
+afterAll(() => t?.close());
+
+/** Hits are recorded in batches: record the ones taken so far. */
+const recorded = () => t.deps.services.tracking.flush();
+
+const counters = (id = campaignId) =>
+  one<{ unique_opens: number; unique_clicks: number }>('SELECT unique_opens, unique_clicks FROM campaigns WHERE id = $1', [id]);
+const events = (jobId: number, kind: string) =>
+  one<{ n: number }>('SELECT count(*)::int AS n FROM tracking_events WHERE job_id = $1 AND kind = $2', [jobId, kind]).then((r) => r.n);
+
+describe('open pixel', () => {
+  it('answers the image, not cacheable, and records the first and every later open', async () => {
+    const [ann] = jobs;
+    for (let i = 0; i < 2; i++) {
+      const res = await api()
+        .get(`/t/o/${tokens.open(ann!.id)}`)
+        .set('User-Agent', 'Mail/1.0');
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toBe('image/gif');
+      expect(res.headers['cache-control']).toContain('no-store');
+      expect(res.body.subarray(0, 6).toString('latin1')).toBe('GIF89a');
+    }
+    await recorded();
+    expect(await events(ann!.id, 'OPEN')).toBe(2);
+    expect((await counters()).unique_opens).toBe(1);
+    expect(await one('SELECT opened_at IS NOT NULL AS opened FROM campaign_jobs WHERE id = $1', [ann!.id])).toEqual({ opened: true });
+    expect(await one('SELECT user_agent FROM tracking_events WHERE job_id = $1 LIMIT 1', [ann!.id])).toEqual({ user_agent: 'Mail/1.0' });
+  });
+
+  it('answers the image for a forged token and records nothing', async () => {
+    const bob = jobs[1]!;
+    const forged = tokens.open(bob.id).replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
+    for (const token of [forged, tokens.click(bob.id, links[0]!.id), tokens.open(999_999)]) {
+      const res = await api().get(`/t/o/${token}`);
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toBe('image/gif');
+    }
+    await recorded();
+    expect(await events(bob.id, 'OPEN')).toBe(0);
+  });
+
+  it('refuses a token that is not token-shaped, as the contract says', async () => {
+    // These routes check their parameter themselves (ahead of the validator): the same rule as the contract's.
+    const contract = parse(readFileSync(OPENAPI_SPEC_PATH, 'utf8')).components.parameters.TrackingToken.schema;
+    expect({ maxLength: contract.maxLength, pattern: contract.pattern, minLength: contract.minLength }).toEqual({
+      ...TRACKING_TOKEN,
+      minLength: 1,
+    });
+    for (const path of [`/t/o/${'a'.repeat(513)}`, '/t/o/a%00b', '/t/c/a%20b', `/t/c/${'%C3%A9'}`]) {
+      const res = await api().get(path);
+      expect(res.status, path).toBe(400);
+      expect(res.body).toEqual({ message: expect.stringContaining('request/params/token') });
+    }
+    expect((await api().get(`/t/o/${'a'.repeat(512)}`)).status).toBe(200);
+  });
+});
+
+describe('click redirect', () => {
+  it('records the click and redirects to the stored link only', async () => {
+    const bob = jobs[1]!;
+    const before = await counters();
+    for (let i = 0; i < 2; i++) {
+      const res = await api().get(`/t/c/${tokens.click(bob.id, links[0]!.id)}`);
+      expect(res.status).toBe(302);
+      expect(res.headers.location).toBe('https://example.org/a?x=1&y=2');
+    }
+    expect((await api().get(`/t/c/${tokens.click(bob.id, links[1]!.id)}`)).headers.location).toBe('https://example.org/b');
+    await recorded();
+    expect(await events(bob.id, 'CLICK')).toBe(3);
+    // A click is an open too (images were blocked): Bob had not opened.
+    expect(await counters()).toEqual({ unique_clicks: before.unique_clicks + 1, unique_opens: before.unique_opens + 1 });
+    const counts = await t.db.pool.query('SELECT clicks, unique_clicks FROM campaign_links WHERE campaign_id = $1 ORDER BY position', [
+      campaignId,
+    ]);
+    expect(counts.rows).toEqual([
+      { clicks: 2, unique_clicks: 1 },
+      { clicks: 1, unique_clicks: 1 },
+    ]);
+  });
+
+  it('answers 404, never a redirect, for a forged or altered token or a link that is gone', async () => {
+    const ann = jobs[0]!;
+    const good = tokens.click(ann.id, links[0]!.id);
+    const [job, link, mac] = good.split('.');
+    const altered = [
+      `${job}.${links[1]!.id.toString(36)}.${mac}`,
+      `${(ann.id + 1).toString(36)}.${link}.${mac}`,
+      `${job}.${link}.${mac!.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'))}`,
+      tokens.open(ann.id),
+      tokens.click(ann.id, 999_999),
+      createTrackingTokens('another-secret-of-enough-length').click(ann.id, links[0]!.id),
+    ];
+    for (const token of altered) {
+      const res = await api().get(`/t/c/${token}`);
+      expect(res.status, token).toBe(404);
+      expect(res.headers.location).toBeUndefined();
+    }
+    await recorded();
+    expect(await events(ann.id, 'CLICK')).toBe(0);
+  });
+
+  it('counts firsts once when hits of one job arrive together, or through several API processes at once', async () => {
+    const ann = jobs[0]!;
+    const otherJob = (await one<{ id: number }>('SELECT min(id) AS id FROM campaign_jobs WHERE campaign_id = $1', [otherCampaignId])).id;
+    const before = await counters(otherCampaignId);
+    // A second API process: its own service, its own buffer.
+    const second = createTrackingService({ db: t.deps.db, trackingSecret: t.config.trackingSecret, logger: t.deps.logger });
+    const link = (await one<{ id: number }>('SELECT min(id) AS id FROM campaign_links WHERE campaign_id = $1', [otherCampaignId])).id;
+    for (const service of [t.deps.services.tracking, second]) {
+      for (let i = 0; i < 5; i++) {
+        service.open(tokens.open(otherJob), 'x');
+        expect(await service.click(tokens.click(otherJob, link), 'x')).toBe('https://example.org/a?x=1&y=2');
+      }
+    }
+    // A job with another campaign's link (a token the product never signs, but a signed one): not recorded.
+    await t.deps.services.tracking.click(tokens.click(ann.id, link), 'x');
+    await Promise.all([recorded(), second.close()]);
+    expect(await counters(otherCampaignId)).toEqual({ unique_opens: before.unique_opens + 1, unique_clicks: before.unique_clicks + 1 });
+    expect(await one('SELECT clicks, unique_clicks FROM campaign_links WHERE id = $1', [link])).toEqual({ clicks: 10, unique_clicks: 1 });
+    expect(await events(otherJob, 'OPEN')).toBe(10);
+    expect(await events(ann.id, 'CLICK')).toBe(0);
+  });
+});
+
+describe('unsubscribe', () => {
+  const suppressed = () => t.db.pool.query('SELECT email_lower, reason, campaign_id FROM suppressions').then((r) => r.rows);
+
+  it('GET shows a confirmation page with a one-click form and unsubscribes nobody', async () => {
+    const res = await api().get(`/unsubscribe/${tokens.unsubscribe(jobs[0]!.id)}`);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.text).toContain('<form method="post"><input type="hidden" name="List-Unsubscribe" value="One-Click">');
+    expect(await suppressed()).toEqual([]);
+  });
+
+  it('POST List-Unsubscribe=One-Click suppresses the address for the organisation, and repeating it is harmless', async () => {
+    const url = `/unsubscribe/${tokens.unsubscribe(jobs[0]!.id)}`;
+    for (let i = 0; i < 2; i++) {
+      const res = await api().post(url).type('form').send('List-Unsubscribe=One-Click');
+      expect(res.status).toBe(200);
+      expect(res.text).toContain('You are unsubscribed');
+    }
+    const multipart = await api()
+      .post(`/unsubscribe/${tokens.unsubscribe(jobs[1]!.id)}`)
+      .field('List-Unsubscribe', 'One-Click');
+    expect(multipart.status).toBe(200);
+    expect(await suppressed()).toEqual([
+      { email_lower: 'ann@example.org', reason: 'UNSUBSCRIBE', campaign_id: campaignId },
+      { email_lower: 'bob@example.org', reason: 'UNSUBSCRIBE', campaign_id: campaignId },
+    ]);
+  });
+
+  it('answers 404 pages for links that are not valid, and 400 for other bodies', async () => {
+    const forged = tokens.open(jobs[0]!.id);
+    expect((await api().get(`/unsubscribe/${forged}`)).status).toBe(404);
+    const res = await api().post(`/unsubscribe/${forged}`).type('form').send('List-Unsubscribe=One-Click');
+    expect(res.status).toBe(404);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(
+      (
+        await api()
+          .post(`/unsubscribe/${tokens.unsubscribe(999_999)}`)
+          .type('form')
+          .send('List-Unsubscribe=One-Click')
+      ).status,
+    ).toBe(404);
+    const url = `/unsubscribe/${tokens.unsubscribe(jobs[0]!.id)}`;
+    expect((await api().post(url).type('form').send('List-Unsubscribe=Yes')).status).toBe(400);
+    expect((await api().post(url).type('form').send('')).status).toBe(400);
+  });
+});

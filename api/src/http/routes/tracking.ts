@@ -1,0 +1,106 @@
+/**
+ * The public routes behind the links of sent mail (no token; outside /api): the open pixel, the
+ * click redirect and the unsubscribe page with its RFC 8058 one-click POST. The signed token in
+ * the path is all they trust (services/tracking).
+ *
+ * Mail clients, their image proxies and link scanners hit the pixel and the clicks a lot, so those
+ * two answer without waiting for the database (hits are recorded in batches) and are mounted ahead
+ * of the request log and the OpenAPI validator (`trackingHits`, see app.ts): the validator looks a
+ * request's route up by compiling every path of the contract again, which cost ten times the rest
+ * of the request. They check their one parameter against the contract's TrackingToken themselves
+ * (tracking.test.ts compares the two) and answer its 400 as the validator would.
+ */
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import type { AppDeps } from '../../deps.js';
+
+/** openapi.yaml's TrackingToken. */
+export const TRACKING_TOKEN = { maxLength: 512, pattern: '^[A-Za-z0-9._~-]+$' };
+const TOKEN = new RegExp(TRACKING_TOKEN.pattern);
+
+/** A transparent 1x1 GIF. */
+const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+
+const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function page(res: Response, status: number, title: string, body: string): void {
+  res
+    .status(status)
+    .type('html')
+    .set('Cache-Control', 'no-store')
+    .send(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+        `<meta name="robots" content="noindex"><title>${escape(title)}</title></head>` +
+        `<body style="font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;line-height:1.5">` +
+        `<h1 style="font-size:1.4rem">${escape(title)}</h1>${body}</body></html>`,
+    );
+}
+
+interface OperationInfo {
+  openapi?: { schema?: { operationId?: string } };
+}
+
+/** The token parameter as the contract has it, or a 400 answered. */
+function tokenOf(req: Request, res: Response, operationId: string): string | undefined {
+  // Named for the operation log (contract coverage), as the validator names the others.
+  (req as OperationInfo).openapi = { schema: { operationId } };
+  const raw: unknown = req.params.token;
+  const token = typeof raw === 'string' ? raw : '';
+  if (token.length <= TRACKING_TOKEN.maxLength && TOKEN.test(token)) return token;
+  res.status(400).json({
+    message: `request/params/token must match pattern "${TRACKING_TOKEN.pattern}" and have at most ${TRACKING_TOKEN.maxLength} characters`,
+  });
+  return undefined;
+}
+
+/** The open pixel and the click redirect, mounted ahead of the request log and the validator. */
+export function trackingHits({ services }: Pick<AppDeps, 'services'>): Router {
+  const { tracking } = services;
+  const router = Router();
+
+  router.get('/t/o/:token', ((req, res) => {
+    const token = tokenOf(req, res, 'trackOpen');
+    if (token === undefined) return;
+    // The image whatever the token: a mail client shows a broken image otherwise.
+    tracking.open(token, req.get('user-agent') ?? '');
+    res.status(200).set({ 'Content-Type': 'image/gif', 'Cache-Control': 'no-store, max-age=0' }).end(PIXEL);
+  }) satisfies RequestHandler);
+
+  router.get('/t/c/:token', async (req, res) => {
+    const token = tokenOf(req, res, 'trackClick');
+    if (token === undefined) return;
+    const href = await tracking.click(token, req.get('user-agent') ?? '');
+    if (!href) {
+      res.status(404).json({ message: 'Not found' });
+      return;
+    }
+    res.set('Cache-Control', 'no-store').redirect(302, href);
+  });
+
+  return router;
+}
+
+export function trackingRouter({ services, config }: Pick<AppDeps, 'services' | 'config'>): Router {
+  const { tracking } = services;
+  const org = escape(config.orgName);
+  const invalid = (res: Response) => page(res, 404, 'This link is not valid', '<p>It may be incomplete or out of date.</p>');
+  const router = Router();
+
+  router.get('/unsubscribe/:token', async (req, res) => {
+    if (!(await tracking.canUnsubscribe(req.params.token))) return invalid(res);
+    page(
+      res,
+      200,
+      'Unsubscribe',
+      `<p>Stop receiving emails from ${org} at this address?</p>` +
+        `<form method="post"><input type="hidden" name="List-Unsubscribe" value="One-Click">` +
+        `<button type="submit" style="font:inherit;padding:.5rem 1rem">Unsubscribe</button></form>`,
+    );
+  });
+
+  router.post('/unsubscribe/:token', async (req, res) => {
+    if (!(await tracking.unsubscribe(req.params.token))) return invalid(res);
+    page(res, 200, 'You are unsubscribed', `<p>You will not receive more emails from ${org} at this address.</p>`);
+  });
+
+  return router;
+}

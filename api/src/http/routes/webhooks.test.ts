@@ -1,0 +1,243 @@
+/**
+ * The SES event webhook through the whole app (contract validation on): SNS messages signed with a
+ * test certificate that the verifier's injected fetcher serves, at a URL that passes the same
+ * production rules; everything else about trust is the product's own code.
+ */
+import { createSign } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import request from 'supertest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { snsVerifier, stringToSign, type SnsMessage } from '../../services/ses-events/sns-message.js';
+
+const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '../../../test/fixtures/sns');
+const KEY = readFileSync(join(FIXTURES, 'signing-key.pem'), 'utf8');
+const CERT = readFileSync(join(FIXTURES, 'signing-cert.pem'), 'utf8');
+const CERT_URL = 'https://sns.eu-west-1.amazonaws.com/SimpleNotificationService-0123456789abcdef.pem';
+const TOPIC = 'arn:aws:sns:eu-west-1:123456789012:mailroom-ses-events';
+
+let t: TestApp;
+const fetched: string[] = [];
+const confirmed = vi.fn(async (_url: string) => undefined);
+let counter = 0;
+
+beforeAll(async () => {
+  const fetcher = async (url: string) => {
+    fetched.push(url);
+    if (url !== CERT_URL) throw new Error(`no certificate at ${url}`);
+    return CERT;
+  };
+  t = await createTestApp({
+    env: { SNS_TOPIC_ARNS: TOPIC },
+    deps: { snsVerifier: snsVerifier(fetcher), confirmSubscription: confirmed },
+  });
+}, 60_000);
+afterAll(() => t?.close());
+beforeEach(() => {
+  fetched.length = 0;
+  confirmed.mockClear();
+});
+
+function signed(fields: Partial<SnsMessage> & Pick<SnsMessage, 'Type' | 'Message'>, version: '1' | '2' = '2'): SnsMessage {
+  const message: SnsMessage = {
+    MessageId: `msg-${++counter}-${Date.now()}`,
+    TopicArn: TOPIC,
+    Timestamp: new Date().toISOString(),
+    SignatureVersion: version,
+    SigningCertURL: CERT_URL,
+    Signature: '',
+    ...fields,
+  };
+  const signer = createSign(version === '1' ? 'RSA-SHA1' : 'RSA-SHA256');
+  signer.update(stringToSign(message), 'utf8');
+  return { ...message, Signature: signer.sign(KEY, 'base64') };
+}
+
+const post = (message: unknown, type = 'text/plain; charset=UTF-8') =>
+  request(t.app)
+    .post('/webhooks/ses')
+    .set('Content-Type', type)
+    .set('x-amz-sns-message-type', String((message as { Type?: string }).Type ?? ''))
+    .send(typeof message === 'string' ? message : JSON.stringify(message));
+
+async function jobWithMessageId(email: string): Promise<{ jobId: number; campaignId: number; sesMessageId: string }> {
+  const sesMessageId = `ses-${++counter}-${Date.now()}`;
+  const { rows: campaigns } = await t.db.pool.query<{ id: number }>(
+    `INSERT INTO campaigns (name, status) VALUES ('Events', 'SENDING') RETURNING id`,
+  );
+  const campaignId = campaigns[0]!.id;
+  const { rows } = await t.db.pool.query<{ id: number }>(
+    `INSERT INTO campaign_jobs (campaign_id, contact_id, email, status, ses_message_id) VALUES ($1, $2, $3, 'SENT_WAIT_ACK', $4) RETURNING id`,
+    [campaignId, counter, email, sesMessageId],
+  );
+  return { jobId: rows[0]!.id, campaignId, sesMessageId };
+}
+
+async function job(id: number) {
+  const { rows } = await t.db.pool.query('SELECT * FROM campaign_jobs WHERE id = $1', [id]);
+  return rows[0];
+}
+
+async function suppression(email: string) {
+  const { rows } = await t.db.pool.query('SELECT reason, campaign_id FROM suppressions WHERE email_lower = $1', [email.toLowerCase()]);
+  return rows[0];
+}
+
+const delivery = (sesMessageId: string) => JSON.stringify({ eventType: 'Delivery', mail: { messageId: sesMessageId }, delivery: {} });
+
+describe('SES events through SNS', () => {
+  it('moves a job to SENT_SUCCESS on Delivery, with either signature version, as text/plain or JSON', async () => {
+    for (const [version, type] of [
+      ['1', 'text/plain; charset=UTF-8'],
+      ['2', 'application/json'],
+    ] as const) {
+      const { jobId, sesMessageId } = await jobWithMessageId(`d${version}@example.org`);
+      await post(signed({ Type: 'Notification', Message: delivery(sesMessageId) }, version), type).expect(204);
+      expect(await job(jobId)).toMatchObject({ status: 'SENT_SUCCESS' });
+    }
+    // The certificate was fetched once and kept.
+    expect(fetched).toEqual([CERT_URL]);
+  });
+
+  it('refuses a message changed after it was signed (403), changing nothing', async () => {
+    const { jobId, sesMessageId } = await jobWithMessageId('tampered@example.org');
+    const other = await jobWithMessageId('other@example.org');
+    const message = signed({ Type: 'Notification', Message: delivery(other.sesMessageId) });
+    const res = await post({ ...message, Message: delivery(sesMessageId) }).expect(403);
+    expect(res.body.message).toMatch(/signature/i);
+    expect(await job(jobId)).toMatchObject({ status: 'SENT_WAIT_ACK' });
+    expect(await job(other.jobId)).toMatchObject({ status: 'SENT_WAIT_ACK' });
+  });
+
+  it('refuses certificates over http, on look-alike hosts or unexpected paths, without fetching them', async () => {
+    const { jobId, sesMessageId } = await jobWithMessageId('cert@example.org');
+    for (const url of [
+      'http://sns.eu-west-1.amazonaws.com/SimpleNotificationService-0123456789abcdef.pem',
+      'https://sns.eu-west-1.amazonaws.com.evil.test/SimpleNotificationService-0123456789abcdef.pem',
+      'https://evil-sns.eu-west-1.amazonaws.com/SimpleNotificationService-0123456789abcdef.pem',
+      'https://sns.eu-west-1.amazonaws.com.cn.evil.test/SimpleNotificationService-1.pem',
+      'https://sns.eu-west-1.amazonaws.com:8443/SimpleNotificationService-0123456789abcdef.pem',
+      'https://user@sns.eu-west-1.amazonaws.com/SimpleNotificationService-0123456789abcdef.pem',
+      'https://sns.eu-west-1.amazonaws.com/evil.pem',
+      'https://sns.eu-west-1.amazonaws.com/SimpleNotificationService-0123456789abcdef.pem?x=1',
+      'https://sns.eu-west-1.amazonaws.com/a/../SimpleNotificationService-../../etc.pem',
+      'https://127.0.0.1/SimpleNotificationService-0123456789abcdef.pem',
+      'file:///etc/passwd',
+    ]) {
+      const res = await post(signed({ Type: 'Notification', Message: delivery(sesMessageId), SigningCertURL: url })).expect(403);
+      expect(res.body.message).toMatch(/certificate/i);
+    }
+    expect(fetched).toEqual([]);
+    expect(await job(jobId)).toMatchObject({ status: 'SENT_WAIT_ACK' });
+  });
+
+  it('refuses a topic this deployment did not subscribe to', async () => {
+    const { jobId, sesMessageId } = await jobWithMessageId('topic@example.org');
+    await post(
+      signed({ Type: 'Notification', Message: delivery(sesMessageId), TopicArn: 'arn:aws:sns:eu-west-1:123456789012:someone-else' }),
+    ).expect(403);
+    expect(await job(jobId)).toMatchObject({ status: 'SENT_WAIT_ACK' });
+  });
+
+  it('applies a MessageId once, however often SNS repeats it', async () => {
+    const { jobId, sesMessageId } = await jobWithMessageId('Repeat@Example.org');
+    const bounce = signed({
+      Type: 'Notification',
+      Message: JSON.stringify({
+        eventType: 'Bounce',
+        mail: { messageId: sesMessageId },
+        bounce: { bounceType: 'Transient', bounceSubType: 'MailboxFull', bouncedRecipients: [{ emailAddress: 'Repeat@Example.org' }] },
+      }),
+    });
+    await post(bounce).expect(204);
+    await t.db.pool.query('UPDATE campaign_jobs SET bounce_type = NULL WHERE id = $1', [jobId]);
+    await post(bounce).expect(204);
+    await post(bounce).expect(204);
+    expect(await job(jobId)).toMatchObject({ bounce_type: null });
+  });
+
+  it('records a Permanent bounce as HARD with its message and time, and suppresses the address', async () => {
+    const { jobId, campaignId, sesMessageId } = await jobWithMessageId('Gone@Example.org');
+    const at = '2026-11-20T10:11:12.000Z';
+    await post(
+      signed({
+        Type: 'Notification',
+        Message: JSON.stringify({
+          eventType: 'Bounce',
+          mail: { messageId: sesMessageId },
+          bounce: {
+            bounceType: 'Permanent',
+            bounceSubType: 'General',
+            timestamp: at,
+            bouncedRecipients: [{ emailAddress: 'Gone@Example.org', diagnosticCode: 'smtp; 550 5.1.1 user unknown' }],
+          },
+        }),
+      }),
+    ).expect(204);
+    expect(await job(jobId)).toMatchObject({
+      bounce_type: 'HARD',
+      bounce_message: 'smtp; 550 5.1.1 user unknown',
+      bounce_time: new Date(at),
+    });
+    expect(await suppression('gone@example.org')).toEqual({ reason: 'HARD_BOUNCE', campaign_id: campaignId });
+  });
+
+  it('records other bounces as SOFT without suppressing', async () => {
+    const { jobId, sesMessageId } = await jobWithMessageId('full@example.org');
+    await post(
+      signed({
+        Type: 'Notification',
+        Message: JSON.stringify({
+          notificationType: 'Bounce',
+          mail: { messageId: sesMessageId },
+          bounce: { bounceType: 'Transient', bounceSubType: 'MailboxFull', bouncedRecipients: [{ emailAddress: 'full@example.org' }] },
+        }),
+      }),
+    ).expect(204);
+    expect(await job(jobId)).toMatchObject({ bounce_type: 'SOFT', bounce_message: 'Transient: MailboxFull' });
+    expect(await suppression('full@example.org')).toBeUndefined();
+  });
+
+  it('records a Complaint with its type and time, and suppresses the address', async () => {
+    const { jobId, campaignId, sesMessageId } = await jobWithMessageId('angry@example.org');
+    const at = '2026-11-21T08:00:00.000Z';
+    await post(
+      signed({
+        Type: 'Notification',
+        Message: JSON.stringify({
+          eventType: 'Complaint',
+          mail: { messageId: sesMessageId },
+          complaint: { complaintFeedbackType: 'abuse', timestamp: at, complainedRecipients: [{ emailAddress: 'angry@example.org' }] },
+        }),
+      }),
+    ).expect(204);
+    expect(await job(jobId)).toMatchObject({ complaint_type: 'abuse', complaint_time: new Date(at), status: 'SENT_WAIT_ACK' });
+    expect(await suppression('angry@example.org')).toEqual({ reason: 'COMPLAINT', campaign_id: campaignId });
+  });
+
+  it('confirms a subscription only through a genuine SubscribeURL of the same topic', async () => {
+    const genuine = `https://sns.eu-west-1.amazonaws.com/?Action=ConfirmSubscription&TopicArn=${encodeURIComponent(TOPIC)}&Token=abc`;
+    await post(signed({ Type: 'SubscriptionConfirmation', Message: 'confirm', SubscribeURL: genuine, Token: 'abc' })).expect(204);
+    expect(confirmed).toHaveBeenCalledWith(genuine);
+    confirmed.mockClear();
+    for (const url of [
+      'https://evil.test/?Action=ConfirmSubscription',
+      'http://sns.eu-west-1.amazonaws.com/?Action=ConfirmSubscription&TopicArn=x&Token=abc',
+      `https://sns.eu-west-1.amazonaws.com/?Action=Unsubscribe&TopicArn=${encodeURIComponent(TOPIC)}&Token=abc`,
+      'https://sns.eu-west-1.amazonaws.com/?Action=ConfirmSubscription&TopicArn=arn:aws:sns:eu-west-1:123456789012:other&Token=abc',
+      'http://169.254.169.254/latest/meta-data/',
+    ]) {
+      await post(signed({ Type: 'SubscriptionConfirmation', Message: 'confirm', SubscribeURL: url, Token: 'abc' })).expect(403);
+    }
+    expect(confirmed).not.toHaveBeenCalled();
+  });
+
+  it('answers 400 to a body that is not an SNS message, and ignores an unknown event', async () => {
+    await post('not json at all').expect(400);
+    await post({ Type: 'Notification', MessageId: 'x' }).expect(400);
+    await post(signed({ Type: 'Notification', Message: JSON.stringify({ eventType: 'Open', mail: { messageId: 'nope' } }) })).expect(204);
+    await post(signed({ Type: 'Notification', Message: 'plain text, not an SES event' })).expect(204);
+  });
+});

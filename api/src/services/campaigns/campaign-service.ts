@@ -1,0 +1,281 @@
+/**
+ * Campaigns: the rules behind the campaign calls (SPEC.md sections 4, 5 and 7). No HTTP, AMQP or
+ * SQL here: errors are DomainErrors, data goes through the repository, sending through the
+ * sending service (services/sending), which is also what reports use.
+ *
+ * Only a DRAFT is edited or sent; any campaign may be renamed; a SENDING one cannot be deleted.
+ * Send runs the spec's five pre-send checks in their order with their messages, then requires an
+ * authorized sender and header fields on one line, before anything is created or sent.
+ */
+import type { Logger } from '../../logger.js';
+import { compileMail } from '../../mail/compose.js';
+import { fillLine, mergeTagsIn, resolveFields, type MergeContact } from '../../mail/merge-tags.js';
+import { assertOneLine, HeaderValueError, sendEmailInput } from '../../mail/message.js';
+import { AUDIENCE_NOT_FOUND } from '../audiences/audience-service.js';
+import { isValidEmail } from '../contacts/email.js';
+import { DomainError } from '../errors.js';
+import { toPage, type Page, type PageQuery } from '../paging.js';
+import { CAMPAIGN_NOT_FOUND, type SendingService } from '../sending/sending-service.js';
+import type { Database } from '../../db/database.js';
+import {
+  campaignRepository,
+  type Campaign,
+  type CampaignDraftFields,
+  type CampaignSummary,
+  type CampaignTemplateContent,
+  type ValidationResult,
+} from './repository.js';
+
+export { CAMPAIGN_NOT_FOUND };
+export const NAME_REQUIRED = 'Fill your campaign name';
+export const TEMPLATE_NOT_FOUND = 'Template not found';
+export const CONTACT_NOT_FOUND = 'Contact not found';
+export const ONLY_DRAFTS_EDITED = 'Only a draft campaign can be edited; a sent campaign can only be renamed.';
+export const NOT_WHILE_SENDING = 'A campaign cannot be deleted while it is sending.';
+export const ONLY_DRAFTS_SENT = 'Only a draft campaign can be sent.';
+export const ONLY_ERRORS_CONTINUED = 'Only a campaign stopped by an error can continue sending.';
+// The pre-send checks, in the spec's order and words (SPEC.md section 5).
+export const SELECT_AUDIENCE = 'Please select an audience';
+export const SELECT_TEMPLATE = 'Please select a template';
+export const INPUT_SUBJECT = 'Please input email subject';
+export const INPUT_FROM_NAME = "Please input name for who's sending this campaign";
+export const INPUT_FROM_EMAIL = "Please input email for who's sending this campaign";
+export const SENDER_NOT_AUTHORIZED = 'The sender email must be one of the authorized addresses.';
+export const TEMPLATE_EMPTY = 'The template has no content yet.';
+export const AUDIENCE_IMPORTING = 'The audience is still importing its contacts; send once the import is over.';
+export const SENDING_STARTED = 'The campaign is being sent.';
+export const CONTINUE_STARTED = 'Campaign will continue sending to remaining contacts.';
+export const TEST_SUBJECT_PREFIX = '[Test] ';
+export const NO_NUL = 'Text must not contain NUL characters.';
+/** Entries of the validation answer at most (the contract's bound). */
+export const VALIDATION_LIMIT = 1000;
+
+const NAME_MAX = 200;
+const COPY_SUFFIX = ' (copy)';
+const DRAFT_FIELDS = ['audienceId', 'templateId', 'fromName', 'fromEmail', 'subject', 'previewText'] as const;
+
+/** The save body (the contract's CampaignUpdateInput). */
+export interface CampaignUpdate extends CampaignDraftFields {
+  name: string;
+  /** Accepted for the editor's convenience and ignored: the audience's own name is shown. */
+  audienceName?: string | null;
+}
+
+export interface TestEmail {
+  emails: string[];
+  fromEmail: string;
+  fromName: string;
+  subject: string;
+  previewText?: string;
+  templateId: number;
+  /** The audience whose first valid contact fills the merge tags; empty values without one. */
+  audienceId?: number;
+}
+
+export interface CampaignServiceDeps {
+  db: Database;
+  sending: SendingService;
+  authorizedSenders: readonly string[];
+  configurationSet: string | undefined;
+  logger: Logger;
+}
+
+export function createCampaignService({ db, sending, authorizedSenders, configurationSet, logger }: CampaignServiceDeps) {
+  const repo = campaignRepository(db);
+  const authorized = new Set(authorizedSenders.map((address) => address.toLowerCase()));
+  const isAuthorized = (address: string) => authorized.has(address.trim().toLowerCase());
+
+  const validName = (name: unknown): string => {
+    const trimmed = typeof name === 'string' ? name.trim() : '';
+    if (!trimmed) throw new DomainError('invalid', NAME_REQUIRED);
+    noNul(trimmed);
+    return trimmed;
+  };
+
+  const existing = async (id: number): Promise<Campaign> => {
+    const campaign = await repo.find(id);
+    if (!campaign) throw new DomainError('not-found', CAMPAIGN_NOT_FOUND);
+    return campaign;
+  };
+
+  const template = async (id: number): Promise<CampaignTemplateContent> => {
+    const found = await repo.findTemplate(id);
+    if (!found) throw new DomainError('not-found', TEMPLATE_NOT_FOUND);
+    return found;
+  };
+
+  const audience = async (id: number) => {
+    const found = await repo.findAudience(id);
+    if (!found) throw new DomainError('not-found', AUDIENCE_NOT_FOUND);
+    return found;
+  };
+
+  /** PostgreSQL text cannot hold NUL; the data layer would store an escape sequence instead. */
+  const noNul = (...values: (string | null | undefined)[]) => {
+    if (values.some((value) => value?.includes('\u0000'))) throw new DomainError('invalid', NO_NUL);
+  };
+
+  /** A header field: the contract forbids line breaks; checked again, whatever reached the database. */
+  const oneLine = (field: string, value: string | null | undefined) => {
+    try {
+      assertOneLine(field, value);
+    } catch (error) {
+      if (error instanceof HeaderValueError) throw new DomainError('invalid', error.message);
+      throw error;
+    }
+  };
+
+  return {
+    async list(query: PageQuery & { name?: string | undefined }): Promise<{ data: Page<CampaignSummary> }> {
+      const { items, totalItems } = await repo.list({ ...query, name: query.name?.trim() || undefined });
+      return { data: toPage(items, totalItems, query) };
+    },
+
+    async get(id: number, options: { jobSuccessCount?: boolean } = {}): Promise<Campaign> {
+      const campaign = await existing(id);
+      return options.jobSuccessCount ? { ...campaign, jobSuccessCount: await repo.countDelivered(id) } : campaign;
+    },
+
+    async create(input: { name: unknown; templateId?: number | undefined }, email: string | null): Promise<{ id: number }> {
+      const name = validName(input.name);
+      if (input.templateId !== undefined) await template(input.templateId);
+      return { id: await repo.insert({ name, templateId: input.templateId ?? null, updatedByEmail: email }) };
+    },
+
+    /** The full save of a draft, or a rename (name only) of any campaign. */
+    async update(id: number, input: CampaignUpdate, email: string | null): Promise<Campaign> {
+      const name = validName(input.name);
+      const fields: CampaignDraftFields = {};
+      for (const key of DRAFT_FIELDS) if (input[key] !== undefined) Object.assign(fields, { [key]: input[key] });
+      const drafting = Object.keys(fields).length > 0;
+      const current = await existing(id);
+      if (drafting && current.status !== 'DRAFT') throw new DomainError('conflict', ONLY_DRAFTS_EDITED);
+      for (const field of ['fromName', 'subject', 'previewText'] as const) oneLine(field, fields[field]);
+      noNul(fields.fromName, fields.fromEmail, fields.subject, fields.previewText);
+      if (fields.audienceId) await audience(fields.audienceId);
+      if (fields.templateId) await template(fields.templateId);
+      if (!(await repo.update(id, name, fields, email))) {
+        // Sent (or deleted) between the read and the write.
+        throw (await repo.status(id)) ? new DomainError('conflict', ONLY_DRAFTS_EDITED) : new DomainError('not-found', CAMPAIGN_NOT_FOUND);
+      }
+      return existing(id);
+    },
+
+    async replicate(id: number, email: string | null): Promise<{ id: number }> {
+      const source = await existing(id);
+      const name = `${source.name.slice(0, NAME_MAX - COPY_SUFFIX.length)}${COPY_SUFFIX}`;
+      const copy = await repo.replicate(id, name, email);
+      if (copy === undefined) throw new DomainError('not-found', CAMPAIGN_NOT_FOUND);
+      return { id: copy };
+    },
+
+    async remove(id: number): Promise<void> {
+      if (await repo.destroyUnlessSending(id)) return;
+      throw (await repo.status(id)) ? new DomainError('conflict', NOT_WHILE_SENDING) : new DomainError('not-found', CAMPAIGN_NOT_FOUND);
+    },
+
+    authorizedSenders: (): string[] => [...authorizedSenders],
+
+    /** Sends the template as it stands to a few addresses (subject marked as a test, no tracking). */
+    async sendTest(input: TestEmail): Promise<{ message: string }> {
+      const emails = [...new Set(input.emails.map((email) => email.trim()))];
+      const invalid = emails.filter((email) => !isValidEmail(email));
+      if (invalid.length > 0) throw new DomainError('invalid', `Invalid email address: ${invalid.join(', ')}`);
+      if (!isAuthorized(input.fromEmail)) throw new DomainError('invalid', SENDER_NOT_AUTHORIZED);
+      oneLine('sender name', input.fromName);
+      oneLine('subject', input.subject);
+      oneLine('preview text', input.previewText);
+      noNul(input.fromName, input.subject, input.previewText);
+      const content = await template(input.templateId);
+      if (!content.html?.trim()) throw new DomainError('invalid', TEMPLATE_EMPTY);
+      const headers = input.audienceId === undefined ? [] : (await audience(input.audienceId)).headers;
+      const contact = input.audienceId === undefined ? undefined : await repo.firstValidContact(input.audienceId);
+
+      const subject = `${TEST_SUBJECT_PREFIX}${input.subject}`;
+      const previewText = input.previewText ?? null;
+      const fields = resolveFields(mergeTagsIn(content.html, content.plainText, subject, previewText), headers);
+      const render = compileMail({ subject, previewText, html: content.html, plainText: content.plainText, fields });
+      const mail = render(contact ?? { email: '', data: {} });
+      for (const to of emails) {
+        const outcome = await sending.sendOne(
+          sendEmailInput(mail, { from: { name: input.fromName, email: input.fromEmail.trim() }, to, configurationSet }),
+        );
+        if (outcome.kind === 'sent') continue;
+        logger.warn({ to, outcome }, 'a test email was not sent');
+        const why = `The test email to ${to} was not sent: ${outcome.reason}`;
+        throw new DomainError(outcome.kind === 'rejected' ? 'invalid' : 'unavailable', why);
+      }
+      return { message: `Test email sent to ${emails.join(', ')}` };
+    },
+
+    /** A template, subject and preview text as one contact (or nobody: empty values) would get them. */
+    async renderTest(input: { templateId: number; contactId?: number; subject?: string; previewText?: string }) {
+      const content = await template(input.templateId);
+      let contact: (MergeContact & { headers: string[] }) | undefined;
+      if (input.contactId !== undefined) {
+        contact = await repo.findContact(input.contactId);
+        if (!contact) throw new DomainError('not-found', CONTACT_NOT_FOUND);
+      }
+      const subject = input.subject ?? '';
+      const previewText = input.previewText ?? '';
+      const html = content.html ?? '';
+      const fields = resolveFields(mergeTagsIn(html, subject, previewText), contact?.headers ?? []);
+      const rendered = compileMail(
+        { subject, previewText, html, plainText: null, fields },
+        { preheader: false },
+      )(contact ?? { email: '', data: {} });
+      return { template: rendered.html, subject: rendered.subject, previewText: fillLine(previewText, fields, contact) };
+    },
+
+    /** The valid contacts of the audience lacking a field the template, subject or preview text uses (at most 1000). */
+    async validate(input: { templateId: number; audienceId: number; subject?: string; previewText?: string }): Promise<ValidationResult[]> {
+      const [content, target] = await Promise.all([template(input.templateId), audience(input.audienceId)]);
+      const tags = mergeTagsIn(content.html, input.subject, input.previewText);
+      const fields = resolveFields(tags, target.headers);
+      // A valid contact always has its address.
+      const checked = tags
+        .filter((tag) => fields.get(tag)?.kind !== 'email')
+        .map((tag) => {
+          const source = fields.get(tag);
+          return { tag, key: source?.kind === 'data' ? source.key : null };
+        });
+      return repo.contactsMissingFields(target.id, checked, VALIDATION_LIMIT);
+    },
+
+    /** The pre-send checks, then the jobs are created and published (202). */
+    async send(id: number): Promise<{ message: string }> {
+      const campaign = await existing(id);
+      if (campaign.status !== 'DRAFT') throw new DomainError('conflict', ONLY_DRAFTS_SENT);
+      const target = campaign.audienceId === null ? undefined : await repo.findAudience(campaign.audienceId);
+      if (!target) throw new DomainError('invalid', SELECT_AUDIENCE);
+      const content = campaign.templateId === null ? undefined : await repo.findTemplate(campaign.templateId);
+      if (!content) throw new DomainError('invalid', SELECT_TEMPLATE);
+      if (!campaign.subject?.trim()) throw new DomainError('invalid', INPUT_SUBJECT);
+      if (!campaign.fromName?.trim()) throw new DomainError('invalid', INPUT_FROM_NAME);
+      if (!campaign.fromEmail?.trim()) throw new DomainError('invalid', INPUT_FROM_EMAIL);
+      if (!isAuthorized(campaign.fromEmail)) throw new DomainError('invalid', SENDER_NOT_AUTHORIZED);
+      oneLine('subject', campaign.subject);
+      oneLine('sender name', campaign.fromName);
+      oneLine('preview text', campaign.previewText);
+      if (!content.html?.trim()) throw new DomainError('invalid', TEMPLATE_EMPTY);
+      if (target.isImporting) throw new DomainError('conflict', AUDIENCE_IMPORTING);
+      const { queued } = await sending.dispatch(id, {
+        from: ['DRAFT'],
+        conflict: ONLY_DRAFTS_SENT,
+        snapshot: { html: content.html, plainText: content.plainText },
+        newJobs: { contacts: 'all' },
+      });
+      logger.info({ campaignId: id, jobs: queued }, 'campaign sending started');
+      return { message: SENDING_STARTED };
+    },
+
+    /** An ERROR campaign sends on to the contacts not sent to yet (its queued jobs, and contacts without one). */
+    async continue(id: number): Promise<{ message: string }> {
+      const { queued } = await sending.dispatch(id, { from: ['ERROR'], conflict: ONLY_ERRORS_CONTINUED, newJobs: { contacts: 'all' } });
+      logger.info({ campaignId: id, jobs: queued }, 'campaign sending continued');
+      return { message: CONTINUE_STARTED };
+    },
+  };
+}
+
+export type CampaignService = ReturnType<typeof createCampaignService>;

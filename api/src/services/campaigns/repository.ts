@@ -1,0 +1,208 @@
+/**
+ * Campaigns and what their calls read around them (the audience, the template, a contact),
+ * through the Sequelize models; raw SQL only for the missing-fields scan, which asks PostgreSQL
+ * about every valid contact of an audience at once. Jobs and sending are in ../sending.
+ */
+import type { Campaign, CampaignSummary, ValidationResult } from '@mailroom/api-client';
+import { Op, type WhereOptions } from 'sequelize';
+import type { Database } from '../../db/database.js';
+import type { Audience as AudienceRow, Campaign as CampaignRow, Template as TemplateRow } from '../../db/models/index.js';
+import { likeContains } from '../contacts/repository.js';
+import { offsetOf, type PageQuery } from '../paging.js';
+
+export type { Campaign, CampaignSummary, ValidationResult };
+
+/** The fields a draft's save may set (the name aside). */
+export interface CampaignDraftFields {
+  audienceId?: number | null;
+  templateId?: number | null;
+  fromName?: string | null;
+  fromEmail?: string | null;
+  subject?: string | null;
+  previewText?: string | null;
+}
+
+export interface CampaignTemplateContent {
+  id: number;
+  name: string;
+  html: string | null;
+  plainText: string | null;
+}
+
+export interface LiveAudience {
+  id: number;
+  name: string;
+  headers: string[];
+  isImporting: boolean;
+}
+
+export interface MergeContactRow {
+  id: number;
+  email: string;
+  data: Record<string, string>;
+  /** The headers of the contact's audience (merge tags resolve against them). */
+  headers: string[];
+}
+
+/** A tag checked by the missing-fields scan: the data key it reads, or null when the audience has none. */
+export interface TagKey {
+  tag: string;
+  key: string | null;
+}
+
+type Row = CampaignRow & { audience?: AudienceRow | null; template?: TemplateRow | null };
+
+const toSummary = (row: Row): CampaignSummary => ({
+  id: row.id,
+  name: row.name,
+  status: row.status,
+  audienceId: row.audienceId,
+  audienceName: row.audience?.name ?? null,
+  numberOfContacts: row.audience?.numberOfContacts ?? 0,
+  contactCount: row.contactCount,
+  fromName: row.fromName,
+  fromEmail: row.fromEmail,
+  subject: row.subject,
+  previewText: row.previewText,
+  templateId: row.templateId,
+  deliveryDate: row.deliveryDate?.toISOString() ?? null,
+  updatedAt: row.updatedAt.toISOString(),
+  updatedByEmail: row.updatedByEmail,
+  jobsSent: row.jobsSent,
+  jobsFailed: row.jobsFailed,
+  uniqueOpens: row.uniqueOpens,
+  uniqueClicks: row.uniqueClicks,
+  errorMessage: row.errorMessage,
+});
+
+const toCampaign = (row: Row): Campaign => ({
+  ...toSummary(row),
+  template: row.template ? { id: row.template.id, name: row.template.name, html: row.template.html, preview: row.template.preview } : null,
+  html: row.html,
+});
+
+export function campaignRepository(db: Database) {
+  const { Campaign: Campaigns, Audience: Audiences, Template: Templates, Contact: Contacts, CampaignJob: Jobs } = db.models;
+  const audience = { model: Audiences, as: 'audience', attributes: ['name', 'numberOfContacts'] };
+  const summaryAttributes = { exclude: ['html', 'plainText'] };
+
+  return {
+    /** Campaigns are few (hundreds): a count and an OFFSET over the by-date index are cheap. */
+    async list(query: PageQuery & { name?: string | undefined }): Promise<{ items: CampaignSummary[]; totalItems: number }> {
+      const where: WhereOptions = query.name ? { name: { [Op.iLike]: likeContains(query.name) } } : {};
+      const { rows, count } = await Campaigns.findAndCountAll({
+        where,
+        attributes: summaryAttributes,
+        include: [audience],
+        order: [
+          ['updatedAt', 'DESC'],
+          ['id', 'DESC'],
+        ],
+        limit: query.limit,
+        offset: offsetOf(query),
+      });
+      return { items: rows.map(toSummary), totalItems: count };
+    },
+
+    async find(id: number): Promise<Campaign | undefined> {
+      const row = await Campaigns.findByPk(id, {
+        include: [audience, { model: Templates, as: 'template', attributes: ['id', 'name', 'html', 'preview'] }],
+      });
+      return row ? toCampaign(row) : undefined;
+    },
+
+    async status(id: number): Promise<CampaignRow['status'] | undefined> {
+      return (await Campaigns.findByPk(id, { attributes: ['status'] }))?.status;
+    },
+
+    /** Jobs whose delivery SES confirmed. */
+    async countDelivered(id: number): Promise<number> {
+      return Jobs.count({ where: { campaignId: id, status: 'SENT_SUCCESS' } });
+    },
+
+    async insert(values: { name: string; templateId: number | null; updatedByEmail: string | null }): Promise<number> {
+      return (await Campaigns.create(values)).id;
+    },
+
+    /**
+     * Saves the name, and the draft fields when given, which only a DRAFT takes: false when there
+     * is no such campaign, or it is not a draft and draft fields were given.
+     */
+    async update(id: number, name: string, fields: CampaignDraftFields, updatedByEmail: string | null): Promise<boolean> {
+      const draftOnly = Object.keys(fields).length > 0;
+      const [count] = await Campaigns.update({ name, ...fields, updatedByEmail }, { where: draftOnly ? { id, status: 'DRAFT' } : { id } });
+      return count === 1;
+    },
+
+    /** A new DRAFT with the content of `id` (not its sending, report or snapshot). */
+    async replicate(id: number, name: string, updatedByEmail: string | null): Promise<number | undefined> {
+      const source = await Campaigns.findByPk(id);
+      if (!source) return undefined;
+      const copy = await Campaigns.create({
+        name,
+        audienceId: source.audienceId,
+        templateId: source.templateId,
+        fromName: source.fromName,
+        fromEmail: source.fromEmail,
+        subject: source.subject,
+        previewText: source.previewText,
+        updatedByEmail,
+      });
+      return copy.id;
+    },
+
+    /** Deletes a campaign that is not SENDING (its jobs, links and events go with it); false otherwise. */
+    async destroyUnlessSending(id: number): Promise<boolean> {
+      return (await Campaigns.destroy({ where: { id, status: { [Op.ne]: 'SENDING' } } })) === 1;
+    },
+
+    async findTemplate(id: number): Promise<CampaignTemplateContent | undefined> {
+      const row = await Templates.findByPk(id, { attributes: ['id', 'name', 'html', 'plainText'] });
+      return row ? { id: row.id, name: row.name, html: row.html, plainText: row.plainText } : undefined;
+    },
+
+    /** An audience that is not deleted. */
+    async findAudience(id: number): Promise<LiveAudience | undefined> {
+      const row = await Audiences.findOne({ where: { id, deletedAt: null }, attributes: ['id', 'name', 'headers', 'isImporting'] });
+      return row ? { id: row.id, name: row.name, headers: row.headers, isImporting: row.isImporting } : undefined;
+    },
+
+    async findContact(id: number): Promise<MergeContactRow | undefined> {
+      const row = await Contacts.findByPk(id, {
+        attributes: ['id', 'email', 'data'],
+        include: [{ model: Audiences, as: 'audience', attributes: ['headers'], where: { deletedAt: null } }],
+      });
+      const headers = (row as (typeof row & { audience?: AudienceRow }) | null)?.audience?.headers;
+      return row && headers ? { id: row.id, email: row.email, data: row.data, headers } : undefined;
+    },
+
+    /** The audience's first valid contact, in file order. */
+    async firstValidContact(audienceId: number): Promise<{ email: string; data: Record<string, string> } | undefined> {
+      const row = await Contacts.findOne({ where: { audienceId, validSeq: 1 }, attributes: ['email', 'data'] });
+      return row ? { email: row.email, data: row.data } : undefined;
+    },
+
+    /**
+     * The valid contacts, in file order, lacking a value for one of `tags` (an empty cell, or a tag
+     * the audience has no header for), with those tags; at most `limit`.
+     */
+    async contactsMissingFields(audienceId: number, tags: TagKey[], limit: number): Promise<ValidationResult[]> {
+      if (tags.length === 0) return [];
+      const { rows } = await db.query<ValidationResult>(
+        `WITH tag AS (SELECT * FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS t(name, key, n))
+         SELECT c.id AS "contactId", c.email,
+                ARRAY(SELECT tag.name FROM tag WHERE tag.key IS NULL OR coalesce(c.data ->> tag.key, '') = '' ORDER BY tag.n)
+                  AS "missingFields"
+           FROM contacts c
+          WHERE c.audience_id = $1 AND c.valid_seq IS NOT NULL
+            AND EXISTS (SELECT 1 FROM tag WHERE tag.key IS NULL OR coalesce(c.data ->> tag.key, '') = '')
+          ORDER BY c.valid_seq
+          LIMIT $4`,
+        [audienceId, tags.map((t) => t.tag), tags.map((t) => t.key), limit],
+      );
+      return rows;
+    },
+  };
+}
+
+export type CampaignRepository = ReturnType<typeof campaignRepository>;

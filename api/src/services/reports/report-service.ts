@@ -1,0 +1,178 @@
+/**
+ * Campaign reports (SPEC.md sections 2, 7 and 8): overview, email performance with its filters and
+ * export, click counts, and the report's four actions. No HTTP, AMQP or SQL here.
+ *
+ * The actions go through the sending service's dispatch, the same transaction and claim as the
+ * first send, so a contact is never sent twice whatever is clicked how often. They need a campaign
+ * that is sending or sent: a draft has nothing to retry, and one stopped by an error continues
+ * first (its queued jobs would otherwise go out with the retry).
+ */
+import { PassThrough, Readable } from 'node:stream';
+import type { CampaignOverviewStats, CampaignLink } from '@mailroom/api-client';
+import type { Database } from '../../db/database.js';
+import type { CampaignStatus } from '../../db/models/index.js';
+import type { Logger } from '../../logger.js';
+import type { CampaignService } from '../campaigns/campaign-service.js';
+import { DomainError } from '../errors.js';
+import { offsetOf, pageMeta, toPage, type Page, type PageQuery } from '../paging.js';
+import { CAMPAIGN_NOT_FOUND, type SendingService } from '../sending/sending-service.js';
+import { pageWindow, reportRepository, type EmailPerformanceFilters, type EmailPerformanceRow, type ReportScope } from './repository.js';
+import { writeWorkbook } from './workbook.js';
+
+export type { EmailPerformanceFilters, EmailPerformanceRow };
+
+// SPEC.md section 8.
+export const RETRY_ALL_QUEUED = 'All failed jobs have been queued for retry. Please check the status in a few moments.';
+export const NOT_SENT_QUEUED = 'All NOT_SENT contacts have been queued for sending. Please check the status in a few moments.';
+export const JOB_QUEUED = 'The email has been queued for retry. Please check the status in a few moments.';
+export const CONTACT_QUEUED = 'The email to this contact has been queued for sending. Please check the status in a few moments.';
+export const NOT_SENT_YET = 'The campaign has not been sent yet.';
+export const CONTINUE_FIRST = 'The campaign stopped on an error: continue sending first.';
+export const ONLY_SENT_CAMPAIGNS = 'Only a campaign that is sending or sent can retry or send from its report.';
+export const JOB_NOT_FOUND = 'Job not found';
+export const ONLY_FAILED_RETRIED = 'Only a failed email can be retried.';
+export const CONTACT_NOT_FOUND = 'Contact not found';
+export const CONTACT_INVALID = 'This contact has no valid address.';
+export const CONTACT_SUPPRESSED = 'This address bounced, complained or unsubscribed: it is not sent to.';
+export const CONTACT_HAS_JOB = 'This contact already has an email in this campaign.';
+
+/** Rows a page answers in one JSON body; a larger page (NOT_SENT's 999999) is streamed. */
+export const STREAM_ABOVE = 1000;
+/** Rows fetched from the database at a time when streaming. */
+const BATCH = 2000;
+const REPORT_STATES: readonly CampaignStatus[] = ['SENDING', 'SENT'];
+
+/** A page: as one body, or streamed as the same JSON (`{ items, meta }`) when it is large. */
+export type EmailPerformancePage = Page<EmailPerformanceRow> | { stream: Readable };
+
+export interface ReportServiceDeps {
+  db: Database;
+  sending: SendingService;
+  campaigns: CampaignService;
+  logger: Logger;
+}
+
+/** A snapshot: the total and the rows of one page agree. */
+const SNAPSHOT = { isolation: 'REPEATABLE READ', readOnly: true } as const;
+
+export function createReportService({ db, sending, campaigns, logger }: ReportServiceDeps) {
+  const repo = reportRepository(db);
+
+  const scopeIn = async (sql: Parameters<typeof repo.scope>[0], id: number, filters: EmailPerformanceFilters): Promise<ReportScope> => {
+    const scope = await repo.scope(sql, id, filters);
+    if (!scope) throw new DomainError('not-found', CAMPAIGN_NOT_FOUND);
+    return scope;
+  };
+
+  /** The campaign, if the report's actions may run on it now (the dispatch checks again, atomically). */
+  const actionable = async (id: number) => {
+    const campaign = await repo.campaignStatus(id);
+    if (!campaign) throw new DomainError('not-found', CAMPAIGN_NOT_FOUND);
+    if (campaign.status === 'DRAFT') throw new DomainError('conflict', NOT_SENT_YET);
+    if (campaign.status === 'ERROR') throw new DomainError('conflict', CONTINUE_FIRST);
+    return campaign;
+  };
+
+  const dispatch = (id: number, plan: Omit<Parameters<SendingService['dispatch']>[1], 'from' | 'conflict'>) =>
+    sending.dispatch(id, { from: REPORT_STATES, conflict: ONLY_SENT_CAMPAIGNS, ...plan });
+
+  /** The rows of a large page as JSON text, read through a cursor in one snapshot. */
+  const streamedPage = (id: number, filters: EmailPerformanceFilters, query: PageQuery): Promise<Readable> =>
+    db.streamInTransaction(
+      (tx) =>
+        Readable.from(
+          (async function* () {
+            const scope = await scopeIn(tx, id, filters);
+            const totalItems = repo.total(scope, filters) ?? 0;
+            let itemCount = 0;
+            yield '{"items":[';
+            for await (const rows of repo.batches(tx, scope, filters, BATCH, offsetOf(query), query.limit)) {
+              const text = rows.map((row) => JSON.stringify(row)).join(',');
+              yield itemCount === 0 ? text : `,${text}`;
+              itemCount += rows.length;
+            }
+            yield `],"meta":${JSON.stringify(pageMeta(itemCount, totalItems, query))}}`;
+          })(),
+          { objectMode: false },
+        ),
+      SNAPSHOT,
+    );
+
+  return {
+    async overview(id: number): Promise<CampaignOverviewStats> {
+      const campaign = await campaigns.get(id);
+      return { campaign, jobsSent: campaign.jobsSent, jobsFailed: campaign.jobsFailed, totalContactsCount: campaign.contactCount };
+    },
+
+    async clicks(id: number): Promise<CampaignLink[]> {
+      if (!(await repo.campaignStatus(id))) throw new DomainError('not-found', CAMPAIGN_NOT_FOUND);
+      return repo.links(id);
+    },
+
+    /** A page of rows; see repository.ts for what each filter costs. */
+    async emailPerformance(id: number, filters: EmailPerformanceFilters, query: PageQuery): Promise<EmailPerformancePage> {
+      const offset = offsetOf(query);
+      const answer = await db.transaction(async (tx): Promise<EmailPerformancePage | 'stream'> => {
+        const scope = await scopeIn(tx, id, filters);
+        const total = repo.total(scope, filters);
+        if (total === undefined) {
+          const { items, totalItems } = await repo.searchPage(tx, scope, filters, offset, query.limit);
+          return toPage(items, totalItems, query);
+        }
+        const window = pageWindow(total, offset, query.limit);
+        if (window && window.take > STREAM_ABOVE) return 'stream';
+        return toPage(window ? await repo.rows(tx, scope, filters, window) : [], total, query);
+      }, SNAPSHOT);
+      return answer === 'stream' ? { stream: await streamedPage(id, filters, query) } : answer;
+    },
+
+    /** Every row of the filters as an xlsx workbook, streamed from one snapshot. */
+    async exportEmailPerformance(id: number, filters: EmailPerformanceFilters): Promise<Readable> {
+      if (!(await repo.campaignStatus(id))) throw new DomainError('not-found', CAMPAIGN_NOT_FOUND);
+      return db.streamInTransaction((tx) => {
+        const out = new PassThrough();
+        (async () => {
+          const scope = await scopeIn(tx, id, filters);
+          await writeWorkbook(out, repo.batches(tx, scope, filters, BATCH));
+        })().catch((err: unknown) => out.destroy(err as Error));
+        return out;
+      }, SNAPSHOT);
+    },
+
+    async retryAllFailed(id: number): Promise<{ message: string }> {
+      await actionable(id);
+      const { queued } = await dispatch(id, { requeue: 'failed' });
+      logger.info({ campaignId: id, jobs: queued }, 'failed jobs queued again');
+      return { message: RETRY_ALL_QUEUED };
+    },
+
+    async retryJob(id: number, jobId: number): Promise<{ message: string }> {
+      await actionable(id);
+      const status = await repo.jobStatus(id, jobId);
+      if (status === undefined) throw new DomainError('not-found', JOB_NOT_FOUND);
+      if (status !== 'FAILED') throw new DomainError('conflict', ONLY_FAILED_RETRIED);
+      await dispatch(id, { requeue: { jobId } });
+      return { message: JOB_QUEUED };
+    },
+
+    async sendToNotSent(id: number): Promise<{ message: string }> {
+      await actionable(id);
+      const { queued } = await dispatch(id, { newJobs: { contacts: 'all' } });
+      logger.info({ campaignId: id, jobs: queued }, 'NOT_SENT contacts queued');
+      return { message: NOT_SENT_QUEUED };
+    },
+
+    async sendToContact(id: number, contactId: number): Promise<{ message: string }> {
+      const campaign = await actionable(id);
+      const contact = campaign.audienceId === null ? undefined : await repo.contactForSend(id, campaign.audienceId, contactId);
+      if (!contact) throw new DomainError('not-found', CONTACT_NOT_FOUND);
+      if (!contact.valid) throw new DomainError('conflict', CONTACT_INVALID);
+      if (contact.hasJob) throw new DomainError('conflict', CONTACT_HAS_JOB);
+      if (contact.suppressed) throw new DomainError('conflict', CONTACT_SUPPRESSED);
+      await dispatch(id, { newJobs: { contacts: { contactId } } });
+      return { message: CONTACT_QUEUED };
+    },
+  };
+}
+
+export type ReportService = ReturnType<typeof createReportService>;

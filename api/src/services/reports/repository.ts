@@ -1,0 +1,342 @@
+/**
+ * The statements of a campaign's report, fast at a million jobs (migration 0006 has the indexes and
+ * counts they read). Raw SQL: paging from either end, anti-joins and cursors are what it is about.
+ *
+ * - Totals never count rows: a job filter's total is a sum over campaign_job_counts (kept by
+ *   triggers, so it agrees with the rows of the same snapshot); NOT_SENT's is the audience's valid
+ *   contacts less the campaign's jobs. Each page is read in one REPEATABLE READ snapshot.
+ * - A page is read from the nearer end of the index its filter uses (the last page scans the index
+ *   backwards and is reversed), so the first and the last page cost about a page of index entries;
+ *   a page in the middle skips up to half of the matching rows.
+ * - NOT_SENT walks the audience's valid contacts in file order (valid_seq) with an anti-join on the
+ *   campaign's jobs: its cost grows with the contacts that do have a job between the nearer end and
+ *   the page.
+ * - The email filter (a case-insensitive substring) searches the audience's contacts (their trigram
+ *   index, as the contacts list does), the first SEARCH_CAP matching valid addresses in file order,
+ *   then applies the other filters to those contacts' jobs: the count and the paging are bounded by
+ *   the cap whatever the term. A campaign whose audience was deleted searches its own jobs instead.
+ */
+import type { BounceType, CampaignLink, EmailPerformanceRow, SendStatus } from '@mailroom/api-client';
+import type { Sql, Tx } from '../../db/database.js';
+import type { CampaignStatus } from '../../db/models/index.js';
+import { likeContains } from '../contacts/repository.js';
+
+export type { EmailPerformanceRow };
+
+/** Matching addresses an email search covers (in file order). */
+export const SEARCH_CAP = 1000;
+
+export interface EmailPerformanceFilters {
+  /** Trimmed; absent or empty means no filter. */
+  email?: string | undefined;
+  sendStatus?: SendStatus | undefined;
+  bounceStatus?: BounceType | undefined;
+  clicked?: boolean | undefined;
+  opened?: boolean | undefined;
+}
+
+/** The campaign as its report needs it, with the totals its filters read. */
+export interface ReportScope {
+  campaignId: number;
+  status: CampaignStatus;
+  /** The live audience (not deleted), if any. */
+  audienceId: number | null;
+  /** Valid contacts of the live audience. */
+  validContacts: number;
+  /** Jobs of the campaign, and those matching the filters but the address. */
+  jobs: number;
+  matchingJobs: number;
+}
+
+/** Rows in order from one end of their index. */
+export type Direction = 'ASC' | 'DESC';
+
+interface Query {
+  text: string;
+  params: unknown[];
+}
+
+interface RowRecord {
+  id: number | null;
+  contactId: number;
+  email: string;
+  status: SendStatus;
+  clicked: boolean;
+  opened: boolean;
+  bounceType: BounceType | null;
+  bounceMessage: string | null;
+  bounceTime: Date | null;
+  complaintType: string | null;
+  complaintTime: Date | null;
+  errorMessage: string | null;
+}
+
+const JOB_COLUMNS = `j.id, j.contact_id AS "contactId", j.email, j.status, j.clicked_at IS NOT NULL AS clicked,
+  j.opened_at IS NOT NULL AS opened, j.bounce_type AS "bounceType", j.bounce_message AS "bounceMessage",
+  j.bounce_time AS "bounceTime", j.complaint_type AS "complaintType", j.complaint_time AS "complaintTime",
+  j.error_message AS "errorMessage"`;
+
+const NOT_SENT_COLUMNS = `NULL::bigint AS id, c.id AS "contactId", c.email, 'NOT_SENT' AS status, false AS clicked,
+  false AS opened, NULL::text AS "bounceType", NULL::text AS "bounceMessage", NULL::timestamptz AS "bounceTime",
+  NULL::text AS "complaintType", NULL::timestamptz AS "complaintTime", NULL::text AS "errorMessage"`;
+
+export const toRow = (r: RowRecord): EmailPerformanceRow => ({
+  id: r.id,
+  contactId: r.contactId,
+  email: r.email,
+  status: r.status,
+  clicked: r.clicked,
+  opened: r.opened,
+  bounceType: r.bounceType,
+  bounceMessage: r.bounceMessage,
+  bounceTime: r.bounceTime?.toISOString() ?? null,
+  complaintType: r.complaintType,
+  complaintTime: r.complaintTime?.toISOString() ?? null,
+  errorMessage: r.errorMessage,
+});
+
+const notSent = (filters: EmailPerformanceFilters) => filters.sendStatus === 'NOT_SENT';
+
+/** A contact without a job has no bounce, no open and no click. */
+const notSentCanMatch = (filters: EmailPerformanceFilters) => !filters.bounceStatus && filters.clicked !== true && filters.opened !== true;
+
+/** The conditions on a job (alias j) of every filter but the address; `params` grows with their values. */
+function jobConditions(filters: EmailPerformanceFilters, params: unknown[]): string {
+  const where: string[] = [];
+  if (filters.sendStatus) where.push(`j.status = $${params.push(filters.sendStatus)}`);
+  if (filters.bounceStatus) where.push(`j.bounce_type = $${params.push(filters.bounceStatus)}`);
+  if (filters.clicked !== undefined) where.push(`j.clicked_at IS ${filters.clicked ? 'NOT ' : ''}NULL`);
+  if (filters.opened !== undefined) where.push(`j.opened_at IS ${filters.opened ? 'NOT ' : ''}NULL`);
+  return where.map((condition) => ` AND ${condition}`).join('');
+}
+
+/** The same conditions on campaign_job_counts. */
+function countConditions(filters: EmailPerformanceFilters, params: unknown[]): string {
+  const where = ['true'];
+  if (filters.sendStatus) where.push(`status = $${params.push(filters.sendStatus)}`);
+  if (filters.bounceStatus) where.push(`bounce_type = $${params.push(filters.bounceStatus)}`);
+  if (filters.clicked !== undefined) where.push(`clicked = ${filters.clicked}`);
+  if (filters.opened !== undefined) where.push(`opened = ${filters.opened}`);
+  return where.join(' AND ');
+}
+
+/**
+ * The rows of a filter without the address, in order from one end. Jobs: `campaign_id = ANY(...)`
+ * with the campaign id in the sort keeps PostgreSQL on the (campaign_id, ...) indexes; with a plain
+ * `=` it may walk the primary key in id order and skip every other campaign's jobs on the way.
+ */
+function orderedRows(scope: ReportScope, filters: EmailPerformanceFilters, direction: Direction): Query | undefined {
+  if (notSent(filters)) {
+    if (scope.audienceId === null || !notSentCanMatch(filters)) return undefined;
+    return {
+      text: `SELECT ${NOT_SENT_COLUMNS} FROM contacts c
+              WHERE c.audience_id = $1 AND c.valid_seq IS NOT NULL
+                AND NOT EXISTS (SELECT 1 FROM campaign_jobs j WHERE j.campaign_id = $2 AND j.contact_id = c.id)
+              ORDER BY c.valid_seq ${direction}`,
+      params: [scope.audienceId, scope.campaignId],
+    };
+  }
+  const params: unknown[] = [[scope.campaignId]];
+  return {
+    text: `SELECT ${JOB_COLUMNS} FROM campaign_jobs j
+            WHERE j.campaign_id = ANY($1::bigint[])${jobConditions(filters, params)}
+            ORDER BY j.campaign_id ${direction}, j.id ${direction}`,
+    params,
+  };
+}
+
+/**
+ * The rows of an email search, in file order, as `found` (with `ord`): the audience's first
+ * SEARCH_CAP matching valid contacts, then their jobs that pass the other filters (or, for
+ * NOT_SENT, those without a job). Without a live audience, the campaign's first SEARCH_CAP
+ * matching jobs.
+ */
+function searchedRows(scope: ReportScope, filters: EmailPerformanceFilters): Query | undefined {
+  const params: unknown[] = [likeContains(filters.email!)];
+  if (notSent(filters)) {
+    if (scope.audienceId === null || !notSentCanMatch(filters)) return undefined;
+    params.push(scope.audienceId, scope.campaignId);
+    return {
+      text: `WITH matches AS MATERIALIZED (
+               SELECT id, email, valid_seq FROM contacts
+                WHERE audience_id = $2 AND valid_seq IS NOT NULL AND lower(email) LIKE lower($1)
+                ORDER BY valid_seq LIMIT ${SEARCH_CAP}),
+             found AS MATERIALIZED (
+               SELECT ${NOT_SENT_COLUMNS}, c.valid_seq AS ord FROM matches c
+                WHERE NOT EXISTS (SELECT 1 FROM campaign_jobs j WHERE j.campaign_id = $3 AND j.contact_id = c.id))`,
+      params,
+    };
+  }
+  if (scope.audienceId !== null) {
+    params.push(scope.audienceId, scope.campaignId);
+    return {
+      text: `WITH matches AS MATERIALIZED (
+               SELECT id, valid_seq FROM contacts
+                WHERE audience_id = $2 AND valid_seq IS NOT NULL AND lower(email) LIKE lower($1)
+                ORDER BY valid_seq LIMIT ${SEARCH_CAP}),
+             found AS MATERIALIZED (
+               SELECT ${JOB_COLUMNS}, m.valid_seq AS ord FROM matches m
+                 JOIN campaign_jobs j ON j.campaign_id = $3 AND j.contact_id = m.id
+                WHERE true${jobConditions(filters, params)})`,
+      params,
+    };
+  }
+  params.push([scope.campaignId]);
+  return {
+    text: `WITH matches AS MATERIALIZED (
+             SELECT * FROM campaign_jobs j
+              WHERE j.campaign_id = ANY($2::bigint[]) AND lower(j.email) LIKE lower($1)
+              ORDER BY j.campaign_id, j.id LIMIT ${SEARCH_CAP}),
+           found AS MATERIALIZED (
+             SELECT ${JOB_COLUMNS}, j.id AS ord FROM matches j WHERE true${jobConditions(filters, params)})`,
+    params,
+  };
+}
+
+/** Where a page lies: read `take` rows after skipping `skip` from the nearer end. */
+export interface PageWindow {
+  direction: Direction;
+  skip: number;
+  take: number;
+}
+
+/** The window of rows (offset, limit) of `total` rows, from whichever end is nearer; undefined past the end. */
+export function pageWindow(total: number, offset: number, limit: number): PageWindow | undefined {
+  if (offset >= total) return undefined;
+  const take = Math.min(limit, total - offset);
+  const fromEnd = total - offset - take;
+  return fromEnd < offset ? { direction: 'DESC', skip: fromEnd, take } : { direction: 'ASC', skip: offset, take };
+}
+
+const CURSOR = 'report_rows';
+
+export function reportRepository(db: Sql) {
+  return {
+    /** The campaign and the totals of `filters` (the address aside), read on `sql` (the page's snapshot). */
+    async scope(sql: Sql, campaignId: number, filters: EmailPerformanceFilters): Promise<ReportScope | undefined> {
+      const params: unknown[] = [campaignId];
+      const { rows } = await sql.query<Omit<ReportScope, 'campaignId'>>(
+        `SELECT c.status, a.id AS "audienceId",
+                coalesce(a.number_of_contacts - a.number_of_contacts_with_errors, 0) AS "validContacts",
+                k.jobs, k.matching AS "matchingJobs"
+           FROM campaigns c
+           LEFT JOIN audiences a ON a.id = c.audience_id AND a.deleted_at IS NULL
+          CROSS JOIN LATERAL (
+                SELECT coalesce(sum(jobs), 0)::bigint AS jobs,
+                       coalesce(sum(jobs) FILTER (WHERE ${countConditions(filters, params)}), 0)::bigint AS matching
+                  FROM campaign_job_counts WHERE campaign_id = c.id) k
+          WHERE c.id = $1`,
+        params,
+      );
+      return rows[0] && { campaignId, ...rows[0] };
+    },
+
+    /**
+     * How many rows `filters` select without the address (undefined: only the search knows). NOT_SENT:
+     * the audience's valid contacts less the campaign's jobs (every job is one of those contacts).
+     */
+    total(scope: ReportScope, filters: EmailPerformanceFilters): number | undefined {
+      if (filters.email) return undefined;
+      if (!notSent(filters)) return scope.matchingJobs;
+      return scope.audienceId === null || !notSentCanMatch(filters) ? 0 : Math.max(0, scope.validContacts - scope.jobs);
+    },
+
+    /** Rows of a window (see pageWindow), in display order. */
+    async rows(sql: Sql, scope: ReportScope, filters: EmailPerformanceFilters, window: PageWindow): Promise<EmailPerformanceRow[]> {
+      const query = orderedRows(scope, filters, window.direction);
+      if (!query) return [];
+      const { params } = query;
+      const { rows } = await sql.query<RowRecord>(
+        `${query.text} OFFSET $${params.push(window.skip)} LIMIT $${params.push(window.take)}`,
+        params,
+      );
+      if (window.direction === 'DESC') rows.reverse();
+      return rows.map(toRow);
+    },
+
+    /** A page of an email search and the number of its rows, in one statement. */
+    async searchPage(sql: Sql, scope: ReportScope, filters: EmailPerformanceFilters, offset: number, limit: number) {
+      const query = searchedRows(scope, filters);
+      if (!query) return { items: [], totalItems: 0 };
+      const { params } = query;
+      const { rows } = await sql.query<RowRecord & { total: number; ord: number | null }>(
+        `${query.text}
+         SELECT t.total, p.* FROM (SELECT count(*)::int AS total FROM found) t
+           LEFT JOIN (SELECT * FROM found ORDER BY ord OFFSET $${params.push(offset)} LIMIT $${params.push(limit)}) p ON true
+          ORDER BY p.ord`,
+        params,
+      );
+      return { items: rows.filter((row) => row.ord !== null).map(toRow), totalItems: rows[0]?.total ?? 0 };
+    },
+
+    /**
+     * Every row of `filters` from `offset` on (at most `limit`), in display order, `batch` rows at a
+     * time through a cursor of the transaction: memory holds one batch whatever the number of rows.
+     */
+    async *batches(tx: Tx, scope: ReportScope, filters: EmailPerformanceFilters, batch: number, offset = 0, limit?: number) {
+      const query = filters.email ? searchedRows(scope, filters) : orderedRows(scope, filters, 'ASC');
+      if (!query) return;
+      const { params } = query;
+      const text = filters.email ? `${query.text} SELECT * FROM found ORDER BY ord` : query.text;
+      const window = `OFFSET $${params.push(offset)}${limit === undefined ? '' : ` LIMIT $${params.push(limit)}`}`;
+      await tx.query(`DECLARE ${CURSOR} NO SCROLL CURSOR FOR ${text} ${window}`, params);
+      const fetch = () => tx.query<RowRecord>(`FETCH ${Number(batch)} FROM ${CURSOR}`);
+      // PostgreSQL reads the next batch while the caller works on this one. Only one FETCH is ever
+      // ahead, asked while the caller still wanted rows.
+      let next = fetch();
+      try {
+        for (;;) {
+          const { rows } = await next;
+          if (rows.length === 0) return;
+          next = fetch();
+          yield rows.map(toRow);
+        }
+      } finally {
+        // The caller stopped early: the FETCH ahead settles unread.
+        next.catch(() => undefined);
+      }
+    },
+
+    /** The campaign's links in the order of the html. */
+    async links(campaignId: number): Promise<CampaignLink[]> {
+      const { rows } = await db.query<CampaignLink>(
+        `SELECT id, href, clicks, unique_clicks AS "uniqueClicks" FROM campaign_links WHERE campaign_id = $1 ORDER BY position`,
+        [campaignId],
+      );
+      return rows;
+    },
+
+    /** The campaign's status and its live audience (not deleted), if any. */
+    async campaignStatus(campaignId: number): Promise<{ status: CampaignStatus; audienceId: number | null } | undefined> {
+      const { rows } = await db.query<{ status: CampaignStatus; audienceId: number | null }>(
+        `SELECT c.status, a.id AS "audienceId" FROM campaigns c
+           LEFT JOIN audiences a ON a.id = c.audience_id AND a.deleted_at IS NULL
+          WHERE c.id = $1`,
+        [campaignId],
+      );
+      return rows[0];
+    },
+
+    async jobStatus(campaignId: number, jobId: number): Promise<string | undefined> {
+      const { rows } = await db.query<{ status: string }>('SELECT status FROM campaign_jobs WHERE id = $1 AND campaign_id = $2', [
+        jobId,
+        campaignId,
+      ]);
+      return rows[0]?.status;
+    },
+
+    /** A contact of the audience as "send to contact" sees it; undefined when it is not one of the audience's. */
+    async contactForSend(campaignId: number, audienceId: number, contactId: number) {
+      const { rows } = await db.query<{ valid: boolean; suppressed: boolean; hasJob: boolean }>(
+        `SELECT c.error_message IS NULL AS valid,
+                EXISTS (SELECT 1 FROM suppressions s WHERE s.email_lower = lower(c.email)) AS suppressed,
+                EXISTS (SELECT 1 FROM campaign_jobs j WHERE j.campaign_id = $1 AND j.contact_id = c.id) AS "hasJob"
+           FROM contacts c WHERE c.id = $3 AND c.audience_id = $2`,
+        [campaignId, audienceId, contactId],
+      );
+      return rows[0];
+    },
+  };
+}
+
+export type ReportRepository = ReturnType<typeof reportRepository>;

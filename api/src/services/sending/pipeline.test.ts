@@ -1,0 +1,295 @@
+/**
+ * The sending pipeline end to end: the send call, RabbitMQ (queues private to this file), the
+ * 'campaign-send' consumer, PostgreSQL, and a local SES-compatible endpoint this test controls
+ * (throttling, daily quota). Worker processes and a crash are in workers/send-processes.test.ts.
+ */
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { seedAudience, seedTemplate, type SeedContact } from '../../../test/support/seed.js';
+import { startSesEndpoint, type AcceptedMail, type SesEndpoint } from '../../../test/support/ses-endpoint.js';
+import { bearer } from '../../../test/support/tokens.js';
+import { DAILY_QUOTA_REACHED } from '../../mail/ses-sender.js';
+import { createTrackingTokens } from '../../mail/tracking-tokens.js';
+import { campaignWorkers } from '../../workers/campaigns.js';
+
+let t: TestApp;
+let ses: SesEndpoint;
+let auth: string;
+let templateId: number;
+
+const TEMPLATE =
+  '<html><head><title>News</title></head><body>' +
+  '<p>Dear {{firstName}} of {{city}},</p><p>Your code: {{code}}</p>' +
+  '<a href="https://example.org/offer?c=1&amp;d=2">Offer</a> <a href="https://example.org/events">Events</a>' +
+  '</body></html>';
+
+beforeAll(async () => {
+  ses = await startSesEndpoint({ maxSendRate: 200, max24HourSend: 100_000 });
+  t = await createTestApp({
+    queue: 'rabbitmq',
+    workers: [campaignWorkers],
+    env: { SES_ENDPOINT: ses.endpoint, SES_CONFIGURATION_SET: 'mailroom-events', PUBLIC_URL: 'https://mail.example.org' },
+  });
+  auth = await bearer();
+  templateId = await seedTemplate(t.db.pool, { html: TEMPLATE });
+});
+afterAll(async () => {
+  await t?.close();
+  await ses?.close();
+});
+
+const api = () => request(t.app);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** `count` valid contacts `<prefix>-<n>@example.org`, each with its own values. */
+function contacts(prefix: string, count: number): SeedContact[] {
+  return Array.from({ length: count }, (_, n) => ({
+    email: `${prefix}-${n}@example.org`,
+    data: { firstName: `First${n}`, city: `City <${n}>`, code: `${prefix.toUpperCase()}${n}` },
+  }));
+}
+
+async function campaignTo(audienceId: number, subject = 'News for {{firstName}}'): Promise<number> {
+  const created = await api().post('/api/campaigns').set('Authorization', auth).send({ name: 'Pipeline', templateId });
+  const id = created.body.id as number;
+  const saved = await api().put(`/api/campaigns/${id}`).set('Authorization', auth).send({
+    name: 'Pipeline',
+    audienceId,
+    templateId,
+    fromName: 'Example News',
+    fromEmail: 'newsletter@example.org',
+    subject,
+    previewText: 'Hello {{firstName}}',
+  });
+  expect(saved.status).toBe(200);
+  return id;
+}
+
+async function send(id: number, path = 'send'): Promise<void> {
+  const res = await api().post(`/api/campaigns/${id}/${path}`).set('Authorization', auth);
+  expect(res.status, JSON.stringify(res.body)).toBe(202);
+}
+
+interface CampaignState {
+  status: string;
+  error_message: string | null;
+  jobs_sent: number;
+  jobs_failed: number;
+  contact_count: number;
+}
+
+const state = async (id: number) =>
+  (
+    await t.db.pool.query<CampaignState>(
+      'SELECT status, error_message, jobs_sent, jobs_failed, contact_count FROM campaigns WHERE id = $1',
+      [id],
+    )
+  ).rows[0]!;
+
+/** SENT, or ERROR with no job still being sent (batches in flight when it stopped have recorded theirs). */
+async function settled(id: number, timeoutMs = 40_000): Promise<CampaignState> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const now = await state(id);
+    if (now.status === 'SENT') return now;
+    if (now.status === 'ERROR') {
+      const sending = await t.db.pool.query(`SELECT 1 FROM campaign_jobs WHERE campaign_id = $1 AND status = 'SENDING'`, [id]);
+      if (sending.rows.length === 0) return state(id);
+    }
+    if (Date.now() > deadline) throw new Error(`campaign ${id} still ${now.status}`);
+    await sleep(50);
+  }
+}
+
+const jobsOf = async (id: number) =>
+  (
+    await t.db.pool.query<{ id: number; email: string; status: string; ses_message_id: string | null; attempts: number }>(
+      'SELECT id, email, status, ses_message_id, attempts FROM campaign_jobs WHERE campaign_id = $1 ORDER BY id',
+      [id],
+    )
+  ).rows;
+
+const mailsTo = (prefix: string): AcceptedMail[] => ses.mails.filter((mail) => mail.to.startsWith(`${prefix}-`));
+
+/** Every recipient of `prefix` received exactly `times` mails (and nothing else went to them). */
+function expectEachOnce(prefix: string, emails: string[]): void {
+  const counts = new Map<string, number>();
+  for (const mail of mailsTo(prefix)) counts.set(mail.to, (counts.get(mail.to) ?? 0) + 1);
+  expect([...counts.keys()].sort()).toEqual([...emails].sort());
+  expect([...counts.values()].every((n) => n === 1)).toBe(true);
+}
+
+describe('the sending pipeline', () => {
+  it('sends every valid, not suppressed contact exactly one mail with its own merge values, links and headers', async () => {
+    const people = contacts('each', 40);
+    const audience = await seedAudience(t.db.pool, {
+      headers: ['firstName', 'city', 'code'],
+      contacts: [...people, { email: 'broken', error: 'Invalid email address' }, { email: 'Gone@Example.org' }],
+    });
+    await t.db.pool.query(`INSERT INTO suppressions (email_lower, reason) VALUES ('gone@example.org', 'COMPLAINT')`);
+    const id = await campaignTo(audience.id);
+    await send(id);
+    expect(await settled(id)).toMatchObject({ status: 'SENT', error_message: null, jobs_sent: 40, jobs_failed: 0, contact_count: 40 });
+
+    expectEachOnce(
+      'each',
+      people.map((p) => p.email),
+    );
+    expect(ses.mails.some((mail) => mail.to === 'Gone@Example.org' || mail.to === 'broken')).toBe(false);
+    const jobs = await jobsOf(id);
+    expect(jobs.every((job) => job.status === 'SENT_WAIT_ACK' && job.ses_message_id?.startsWith('local-') && job.attempts === 1)).toBe(
+      true,
+    );
+
+    const tokens = createTrackingTokens(t.config.trackingSecret);
+    const links = (await t.db.pool.query('SELECT id, href FROM campaign_links WHERE campaign_id = $1 ORDER BY position', [id])).rows;
+    for (const [n, person] of people.entries()) {
+      const mail = mailsTo('each').find((m) => m.to === person.email)!;
+      const job = jobs.find((j) => j.email === person.email)!;
+      expect(mail.from).toBe('"Example News" <newsletter@example.org>');
+      expect(mail.subject).toBe(`News for First${n}`);
+      expect(mail.configurationSet).toBe('mailroom-events');
+      expect(mail.tags).toEqual({ campaign_id: String(id), job_id: String(job.id) });
+      expect(mail.html).toContain(`<p>Dear First${n} of City &lt;${n}&gt;,</p><p>Your code: EACH${n}</p>`);
+      expect(mail.html).toContain(`>Hello First${n}</div>`);
+      expect(mail.html).toContain(
+        `<a data-link-id="${links[0].id}" href="https://mail.example.org/t/c/${tokens.click(job.id, links[0].id)}">Offer</a>`,
+      );
+      expect(mail.html).toContain(`<img src="https://mail.example.org/t/o/${tokens.open(job.id)}"`);
+      const unsubscribe = `https://mail.example.org/unsubscribe/${tokens.unsubscribe(job.id)}`;
+      expect(mail.headers).toEqual({ 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' });
+      expect(mail.text).toContain(`Dear First${n} of City <${n}>,`);
+      expect(mail.text).toContain(`Unsubscribe: ${unsubscribe}`);
+    }
+
+    // The links in a mail lead where the template pointed, and are recorded for that contact.
+    const first = mailsTo('each')[0]!;
+    const clickPath = /href="https:\/\/mail\.example\.org(\/t\/c\/[^"]+)">Offer/.exec(first.html)![1]!;
+    const click = await api().get(clickPath);
+    expect(click.status).toBe(302);
+    expect(click.headers.location).toBe('https://example.org/offer?c=1&d=2');
+    await t.deps.services.tracking.flush();
+    expect(
+      (await api().get('/api/campaigns?name=Pipeline').set('Authorization', auth)).body.data.items.find((c: { id: number }) => c.id === id),
+    ).toMatchObject({ status: 'SENT', jobsSent: 40, contactCount: 40, uniqueClicks: 1, uniqueOpens: 1 });
+  });
+
+  it('sends nothing twice when batches are delivered again or twice at once', async () => {
+    const people = contacts('again', 30);
+    const audience = await seedAudience(t.db.pool, { headers: ['firstName', 'city', 'code'], contacts: people });
+    const id = await campaignTo(audience.id);
+    await send(id);
+    // While the first delivery is being sent, every job id is delivered again, twice.
+    const ids = (await jobsOf(id)).map((job) => job.id);
+    await Promise.all([
+      t.deps.queue.publish('campaign-send', { campaignId: id, jobIds: ids }),
+      t.deps.queue.publish('campaign-send', { campaignId: id, jobIds: ids }),
+    ]);
+    expect((await settled(id)).status).toBe('SENT');
+    // And once more after the end.
+    await t.deps.queue.publish('campaign-send', { campaignId: id, jobIds: ids });
+    await sleep(1500);
+    expectEachOnce(
+      'again',
+      people.map((p) => p.email),
+    );
+    expect((await state(id)).jobs_sent).toBe(30);
+  });
+
+  it('slows down when SES answers 429, and drops nothing', async () => {
+    const people = contacts('slow', 60);
+    const audience = await seedAudience(t.db.pool, { headers: ['firstName', 'city', 'code'], contacts: people });
+    // GetAccount says 200 a second; SES really takes 20.
+    ses.options.enforcedRate = 20;
+    try {
+      const id = await campaignTo(audience.id);
+      const throttledBefore = ses.throttled;
+      await send(id);
+      expect(await settled(id, 60_000)).toMatchObject({ status: 'SENT', jobs_sent: 60, jobs_failed: 0 });
+      expectEachOnce(
+        'slow',
+        people.map((p) => p.email),
+      );
+      const refusals = ses.throttled - throttledBefore;
+      expect(refusals).toBeGreaterThan(0);
+      // Without slowing down, 200 a second against 20 would be refused about 9 times in 10.
+      expect(refusals).toBeLessThan(60);
+      expect((await jobsOf(id)).filter((job) => job.attempts > 1).length).toBeGreaterThan(0);
+    } finally {
+      ses.options.enforcedRate = undefined;
+    }
+  });
+
+  it('stops in ERROR at the daily quota, and continue sends only the rest', async () => {
+    const people = contacts('quota', 50);
+    const audience = await seedAudience(t.db.pool, { headers: ['firstName', 'city', 'code'], contacts: people });
+    ses.options.max24HourSend = ses.acceptedTotal() + 30;
+    ses.options.enforceDailyQuota = true;
+    try {
+      const id = await campaignTo(audience.id);
+      await send(id);
+      expect(await settled(id)).toMatchObject({ status: 'ERROR', error_message: DAILY_QUOTA_REACHED, jobs_sent: 30 });
+      expect(mailsTo('quota')).toHaveLength(30);
+      const listed = await api().get('/api/campaigns?name=Pipeline&limit=100').set('Authorization', auth);
+      expect(listed.body.data.items.find((c: { id: number }) => c.id === id)).toMatchObject({
+        status: 'ERROR',
+        errorMessage: DAILY_QUOTA_REACHED,
+      });
+      const jobs = await jobsOf(id);
+      expect(jobs.filter((job) => job.status === 'QUEUED')).toHaveLength(20);
+      expect(jobs.filter((job) => job.status === 'SENT_WAIT_ACK')).toHaveLength(30);
+
+      // The next day, so to speak.
+      ses.options.max24HourSend = ses.acceptedTotal() + 1000;
+      await sleep(1100);
+      await send(id, 'continue');
+      expect(await settled(id)).toMatchObject({ status: 'SENT', error_message: null, jobs_sent: 50 });
+      expectEachOnce(
+        'quota',
+        people.map((p) => p.email),
+      );
+    } finally {
+      ses.options.enforceDailyQuota = false;
+      ses.options.max24HourSend = 100_000;
+    }
+  });
+
+  it('never sends a campaign whose subject or sender name holds a line break, and flattens line breaks in values', async () => {
+    const people = contacts('header', 3);
+    people[0]!.data!.firstName = 'Eve\r\nBcc: victim@example.org';
+    const audience = await seedAudience(t.db.pool, { headers: ['firstName', 'city', 'code'], contacts: people });
+    const before = ses.calls.size;
+
+    // The contract refuses such a subject; one that reached the database anyway is refused by the send call.
+    const refused = await campaignTo(audience.id);
+    await t.db.pool.query(`UPDATE campaigns SET subject = E'Hi\\r\\nBcc: victim@example.org' WHERE id = $1`, [refused]);
+    expect((await api().post(`/api/campaigns/${refused}/send`).set('Authorization', auth)).status).toBe(400);
+
+    // Sent as it should be: Eve's value holds a line break.
+    const sent = await campaignTo(audience.id);
+    await send(sent);
+    expect((await settled(sent)).status).toBe('SENT');
+
+    // A snapshot altered after the send call: the worker refuses it before calling SES.
+    const altered = await campaignTo(audience.id);
+    await t.db.pool.query(
+      `UPDATE campaigns SET status = 'SENDING', html = $2, from_name = E'News\\r\\nBcc: victim@example.org' WHERE id = $1`,
+      [altered, TEMPLATE],
+    );
+    const job = await t.db.pool.query<{ id: number }>(
+      `INSERT INTO campaign_jobs (campaign_id, contact_id, email) VALUES ($1, $2, 'header-x@example.org') RETURNING id`,
+      [altered, audience.contactIds[1]],
+    );
+    await t.deps.queue.publish('campaign-send', { campaignId: altered, jobIds: [job.rows[0]!.id] });
+    expect(await settled(altered)).toMatchObject({ status: 'ERROR', error_message: 'The sender name must be on one line', jobs_sent: 0 });
+    expect((await jobsOf(altered))[0]!.status).toBe('QUEUED');
+
+    // The sent one: Eve's subject is on one line, and no header came from her value.
+    const eve = mailsTo('header').find((mail) => mail.to === 'header-0@example.org')!;
+    expect(eve.subject).toBe('News for Eve Bcc: victim@example.org');
+    expect(Object.keys(eve.headers)).toEqual(['List-Unsubscribe', 'List-Unsubscribe-Post']);
+    expect(ses.calls.has('victim@example.org')).toBe(false);
+    expect(ses.calls.size).toBe(before + 3);
+  });
+});

@@ -1,0 +1,255 @@
+/**
+ * The statements of sending (DESIGN.md section 3): jobs created in one INSERT ... SELECT, claimed
+ * in batches with a conditional UPDATE committed before SES is called, their outcomes recorded in
+ * batches with the campaign's counters in the same statement. Raw SQL: these are set-based
+ * statements on up to a million rows and the claim is the at-most-once guarantee itself.
+ */
+import type { Database, Tx } from '../../db/database.js';
+import type { CampaignStatus } from '../../db/models/index.js';
+import type { SnapshotLink } from '../../mail/links.js';
+
+/** What a worker needs to render and send a campaign's mail (immutable once sending started). */
+export interface SendingCampaign {
+  id: number;
+  status: CampaignStatus;
+  fromName: string | null;
+  fromEmail: string | null;
+  subject: string | null;
+  previewText: string | null;
+  html: string | null;
+  plainText: string | null;
+  /** The audience's headers: merge tags resolve against them. */
+  headers: string[];
+}
+
+export interface ClaimedJob {
+  id: number;
+  email: string;
+  /** Claims of this job so far, this one included. */
+  attempts: number;
+  data: Record<string, string>;
+}
+
+export type JobOutcome =
+  | { id: number; status: 'SENT_WAIT_ACK'; messageId: string }
+  | { id: number; status: 'FAILED' | 'UNKNOWN'; error: string }
+  /** Not sent: back in the queue, not before `delayMs` (0 when the campaign stopped). */
+  | { id: number; status: 'QUEUED'; delayMs: number; error?: string };
+
+export interface NewJobs {
+  /** Contacts of the audience without a job: every valid, not suppressed one, or one of them. */
+  contacts: 'all' | { contactId: number };
+}
+
+/** Jobs put back in the queue: every FAILED one, or one job (if FAILED). */
+export type Requeue = 'failed' | { jobId: number };
+
+const SUPPRESSED = 'EXISTS (SELECT 1 FROM suppressions s WHERE s.email_lower = lower(c.email))';
+
+export function sendingRepository(db: Database) {
+  return {
+    /** Locks the campaign row for the transaction (sends, continues and retries of one campaign queue up). */
+    async lockCampaign(tx: Tx, id: number): Promise<{ status: CampaignStatus; audienceId: number | null } | undefined> {
+      const { rows } = await tx.query<{ status: CampaignStatus; audience_id: number | null }>(
+        'SELECT status, audience_id FROM campaigns WHERE id = $1 FOR UPDATE',
+        [id],
+      );
+      return rows[0] && { status: rows[0].status, audienceId: rows[0].audience_id };
+    },
+
+    /** The links of the html snapshot; their ids, in the order given. */
+    async insertLinks(tx: Tx, campaignId: number, links: SnapshotLink[]): Promise<number[]> {
+      if (links.length === 0) return [];
+      const { rows } = await tx.query<{ id: number; position: number }>(
+        `INSERT INTO campaign_links (campaign_id, href, position)
+         SELECT $1, l.href, l.position FROM unnest($2::text[], $3::int[]) AS l(href, position)
+         ORDER BY l.position
+         RETURNING id, position`,
+        [campaignId, links.map((l) => l.href), links.map((l) => l.position)],
+      );
+      const byPosition = new Map(rows.map((row) => [row.position, row.id]));
+      return links.map((link) => byPosition.get(link.position)!);
+    },
+
+    async saveSnapshot(tx: Tx, campaignId: number, html: string, plainText: string | null): Promise<void> {
+      await tx.query('UPDATE campaigns SET html = $2, plain_text = $3, delivery_date = now() WHERE id = $1', [campaignId, html, plainText]);
+    },
+
+    /** Creates the jobs of contacts that have none (valid, not suppressed); the new jobs' ids. */
+    async createJobs(tx: Tx, campaignId: number, audienceId: number, jobs: NewJobs): Promise<number[]> {
+      const one = jobs.contacts === 'all' ? undefined : jobs.contacts.contactId;
+      const { rows } = await tx.query<{ id: number }>(
+        `INSERT INTO campaign_jobs (campaign_id, contact_id, email)
+         SELECT $1, c.id, c.email FROM contacts c
+          WHERE c.audience_id = $2 AND c.error_message IS NULL AND NOT ${SUPPRESSED}
+            ${one === undefined ? '' : 'AND c.id = $3'}
+          ORDER BY c.valid_seq
+         ON CONFLICT (campaign_id, contact_id) DO NOTHING
+         RETURNING id`,
+        one === undefined ? [campaignId, audienceId] : [campaignId, audienceId, one],
+      );
+      return rows.map((row) => row.id);
+    },
+
+    /** Puts FAILED jobs back in the queue; their ids. */
+    async requeueFailed(tx: Tx, campaignId: number, requeue: Requeue): Promise<number[]> {
+      const one = requeue === 'failed' ? undefined : requeue.jobId;
+      const { rows } = await tx.query<{ id: number }>(
+        `UPDATE campaign_jobs SET status = 'QUEUED', error_message = NULL, claimed_at = NULL, not_before = NULL, updated_at = now()
+          WHERE campaign_id = $1 AND status = 'FAILED' ${one === undefined ? '' : 'AND id = $2'}
+          RETURNING id`,
+        one === undefined ? [campaignId] : [campaignId, one],
+      );
+      return rows.map((row) => row.id);
+    },
+
+    async markSending(tx: Tx, campaignId: number, created: number, requeuedFailed: number): Promise<void> {
+      await tx.query(
+        `UPDATE campaigns SET status = 'SENDING', error_message = NULL, contact_count = contact_count + $2,
+                jobs_failed = greatest(0, jobs_failed - $3), progress_at = now()
+          WHERE id = $1`,
+        [campaignId, created, requeuedFailed],
+      );
+    },
+
+    /** The ids of the campaign's jobs waiting to be sent (whose delay, if any, is over), in order. */
+    async queuedJobIds(campaignId: number): Promise<number[]> {
+      const { rows } = await db.query<{ id: number }>(
+        `SELECT id FROM campaign_jobs
+          WHERE campaign_id = $1 AND status = 'QUEUED' AND (not_before IS NULL OR not_before <= now())
+          ORDER BY id`,
+        [campaignId],
+      );
+      return rows.map((row) => row.id);
+    },
+
+    async findSendingCampaign(id: number): Promise<SendingCampaign | undefined> {
+      const { rows } = await db.query<SendingCampaign>(
+        `SELECT c.id, c.status, c.from_name AS "fromName", c.from_email AS "fromEmail", c.subject,
+                c.preview_text AS "previewText", c.html, c.plain_text AS "plainText", coalesce(a.headers, '[]') AS headers
+           FROM campaigns c LEFT JOIN audiences a ON a.id = c.audience_id
+          WHERE c.id = $1`,
+        [id],
+      );
+      return rows[0];
+    },
+
+    /**
+     * Claims the jobs of `ids` that are QUEUED while their campaign is SENDING (committed on return,
+     * before SES is called): another worker, or a redelivered message, finds them taken.
+     */
+    async claim(campaignId: number, ids: number[]): Promise<ClaimedJob[]> {
+      const { rows } = await db.query<ClaimedJob>(
+        `WITH claimed AS (
+           UPDATE campaign_jobs j
+              SET status = 'SENDING', claimed_at = now(), attempts = attempts + 1, not_before = NULL, updated_at = now()
+            WHERE j.id = ANY($2::bigint[]) AND j.campaign_id = $1 AND j.status = 'QUEUED'
+              AND EXISTS (SELECT 1 FROM campaigns WHERE id = $1 AND status = 'SENDING')
+           RETURNING j.id, j.contact_id, j.email, j.attempts)
+         SELECT claimed.id, claimed.email, claimed.attempts, coalesce(c.data, '{}') AS data
+           FROM claimed LEFT JOIN contacts c ON c.id = claimed.contact_id
+          ORDER BY claimed.id`,
+        [campaignId, ids],
+      );
+      return rows;
+    },
+
+    /**
+     * Records outcomes of claimed jobs and moves the campaign's counters in the same statement. A job
+     * the sweep had already called UNKNOWN takes its real outcome.
+     */
+    async record(campaignId: number, outcomes: JobOutcome[]): Promise<void> {
+      if (outcomes.length === 0) return;
+      await db.query(
+        `WITH outcome AS (
+           SELECT * FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::float8[])
+                         AS o(id, status, message_id, error, delay_ms)),
+         done AS (
+           UPDATE campaign_jobs j
+              SET status = o.status,
+                  ses_message_id = coalesce(o.message_id, j.ses_message_id),
+                  error_message = o.error,
+                  sent_at = CASE WHEN o.status = 'SENT_WAIT_ACK' THEN now() ELSE j.sent_at END,
+                  claimed_at = CASE WHEN o.status = 'QUEUED' THEN NULL ELSE j.claimed_at END,
+                  not_before = CASE WHEN o.status = 'QUEUED' AND o.delay_ms > 0
+                                    THEN now() + o.delay_ms * interval '1 millisecond' END,
+                  updated_at = now()
+             FROM outcome o
+            WHERE j.id = o.id AND j.campaign_id = $1 AND j.status IN ('SENDING', 'UNKNOWN')
+           RETURNING j.status)
+         UPDATE campaigns
+            SET jobs_sent = jobs_sent + (SELECT count(*) FROM done WHERE status = 'SENT_WAIT_ACK'),
+                jobs_failed = jobs_failed + (SELECT count(*) FROM done WHERE status = 'FAILED'),
+                progress_at = now()
+          WHERE id = $1`,
+        [
+          campaignId,
+          outcomes.map((o) => o.id),
+          outcomes.map((o) => o.status),
+          outcomes.map((o) => (o.status === 'SENT_WAIT_ACK' ? o.messageId : null)),
+          outcomes.map((o) => ('error' in o ? (o.error ?? null) : null)),
+          outcomes.map((o) => (o.status === 'QUEUED' ? o.delayMs : 0)),
+        ],
+      );
+    },
+
+    /** SENDING -> ERROR with the reason the list shows; false if it was not sending. */
+    async stop(campaignId: number, reason: string): Promise<boolean> {
+      const { rowCount } = await db.query(
+        `UPDATE campaigns SET status = 'ERROR', error_message = $2 WHERE id = $1 AND status = 'SENDING'`,
+        [campaignId, reason],
+      );
+      return rowCount === 1;
+    },
+
+    /**
+     * SENDING -> SENT once no job is QUEUED or SENDING. The campaign row is locked first and the
+     * jobs read after, so a continue or retry that queued jobs meanwhile is always seen.
+     */
+    async finishIfDone(campaignId: number): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        const campaign = await tx.query<{ status: CampaignStatus }>('SELECT status FROM campaigns WHERE id = $1 FOR UPDATE', [campaignId]);
+        if (campaign.rows[0]?.status !== 'SENDING') return false;
+        const left = await tx.query(`SELECT 1 FROM campaign_jobs WHERE campaign_id = $1 AND status IN ('QUEUED', 'SENDING') LIMIT 1`, [
+          campaignId,
+        ]);
+        if (left.rows.length > 0) return false;
+        await tx.query(`UPDATE campaigns SET status = 'SENT' WHERE id = $1`, [campaignId]);
+        return true;
+      });
+    },
+
+    /** Jobs left SENDING longer than `staleAfterMs` (their worker died mid-send) become UNKNOWN. */
+    async markStaleUnknown(staleAfterMs: number, message: string): Promise<number> {
+      const { rowCount } = await db.query(
+        `UPDATE campaign_jobs SET status = 'UNKNOWN', error_message = $2, updated_at = now()
+          WHERE campaign_id IN (SELECT id FROM campaigns WHERE status IN ('SENDING', 'ERROR'))
+            AND status = 'SENDING' AND claimed_at < now() - $1 * interval '1 millisecond'`,
+        [staleAfterMs, message],
+      );
+      return rowCount;
+    },
+
+    async sendingCampaignIds(): Promise<number[]> {
+      const { rows } = await db.query<{ id: number }>(`SELECT id FROM campaigns WHERE status = 'SENDING' ORDER BY id`);
+      return rows.map((row) => row.id);
+    },
+
+    /**
+     * SENDING campaigns with no progress for `idleMs` (their messages were lost: a publish that
+     * failed, a dead-lettered batch): marks them as progressing now and answers their ids, so one
+     * sweep republishes them and the next waits for another idle period.
+     */
+    async takeIdleCampaigns(idleMs: number): Promise<number[]> {
+      const { rows } = await db.query<{ id: number }>(
+        `UPDATE campaigns SET progress_at = now()
+          WHERE status = 'SENDING' AND (progress_at IS NULL OR progress_at < now() - $1 * interval '1 millisecond')
+          RETURNING id`,
+        [idleMs],
+      );
+      return rows.map((row) => row.id);
+    },
+  };
+}
+
+export type SendingRepository = ReturnType<typeof sendingRepository>;

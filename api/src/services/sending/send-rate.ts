@@ -1,0 +1,185 @@
+/**
+ * The send rate of the whole deployment, shared by every worker process through PostgreSQL
+ * (table send_rate, migration 0005): together they never exceed SES's MaxSendRate, and they stop
+ * at the daily quota instead of running into it.
+ *
+ * SES's account (GetAccount: MaxSendRate, Max24HourSend, SentLast24Hours) is read at start and
+ * refreshed every minute, and again at once when the quota looks used up (it is a rolling 24
+ * hours). A worker reserves a block of send slots (about a tenth of a second's worth) in one
+ * statement and sends each mail at its slot. A slot missed by more than `toleranceMs` (a busy
+ * event loop) is dropped rather than used, so late mails never bunch up with the next ones; the
+ * pace is `safety` (93 %) of MaxSendRate: slots spaced 1/r apart, each mail leaving up to J late,
+ * put at most floor(r (1 + J)) + 1 mails in any one second, under MaxSendRate while J stays under
+ * 75 ms (the tolerance, a process not scheduled for a moment, the HTTP call itself).
+ *
+ * When SES throttles anyway (429), every worker pauses for a second and the shared pace halves,
+ * then recovers over a minute.
+ */
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Sql } from '../../db/database.js';
+import type { Logger } from '../../logger.js';
+import type { SendQuota } from '../quota/quota-service.js';
+
+export interface SendRateOptions {
+  /** Fraction of MaxSendRate used. Default 0.93. */
+  safety?: number;
+  /** A slot later than this is dropped. Default 25 ms. */
+  toleranceMs?: number;
+  /** How often SES's account is read again. Default 60 s. */
+  refreshMs?: number;
+  /** Pause of every worker after a 429. Default 1 s. */
+  throttlePauseMs?: number;
+  /** The rate used while SES's account could never be read (SES's own sandbox rate). Default 1. */
+  fallbackRate?: number;
+}
+
+export type SlotOutcome = 'go' | 'quota-reached';
+
+export interface SendRateLimiter {
+  /** Waits for this process's next send slot; 'quota-reached' once the daily quota is used up. */
+  take(): Promise<SlotOutcome>;
+  /** SES answered 429: slow every worker down. */
+  throttled(): Promise<void>;
+  /** The rate in use (mails per second), after the safety margin; undefined before the account was read. */
+  rate(): number | undefined;
+  close(): void;
+}
+
+interface Reservation {
+  granted: number;
+  first_at_ms: number;
+  wait_ms: number;
+  spacing_ms: number;
+  quota_reached: boolean;
+}
+
+/**
+ * Slots asked for at once: about 100 ms of sending, at least 1, at most 2,000. Slots a worker
+ * cannot use in time go back to the quota with its next reservation, so a generous block costs
+ * nothing, while a small one at a high rate would cost a round trip every few milliseconds.
+ */
+export function blockSize(rate: number): number {
+  return Math.max(1, Math.min(2000, Math.round(rate / 10)));
+}
+
+export function createSendRateLimiter(
+  db: Sql,
+  account: () => Promise<SendQuota>,
+  logger: Logger,
+  options: SendRateOptions = {},
+): SendRateLimiter {
+  const safety = options.safety ?? 0.93;
+  const toleranceMs = options.toleranceMs ?? 25;
+  const refreshMs = options.refreshMs ?? 60_000;
+  const throttlePauseMs = options.throttlePauseMs ?? 1_000;
+  const fallbackRate = options.fallbackRate ?? 1;
+
+  let maxRate: number | undefined;
+  let readAt = -Infinity;
+  let reading: Promise<void> | undefined;
+  let refilling: Promise<SlotOutcome | undefined> | undefined;
+  /** This process's reserved slots, as performance.now() times, in order. */
+  let slots: number[] = [];
+  /** Reserved slots this process missed: given back to the daily quota with the next reservation. */
+  let missed = 0;
+  let closed = false;
+
+  /** Reads the account and records the quota left, less what workers reserved meanwhile. */
+  const readAccount = () =>
+    (reading ??= (async () => {
+      try {
+        const before = await db.query<{ reserved_total: number }>('SELECT reserved_total FROM send_rate WHERE id');
+        const quota = await account();
+        maxRate = quota.maxSendRate > 0 ? quota.maxSendRate : fallbackRate;
+        const left = quota.max24HourSend < 0 ? null : Math.max(0, quota.max24HourSend - quota.sentLast24Hours);
+        await db.query('UPDATE send_rate SET quota_left = $1::float8 - (reserved_total - $2) WHERE id', [
+          left,
+          before.rows[0]!.reserved_total,
+        ]);
+      } catch (err) {
+        logger.warn({ err }, 'could not read the SES account; keeping the last known send rate');
+        maxRate ??= fallbackRate;
+      } finally {
+        readAt = performance.now();
+        reading = undefined;
+      }
+    })());
+
+  // Started with the first mail: a process that never sends (the API, mostly) never asks SES.
+  let timer: NodeJS.Timeout | undefined;
+
+  const currentRate = () => (maxRate ?? fallbackRate) * safety;
+
+  /** Reserves the next block; resolves 'quota-reached' when none is left today. */
+  const refill = async (): Promise<SlotOutcome | undefined> => {
+    if (!timer) {
+      timer = setInterval(() => void readAccount(), refreshMs);
+      timer.unref();
+    }
+    if (maxRate === undefined) await readAccount();
+    for (;;) {
+      const rate = currentRate();
+      const returned = missed;
+      missed = 0;
+      const { rows } = await db.query<Reservation>('SELECT * FROM reserve_send_slots($1, $2, $3, $4)', [
+        blockSize(rate),
+        rate,
+        Math.max(300, 2000 / rate),
+        returned,
+      ]);
+      const r = rows[0]!;
+      if (r.granted > 0) {
+        // The schedule is in PostgreSQL's clock: compare it with ours (the same host's, or NTP's),
+        // not with when the answer arrived, or a slow answer would shift this process's slots.
+        const first = performance.now() + (r.first_at_ms - Date.now());
+        slots = Array.from({ length: r.granted }, (_, i) => first + i * r.spacing_ms);
+        return undefined;
+      }
+      if (r.quota_reached) {
+        // A rolling quota frees up as time passes: ask SES again, at most once a second.
+        if (performance.now() - readAt < 1_000) return 'quota-reached';
+        await readAccount();
+        continue;
+      }
+      await sleep(Math.min(r.wait_ms, 1_000));
+    }
+  };
+
+  return {
+    async take() {
+      for (;;) {
+        if (closed) throw new Error('The send rate limiter is closed');
+        const now = performance.now();
+        while (slots.length > 0 && slots[0]! < now - toleranceMs) {
+          slots.shift();
+          missed++;
+        }
+        const slot = slots.shift();
+        if (slot !== undefined) {
+          // Woken too late (a busy event loop): this slot is gone; take the next one.
+          if (slot > now + 1) {
+            await sleep(slot - now);
+            if (performance.now() > slot + toleranceMs) {
+              missed++;
+              continue;
+            }
+          }
+          return 'go';
+        }
+        const outcome = await (refilling ??= refill().finally(() => (refilling = undefined)));
+        if (outcome === 'quota-reached') return outcome;
+      }
+    },
+    async throttled() {
+      missed += slots.length;
+      slots = [];
+      await db.query('SELECT send_rate_throttled($1)', [throttlePauseMs]);
+    },
+    rate: () => (maxRate === undefined ? undefined : currentRate()),
+    close() {
+      closed = true;
+      clearInterval(timer);
+    },
+  };
+}

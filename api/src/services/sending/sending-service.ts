@@ -1,0 +1,281 @@
+/**
+ * Sending (DESIGN.md sections 3 to 5), at most once per job:
+ *
+ * `dispatch` is the one way jobs get sent: it creates or resets jobs and marks the campaign
+ * SENDING in one transaction (the first send also snapshots the html with its links), then
+ * publishes the queued job ids in batches with the broker's confirm. Send, continue, and the
+ * report's "retry failed", "send to NOT_SENT" and "send to contact" are all dispatches; whatever
+ * is published twice is harmless, because:
+ *
+ * `sendBatch` (the 'campaign-send' consumer) claims a few jobs at a time with a conditional UPDATE
+ * committed before SES is called, takes a slot of the shared send rate for each, calls SES once per
+ * job, and records the outcomes in one statement per chunk. A job another worker (or an earlier
+ * delivery of the same message) claimed is skipped. Throttled jobs go back to the queue with a
+ * growing delay; a daily quota, a paused or suspended account stops the campaign in ERROR with the
+ * reason (its unsent jobs stay QUEUED for continue). The campaign is SENT once no job is left.
+ *
+ * `sweep` (periodic, in every worker): jobs left SENDING past the stale time (their worker died
+ * mid-send) become UNKNOWN and are never resent by themselves; queued jobs of a campaign idle for
+ * that long are published again (their message was lost); finished campaigns become SENT.
+ */
+import type { SendEmailCommandInput, SESv2Client } from '@aws-sdk/client-sesv2';
+import type { SendingSettings } from '../../config.js';
+import type { Database } from '../../db/database.js';
+import type { CampaignStatus } from '../../db/models/index.js';
+import type { Logger } from '../../logger.js';
+import { compileMail } from '../../mail/compose.js';
+import { snapshotLinks } from '../../mail/links.js';
+import { mergeTagsIn, resolveFields } from '../../mail/merge-tags.js';
+import { assertOneLine, HeaderValueError, sendEmailInput } from '../../mail/message.js';
+import { DAILY_QUOTA_REACHED, sendMail, type SendOutcome } from '../../mail/ses-sender.js';
+import { createTrackingTokens, trackingUrls } from '../../mail/tracking-tokens.js';
+import type { Queues } from '../../queue/registry.js';
+import { DomainError } from '../errors.js';
+import { sendingRepository, type ClaimedJob, type JobOutcome, type NewJobs, type Requeue } from './repository.js';
+import type { SendRateLimiter } from './send-rate.js';
+
+export const CAMPAIGN_NOT_FOUND = 'Campaign not found';
+export const STALE_SEND = 'The worker stopped while sending this email; it may or may not have gone out.';
+const UNREACHABLE_ATTEMPTS = 5;
+const PUBLISHES_AT_ONCE = 8;
+const CACHED_CAMPAIGNS = 16;
+
+export interface DispatchPlan {
+  /** The statuses the campaign may be in (it becomes SENDING); otherwise a conflict with `conflict`. */
+  from: readonly CampaignStatus[];
+  conflict: string;
+  /** First send: the html (and plain text) to snapshot, with a data-link-id on each link. */
+  snapshot?: { html: string; plainText: string | null };
+  newJobs?: NewJobs;
+  requeue?: Requeue;
+}
+
+export interface SendingServiceDeps {
+  db: Database;
+  queue: Queues;
+  ses: SESv2Client;
+  limiter: SendRateLimiter;
+  settings: SendingSettings;
+  publicUrl: string;
+  trackingSecret: string;
+  configurationSet: string | undefined;
+  logger: Logger;
+}
+
+interface CampaignMail {
+  input(job: ClaimedJob): SendEmailCommandInput;
+}
+
+/** Delay before a throttled or unreachable job is tried again: 1, 2, 4... s, at most a minute. */
+export const retryDelayMs = (attempts: number): number => Math.min(60_000, 1000 * 2 ** Math.max(0, attempts - 1));
+
+/** Jobs per message: at most 500, and a small campaign still spreads over about 16 messages (and workers). */
+export const batchSize = (jobs: number): number => Math.min(500, Math.max(10, Math.ceil(jobs / 16)));
+
+/** Jobs claimed at once: about 0.2 s of sending at the current rate, 1 to 50. */
+export const claimSize = (rate: number | undefined): number => (rate === undefined ? 10 : Math.max(1, Math.min(50, Math.round(rate / 5))));
+
+export function createSendingService(deps: SendingServiceDeps) {
+  const { db, queue, ses, limiter, settings, logger } = deps;
+  const repo = sendingRepository(db);
+  const urls = trackingUrls(deps.publicUrl, createTrackingTokens(deps.trackingSecret));
+  const run = concurrency(settings.concurrency);
+  const mails = new Map<number, CampaignMail>();
+
+  const publish = async (campaignId: number, ids: number[]): Promise<void> => {
+    const batches: number[][] = [];
+    const size = batchSize(ids.length);
+    for (let i = 0; i < ids.length; i += size) batches.push(ids.slice(i, i + size));
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: Math.min(PUBLISHES_AT_ONCE, batches.length) }, async () => {
+        while (next < batches.length) await queue.publish('campaign-send', { campaignId, jobIds: batches[next++]! });
+      }),
+    );
+  };
+
+  /** The campaign's mail, compiled once per worker (its content no longer changes once sending). */
+  const campaignMail = async (id: number): Promise<CampaignMail | undefined> => {
+    const cached = mails.get(id);
+    if (cached) return cached;
+    const campaign = await repo.findSendingCampaign(id);
+    if (!campaign?.html || !campaign.fromEmail || campaign.subject === null) return undefined;
+    const { html, plainText, subject, previewText } = campaign;
+    const from = { name: campaign.fromName ?? '', email: campaign.fromEmail };
+    assertOneLine('subject', subject);
+    assertOneLine('sender name', from.name);
+    assertOneLine('preview text', previewText);
+    const fields = resolveFields(mergeTagsIn(html, plainText, subject, previewText), campaign.headers);
+    const render = compileMail({ subject, previewText, html, plainText, fields }, { tracking: urls });
+    const mail: CampaignMail = {
+      input: (job) =>
+        sendEmailInput(render({ jobId: job.id, email: job.email, data: job.data }), {
+          from,
+          to: job.email,
+          configurationSet: deps.configurationSet,
+          tags: { campaign_id: id, job_id: job.id },
+        }),
+    };
+    if (mails.size >= CACHED_CAMPAIGNS) mails.delete(mails.keys().next().value!);
+    mails.set(id, mail);
+    return mail;
+  };
+
+  return {
+    /**
+     * Creates or resets jobs, marks the campaign SENDING and publishes its queued jobs (all of them
+     * when it was not sending; only this dispatch's when it was). Answers how many were published.
+     */
+    async dispatch(campaignId: number, plan: DispatchPlan): Promise<{ queued: number }> {
+      const { wasSending, ids } = await db.transaction(async (tx) => {
+        const campaign = await repo.lockCampaign(tx, campaignId);
+        if (!campaign) throw new DomainError('not-found', CAMPAIGN_NOT_FOUND);
+        if (!plan.from.includes(campaign.status)) throw new DomainError('conflict', plan.conflict);
+        if (plan.snapshot) {
+          const snapshot = snapshotLinks(plan.snapshot.html);
+          const linkIds = await repo.insertLinks(tx, campaignId, snapshot.links);
+          await repo.saveSnapshot(tx, campaignId, snapshot.html(linkIds), plan.snapshot.plainText);
+        }
+        const created =
+          plan.newJobs && campaign.audienceId !== null ? await repo.createJobs(tx, campaignId, campaign.audienceId, plan.newJobs) : [];
+        const requeued = plan.requeue ? await repo.requeueFailed(tx, campaignId, plan.requeue) : [];
+        await repo.markSending(tx, campaignId, created.length, requeued.length);
+        return { wasSending: campaign.status === 'SENDING', ids: [...created, ...requeued] };
+      });
+      const queued = wasSending ? ids.sort((a, b) => a - b) : await repo.queuedJobIds(campaignId);
+      // The jobs are recorded: if the broker fails now, the sweep publishes them once the campaign idles.
+      await publish(campaignId, queued).catch((err: unknown) =>
+        logger.error({ err, campaignId }, 'could not publish the jobs of a campaign; the sweep will'),
+      );
+      if (queued.length === 0) await repo.finishIfDone(campaignId);
+      return { queued: queued.length };
+    },
+
+    /** The 'campaign-send' consumer: sends the jobs of one message that are still to send. */
+    async sendBatch({ campaignId, jobIds }: { campaignId: number; jobIds: number[] }): Promise<{ sent: number }> {
+      let mail: CampaignMail | undefined;
+      try {
+        mail = await campaignMail(campaignId);
+      } catch (error) {
+        if (!(error instanceof HeaderValueError)) throw error;
+        await repo.stop(campaignId, error.message);
+        return { sent: 0 };
+      }
+      // Deleted, or never sent: nothing of this message can go.
+      if (!mail) return { sent: 0 };
+
+      let stopped: string | undefined;
+      const stop = async (reason: string) => {
+        if (stopped) return;
+        stopped = reason;
+        if (await repo.stop(campaignId, reason)) logger.warn({ campaignId, reason }, 'campaign stopped');
+      };
+
+      const sendJob = (job: ClaimedJob): Promise<JobOutcome> =>
+        run(async () => {
+          const notSent: JobOutcome = { id: job.id, status: 'QUEUED', delayMs: 0 };
+          if (stopped) return notSent;
+          // Rendered before the slot: once the slot comes, the call goes out at once.
+          const input = mail.input(job);
+          if ((await limiter.take()) === 'quota-reached') {
+            await stop(DAILY_QUOTA_REACHED);
+            return notSent;
+          }
+          if (stopped) return notSent;
+          return outcomeOf(job, await sendMail(ses, input), stop);
+        });
+
+      let sent = 0;
+      const later: number[] = [];
+      let laterDelayMs = 0;
+      for (let at = 0; at < jobIds.length && !stopped;) {
+        const chunk = jobIds.slice(at, (at += claimSize(limiter.rate())));
+        const claimed = await repo.claim(campaignId, chunk);
+        if (claimed.length === 0) continue;
+        const outcomes = await Promise.all(claimed.map(sendJob));
+        await repo.record(campaignId, outcomes);
+        for (const outcome of outcomes) {
+          if (outcome.status === 'SENT_WAIT_ACK') sent++;
+          if (outcome.status === 'QUEUED' && outcome.delayMs > 0) {
+            later.push(outcome.id);
+            laterDelayMs = Math.max(laterDelayMs, outcome.delayMs);
+          }
+        }
+      }
+      if (later.length > 0 && !stopped) await queue.publish('campaign-send', { campaignId, jobIds: later }, { delayMs: laterDelayMs });
+      await repo.finishIfDone(campaignId);
+      return { sent };
+    },
+
+    /** Housekeeping; see the file's comment. */
+    async sweep(): Promise<{ unknown: number; republished: number; finished: number }> {
+      const unknown = await repo.markStaleUnknown(settings.staleAfterMs, STALE_SEND);
+      if (unknown > 0) logger.warn({ jobs: unknown }, 'jobs left sending by a stopped worker are now UNKNOWN');
+      let republished = 0;
+      for (const campaignId of await repo.takeIdleCampaigns(settings.staleAfterMs)) {
+        const ids = await repo.queuedJobIds(campaignId);
+        await publish(campaignId, ids);
+        republished += ids.length;
+      }
+      if (republished > 0) logger.warn({ jobs: republished }, 'queued jobs of idle campaigns published again');
+      let finished = 0;
+      for (const campaignId of await repo.sendingCampaignIds()) if (await repo.finishIfDone(campaignId)) finished++;
+      return { unknown, republished, finished };
+    },
+
+    /** Stops taking send slots (the process is closing). */
+    close(): void {
+      limiter.close();
+    },
+
+    /** One mail outside any campaign (a test send), within the shared send rate. */
+    async sendOne(input: SendEmailCommandInput): Promise<SendOutcome> {
+      if ((await limiter.take()) === 'quota-reached') return { kind: 'stopped', reason: DAILY_QUOTA_REACHED };
+      const outcome = await sendMail(ses, input);
+      if (outcome.kind === 'throttled') await limiter.throttled();
+      return outcome;
+    },
+  };
+
+  async function outcomeOf(job: ClaimedJob, outcome: SendOutcome, stop: (reason: string) => Promise<void>): Promise<JobOutcome> {
+    switch (outcome.kind) {
+      case 'sent':
+        return { id: job.id, status: 'SENT_WAIT_ACK', messageId: outcome.messageId };
+      case 'rejected':
+        return { id: job.id, status: 'FAILED', error: outcome.reason };
+      case 'unknown':
+        return { id: job.id, status: 'UNKNOWN', error: outcome.reason };
+      case 'throttled':
+        await limiter.throttled();
+        return { id: job.id, status: 'QUEUED', delayMs: retryDelayMs(job.attempts), error: outcome.reason };
+      case 'not-sent':
+        if (job.attempts < UNREACHABLE_ATTEMPTS)
+          return { id: job.id, status: 'QUEUED', delayMs: retryDelayMs(job.attempts), error: outcome.reason };
+        await stop(outcome.reason);
+        return { id: job.id, status: 'QUEUED', delayMs: 0, error: outcome.reason };
+      case 'stopped':
+        await stop(outcome.reason);
+        return { id: job.id, status: 'QUEUED', delayMs: 0 };
+    }
+  }
+}
+
+export type SendingService = ReturnType<typeof createSendingService>;
+
+/** Runs at most `limit` tasks at once (SES calls in flight per worker process). */
+function concurrency(limit: number) {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async <T>(task: () => Promise<T>): Promise<T> => {
+    // A finished task hands its place straight to the next waiting one.
+    if (active < limit) active++;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      return await task();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else active--;
+    }
+  };
+}

@@ -1,0 +1,54 @@
+/**
+ * What SES events change: the campaign job a message id belongs to, the organisation's
+ * suppressions, and the SNS message ids already handled. Every write runs on the caller's
+ * transaction, so one SNS message is recorded and applied together or not at all.
+ */
+import { Op } from 'sequelize';
+import type { Database, Tx } from '../../db/database.js';
+import type { BounceType, SuppressionReason } from '../../db/models/index.js';
+
+export function sesEventRepository(db: Database) {
+  const { CampaignJob: Jobs, Suppression: Suppressions } = db.models;
+
+  return {
+    /** Records an SNS message id; false when it was recorded before (SNS delivers at least once). */
+    async firstDelivery(tx: Tx, messageId: string): Promise<boolean> {
+      const { rowCount } = await tx.query('INSERT INTO sns_messages (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [messageId]);
+      return rowCount === 1;
+    },
+
+    /** The mail was delivered: SENT_WAIT_ACK becomes SENT_SUCCESS. Resolves with the job's campaign, if any. */
+    async delivered(tx: Tx, sesMessageId: string): Promise<number | undefined> {
+      const [, jobs] = await Jobs.update(
+        { status: 'SENT_SUCCESS' },
+        { where: { sesMessageId, status: { [Op.in]: ['SENT_WAIT_ACK', 'SENT_SUCCESS'] } }, returning: true, transaction: tx.transaction },
+      );
+      return jobs[0]?.campaignId;
+    },
+
+    async bounced(tx: Tx, sesMessageId: string, bounce: { type: BounceType; message: string; time: Date }): Promise<number | undefined> {
+      const [, jobs] = await Jobs.update(
+        { bounceType: bounce.type, bounceMessage: bounce.message, bounceTime: bounce.time },
+        { where: { sesMessageId }, returning: true, transaction: tx.transaction },
+      );
+      return jobs[0]?.campaignId;
+    },
+
+    async complained(tx: Tx, sesMessageId: string, complaint: { type: string; time: Date }): Promise<number | undefined> {
+      const [, jobs] = await Jobs.update(
+        { complaintType: complaint.type, complaintTime: complaint.time },
+        { where: { sesMessageId }, returning: true, transaction: tx.transaction },
+      );
+      return jobs[0]?.campaignId;
+    },
+
+    /** Adds addresses to the suppressions (kept lower-cased; an address already there keeps its first reason). */
+    async suppress(tx: Tx, emails: string[], reason: SuppressionReason, campaignId: number | null): Promise<void> {
+      if (emails.length === 0) return;
+      await Suppressions.bulkCreate(
+        emails.map((email) => ({ emailLower: email.toLowerCase(), reason, campaignId })),
+        { ignoreDuplicates: true, transaction: tx.transaction },
+      );
+    },
+  };
+}

@@ -1,0 +1,143 @@
+/**
+ * SES delivery events, as SNS posts them to the webhook (DESIGN.md section 3): Delivery moves a
+ * job to SENT_SUCCESS; Bounce records its type (Permanent as HARD, others SOFT), message and time;
+ * Complaint records its type and time; hard bounces and complaints suppress the address for every
+ * later send of the organisation.
+ *
+ * Trust first: a message is used only once its SNS signature verifies (sns-message.ts) and its
+ * topic is one this deployment subscribed to; each SNS MessageId is applied once.
+ */
+import { z } from 'zod';
+import type { Database } from '../../db/database.js';
+import type { Logger } from '../../logger.js';
+import { DomainError } from '../errors.js';
+import { sesEventRepository } from './repository.js';
+import { isGenuineSubscribeUrl, parseSnsMessage, SnsMessageError, type SnsMessage, type SnsVerifier } from './sns-message.js';
+
+/** The part of an SES event this product reads (event publishing's `eventType`, or a notification's `notificationType`). */
+const recipient = z.object({ emailAddress: z.string(), diagnosticCode: z.string().optional() });
+const sesEvent = z.object({
+  eventType: z.string().optional(),
+  notificationType: z.string().optional(),
+  mail: z.object({ messageId: z.string().min(1) }),
+  bounce: z
+    .object({
+      bounceType: z.string(),
+      bounceSubType: z.string().optional(),
+      bouncedRecipients: z.array(recipient).default([]),
+      timestamp: z.string().optional(),
+    })
+    .optional(),
+  complaint: z
+    .object({
+      complainedRecipients: z.array(recipient).default([]),
+      complaintFeedbackType: z.string().optional(),
+      timestamp: z.string().optional(),
+    })
+    .optional(),
+});
+
+export type SesEventOutcome = 'applied' | 'repeated' | 'ignored' | 'subscribed';
+
+export interface SesEventServiceDeps {
+  db: Database;
+  verify: SnsVerifier;
+  topicArns: readonly string[];
+  /** Visits a genuine SubscribeURL (a GET) to confirm the subscription. */
+  confirmSubscription: (url: string) => Promise<void>;
+  logger: Logger;
+}
+
+const timeOf = (value: string | undefined): Date => {
+  const time = value ? new Date(value) : new Date();
+  return Number.isNaN(time.getTime()) ? new Date() : time;
+};
+
+export function createSesEventService({ db, verify, topicArns, confirmSubscription, logger }: SesEventServiceDeps) {
+  const repo = sesEventRepository(db);
+
+  const trusted = async (body: unknown): Promise<SnsMessage> => {
+    try {
+      const message = parseSnsMessage(body);
+      await verify(message);
+      if (!topicArns.includes(message.TopicArn)) throw new SnsMessageError('untrusted', 'The topic is not one this deployment takes');
+      return message;
+    } catch (error) {
+      if (!(error instanceof SnsMessageError)) throw error;
+      logger.warn({ reason: error.message }, 'SNS message refused');
+      throw new DomainError(error.reason === 'malformed' ? 'invalid' : 'forbidden', error.message);
+    }
+  };
+
+  const apply = async (message: SnsMessage): Promise<SesEventOutcome> => {
+    let event: z.infer<typeof sesEvent>;
+    try {
+      event = sesEvent.parse(JSON.parse(message.Message));
+    } catch {
+      logger.warn({ messageId: message.MessageId }, 'SNS notification without an SES event: ignored');
+      return 'ignored';
+    }
+    const kind = event.eventType ?? event.notificationType;
+    const sesMessageId = event.mail.messageId;
+    return db.transaction(async (tx) => {
+      if (!(await repo.firstDelivery(tx, message.MessageId))) return 'repeated';
+      if (kind === 'Delivery') {
+        await repo.delivered(tx, sesMessageId);
+      } else if (kind === 'Bounce' && event.bounce) {
+        const { bounce } = event;
+        const type = bounce.bounceType === 'Permanent' ? 'HARD' : 'SOFT';
+        const diagnostic = bounce.bouncedRecipients.find((r) => r.diagnosticCode)?.diagnosticCode;
+        const text = diagnostic ?? [bounce.bounceType, bounce.bounceSubType].filter(Boolean).join(': ');
+        const campaignId = await repo.bounced(tx, sesMessageId, { type, message: text.slice(0, 2000), time: timeOf(bounce.timestamp) });
+        if (type === 'HARD') {
+          await repo.suppress(
+            tx,
+            bounce.bouncedRecipients.map((r) => r.emailAddress),
+            'HARD_BOUNCE',
+            campaignId ?? null,
+          );
+        }
+      } else if (kind === 'Complaint' && event.complaint) {
+        const { complaint } = event;
+        const campaignId = await repo.complained(tx, sesMessageId, {
+          type: complaint.complaintFeedbackType ?? 'complaint',
+          time: timeOf(complaint.timestamp),
+        });
+        await repo.suppress(
+          tx,
+          complaint.complainedRecipients.map((r) => r.emailAddress),
+          'COMPLAINT',
+          campaignId ?? null,
+        );
+      } else {
+        return 'ignored';
+      }
+      return 'applied';
+    });
+  };
+
+  return {
+    /** Handles one webhook body; throws DomainError invalid (not SNS) or forbidden (not trusted). */
+    async receive(body: unknown): Promise<SesEventOutcome> {
+      const message = await trusted(body);
+      if (message.Type === 'SubscriptionConfirmation') {
+        if (!message.SubscribeURL || !isGenuineSubscribeUrl(message.SubscribeURL, message.TopicArn)) {
+          throw new DomainError('forbidden', 'The SubscribeURL is not an SNS confirmation of this topic');
+        }
+        await confirmSubscription(message.SubscribeURL);
+        logger.info({ topicArn: message.TopicArn }, 'SNS subscription confirmed');
+        return 'subscribed';
+      }
+      if (message.Type === 'UnsubscribeConfirmation') return 'ignored';
+      return apply(message);
+    },
+  };
+}
+
+export type SesEventService = ReturnType<typeof createSesEventService>;
+
+/** Confirms a subscription by visiting its (already checked) SubscribeURL. */
+export async function visitSubscribeUrl(url: string): Promise<void> {
+  const response = await fetch(url, { redirect: 'error', signal: AbortSignal.timeout(10_000) });
+  if (!response.ok) throw new DomainError('unavailable', `SNS did not confirm the subscription (${response.status})`);
+}

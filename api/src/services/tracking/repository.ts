@@ -1,0 +1,51 @@
+/**
+ * Opens, clicks and unsubscribes. Hits are recorded a buffer at a time, in one call (the function
+ * of migration 0005); a click's target is one indexed read, and never changes once sent.
+ */
+import type { Database } from '../../db/database.js';
+
+/** An open (no link) or a click of a job. */
+export interface TrackingHit {
+  jobId: number;
+  linkId: number | null;
+  userAgent: string;
+  at: Date;
+}
+
+export function trackingRepository(db: Database) {
+  return {
+    /** How many were recorded (hits of jobs deleted since are not). */
+    async recordHits(hits: TrackingHit[]): Promise<number> {
+      const { rows } = await db.query<{ recorded: number }>('SELECT record_tracking_hits($1, $2, $3, $4) AS recorded', [
+        hits.map((hit) => hit.jobId),
+        hits.map((hit) => hit.linkId),
+        hits.map((hit) => hit.userAgent),
+        hits.map((hit) => hit.at),
+      ]);
+      return rows[0]?.recorded ?? 0;
+    },
+
+    async linkHref(linkId: number): Promise<string | undefined> {
+      const { rows } = await db.query<{ href: string }>('SELECT href FROM campaign_links WHERE id = $1', [linkId]);
+      return rows[0]?.href;
+    },
+
+    async jobExists(jobId: number): Promise<boolean> {
+      const { rows } = await db.query('SELECT 1 FROM campaign_jobs WHERE id = $1', [jobId]);
+      return rows.length > 0;
+    },
+
+    /** Suppresses the job's address for the organisation (kept as it was if already suppressed); false for no such job. */
+    async unsubscribe(jobId: number): Promise<boolean> {
+      const { rows } = await db.query<{ found: boolean }>(
+        `WITH job AS (SELECT email, campaign_id FROM campaign_jobs WHERE id = $1),
+              added AS (INSERT INTO suppressions (email_lower, reason, campaign_id)
+                        SELECT lower(email), 'UNSUBSCRIBE', campaign_id FROM job
+                        ON CONFLICT (email_lower) DO NOTHING)
+         SELECT EXISTS (SELECT 1 FROM job) AS found`,
+        [jobId],
+      );
+      return rows[0]?.found === true;
+    },
+  };
+}

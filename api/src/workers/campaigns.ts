@@ -1,0 +1,34 @@
+/**
+ * The campaign consumers:
+ *  - 'campaign-send': a batch of job ids of one campaign, sent by services/sending (claim, send
+ *    within the shared rate, record). Several batches at once per worker; each batch claims a few
+ *    jobs at a time, so a worker that dies leaves at most those few in SENDING (later UNKNOWN).
+ *    A redelivered or duplicated batch sends nothing twice: the claims decide.
+ *  - a sweep at start and every half minute (or half the stale time): stale SENDING jobs become UNKNOWN, queued jobs of
+ *    idle campaigns are published again, finished campaigns become SENT.
+ */
+import type { AppDeps } from '../deps.js';
+import type { Consumer } from '../queue/JobQueue.js';
+import { periodic } from './periodic.js';
+
+/** Batches handled at once by one worker process (their SES calls share SEND_CONCURRENCY). */
+const BATCHES_AT_ONCE = 4;
+
+export function campaignWorkers({ config, queue, services, logger: parent }: AppDeps): Consumer[] {
+  const logger = parent.child({ component: 'campaigns-worker' });
+  const { sending } = services;
+
+  const batches = queue.consume(
+    'campaign-send',
+    async (job) => {
+      const started = Date.now();
+      const { sent } = await sending.sendBatch(job);
+      logger.debug({ campaignId: job.campaignId, jobs: job.jobIds.length, sent, ms: Date.now() - started }, 'campaign batch done');
+    },
+    { concurrency: BATCHES_AT_ONCE },
+  );
+
+  // Often enough that a stale claim is seen soon after it turns stale.
+  const sweepEveryMs = Math.min(30_000, config.sending.staleAfterMs / 2);
+  return [batches, periodic('campaign sweep', sweepEveryMs, () => sending.sweep(), logger)];
+}

@@ -1,0 +1,94 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { expectBody, type Audience, type Campaign } from '@mailroom/api-client';
+import { useApiClient } from '@mailroom/mf-contract/react';
+import { useCallback } from 'react';
+import type { CampaignUpdateInput } from '../utils/draft';
+import { editorKeys } from './keys';
+
+/** The campaign being edited. */
+export function useCampaign(id: number) {
+  const client = useApiClient();
+  return useQuery({
+    queryKey: editorKeys.campaign(id),
+    queryFn: async ({ signal }) => {
+      const { data } = await client.GET('/api/campaigns/{id}', { params: { path: { id } }, signal });
+      return expectBody<Campaign>(data);
+    },
+    enabled: id > 0,
+  });
+}
+
+/** Saves every field of the draft (Finish later, and the first step of Send). */
+export function useSaveCampaign(id: number) {
+  const client = useApiClient();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: CampaignUpdateInput) => {
+      const { data } = await client.PUT('/api/campaigns/{id}', { params: { path: { id } }, body: input });
+      return expectBody<Campaign>(data);
+    },
+    onSuccess: (campaign) => queryClient.setQueryData(editorKeys.campaign(id), campaign),
+  });
+}
+
+export function useSendCampaign(id: number) {
+  const client = useApiClient();
+  return useMutation({
+    mutationFn: async () => {
+      const { data } = await client.POST('/api/campaigns/{id}/send', { params: { path: { id } } });
+      return expectBody(data);
+    },
+  });
+}
+
+/** The sender addresses the organisation authorized (the From email is chosen among them). */
+export function useAuthorizedSenders() {
+  const client = useApiClient();
+  return useQuery({
+    queryKey: editorKeys.senders(),
+    queryFn: async ({ signal }) => {
+      const { data } = await client.GET('/api/campaigns/authorized-sent-emails', { signal });
+      return expectBody<string[]>(data);
+    },
+    staleTime: 5 * 60 * 1000,
+  });
+}
+
+/** Reads the audience afresh when Send is pressed: its invalid contacts may have changed since it was picked. */
+export function useFetchAudience() {
+  const client = useApiClient();
+  const queryClient = useQueryClient();
+  return useCallback(
+    (id: number) =>
+      queryClient.fetchQuery({
+        queryKey: editorKeys.audience(id),
+        queryFn: async ({ signal }) => {
+          const { data } = await client.GET('/api/audiences/{id}', { params: { path: { id } }, signal });
+          return expectBody<Audience>(data);
+        },
+        staleTime: 0,
+      }),
+    [client, queryClient],
+  );
+}
+
+export interface TestEmailInput {
+  emails: string[];
+  fromEmail: string;
+  fromName: string;
+  subject: string;
+  previewText?: string;
+  templateId: number;
+  /** The audience whose first valid contact fills the merge tags; without one they are left empty. */
+  audienceId?: number;
+}
+
+export function useSendTestEmail() {
+  const client = useApiClient();
+  return useMutation({
+    mutationFn: async (input: TestEmailInput) => {
+      const { data } = await client.POST('/api/campaigns/send-test-email', { body: input });
+      return expectBody(data);
+    },
+  });
+}

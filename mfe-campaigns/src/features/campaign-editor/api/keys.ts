@@ -1,0 +1,42 @@
+/**
+ * The campaign editor's query keys: the campaign being edited, the authorized senders, the pickers'
+ * pages, and what the send flow and the preview read (an audience, its contacts, the rendered email,
+ * the validation result).
+ */
+export interface PickerParams {
+  page: number;
+  limit: number;
+  /** Trimmed; '' when the search box is blank. */
+  name: string;
+}
+
+export interface PreviewContactsParams {
+  page: number;
+  limit: number;
+}
+
+export interface RenderParams {
+  templateId: number;
+  contactId?: number;
+  subject?: string;
+  previewText?: string;
+}
+
+export interface ValidateParams {
+  templateId: number;
+  audienceId: number;
+  subject?: string;
+  previewText?: string;
+}
+
+export const editorKeys = {
+  all: ['campaign-editor'] as const,
+  campaign: (id: number) => [...editorKeys.all, 'campaign', id] as const,
+  senders: () => [...editorKeys.all, 'authorized-senders'] as const,
+  audiencePage: (params: PickerParams) => [...editorKeys.all, 'audience-picker', params] as const,
+  templatePage: (params: PickerParams) => [...editorKeys.all, 'template-picker', params] as const,
+  audience: (id: number) => [...editorKeys.all, 'audience', id] as const,
+  contacts: (audienceId: number, params: PreviewContactsParams) => [...editorKeys.audience(audienceId), 'contacts', params] as const,
+  rendered: (params: RenderParams) => [...editorKeys.all, 'rendered', params] as const,
+  validation: (params: ValidateParams) => [...editorKeys.all, 'validation', params] as const,
+};

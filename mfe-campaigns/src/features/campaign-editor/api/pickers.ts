@@ -1,0 +1,32 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { expectBody, type AudienceList, type TemplateList } from '@mailroom/api-client';
+import { useApiClient } from '@mailroom/mf-contract/react';
+import { editorKeys, type PickerParams } from './keys';
+
+const query = ({ page, limit, name }: PickerParams) => ({ page, limit, ...(name ? { name } : {}) });
+
+/** A page of the audience picker. */
+export function useAudiencePage(params: PickerParams) {
+  const client = useApiClient();
+  return useQuery({
+    queryKey: editorKeys.audiencePage(params),
+    queryFn: async ({ signal }) => {
+      const { data } = await client.GET('/api/audiences', { params: { query: query(params) }, signal });
+      return expectBody<AudienceList>(data);
+    },
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** A page of the template picker. */
+export function useTemplatePage(params: PickerParams) {
+  const client = useApiClient();
+  return useQuery({
+    queryKey: editorKeys.templatePage(params),
+    queryFn: async ({ signal }) => {
+      const { data } = await client.GET('/api/templates', { params: { query: query(params) }, signal });
+      return expectBody<TemplateList>(data);
+    },
+    placeholderData: keepPreviousData,
+  });
+}

@@ -1,0 +1,48 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { expectBody, type ContactList, type RenderedEmail, type ValidationResult } from '@mailroom/api-client';
+import { useApiClient } from '@mailroom/mf-contract/react';
+import { editorKeys, type PreviewContactsParams, type RenderParams, type ValidateParams } from './keys';
+
+/** The audience's valid contacts (the ones the campaign goes to), a page at a time, to preview the email for one of them. */
+export function usePreviewContacts(audienceId: number | null, params: PreviewContactsParams) {
+  const client = useApiClient();
+  return useQuery({
+    queryKey: editorKeys.contacts(audienceId ?? 0, params),
+    queryFn: async ({ signal }) => {
+      const { data } = await client.GET('/api/audiences/{id}/contacts', {
+        params: { path: { id: audienceId! }, query: { ...params, hasError: false } },
+        signal,
+      });
+      return expectBody<ContactList>(data);
+    },
+    enabled: audienceId !== null,
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The template, subject and preview text with one contact's merge tags filled (none: the tags are left empty). */
+export function useRenderedEmail(params: RenderParams | null) {
+  const client = useApiClient();
+  return useQuery({
+    queryKey: editorKeys.rendered(params ?? { templateId: 0 }),
+    queryFn: async ({ signal }) => {
+      const { data } = await client.POST('/api/campaigns/test-render-email', { body: params!, signal });
+      return expectBody<RenderedEmail>(data);
+    },
+    enabled: params !== null,
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The audience's contacts that lack a field the template, subject or preview text uses. */
+export function useCampaignValidation(params: ValidateParams | null) {
+  const client = useApiClient();
+  return useQuery({
+    queryKey: editorKeys.validation(params ?? { templateId: 0, audienceId: 0 }),
+    queryFn: async ({ signal }) => {
+      const { data } = await client.POST('/api/campaigns/validate-campaign', { body: params!, signal });
+      return expectBody<ValidationResult[]>(data);
+    },
+    enabled: params !== null,
+  });
+}

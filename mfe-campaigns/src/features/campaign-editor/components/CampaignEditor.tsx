@@ -1,0 +1,289 @@
+import {
+  Accordion,
+  Button,
+  Field,
+  Input,
+  MessageBar,
+  MessageBarBody,
+  Spinner,
+  Title1,
+  makeStyles,
+  tokens,
+} from '@fluentui/react-components';
+import { EyeRegular, MailRegular, SendRegular } from '@fluentui/react-icons';
+import { errorMessage, type Audience, type Campaign } from '@mailroom/api-client';
+import { REMOTES } from '@mailroom/mf-contract/remotes';
+import { useRemote } from '@mailroom/mf-contract/react';
+import { RouterLink } from '@mailroom/ui';
+import { useCallback, useState } from 'react';
+import { useBeforeUnload, useNavigate } from 'react-router-dom';
+import { CampaignStatusBadge, STATUS_LABELS } from '../../../components/CampaignStatusBadge';
+import { useAuthorizedSenders, useFetchAudience, useSaveCampaign, useSendCampaign } from '../api/campaign';
+import { draftOf, updateInputOf, type CampaignDraft } from '../utils/draft';
+import { PRESEND_MESSAGES, presendError } from '../utils/presend';
+import { AudiencePickerDialog } from './AudiencePickerDialog';
+import { ContentSection } from './ContentSection';
+import { ErrorDialog } from './ErrorDialog';
+import { FromSection } from './FromSection';
+import { PreviewDialog } from './PreviewDialog';
+import { ConfirmSendDialog, InvalidContactsDialog } from './SendDialogs';
+import { SubjectSection } from './SubjectSection';
+import { TemplatePickerDialog } from './TemplatePickerDialog';
+import { TestEmailDialog } from './TestEmailDialog';
+import { ToSection } from './ToSection';
+
+const useStyles = makeStyles({
+  root: { display: 'flex', flexDirection: 'column', rowGap: tokens.spacingVerticalL, maxWidth: '960px' },
+  header: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', justifyContent: 'space-between', gap: tokens.spacingHorizontalM },
+  title: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: tokens.spacingHorizontalM },
+  actions: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalS },
+  name: { width: '100%', maxWidth: '480px' },
+  fieldset: { border: 'none', margin: 0, padding: 0, minWidth: 0 },
+});
+
+/** The dialog the editor shows: at most one at a time, each rendered by the editor itself. */
+type EditorDialog =
+  | { kind: 'audience-picker' }
+  | { kind: 'template-picker' }
+  | { kind: 'error'; message: string }
+  | { kind: 'test-email' }
+  | { kind: 'preview' }
+  | { kind: 'invalid-contacts'; audience: Audience }
+  | { kind: 'confirm-send'; audienceName: string; recipients: number | null };
+
+const SECTIONS = ['to', 'from', 'subject', 'content'] as const;
+
+/** The editor's form: the campaign's name and four sections, saved by Finish later and by Send. */
+export function CampaignEditor({ campaign }: { campaign: Campaign }) {
+  const styles = useStyles();
+  const { basePath, notify } = useRemote();
+  const navigate = useNavigate();
+  const [draft, setDraft] = useState<CampaignDraft>(() => draftOf(campaign));
+  const [dialog, setDialog] = useState<EditorDialog | null>(null);
+  const [preparingSend, setPreparingSend] = useState(false);
+  const save = useSaveCampaign(campaign.id);
+  const send = useSendCampaign(campaign.id);
+  const senders = useAuthorizedSenders();
+  const fetchAudience = useFetchAudience();
+
+  const editable = campaign.status === 'DRAFT';
+  const busy = save.isPending || preparingSend || send.isPending;
+  const nameBlank = draft.name.trim() === '';
+  const update = (change: Partial<CampaignDraft>) => setDraft((current) => ({ ...current, ...change }));
+
+  // Closing or reloading the tab with unsaved changes asks first (the browser's own prompt).
+  const unsaved = editable && JSON.stringify(updateInputOf(draft)) !== JSON.stringify(updateInputOf(draftOf(campaign)));
+  useBeforeUnload(
+    useCallback(
+      (event: BeforeUnloadEvent) => {
+        if (unsaved) event.preventDefault();
+      },
+      [unsaved],
+    ),
+  );
+
+  /** Saves the whole draft; a failure is told in a toast, never lost silently. */
+  const saveDraft = async (): Promise<boolean> => {
+    if (nameBlank) return false;
+    try {
+      await save.mutateAsync(updateInputOf(draft));
+      return true;
+    } catch (error) {
+      notify('error', errorMessage(error, 'Failed to save the campaign'));
+      return false;
+    }
+  };
+
+  const finishLater = async () => {
+    if (await saveDraft()) void navigate(basePath);
+  };
+
+  // Send (SPEC 4 and 5): save, the pre-send checks in order, the invalid-contacts warning, then the confirmation.
+  const startSend = async () => {
+    setPreparingSend(true);
+    try {
+      if (!(await saveDraft())) return;
+      const problem = presendError(draft, senders.data);
+      if (problem) {
+        setDialog({ kind: 'error', message: problem });
+        return;
+      }
+      const { id, name } = draft.audience!;
+      let audience: Audience | null = null;
+      try {
+        audience = await fetchAudience(id);
+      } catch (error) {
+        // The confirmation still opens, without the count (SPEC 8), but the member is told.
+        notify('error', errorMessage(error, 'Failed to load the audience'));
+      }
+      if (audience && audience.numberOfContactsWithErrors > 0) setDialog({ kind: 'invalid-contacts', audience });
+      else setDialog(confirmFor(audience, name));
+    } finally {
+      setPreparingSend(false);
+    }
+  };
+
+  const confirmSend = () =>
+    send.mutate(undefined, {
+      onSuccess: () => {
+        notify('success', `Campaign ${draft.name.trim()} is being sent`);
+        void navigate(basePath);
+      },
+      onError: (error) => {
+        notify('error', errorMessage(error, 'Failed to send the campaign'));
+        setDialog(null);
+      },
+    });
+
+  const openTestEmail = () => {
+    const problem = presendError(draft, senders.data, { needsAudience: false });
+    setDialog(problem ? { kind: 'error', message: problem } : { kind: 'test-email' });
+  };
+
+  const openPreview = () => setDialog(draft.template ? { kind: 'preview' } : { kind: 'error', message: PRESEND_MESSAGES.template });
+
+  const closeDialog = () => setDialog(null);
+
+  return (
+    <section className={styles.root} aria-labelledby="campaign-editor-title">
+      <div className={styles.header}>
+        <div className={styles.title}>
+          <Title1 as="h1" id="campaign-editor-title">
+            Draft Email
+          </Title1>
+          <CampaignStatusBadge status={campaign.status} neutralUnlessSent />
+        </div>
+        <div className={styles.actions}>
+          <Button disabled={!editable || busy || nameBlank} onClick={() => void finishLater()}>
+            Finish later
+          </Button>
+          <Button
+            appearance="primary"
+            icon={preparingSend || send.isPending ? <Spinner size="tiny" /> : <SendRegular />}
+            disabled={!editable || busy || nameBlank}
+            onClick={() => void startSend()}
+          >
+            Send
+          </Button>
+        </div>
+      </div>
+
+      {!editable && (
+        <MessageBar intent="info" layout="multiline">
+          <MessageBarBody>
+            This campaign is {STATUS_LABELS[campaign.status].toLowerCase()} and can no longer be edited.{' '}
+            <RouterLink to={`${REMOTES.reports.basePath}/${campaign.id}`} inline>
+              View report
+            </RouterLink>
+          </MessageBarBody>
+        </MessageBar>
+      )}
+
+      <fieldset className={styles.fieldset} disabled={!editable}>
+        <Field
+          className={styles.name}
+          label="Campaign name"
+          validationState={nameBlank ? 'error' : 'none'}
+          validationMessage={nameBlank ? 'Fill your campaign name' : undefined}
+        >
+          <Input
+            size="large"
+            appearance="underline"
+            value={draft.name}
+            maxLength={200}
+            onChange={(_, data) => update({ name: data.value })}
+          />
+        </Field>
+      </fieldset>
+
+      <div className={styles.actions}>
+        <Button icon={<MailRegular />} disabled={!editable} onClick={openTestEmail}>
+          Send test email
+        </Button>
+        <Button icon={<EyeRegular />} onClick={openPreview}>
+          Preview Campaign
+        </Button>
+      </div>
+
+      <fieldset className={styles.fieldset} disabled={!editable}>
+        <Accordion multiple collapsible defaultOpenItems={editable ? openAtStart(draft) : [...SECTIONS]}>
+          <ToSection audience={draft.audience} onChoose={() => setDialog({ kind: 'audience-picker' })} />
+          <FromSection fromName={draft.fromName} fromEmail={draft.fromEmail} onChange={update} />
+          <SubjectSection subject={draft.subject} previewText={draft.previewText} onChange={update} />
+          <ContentSection template={draft.template} onChoose={() => setDialog({ kind: 'template-picker' })} />
+        </Accordion>
+      </fieldset>
+
+      {dialog?.kind === 'audience-picker' && (
+        <AudiencePickerDialog
+          selectedId={draft.audience?.id ?? null}
+          onClose={closeDialog}
+          onSelect={(picked) => {
+            update({ audience: { id: picked.id, name: picked.name } });
+            closeDialog();
+          }}
+        />
+      )}
+      {dialog?.kind === 'template-picker' && (
+        <TemplatePickerDialog
+          selectedId={draft.template?.id ?? null}
+          onClose={closeDialog}
+          onSelect={(picked) => {
+            update({ template: { id: picked.id, name: picked.name, preview: picked.preview } });
+            closeDialog();
+          }}
+        />
+      )}
+      {dialog?.kind === 'error' && <ErrorDialog message={dialog.message} onClose={closeDialog} />}
+      {dialog?.kind === 'test-email' && (
+        <TestEmailDialog
+          message={{
+            fromEmail: draft.fromEmail,
+            fromName: draft.fromName.trim(),
+            subject: draft.subject.trim(),
+            ...(draft.previewText.trim() ? { previewText: draft.previewText.trim() } : {}),
+            templateId: draft.template!.id,
+            ...(draft.audience ? { audienceId: draft.audience.id } : {}),
+          }}
+          onClose={closeDialog}
+        />
+      )}
+      {dialog?.kind === 'preview' && <PreviewDialog draft={draft} onClose={closeDialog} />}
+      {dialog?.kind === 'invalid-contacts' && (
+        <InvalidContactsDialog
+          audience={dialog.audience}
+          onCancel={closeDialog}
+          onProceed={() => setDialog(confirmFor(dialog.audience, dialog.audience.name))}
+        />
+      )}
+      {dialog?.kind === 'confirm-send' && (
+        <ConfirmSendDialog
+          audienceName={dialog.audienceName}
+          recipients={dialog.recipients}
+          busy={send.isPending}
+          onConfirm={confirmSend}
+          onCancel={closeDialog}
+        />
+      )}
+    </section>
+  );
+}
+
+function confirmFor(audience: Audience | null, audienceName: string): EditorDialog {
+  return {
+    kind: 'confirm-send',
+    audienceName: audience?.name ?? audienceName,
+    recipients: audience ? Math.max(0, audience.numberOfContacts - audience.numberOfContactsWithErrors) : null,
+  };
+}
+
+/** The sections still to fill are open when the editor opens; a complete draft opens them all closed. */
+function openAtStart(draft: CampaignDraft): string[] {
+  const done = {
+    to: draft.audience !== null,
+    from: draft.fromName.trim() !== '' && draft.fromEmail !== '',
+    subject: draft.subject.trim() !== '',
+    content: draft.template !== null,
+  };
+  return SECTIONS.filter((section) => !done[section]);
+}

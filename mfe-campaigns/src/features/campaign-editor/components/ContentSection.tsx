@@ -1,0 +1,30 @@
+import { Button, Text, makeStyles, tokens } from '@fluentui/react-components';
+import { DocumentRegular } from '@fluentui/react-icons';
+import type { CampaignDraft } from '../utils/draft';
+import { EditorSection } from './EditorSection';
+import { TemplatePreviewImage } from './TemplatePreviewImage';
+
+const useStyles = makeStyles({
+  chosen: { display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: tokens.spacingHorizontalM },
+});
+
+/** The template the campaign sends; `onChoose` opens the template picker. */
+export function ContentSection({ template, onChoose }: { template: CampaignDraft['template']; onChoose: () => void }) {
+  const styles = useStyles();
+  const name = template ? template.name || `Template ${template.id}` : '';
+  return (
+    <EditorSection value="content" title="Content" done={template !== null} summary={template ? name : 'Which template is sent?'}>
+      {template ? (
+        <div className={styles.chosen}>
+          <TemplatePreviewImage name={name} preview={template.preview} large />
+          <Text>Template: {name}</Text>
+        </div>
+      ) : (
+        <Text>No template chosen yet.</Text>
+      )}
+      <Button icon={<DocumentRegular />} onClick={onChoose}>
+        {template ? 'Change template' : 'Choose template'}
+      </Button>
+    </EditorSection>
+  );
+}

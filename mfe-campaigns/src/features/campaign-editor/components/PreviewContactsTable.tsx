@@ -1,0 +1,85 @@
+import { Button, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow } from '@fluentui/react-components';
+import { EyeRegular } from '@fluentui/react-icons';
+import type { Contact, ContactList } from '@mailroom/api-client';
+import { PagedTableFooter, QueryStateSwitch, ScrollingTable, TruncatedText } from '@mailroom/ui';
+import type { UseQueryResult } from '@tanstack/react-query';
+
+/** Preview contacts table page sizes (SPEC 9); it starts at 10. */
+export const PREVIEW_PAGE_SIZES = [5, 10, 25, 50] as const;
+
+export interface PreviewContactsTableProps {
+  contacts: UseQueryResult<ContactList>;
+  page: number;
+  pageSize: number;
+  onPageChange: (page: number) => void;
+  onPageSizeChange: (size: number) => void;
+  shownId: number | null;
+  onShow: (contact: Contact) => void;
+}
+
+/** The audience's valid contacts; each one's button renders the email as that contact gets it. */
+export function PreviewContactsTable({
+  contacts,
+  page,
+  pageSize,
+  onPageChange,
+  onPageSizeChange,
+  shownId,
+  onShow,
+}: PreviewContactsTableProps) {
+  return (
+    <QueryStateSwitch
+      query={contacts}
+      loadingLabel="Loading contacts..."
+      errorTitle="Failed to load contacts"
+      isEmpty={(data) => data.items.length === 0}
+      empty={{ title: 'This audience has no valid contacts' }}
+    >
+      {(data) => (
+        <div>
+          <ScrollingTable aria-label="Contacts" size="small">
+            <TableHeader>
+              <TableRow>
+                <TableHeaderCell>Email</TableHeaderCell>
+                <TableHeaderCell>Preview</TableHeaderCell>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {data.items.map((contact) => {
+                const shown = contact.id === shownId;
+                return (
+                  <TableRow key={contact.id} aria-current={shown ? 'true' : undefined}>
+                    <TableCell>
+                      <TruncatedText text={contact.email} />
+                    </TableCell>
+                    <TableCell>
+                      <Button
+                        size="small"
+                        appearance={shown ? 'primary' : 'subtle'}
+                        icon={<EyeRegular />}
+                        aria-label={`Preview for ${contact.email}`}
+                        aria-pressed={shown}
+                        onClick={() => onShow(contact)}
+                      >
+                        {shown ? 'Shown' : 'Show'}
+                      </Button>
+                    </TableCell>
+                  </TableRow>
+                );
+              })}
+            </TableBody>
+          </ScrollingTable>
+          <PagedTableFooter
+            label="Contacts"
+            page={page}
+            pageSize={pageSize}
+            totalItems={data.meta.totalItems}
+            pageSizeOptions={PREVIEW_PAGE_SIZES}
+            onPageChange={onPageChange}
+            onPageSizeChange={(size) => onPageSizeChange(size === 'all' ? pageSize : size)}
+          />
+        </div>
+      )}
+    </QueryStateSwitch>
+  );
+}

@@ -1,0 +1,19 @@
+import type { TemplateSummary } from '@mailroom/api-client';
+import { formatDateTime } from '@mailroom/ui';
+import { useTemplatePage } from '../api/pickers';
+import { PickerDialog } from './PickerDialog';
+import { TemplatePreviewImage } from './TemplatePreviewImage';
+
+const COLUMNS = [
+  { header: 'Preview', cell: (template: TemplateSummary) => <TemplatePreviewImage name={template.name} preview={template.preview} /> },
+  { header: 'Last edited', cell: (template: TemplateSummary) => formatDateTime(template.updatedAt) },
+];
+
+/** Chooses the campaign's template; it does not lead to the template editor (SPEC: Campaign editor). */
+export function TemplatePickerDialog(props: {
+  selectedId: number | null;
+  onSelect: (template: TemplateSummary) => void;
+  onClose: () => void;
+}) {
+  return <PickerDialog title="Choose a template" itemsLabel="Templates" usePage={useTemplatePage} columns={COLUMNS} {...props} />;
+}

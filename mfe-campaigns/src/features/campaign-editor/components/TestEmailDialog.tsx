@@ -1,0 +1,96 @@
+import {
+  Button,
+  Dialog,
+  DialogActions,
+  DialogBody,
+  DialogContent,
+  DialogSurface,
+  DialogTitle,
+  Field,
+  Input,
+  Spinner,
+} from '@fluentui/react-components';
+import { errorMessage } from '@mailroom/api-client';
+import { useRemote } from '@mailroom/mf-contract/react';
+import { useState, type FormEvent } from 'react';
+import { useSendTestEmail, type TestEmailInput } from '../api/campaign';
+import { parseTestAddresses } from '../utils/testAddresses';
+
+export interface TestEmailDialogProps {
+  /** The campaign as it stands in the editor (saved or not): what the test mail carries. */
+  message: Omit<TestEmailInput, 'emails'>;
+  onClose: () => void;
+}
+
+/** Sends the campaign as it stands to a few comma-separated addresses. */
+export function TestEmailDialog({ message, onClose }: TestEmailDialogProps) {
+  const { notify } = useRemote();
+  const sendTest = useSendTestEmail();
+  const [text, setText] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (sendTest.isPending) return;
+    const parsed = parseTestAddresses(text);
+    if ('problem' in parsed) {
+      setProblem(parsed.problem);
+      return;
+    }
+    setProblem(null);
+    sendTest.mutate(
+      { ...message, emails: parsed.emails },
+      {
+        onSuccess: () => {
+          notify('success', `Test email sent to ${parsed.emails.join(', ')}`);
+          onClose();
+        },
+        onError: (error) => notify('error', errorMessage(error, 'Failed to send test email')),
+      },
+    );
+  };
+
+  return (
+    <Dialog open onOpenChange={(_, data) => !data.open && !sendTest.isPending && onClose()}>
+      <DialogSurface>
+        <form onSubmit={submit} noValidate>
+          <DialogBody>
+            <DialogTitle>Send test email</DialogTitle>
+            <DialogContent>
+              <Field
+                label="Email addresses"
+                required
+                hint="Separate addresses with commas."
+                validationState={problem ? 'error' : 'none'}
+                validationMessage={problem ?? undefined}
+              >
+                <Input
+                  value={text}
+                  autoFocus
+                  maxLength={7000}
+                  onChange={(_, data) => {
+                    setText(data.value);
+                    setProblem(null);
+                  }}
+                />
+              </Field>
+            </DialogContent>
+            <DialogActions>
+              <Button appearance="secondary" disabled={sendTest.isPending} onClick={onClose}>
+                Cancel
+              </Button>
+              <Button
+                type="submit"
+                appearance="primary"
+                disabled={sendTest.isPending}
+                icon={sendTest.isPending ? <Spinner size="tiny" /> : undefined}
+              >
+                Send test
+              </Button>
+            </DialogActions>
+          </DialogBody>
+        </form>
+      </DialogSurface>
+    </Dialog>
+  );
+}

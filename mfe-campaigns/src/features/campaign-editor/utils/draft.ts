@@ -1,0 +1,46 @@
+import type { Campaign, Schemas } from '@mailroom/api-client';
+
+export type CampaignUpdateInput = Schemas['CampaignUpdateInput'];
+
+/** What the editor's form holds: the campaign as the member is shaping it, saved by Finish later and Send. */
+export interface CampaignDraft {
+  name: string;
+  audience: { id: number; name: string } | null;
+  fromName: string;
+  fromEmail: string;
+  subject: string;
+  previewText: string;
+  template: { id: number; name: string; preview: string | null } | null;
+}
+
+export function draftOf(campaign: Campaign): CampaignDraft {
+  return {
+    name: campaign.name,
+    audience: campaign.audienceId === null ? null : { id: campaign.audienceId, name: campaign.audienceName ?? '' },
+    fromName: campaign.fromName ?? '',
+    fromEmail: campaign.fromEmail ?? '',
+    subject: campaign.subject ?? '',
+    previewText: campaign.previewText ?? '',
+    template: campaign.template
+      ? { id: campaign.template.id, name: campaign.template.name, preview: campaign.template.preview }
+      : campaign.templateId === null
+        ? null
+        : { id: campaign.templateId, name: '', preview: null },
+  };
+}
+
+const orNull = (text: string) => (text.trim() === '' ? null : text.trim());
+
+/** The save body (SPEC 7): every field, blank ones as null so that clearing a field clears it on the server. */
+export function updateInputOf(draft: CampaignDraft): CampaignUpdateInput {
+  return {
+    name: draft.name.trim(),
+    audienceId: draft.audience?.id ?? null,
+    audienceName: draft.audience?.name ?? null,
+    fromName: orNull(draft.fromName),
+    fromEmail: orNull(draft.fromEmail),
+    subject: orNull(draft.subject),
+    previewText: orNull(draft.previewText),
+    templateId: draft.template?.id ?? null,
+  };
+}

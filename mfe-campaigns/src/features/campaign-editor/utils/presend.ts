@@ -1,0 +1,33 @@
+import type { CampaignDraft } from './draft';
+
+/** The pre-send checks' messages (SPEC 5), in the order they run. */
+export const PRESEND_MESSAGES = {
+  audience: 'Please select an audience',
+  template: 'Please select a template',
+  subject: 'Please input email subject',
+  fromName: "Please input name for who's sending this campaign",
+  fromEmail: "Please input email for who's sending this campaign",
+} as const;
+
+/** Whether the sender address is one the organisation authorized; unknown (list not loaded) counts as chosen. */
+export function isAuthorizedSender(fromEmail: string, authorizedSenders: readonly string[] | undefined): boolean {
+  if (fromEmail === '') return false;
+  return authorizedSenders === undefined || authorizedSenders.includes(fromEmail);
+}
+
+/**
+ * The first pre-send check the draft fails, or null. A test email goes to typed addresses, so it
+ * skips the audience check (`needsAudience: false`) and runs the others in the same order.
+ */
+export function presendError(
+  draft: CampaignDraft,
+  authorizedSenders: readonly string[] | undefined,
+  { needsAudience = true }: { needsAudience?: boolean } = {},
+): string | null {
+  if (needsAudience && !draft.audience) return PRESEND_MESSAGES.audience;
+  if (!draft.template) return PRESEND_MESSAGES.template;
+  if (draft.subject.trim() === '') return PRESEND_MESSAGES.subject;
+  if (draft.fromName.trim() === '') return PRESEND_MESSAGES.fromName;
+  if (!isAuthorizedSender(draft.fromEmail, authorizedSenders)) return PRESEND_MESSAGES.fromEmail;
+  return null;
+}

@@ -1,0 +1,20 @@
+import { Caption1, Text, makeStyles, tokens } from '@fluentui/react-components';
+import { formatRate, rateOf } from '../utils/rates';
+
+const useStyles = makeStyles({
+  root: { display: 'flex', flexDirection: 'column' },
+  count: { color: tokens.colorNeutralForeground2 },
+});
+
+/** A rate with one decimal, and the count it comes from (e.g. '42.5%' over '17 opens'). */
+export function CampaignRateCell({ count, jobsSent, unit }: { count: number; jobsSent: number; unit: 'open' | 'click' }) {
+  const styles = useStyles();
+  return (
+    <div className={styles.root}>
+      <Text>{formatRate(rateOf(count, jobsSent))}</Text>
+      <Caption1 className={styles.count}>
+        {count} {count === 1 ? unit : `${unit}s`}
+      </Caption1>
+    </div>
+  );
+}

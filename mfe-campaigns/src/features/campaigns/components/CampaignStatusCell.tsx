@@ -1,0 +1,86 @@
+import { Button, ProgressBar, Spinner, Tooltip, makeStyles, tokens } from '@fluentui/react-components';
+import { errorMessage, type CampaignSummary } from '@mailroom/api-client';
+import { useRemote } from '@mailroom/mf-contract/react';
+import { lazy, Suspense, useState } from 'react';
+import { CampaignStatusBadge } from '../../../components/CampaignStatusBadge';
+import { useContinueCampaign } from '../api/campaigns';
+import { sendingProgress } from '../utils/rates';
+
+// Fetched when first opened, like the list's other dialogs.
+const ContinueCampaignDialog = lazy(() =>
+  import('./ContinueCampaignDialog').then((module) => ({ default: module.ContinueCampaignDialog })),
+);
+
+export const CONTINUE_SUCCESS = 'Campaign will continue sending to remaining contacts.';
+export const CONTINUE_FAILURE = 'Failed to continue campaign';
+
+const useStyles = makeStyles({
+  root: { display: 'flex', flexDirection: 'column', alignItems: 'flex-start', rowGap: tokens.spacingVerticalS, minWidth: '120px' },
+  progress: { width: '120px' },
+  chip: { borderRadius: tokens.borderRadiusMedium },
+});
+
+/**
+ * The status chip (SPEC 4): Sending with its progress, Sent, and Error with its message as a tooltip and
+ * 'Continue sending', which stays disabled while this campaign's continue request runs.
+ */
+export function CampaignStatusCell({ campaign }: { campaign: CampaignSummary }) {
+  const styles = useStyles();
+  if (campaign.status === 'SENDING') {
+    const progress = sendingProgress(campaign.jobsSent, campaign.jobsFailed, campaign.contactCount);
+    return (
+      <div className={styles.root}>
+        <CampaignStatusBadge status="SENDING" />
+        <ProgressBar
+          className={styles.progress}
+          value={progress ?? undefined}
+          aria-label={progress === null ? `${campaign.name}: sending` : `${campaign.name}: ${Math.round(progress * 100)}% sent`}
+        />
+      </div>
+    );
+  }
+  if (campaign.status === 'ERROR') {
+    return (
+      <div className={styles.root}>
+        <Tooltip content={campaign.errorMessage ?? 'Sending stopped'} relationship="description">
+          <span className={styles.chip} tabIndex={0}>
+            <CampaignStatusBadge status="ERROR" />
+          </span>
+        </Tooltip>
+        <ContinueSending campaign={campaign} />
+      </div>
+    );
+  }
+  return <CampaignStatusBadge status={campaign.status} />;
+}
+
+function ContinueSending({ campaign }: { campaign: CampaignSummary }) {
+  const { notify } = useRemote();
+  const [confirming, setConfirming] = useState(false);
+  const continueCampaign = useContinueCampaign(campaign.id);
+
+  const confirm = () => {
+    setConfirming(false);
+    continueCampaign.mutate(undefined, {
+      onSuccess: () => notify('success', CONTINUE_SUCCESS),
+      onError: (error) => notify('error', errorMessage(error, CONTINUE_FAILURE)),
+    });
+  };
+
+  return (
+    <>
+      <Button
+        size="small"
+        disabled={continueCampaign.isPending}
+        icon={continueCampaign.isPending ? <Spinner size="extra-tiny" /> : undefined}
+        aria-label={`Continue sending ${campaign.name}`}
+        onClick={() => setConfirming(true)}
+      >
+        Continue sending
+      </Button>
+      <Suspense fallback={null}>
+        {confirming && <ContinueCampaignDialog onConfirm={confirm} onCancel={() => setConfirming(false)} />}
+      </Suspense>
+    </>
+  );
+}

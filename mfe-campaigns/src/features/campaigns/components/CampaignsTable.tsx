@@ -1,0 +1,139 @@
+import {
+  Button,
+  Menu,
+  MenuButton,
+  MenuItem,
+  MenuList,
+  MenuPopover,
+  MenuTrigger,
+  TableBody,
+  TableCell,
+  TableHeader,
+  TableHeaderCell,
+  TableRow,
+  makeStyles,
+  tokens,
+} from '@fluentui/react-components';
+import { CopyRegular, DeleteRegular, MoreHorizontalRegular, RenameRegular } from '@fluentui/react-icons';
+import { errorMessage, type CampaignSummary } from '@mailroom/api-client';
+import { useRemote } from '@mailroom/mf-contract/react';
+import { ScrollingTable } from '@mailroom/ui';
+import { lazy, Suspense, useState } from 'react';
+import { useHref, useLinkClickHandler, useNavigate } from 'react-router-dom';
+import { useReplicateCampaign } from '../api/campaigns';
+import { CampaignNameCell, useCampaignHref } from './CampaignNameCell';
+import { CampaignRateCell } from './CampaignRateCell';
+import { CampaignStatusCell } from './CampaignStatusCell';
+
+// The dialogs are fetched when first opened, which keeps the list's first load small.
+const RenameCampaignDialog = lazy(() => import('./RenameCampaignDialog').then((module) => ({ default: module.RenameCampaignDialog })));
+const DeleteCampaignDialog = lazy(() => import('./DeleteCampaignDialog').then((module) => ({ default: module.DeleteCampaignDialog })));
+
+const useStyles = makeStyles({
+  actions: { display: 'flex', columnGap: tokens.spacingHorizontalXS },
+});
+
+type Pending = { kind: 'rename' | 'delete'; campaign: CampaignSummary } | null;
+
+export function CampaignsTable({ campaigns }: { campaigns: CampaignSummary[] }) {
+  const [pending, setPending] = useState<Pending>(null);
+  return (
+    <>
+      <ScrollingTable aria-label="Campaigns">
+        <TableHeader>
+          <TableRow>
+            <TableHeaderCell>Name</TableHeaderCell>
+            <TableHeaderCell>Status</TableHeaderCell>
+            <TableHeaderCell>Open rate</TableHeaderCell>
+            <TableHeaderCell>Click Rate</TableHeaderCell>
+            <TableHeaderCell>Actions</TableHeaderCell>
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {campaigns.map((campaign) => (
+            <TableRow key={campaign.id}>
+              <TableCell>
+                <CampaignNameCell campaign={campaign} />
+              </TableCell>
+              <TableCell>
+                <CampaignStatusCell campaign={campaign} />
+              </TableCell>
+              <TableCell>
+                <CampaignRateCell count={campaign.uniqueOpens} jobsSent={campaign.jobsSent} unit="open" />
+              </TableCell>
+              <TableCell>
+                <CampaignRateCell count={campaign.uniqueClicks} jobsSent={campaign.jobsSent} unit="click" />
+              </TableCell>
+              <TableCell>
+                <CampaignActions
+                  campaign={campaign}
+                  onRename={() => setPending({ kind: 'rename', campaign })}
+                  onDelete={() => setPending({ kind: 'delete', campaign })}
+                />
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </ScrollingTable>
+      <Suspense fallback={null}>
+        {pending?.kind === 'rename' && <RenameCampaignDialog campaign={pending.campaign} onClose={() => setPending(null)} />}
+        {pending?.kind === 'delete' && <DeleteCampaignDialog campaign={pending.campaign} onClose={() => setPending(null)} />}
+      </Suspense>
+    </>
+  );
+}
+
+/** 'Edit' for a draft, 'View report' otherwise, and a menu with Rename, Replicate and Delete. */
+function CampaignActions({ campaign, onRename, onDelete }: { campaign: CampaignSummary; onRename: () => void; onDelete: () => void }) {
+  const styles = useStyles();
+  const { basePath, notify } = useRemote();
+  const navigate = useNavigate();
+  const href = useCampaignHref(campaign);
+  const openHere = useLinkClickHandler<HTMLAnchorElement>(href);
+  const replicate = useReplicateCampaign();
+  const draft = campaign.status === 'DRAFT';
+
+  // The copy is a draft: it opens in the editor, as a replicated template opens in its own.
+  const replicateCampaign = () =>
+    replicate.mutate(campaign.id, {
+      onSuccess: (id) => {
+        notify('success', `Successfully replicated campaign ${campaign.name}`);
+        void navigate(`${basePath}/edit/${id}`);
+      },
+      onError: (error) => notify('error', errorMessage(error, 'Failed to replicate campaign')),
+    });
+
+  return (
+    <span className={styles.actions}>
+      {/* A link that looks like a button: it navigates, so it also opens in a new tab. */}
+      <Button
+        as="a"
+        size="small"
+        href={useHref(href)}
+        onClick={openHere}
+        aria-label={`${draft ? 'Edit' : 'View report of'} ${campaign.name}`}
+      >
+        {draft ? 'Edit' : 'View report'}
+      </Button>
+      <Menu>
+        <MenuTrigger disableButtonEnhancement>
+          <MenuButton size="small" appearance="subtle" icon={<MoreHorizontalRegular />} aria-label={`More actions for ${campaign.name}`} />
+        </MenuTrigger>
+        <MenuPopover>
+          <MenuList>
+            <MenuItem icon={<RenameRegular />} onClick={onRename}>
+              Rename
+            </MenuItem>
+            <MenuItem icon={<CopyRegular />} disabled={replicate.isPending} onClick={replicateCampaign}>
+              Replicate
+            </MenuItem>
+            {/* A campaign is not deleted while it sends (the API answers 409). */}
+            <MenuItem icon={<DeleteRegular />} disabled={campaign.status === 'SENDING'} onClick={onDelete}>
+              Delete
+            </MenuItem>
+          </MenuList>
+        </MenuPopover>
+      </Menu>
+    </span>
+  );
+}

@@ -1,0 +1,191 @@
+/**
+ * An in-memory stand-in for the API calls the campaigns remote makes (campaigns, and the audiences,
+ * contacts and templates its pickers and preview read), installed as the global fetch.
+ */
+import type { Audience, Campaign, Contact, TemplateSummary, ValidationResult } from '@mailroom/api-client';
+import { createFakeFetch, json, page, type RecordedRequest } from '@mailroom/mf-contract/fake-api';
+
+export type FakeTemplate = TemplateSummary & { html: string };
+
+export function campaign(overrides: Partial<Campaign> & Pick<Campaign, 'id' | 'name'>): Campaign {
+  return {
+    status: 'DRAFT',
+    audienceId: null,
+    audienceName: null,
+    numberOfContacts: 0,
+    contactCount: 0,
+    fromName: null,
+    fromEmail: null,
+    subject: null,
+    previewText: null,
+    templateId: null,
+    template: null,
+    html: null,
+    deliveryDate: null,
+    updatedAt: '2024-05-06T07:08:09.000Z',
+    updatedByEmail: 'mia@example.org',
+    jobsSent: 0,
+    jobsFailed: 0,
+    uniqueOpens: 0,
+    uniqueClicks: 0,
+    errorMessage: null,
+    ...overrides,
+  };
+}
+
+export function audience(overrides: Partial<Audience> & Pick<Audience, 'id' | 'name'>): Audience {
+  return {
+    headers: ['email'],
+    source: 'CSV',
+    numberOfContacts: 0,
+    numberOfContactsWithErrors: 0,
+    isImporting: false,
+    importErrorMessage: null,
+    createdAt: '2024-03-04T10:20:30.000Z',
+    ...overrides,
+  };
+}
+
+export function template(overrides: Partial<FakeTemplate> & Pick<FakeTemplate, 'id' | 'name'>): FakeTemplate {
+  return { preview: null, updatedAt: '2024-04-01T12:00:00.000Z', updatedByEmail: 'mia@example.org', html: '<p>Hello</p>', ...overrides };
+}
+
+export function contact(id: number, email: string, data: Record<string, string> = {}, errorMessage: string | null = null): Contact {
+  return { id, email, data: { email, ...data }, errorMessage };
+}
+
+/** Fills {{tag}} from the contact's data as the server does (missing tags become empty). */
+function fill(text: string, found: Contact | undefined): string {
+  return text.replace(/\{\{\s*([\w]+)\s*\}\}/g, (_, tag: string) => found?.data[tag] ?? '');
+}
+
+export interface FakeApiInit {
+  campaigns?: Campaign[];
+  audiences?: Audience[];
+  contacts?: Record<number, Contact[]>;
+  templates?: FakeTemplate[];
+  senders?: string[];
+}
+
+export function createFakeApi(init: FakeApiInit = {}) {
+  const campaigns = new Map((init.campaigns ?? []).map((c) => [c.id, { ...c }]));
+  const audiences = new Map((init.audiences ?? []).map((a) => [a.id, { ...a }]));
+  const contacts = new Map(Object.entries(init.contacts ?? {}).map(([id, list]) => [Number(id), list]));
+  const templates = new Map((init.templates ?? []).map((t) => [t.id, { ...t }]));
+  const senders = init.senders ?? ['news@example.org', 'events@example.org'];
+  let nextCampaignId = Math.max(0, ...campaigns.keys()) + 1;
+
+  const byName = <T extends { name: string }>(items: Iterable<T>, query: URLSearchParams) => {
+    const name = query.get('name')?.toLowerCase();
+    return [...items].filter((item) => !name || item.name.toLowerCase().includes(name));
+  };
+  const allContacts = (audienceId: number) => contacts.get(audienceId) ?? [];
+
+  /** What validate-campaign answers: the valid contacts lacking a tag the template, subject or preview text uses. */
+  function validate(templateId: number, audienceId: number, texts: string[]): ValidationResult[] {
+    const html = templates.get(templateId)?.html ?? '';
+    const tags = [...new Set([html, ...texts].join(' ').match(/\{\{\s*\w+\s*\}\}/g) ?? [])].map((tag) => tag.replace(/[{}\s]/g, ''));
+    return allContacts(audienceId)
+      .filter((c) => c.errorMessage === null)
+      .map((c) => ({ contactId: c.id, email: c.email, missingFields: tags.filter((tag) => !c.data[tag]) }))
+      .filter((result) => result.missingFields.length > 0);
+  }
+
+  function routes({ method, path, query, body }: RecordedRequest): Response {
+    const input = (body ?? {}) as Record<string, unknown>;
+    if (path === '/api/campaigns' && method === 'GET') return json(200, { data: page(byName(campaigns.values(), query), query) });
+    if (path === '/api/campaigns' && method === 'POST') {
+      const id = nextCampaignId++;
+      campaigns.set(id, campaign({ id, name: input.name as string, templateId: (input.templateId as number | undefined) ?? null }));
+      return json(201, { id });
+    }
+    if (path === '/api/campaigns/authorized-sent-emails' && method === 'GET') return json(200, senders);
+    if (path === '/api/campaigns/send-test-email' && method === 'POST') return json(200, { message: 'Test email sent' });
+    if (path === '/api/campaigns/test-render-email' && method === 'POST') {
+      const found = templates.get(input.templateId as number);
+      if (!found) return json(404, { message: 'Template not found' });
+      const to = [...contacts.values()].flat().find((c) => c.id === input.contactId);
+      return json(200, {
+        template: fill(found.html, to),
+        subject: fill((input.subject as string | undefined) ?? '', to),
+        previewText: fill((input.previewText as string | undefined) ?? '', to),
+      });
+    }
+    if (path === '/api/campaigns/validate-campaign' && method === 'POST') {
+      const texts = [input.subject, input.previewText].filter((t): t is string => typeof t === 'string');
+      return json(200, validate(input.templateId as number, input.audienceId as number, texts));
+    }
+
+    const campaignMatch = /^\/api\/campaigns\/(\d+)(\/\w+)?$/.exec(path);
+    if (campaignMatch) {
+      const found = campaigns.get(Number(campaignMatch[1]));
+      if (!found) return json(404, { message: 'Campaign not found' });
+      const action = campaignMatch[2] ?? '';
+      if (action === '' && method === 'GET') return json(200, found);
+      if (action === '' && method === 'PUT') {
+        Object.assign(found, input, { updatedAt: new Date().toISOString() });
+        if ('templateId' in input) {
+          const chosen = input.templateId === null ? undefined : templates.get(input.templateId as number);
+          found.template = chosen ? { id: chosen.id, name: chosen.name, html: chosen.html, preview: chosen.preview } : null;
+        }
+        if ('audienceId' in input) found.numberOfContacts = audiences.get(input.audienceId as number)?.numberOfContacts ?? 0;
+        return json(200, found);
+      }
+      if (action === '' && method === 'DELETE') {
+        campaigns.delete(found.id);
+        return new Response(null, { status: 204 });
+      }
+      if (action === '/send' && method === 'POST') {
+        if (found.status !== 'DRAFT') return json(409, { message: 'Only a draft can be sent' });
+        found.status = 'SENDING';
+        return json(202, { message: 'Sending started' });
+      }
+      if (action === '/continue' && method === 'POST') {
+        if (found.status !== 'ERROR') return json(409, { message: 'Only a campaign in error can continue' });
+        found.status = 'SENDING';
+        found.errorMessage = null;
+        return json(202, { message: 'Sending continues' });
+      }
+      if (action === '/replicate' && method === 'POST') {
+        const id = nextCampaignId++;
+        campaigns.set(id, { ...campaign({ ...found, id, name: `${found.name} (copy)` }), status: 'DRAFT', jobsSent: 0, jobsFailed: 0 });
+        return json(201, { id });
+      }
+    }
+
+    if (path === '/api/audiences' && method === 'GET') return json(200, page(byName(audiences.values(), query), query));
+    const audienceMatch = /^\/api\/audiences\/(\d+)(\/contacts)?$/.exec(path);
+    if (audienceMatch && method === 'GET') {
+      const found = audiences.get(Number(audienceMatch[1]));
+      if (!found) return json(404, { message: 'Audience not found' });
+      if (!audienceMatch[2]) return json(200, found);
+      const hasError = query.get('hasError');
+      const list = allContacts(found.id).filter((c) => hasError === null || (c.errorMessage !== null) === (hasError === 'true'));
+      return json(200, page(list, query));
+    }
+    if (path === '/api/templates' && method === 'GET') {
+      return json(
+        200,
+        page(
+          byName(
+            [...templates.values()].map(({ html: _html, ...summary }) => summary),
+            query,
+          ),
+          query,
+        ),
+      );
+    }
+    return json(404, { message: `No fake for ${method} ${path}` });
+  }
+
+  return { ...createFakeFetch(routes), campaigns, audiences, contacts, templates };
+}
+
+export type FakeApi = ReturnType<typeof createFakeApi>;
+
+/** A promise the test resolves when it wants, to hold a request in flight. */
+export function deferred<T = void>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}

@@ -1,0 +1,31 @@
+import type { BounceType, SendStatus } from '@mailroom/api-client';
+
+/** The email performance filters (SPEC 3): absent means no filter. */
+export interface EmailPerformanceFilters {
+  /** Already trimmed; absent when the search box is blank. */
+  email?: string;
+  sendStatus?: SendStatus;
+  bounceStatus?: BounceType;
+  clicked?: boolean;
+  opened?: boolean;
+}
+
+export interface EmailPerformancePageParams extends EmailPerformanceFilters {
+  page: number;
+  limit: number;
+}
+
+/**
+ * The campaign report's query keys. Everything of one campaign sits under `report(id)`, so an action
+ * (retry, send) refreshes the counters, the rows and the links together. The prefix is the remote's own:
+ * the shell's query client is shared with the other remotes.
+ */
+export const reportKeys = {
+  all: ['reports'] as const,
+  report: (id: number) => [...reportKeys.all, id] as const,
+  campaign: (id: number) => [...reportKeys.report(id), 'campaign'] as const,
+  overview: (id: number) => [...reportKeys.report(id), 'overview'] as const,
+  emailPerformance: (id: number) => [...reportKeys.report(id), 'email-performance'] as const,
+  emailPerformancePage: (id: number, params: EmailPerformancePageParams) => [...reportKeys.emailPerformance(id), params] as const,
+  links: (id: number) => [...reportKeys.report(id), 'links'] as const,
+};

@@ -1,0 +1,117 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { expectBody, type Campaign, type CampaignLink, type CampaignOverviewStats, type EmailPerformanceList } from '@mailroom/api-client';
+import { useApiClient } from '@mailroom/mf-contract/react';
+import { fileNameFromContentDisposition, saveBlob } from '@mailroom/ui';
+import { reportKeys, type EmailPerformanceFilters, type EmailPerformancePageParams } from './keys';
+
+/** How often a SENDING campaign's report is refreshed: counters, progress, rows and clicks. */
+export const SENDING_REFRESH_MS = 5000;
+
+const refreshWhileSending = (sending: boolean) => (sending ? SENDING_REFRESH_MS : false);
+
+export function useCampaign(id: number) {
+  const client = useApiClient();
+  return useQuery({
+    queryKey: reportKeys.campaign(id),
+    queryFn: async ({ signal }) => {
+      const { data } = await client.GET('/api/campaigns/{id}', { params: { path: { id } }, signal });
+      return expectBody<Campaign>(data);
+    },
+    enabled: id > 0,
+    refetchInterval: (query) => refreshWhileSending(query.state.data?.status === 'SENDING'),
+  });
+}
+
+export function useOverviewStats(id: number) {
+  const client = useApiClient();
+  return useQuery({
+    queryKey: reportKeys.overview(id),
+    queryFn: async ({ signal }) => {
+      const { data } = await client.GET('/api/reports/{id}/overview-stat', { params: { path: { id } }, signal });
+      return expectBody<CampaignOverviewStats>(data);
+    },
+    enabled: id > 0,
+    refetchInterval: (query) => refreshWhileSending(query.state.data?.campaign.status === 'SENDING'),
+  });
+}
+
+/** A page of per-contact results; NOT_SENT is filtered and paged by the server like any other status. */
+export function useEmailPerformance(id: number, params: EmailPerformancePageParams, sending: boolean) {
+  const client = useApiClient();
+  return useQuery({
+    queryKey: reportKeys.emailPerformancePage(id, params),
+    queryFn: async ({ signal }) => {
+      const { data } = await client.GET('/api/reports/{id}/email-performance', { params: { path: { id }, query: params }, signal });
+      return expectBody<EmailPerformanceList>(data);
+    },
+    placeholderData: keepPreviousData,
+    refetchInterval: refreshWhileSending(sending),
+  });
+}
+
+export function useCampaignLinks(id: number, sending: boolean) {
+  const client = useApiClient();
+  return useQuery({
+    queryKey: reportKeys.links(id),
+    queryFn: async ({ signal }) => {
+      const { data } = await client.GET('/api/reports/{id}/clicks', { params: { path: { id } }, signal });
+      return expectBody<CampaignLink[]>(data);
+    },
+    refetchInterval: refreshWhileSending(sending),
+  });
+}
+
+/** Downloads the rows matching the filters as a workbook, under the name the server gives (email-performance-{id}.xlsx). */
+export function useExportEmailPerformance(id: number) {
+  const client = useApiClient();
+  return useMutation({
+    mutationFn: async (filters: EmailPerformanceFilters) => {
+      const { data, response } = await client.GET('/api/reports/{id}/export-email-performance', {
+        params: { path: { id }, query: filters },
+        parseAs: 'blob',
+      });
+      saveBlob(
+        expectBody(data),
+        fileNameFromContentDisposition(response.headers.get('Content-Disposition'), `email-performance-${id}.xlsx`),
+      );
+    },
+  });
+}
+
+/** An action that queues sending: answers the server's message and refreshes the whole report. */
+function useSendAction<T>(id: number, post: (variables: T) => Promise<{ message: string } | undefined>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (variables: T) => expectBody(await post(variables)).message,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: reportKeys.report(id) }),
+  });
+}
+
+export function useRetryAllFailedJobs(id: number) {
+  const client = useApiClient();
+  return useSendAction<void>(
+    id,
+    async () => (await client.POST('/api/reports/{id}/retry-all-failed-jobs', { params: { path: { id } } })).data,
+  );
+}
+
+export function useSendToNotSent(id: number) {
+  const client = useApiClient();
+  return useSendAction<void>(id, async () => (await client.POST('/api/reports/{id}/send-to-not-sent', { params: { path: { id } } })).data);
+}
+
+export function useRetryJob(id: number) {
+  const client = useApiClient();
+  return useSendAction<number>(
+    id,
+    async (jobId) => (await client.POST('/api/reports/{id}/retry-job/{jobId}', { params: { path: { id, jobId } } })).data,
+  );
+}
+
+export function useSendToContact(id: number) {
+  const client = useApiClient();
+  return useSendAction<number>(
+    id,
+    async (contactId) => (await client.POST('/api/reports/{id}/send-to-contact/{contactId}', { params: { path: { id, contactId } } })).data,
+  );
+}

@@ -1,0 +1,89 @@
+import { Spinner, Tab, TabList, Title1, makeStyles, tokens, useId } from '@fluentui/react-components';
+import { REMOTES } from '@mailroom/mf-contract/remotes';
+import { parseRouteId, RouterLink } from '@mailroom/ui';
+import { useParams, useSearchParams } from 'react-router-dom';
+import { useCampaign, useOverviewStats } from '../api/report';
+import { CampaignNotFound } from '../components/CampaignNotFound';
+import { ClickPerformanceTab } from '../components/click-performance/ClickPerformanceTab';
+import { EmailPerformanceTab } from '../components/email-performance/EmailPerformanceTab';
+import { OverviewTab } from '../components/overview/OverviewTab';
+
+const TABS = [
+  { value: 'overview', label: 'Overview' },
+  { value: 'email-performance', label: 'Email Performance' },
+  { value: 'click-performance', label: 'Click Performance' },
+] as const;
+
+type ReportTab = (typeof TABS)[number]['value'];
+
+const tabOf = (raw: string | null): ReportTab => TABS.find((tab) => tab.value === raw)?.value ?? 'overview';
+
+const useStyles = makeStyles({
+  root: { display: 'flex', flexDirection: 'column', rowGap: tokens.spacingVerticalL, minWidth: 0 },
+  title: { overflowWrap: 'anywhere' },
+  tabs: { overflowX: 'auto' },
+  panel: { minWidth: 0 },
+});
+
+/**
+ * /campaigns/reports/{id}: the campaign's name and three tabs. The open tab is kept in the address
+ * (?tab=...), so a reload or a shared link lands on it.
+ */
+export function CampaignReportRoute() {
+  const styles = useStyles();
+  const tabIds = useId('report-tab');
+  const id = parseRouteId(useParams().id);
+  const campaign = useCampaign(id ?? 0);
+  const overview = useOverviewStats(id ?? 0);
+  const [searchParams, setSearchParams] = useSearchParams();
+  const tab = tabOf(searchParams.get('tab'));
+
+  if (id !== null && (campaign.isPending || overview.isPending)) return <Spinner label="Loading report..." />;
+
+  if (id === null || !campaign.data || !overview.data) {
+    return (
+      <CampaignNotFound
+        error={id === null ? null : (campaign.error ?? overview.error)}
+        onRetry={() => {
+          void campaign.refetch();
+          void overview.refetch();
+        }}
+      />
+    );
+  }
+
+  const sending = campaign.data.status === 'SENDING';
+  return (
+    <section className={styles.root}>
+      <RouterLink to={REMOTES.campaigns.basePath}>Back to Campaigns</RouterLink>
+      <Title1 as="h1" className={styles.title}>
+        {campaign.data.name}
+      </Title1>
+      <TabList
+        className={styles.tabs}
+        selectedValue={tab}
+        onTabSelect={(_, data) =>
+          setSearchParams(
+            (current) => {
+              const next = new URLSearchParams(current);
+              next.set('tab', String(data.value));
+              return next;
+            },
+            { replace: true },
+          )
+        }
+      >
+        {TABS.map(({ value, label }) => (
+          <Tab key={value} id={`${tabIds}-${value}`} value={value}>
+            {label}
+          </Tab>
+        ))}
+      </TabList>
+      <div className={styles.panel} role="tabpanel" aria-labelledby={`${tabIds}-${tab}`}>
+        {tab === 'overview' && <OverviewTab campaign={campaign.data} stats={overview.data} />}
+        {tab === 'email-performance' && <EmailPerformanceTab campaignId={id} sending={sending} />}
+        {tab === 'click-performance' && <ClickPerformanceTab campaign={campaign.data} sending={sending} />}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,150 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { campaign, createFakeApi, link } from '../../../test/fake-api';
+import { renderApp } from '../../../test/render';
+import { CLICK_MAP_IDS } from '../components/click-performance/clickMapDocument';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const html = `<!DOCTYPE html><html><head><title>Spring</title></head><body>
+<p><a href="https://example.org/news" data-link-id="1">Read the news</a></p>
+<p><a href="https://example.org/shop" data-link-id="2">Visit the shop</a></p>
+<p><a href="https://example.org/shop" data-link-id="2">Shop again</a></p>
+<p><a href="https://example.org/events" data-link-id="3">Events</a></p>
+</body></html>`;
+
+const LONG_URL = 'https://example.org/events-with-a-very-long-address';
+const links = [link(1, 'https://example.org/news', 30, 12), link(2, 'https://example.org/shop', 15, 6), link(3, LONG_URL, 5, 2)];
+
+function setup(overrides: { links?: ReturnType<typeof link>[]; html?: string | null } = {}) {
+  const api = createFakeApi({
+    campaigns: [campaign({ id: 5, name: 'Spring news', html: overrides.html === undefined ? html : overrides.html })],
+    stats: { 5: { jobsSent: 11, jobsFailed: 1, totalContactsCount: 12 } },
+    links: { 5: overrides.links ?? links },
+  });
+  return { api, ...renderApp('/campaigns/reports/5?tab=click-performance', api) };
+}
+
+/** The click map frame's document, parsed as the frame would (nothing in it runs in the test either). */
+async function openClickMap(user: ReturnType<typeof setup>['user']) {
+  await user.click(await screen.findByRole('button', { name: 'View Click Map' }));
+  const dialog = await screen.findByRole('dialog', { name: 'Click Map' });
+  const frame = within(dialog).getByTitle('Click map') as HTMLIFrameElement;
+  const doc = new DOMParser().parseFromString(frame.getAttribute('srcdoc')!, 'text/html');
+  return { dialog, frame, doc };
+}
+
+describe('Click performance: links in this email', () => {
+  it('lists each URL with its total and unique clicks and their shares', async () => {
+    setup();
+    const table = await screen.findByRole('table', { name: 'Links in this email' });
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['URL', 'Total Clicks', 'Unique Clicks']);
+    const body = within(table).getAllByRole('row').slice(1);
+    expect(
+      body.map((tr) =>
+        within(tr)
+          .getAllByRole('cell')
+          .map((cell) => cell.textContent),
+      ),
+    ).toEqual([
+      ['https://example.org/news', '30 (60.0%)', '12 (60.0%)'],
+      ['https://example.org/shop', '15 (30.0%)', '6 (30.0%)'],
+      [`${LONG_URL.slice(0, 29)}…`, '5 (10.0%)', '2 (10.0%)'],
+    ]);
+    expect(
+      within(table)
+        .getByText(`${LONG_URL.slice(0, 29)}…`)
+        .getAttribute('aria-label'),
+    ).toBe(LONG_URL);
+  });
+
+  it('shows 0.0% shares before any click', async () => {
+    setup({ links: [link(1, 'https://example.org/news', 0, 0)] });
+    const table = await screen.findByRole('table', { name: 'Links in this email' });
+    expect(within(table).getAllByText('0 (0.0%)')).toHaveLength(2);
+  });
+
+  it("reads 'No data available' when the email has no links", async () => {
+    setup({ links: [] });
+    const table = await screen.findByRole('table', { name: 'Links in this email' });
+    expect(within(table).getByText('No data available')).toBeTruthy();
+  });
+
+  it('offers no click map without html', async () => {
+    setup({ html: null });
+    await screen.findByRole('table', { name: 'Links in this email' });
+    expect((screen.getByRole('button', { name: 'View Click Map' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+});
+
+describe('Click performance: click map', () => {
+  it('opens a full-screen overlay whose frame has an empty sandbox', async () => {
+    const { user } = setup();
+    const { frame, dialog } = await openClickMap(user);
+    expect(frame.getAttribute('sandbox')).toBe('');
+    expect(frame.hasAttribute('src')).toBe(false);
+    await user.click(await within(dialog).findByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('puts the clicks and their share on every link with a data-link-id, and points it at its details', async () => {
+    const { user } = setup();
+    const { doc } = await openClickMap(user);
+    const anchors = [...doc.querySelectorAll('body a[data-link-id]')];
+    expect(anchors.map((a) => [a.getAttribute('href'), a.querySelector('.mailroom-clickmap-badge')?.textContent])).toEqual([
+      ['about:srcdoc#mailroom-clickmap-link-1', '30 clicks · 60.0%'],
+      ['about:srcdoc#mailroom-clickmap-link-2', '15 clicks · 30.0%'],
+      ['about:srcdoc#mailroom-clickmap-link-2', '15 clicks · 30.0%'],
+      ['about:srcdoc#mailroom-clickmap-link-3', '5 clicks · 10.0%'],
+    ]);
+    // Fragments of the frame's own document, never resolved against the app's address.
+    expect(doc.querySelectorAll('base')).toHaveLength(0);
+  });
+
+  it('has Link Details for each link: URL, Total Clicks, Unique Clicks and their shares', async () => {
+    const { user } = setup();
+    const { doc } = await openClickMap(user);
+    const details = doc.getElementById(CLICK_MAP_IDS.details(2))!;
+    expect(details.querySelector('h2')?.textContent).toBe('Link Details');
+    const terms = [...details.querySelectorAll('dt')].map((dt) => [dt.textContent, dt.nextElementSibling?.textContent]);
+    expect(terms).toEqual([
+      ['URL', 'https://example.org/shop'],
+      ['Total Clicks', '15'],
+      ['% of all clicks', '30.0%'],
+      ['Unique Clicks', '6'],
+      ['% of all unique clicks', '30.0%'],
+    ]);
+    expect(details.querySelector(`a[href="about:srcdoc#${CLICK_MAP_IDS.summary}"]`)?.textContent).toBe('Back to Click Summary');
+  });
+
+  it("shows the 'Click Summary' with a bar per link as long as its share, while nothing is selected", async () => {
+    const { user } = setup();
+    const { doc } = await openClickMap(user);
+    const summary = doc.getElementById(CLICK_MAP_IDS.summary)!;
+    expect(summary.querySelector('h2')?.textContent).toBe('Click Summary');
+    const items = [...summary.querySelectorAll('li')];
+    expect(
+      items.map((li) => [
+        li.getAttribute('data-link-id'),
+        li.querySelector('a')?.getAttribute('href'),
+        li.querySelector<HTMLElement>('.mailroom-clickmap-bar > span')?.style.width,
+        li.textContent,
+      ]),
+    ).toEqual([
+      ['1', 'about:srcdoc#mailroom-clickmap-link-1', '60%', 'https://example.org/news30 clicks (60.0%)'],
+      ['2', 'about:srcdoc#mailroom-clickmap-link-2', '30%', 'https://example.org/shop15 clicks (30.0%)'],
+      ['3', 'about:srcdoc#mailroom-clickmap-link-3', '10%', `${LONG_URL}5 clicks (10.0%)`],
+    ]);
+    // Selection is the fragment: details show for :target, the summary while none is targeted, hovering highlights.
+    const css = doc.querySelector('style')!.textContent!;
+    expect(css).toContain('#mailroom-clickmap-panel .mailroom-clickmap-details { display: none; }');
+    expect(css).toContain('#mailroom-clickmap-panel .mailroom-clickmap-details:target { display: block; }');
+    expect(css).toContain('#mailroom-clickmap-panel:has(.mailroom-clickmap-details:target) #mailroom-clickmap-summary { display: none; }');
+    expect(css).toMatch(/a\.mailroom-clickmap-link:hover, a\.mailroom-clickmap-link:focus-visible \{ outline: 3px solid/);
+    expect(css).toContain('html:has(#mailroom-clickmap-link-2:target) a.mailroom-clickmap-link[data-link-id="2"]');
+  });
+});

@@ -1,0 +1,123 @@
+/**
+ * A small in-memory stand-in for the parts of the API the report uses, installed as the global fetch:
+ * the remote's real API client talks to it, so tests exercise the same requests the product makes. It
+ * filters and pages email performance the way the server does, NOT_SENT included.
+ */
+import type { Campaign, CampaignLink, EmailPerformanceRow } from '@mailroom/api-client';
+import { createFakeFetch, json, page, type RecordedRequest } from '@mailroom/mf-contract/fake-api';
+
+export function campaign(overrides: Partial<Campaign> & Pick<Campaign, 'id' | 'name'>): Campaign {
+  return {
+    status: 'SENT',
+    audienceId: 3,
+    audienceName: 'Newsletter readers',
+    numberOfContacts: 12,
+    contactCount: 12,
+    fromName: 'Mia Member',
+    fromEmail: 'news@example.org',
+    subject: 'Spring news',
+    previewText: 'What is new this spring',
+    templateId: 4,
+    template: null,
+    html: '<!DOCTYPE html><html><body><p>Hello</p></body></html>',
+    deliveryDate: '2024-04-02T09:15:30.000Z',
+    updatedAt: '2024-04-02T09:15:30.000Z',
+    updatedByEmail: 'mia@example.org',
+    jobsSent: 10,
+    jobsFailed: 1,
+    uniqueOpens: 4,
+    uniqueClicks: 2,
+    errorMessage: null,
+    ...overrides,
+  };
+}
+
+export function row(overrides: Partial<EmailPerformanceRow> & Pick<EmailPerformanceRow, 'contactId'>): EmailPerformanceRow {
+  return {
+    id: overrides.contactId + 1000,
+    email: `contact${overrides.contactId}@example.org`,
+    status: 'SENT_SUCCESS',
+    clicked: false,
+    opened: false,
+    bounceType: null,
+    bounceMessage: null,
+    bounceTime: null,
+    complaintType: null,
+    complaintTime: null,
+    errorMessage: null,
+    ...overrides,
+  };
+}
+
+export const link = (id: number, href: string, clicks: number, uniqueClicks: number): CampaignLink => ({ id, href, clicks, uniqueClicks });
+
+export interface Stats {
+  jobsSent: number;
+  jobsFailed: number;
+  totalContactsCount: number;
+}
+
+export function createFakeApi(
+  init: {
+    campaigns?: Campaign[];
+    stats?: Record<number, Stats>;
+    rows?: Record<number, EmailPerformanceRow[]>;
+    links?: Record<number, CampaignLink[]>;
+  } = {},
+) {
+  const campaigns = new Map<number, Campaign>((init.campaigns ?? []).map((c) => [c.id, { ...c }]));
+  const stats = new Map<number, Stats>(Object.entries(init.stats ?? {}).map(([id, s]) => [Number(id), { ...s }]));
+  const rows = new Map<number, EmailPerformanceRow[]>(Object.entries(init.rows ?? {}).map(([id, list]) => [Number(id), list]));
+  const links = new Map<number, CampaignLink[]>(Object.entries(init.links ?? {}).map(([id, list]) => [Number(id), list]));
+
+  function filtered(id: number, query: URLSearchParams) {
+    const email = query.get('email')?.toLowerCase();
+    const yes = (name: string) => (query.has(name) ? query.get(name) === 'true' : undefined);
+    const clicked = yes('clicked');
+    const opened = yes('opened');
+    return (rows.get(id) ?? []).filter(
+      (r) =>
+        (!email || (r.email ?? '').toLowerCase().includes(email)) &&
+        (!query.has('sendStatus') || r.status === query.get('sendStatus')) &&
+        (!query.has('bounceStatus') || r.bounceType === query.get('bounceStatus')) &&
+        (clicked === undefined || r.clicked === clicked) &&
+        (opened === undefined || r.opened === opened),
+    );
+  }
+
+  function route({ method, path, query }: RecordedRequest): Response {
+    const campaignMatch = /^\/api\/campaigns\/(\d+)$/.exec(path);
+    if (campaignMatch && method === 'GET') {
+      const found = campaigns.get(Number(campaignMatch[1]));
+      return found ? json(200, found) : json(404, { message: 'Campaign not found' });
+    }
+    const match = /^\/api\/reports\/(\d+)\/([a-z-]+)(?:\/(\d+))?$/.exec(path);
+    const found = match ? campaigns.get(Number(match[1])) : undefined;
+    if (!match || !found) return json(404, { message: 'Campaign not found' });
+    const [, , operation, subId] = match;
+    const id = found.id;
+    if (operation === 'overview-stat' && method === 'GET') {
+      return json(200, { campaign: found, ...(stats.get(id) ?? { jobsSent: 0, jobsFailed: 0, totalContactsCount: 0 }) });
+    }
+    if (operation === 'email-performance' && method === 'GET') return json(200, page(filtered(id, query), query));
+    if (operation === 'export-email-performance' && method === 'GET') {
+      return new Response(new Blob(['xlsx bytes']), {
+        status: 200,
+        headers: {
+          'Content-Type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+          'Content-Disposition': `attachment; filename="email-performance-${id}.xlsx"`,
+        },
+      });
+    }
+    if (operation === 'clicks' && method === 'GET') return json(200, links.get(id) ?? []);
+    if (operation === 'retry-all-failed-jobs' && method === 'POST') return json(202, { message: 'Failed jobs queued' });
+    if (operation === 'send-to-not-sent' && method === 'POST') return json(202, { message: 'NOT_SENT contacts queued' });
+    if (operation === 'retry-job' && method === 'POST' && subId) return json(202, { message: `Job ${subId} queued for retry` });
+    if (operation === 'send-to-contact' && method === 'POST' && subId) return json(202, { message: `Contact ${subId} queued for sending` });
+    return json(404, { message: `No fake for ${method} ${path}` });
+  }
+
+  return { ...createFakeFetch(route), campaigns, stats, rows, links };
+}
+
+export type FakeApi = ReturnType<typeof createFakeApi>;

@@ -1,0 +1,168 @@
+// `pnpm bench send`: a 100,000-contact campaign sent by two worker processes (beside the API process,
+// as in the import benchmark) against a local SES-compatible endpoint that answers at once, started
+// here, counting SendEmail calls per recipient. Prints emails per second from the send request until
+// no job is QUEUED, duplicates (recipients mailed more than once; must be 0), lost (contacts never
+// mailed; must be 0) and the peak RSS of each process. Budget: >= 1,500 emails per second.
+//
+// This file also exports what the rate-cap and tracking benchmarks share: the stack with two workers
+// and the endpoint, a realistic template, a campaign sent through the API.
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { pathToFileURL } from 'node:url';
+import { seedGeneratedAudience, seedTemplate } from '../../api/test/support/seed.ts';
+import { startSesEndpoint } from '../../api/test/support/ses-endpoint.ts';
+import { peakRssMb } from './support/processes.mjs';
+import { startStack } from './support/stack.mjs';
+
+export const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 100_000);
+const log = (...args) => console.log(...args);
+
+/** About 9 KB of newsletter html: five tracked links, merge tags in text and an attribute. */
+export const TEMPLATE =
+  '<!doctype html><html><head><meta charset="utf-8"><title>News</title><style>body{margin:0;font-family:Arial,sans-serif}' +
+  '.btn{background:#0f6cbd;color:#fff;padding:12px 24px;text-decoration:none}</style></head><body>' +
+  '<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center">' +
+  '<table role="presentation" width="600" cellpadding="0" cellspacing="0">' +
+  '<tr><td><h1>Hello {{firstName}}!</h1><p title="News for {{firstName}}">This month in {{city}}, and for {{email}}:</p></td></tr>' +
+  Array.from(
+    { length: 5 },
+    (_, i) =>
+      `<tr><td style="padding:16px"><h2>Story ${i + 1}</h2><p>${'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(20)}</p>` +
+      `<a class="btn" href="https://example.org/story/${i + 1}?utm_source=mailroom&amp;utm_medium=email">Read story ${i + 1}</a></td></tr>`,
+  ).join('') +
+  '</table></td></tr></table></body></html>';
+
+/** CPU seconds (user + system) a process has used so far; this machine is shared, so they say more than wall time. */
+export function cpuSeconds(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // utime and stime, in clock ticks of 1/100 s.
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * The SES endpoint (SES's account as `account` says), the API process and two worker processes on a
+ * fresh database and private queues.
+ */
+export async function startCampaignStack(account) {
+  const ses = await startSesEndpoint({ keepMail: false, ...account });
+  let stack;
+  try {
+    stack = await startStack({ env: { SES_ENDPOINT: ses.endpoint } });
+  } catch (error) {
+    await ses.close();
+    throw error;
+  }
+  const workers = [stack.worker, stack.startWorker()];
+  // The second worker's consumers, before any work is published.
+  await sleep(1500);
+  return {
+    ...stack,
+    ses,
+    workers,
+    stop: async () => {
+      await stack.stop();
+      await ses.close();
+    },
+  };
+}
+
+async function call(stack, method, path, body) {
+  const res = await stack.api(path, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+/** A draft to the audience, ready to send. */
+export async function draftCampaign(stack, audienceId, templateId) {
+  const { id } = await call(stack, 'POST', '/api/campaigns', { name: 'Bench campaign', templateId });
+  await call(stack, 'PUT', `/api/campaigns/${id}`, {
+    name: 'Bench campaign',
+    audienceId,
+    templateId,
+    fromName: 'Example News',
+    fromEmail: 'newsletter@example.org',
+    subject: 'News for {{firstName}}',
+    previewText: 'What happened in {{city}}',
+  });
+  return id;
+}
+
+export const sendCampaign = (stack, id) => call(stack, 'POST', `/api/campaigns/${id}/send`);
+
+export async function seedCampaign(stack, contacts) {
+  const started = performance.now();
+  const { id: audienceId } = await seedGeneratedAudience(stack.pool, contacts);
+  const templateId = await seedTemplate(stack.pool, { html: TEMPLATE });
+  log(`seeded ${contacts} contacts in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return draftCampaign(stack, audienceId, templateId);
+}
+
+async function main() {
+  const stack = await startCampaignStack({ maxSendRate: 10_000, max24HourSend: -1 });
+  try {
+    const id = await seedCampaign(stack, CONTACTS);
+    const queued = async () =>
+      (await stack.pool.query(`SELECT EXISTS (SELECT 1 FROM campaign_jobs WHERE campaign_id = $1 AND status = 'QUEUED') AS left`, [id]))
+        .rows[0].left;
+
+    const processes = { api: stack.http.pid, worker1: stack.workers[0].pid, worker2: stack.workers[1].pid };
+    const cpuBefore = Object.fromEntries(Object.entries(processes).map(([name, pid]) => [name, cpuSeconds(pid)]));
+    const started = performance.now();
+    await sendCampaign(stack, id);
+    log(`send request answered after ${((performance.now() - started) / 1000).toFixed(2)} s`);
+    let lastReport = started;
+    while (await queued()) {
+      await sleep(100);
+      if (performance.now() - lastReport > 5000) {
+        lastReport = performance.now();
+        log(`  ${stack.ses.acceptedTotal()} mails after ${((lastReport - started) / 1000).toFixed(0)} s`);
+      }
+    }
+    const seconds = (performance.now() - started) / 1000;
+    // The last claimed jobs finish, then the campaign is SENT.
+    for (let i = 0; i < 600; i++) {
+      const { rows } = await stack.pool.query('SELECT status FROM campaigns WHERE id = $1', [id]);
+      if (rows[0].status !== 'SENDING') break;
+      await sleep(100);
+    }
+    const cpuMsPerMail = Object.fromEntries(
+      Object.entries(processes).map(([name, pid]) => [name, Number((((cpuSeconds(pid) - cpuBefore[name]) * 1000) / CONTACTS).toFixed(3))]),
+    );
+    const peakRss = { api: peakRssMb(stack.http.pid), worker1: peakRssMb(stack.workers[0].pid), worker2: peakRssMb(stack.workers[1].pid) };
+
+    const { rows: jobs } = await stack.pool.query(
+      `SELECT status, count(*)::int AS n FROM campaign_jobs WHERE campaign_id = $1 GROUP BY status ORDER BY status`,
+      [id],
+    );
+    const { rows: campaign } = await stack.pool.query('SELECT status, jobs_sent FROM campaigns WHERE id = $1', [id]);
+    let duplicates = 0;
+    for (const n of stack.ses.accepted.values()) duplicates += Math.max(0, n - 1);
+    const lost = CONTACTS - stack.ses.accepted.size;
+    const emailsPerSecond = Math.round(CONTACTS / seconds);
+    log(`jobs: ${jobs.map((j) => `${j.status} ${j.n}`).join(', ')}; campaign ${campaign[0].status}, jobsSent ${campaign[0].jobs_sent}`);
+    log(`SendEmail calls ${[...stack.ses.calls.values()].reduce((a, b) => a + b, 0)}, recipients mailed ${stack.ses.accepted.size}`);
+    log(
+      `${CONTACTS} contacts in ${seconds.toFixed(1)} s: ${emailsPerSecond} emails/s (budget >= 1500); duplicates ${duplicates}, lost ${lost}`,
+    );
+    log(`peak RSS: API ${peakRss.api} MB, worker 1 ${peakRss.worker1} MB, worker 2 ${peakRss.worker2} MB`);
+    log(
+      `CPU per mail: ${JSON.stringify(cpuMsPerMail)} ms; load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`,
+    );
+    log(JSON.stringify({ bench: 'send', contacts: CONTACTS, emailsPerSecond, duplicates, lost, peakRssMb: peakRss, cpuMsPerMail }));
+  } finally {
+    await stack.stop();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
