@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { peakRssMb, resetPeakRss, ROWS } from './import.mjs';
+import { ROWS } from './support/contacts.mjs';
+import { peakRssMb, resetPeakRss } from './support/processes.mjs';
 import { startReportStack } from './report-page.mjs';
 
 const ExcelJS = createRequire(new URL('../../api/package.json', import.meta.url))('exceljs');

@@ -13,7 +13,8 @@ import { performance } from 'node:perf_hooks';
 import { loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { seedGeneratedAudience } from '../../api/test/support/seed.ts';
-import { ROWS, startStack } from './import.mjs';
+import { ROWS } from './support/contacts.mjs';
+import { startStack } from './support/stack.mjs';
 
 const WARMUP = 20;
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);

@@ -2,7 +2,7 @@
 // the local PostgreSQL and queues of their own on the local RabbitMQ.
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -14,6 +14,7 @@ import { spawnNode, stopAll } from './processes.mjs';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 export const API_DIR = join(ROOT, 'api');
+const API_PACKAGE = JSON.parse(readFileSync(join(API_DIR, 'package.json'), 'utf8'));
 export const SERVER_URL = process.env.BENCH_DATABASE_SERVER_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export const AMQP_URL = process.env.BENCH_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 
@@ -70,9 +71,19 @@ async function freePort() {
 }
 
 /**
+ * The node arguments of an API package script (`http`, `worker`): the benchmarks start the processes
+ * exactly as production does, V8 memory settings included, but without pnpm in between, so that the
+ * PIDs they measure are the processes themselves.
+ */
+function scriptArgs(script) {
+  const command = API_PACKAGE.scripts[script].trim().split(/\s+/);
+  if (command[0] !== 'node') throw new Error(`api script ${script} should start with node: ${API_PACKAGE.scripts[script]}`);
+  return command.slice(1);
+}
+
+/**
  * A fresh database, a JWKS server for the test tokens, and the API and worker processes as their
- * package scripts run them (`tsx src/http/main.ts`, `tsx src/workers/main.ts`; started as
- * `node --import tsx ...` directly so the measured PIDs are the processes themselves). Their queues
+ * package scripts run them (see scriptArgs). Their queues
  * carry a prefix of this run's own, so two runs on one broker never take each other's messages, and
  * are deleted when it stops.
  * `env` adds to or overrides the processes' environment (settings under test).
@@ -110,8 +121,8 @@ export async function startStack({ env: extraEnv = {} } = {}) {
   };
   const children = [];
   // Their logs go to stderr: stdout carries only the figures, the last line being the JSON.
-  const start = (entry) => {
-    const child = spawnNode(['--import', 'tsx', entry], { cwd: API_DIR, env, stdio: ['ignore', 2, 2] });
+  const start = (script) => {
+    const child = spawnNode(scriptArgs(script), { cwd: API_DIR, env, stdio: ['ignore', 2, 2] });
     children.push(child);
     return child;
   };
@@ -133,7 +144,7 @@ export async function startStack({ env: extraEnv = {} } = {}) {
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, onSignal);
 
   try {
-    const http = start('src/http/main.ts');
+    const http = start('http');
     const baseUrl = `http://127.0.0.1:${port}`;
     for (let i = 0; ; i++) {
       if (http.exitCode !== null) throw new Error('the API did not start');
@@ -146,7 +157,7 @@ export async function startStack({ env: extraEnv = {} } = {}) {
       await sleep(100);
     }
     // The worker after the API: the API has run the migrations.
-    const worker = start('src/workers/main.ts');
+    const worker = start('worker');
     const pool = new pg.Pool({ connectionString: env.DATABASE_URL, max: 4 });
     const token = await mintToken({ expiresIn: 3 * 3600 });
     const api = (path, init = {}) =>
@@ -160,7 +171,7 @@ export async function startStack({ env: extraEnv = {} } = {}) {
       http,
       worker,
       /** Starts another worker process (crash tests), which becomes `stack.worker`. */
-      startWorker: () => (stack.worker = start('src/workers/main.ts')),
+      startWorker: () => (stack.worker = start('worker')),
       stop: async () => {
         await pool.end();
         await stop();
