@@ -3,7 +3,7 @@
  * installed as the global fetch.
  */
 import type { Template } from '@mailroom/api-client';
-import { createFakeServer, jsonResponse as json, pageOf, type RecordedRequest } from '@mailroom/mf-contract/testing';
+import { createFakeFetch, json, page, type RecordedRequest } from '@mailroom/mf-contract/fake-api';
 
 export const MEMBER_EMAIL = 'mia@example.org';
 
@@ -31,7 +31,7 @@ export function createFakeApi(init: { templates?: Template[] } = {}) {
     if (path === '/api/templates' && method === 'GET') {
       const name = query.get('name')?.toLowerCase();
       const list = [...templates.values()].filter((t) => !name || t.name.toLowerCase().includes(name)).map(summary);
-      return json(200, pageOf(list, query));
+      return json(200, page(list, query));
     }
     if (path === '/api/templates' && method === 'POST') {
       const id = nextId++;
@@ -63,7 +63,7 @@ export function createFakeApi(init: { templates?: Template[] } = {}) {
     return json(404, { message: `No fake for ${method} ${path}` });
   }
 
-  return { ...createFakeServer(route), templates, campaigns };
+  return { ...createFakeFetch(route), templates, campaigns };
 }
 
 export type FakeApi = ReturnType<typeof createFakeApi>;

@@ -59,5 +59,3 @@ export function renderRemote(
   );
   return { ...view, user, notify, queryClient, location: () => current.location! };
 }
-
-export { createFakeServer, jsonResponse, pageOf, type FakeRoute, type RecordedRequest } from './fakeServer';

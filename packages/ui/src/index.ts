@@ -13,4 +13,3 @@ export { NameSearchForm, type NameSearchFormProps } from './NameSearchForm';
 export { QueryStateSwitch, type QueryStateLike, type QueryStateSwitchProps } from './QueryStateSwitch';
 export { NameDialog, type NameDialogProps } from './NameDialog';
 export { EditableTitle, type EditableTitleProps } from './EditableTitle';
-export { RenameDialog, type RenameDialogProps } from './RenameDialog';
