@@ -401,7 +401,8 @@ export interface paths {
         /**
          * A page of per-contact results
          * @description With sendStatus=NOT_SENT the rows are the audience's valid contacts without a job for this campaign
-         *     (id null, status NOT_SENT); the client asks page 1 with limit 999999 and pages locally.
+         *     (id null, status NOT_SENT), filtered and paged by the server like every other status. The spec's
+         *     client asks page 1 with limit 999999; the server streams such a large page from one snapshot.
          */
         get: operations["listEmailPerformance"];
         put?: never;
@@ -1864,7 +1865,7 @@ export interface operations {
             query?: {
                 /** @description 1-based page number */
                 page?: components["parameters"]["Page"];
-                /** @description Page size; up to 999999 so that the NOT_SENT view can load everything at once. */
+                /** @description Page size; up to 999999, the page the spec's NOT_SENT view once asked for (streamed). */
                 limit?: number;
                 /** @description Case-insensitive substring of the e-mail address */
                 email?: components["parameters"]["EmailPerformanceEmail"];
