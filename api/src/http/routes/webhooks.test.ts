@@ -141,6 +141,30 @@ describe('SES events through SNS', () => {
     expect(await job(jobId)).toMatchObject({ status: 'SENT_WAIT_ACK' });
   });
 
+  it('answers 503 to an event that overtook the record of its send, and applies it when SNS delivers it again', async () => {
+    const { jobId, campaignId, sesMessageId } = await jobWithMessageId('early@example.org');
+    // The worker has claimed the job and SES answered, but the message id is not written yet.
+    await t.db.pool.query(`UPDATE campaign_jobs SET status = 'SENDING', ses_message_id = NULL WHERE id = $1`, [jobId]);
+    const tags = { campaign_id: [String(campaignId)], job_id: [String(jobId)], 'ses:configuration-set': ['mailroom'] };
+    const message = signed({
+      Type: 'Notification',
+      Message: JSON.stringify({ eventType: 'Delivery', mail: { messageId: sesMessageId, tags }, delivery: {} }),
+    });
+    await post(message).expect(503);
+    expect(await job(jobId)).toMatchObject({ status: 'SENDING' });
+
+    // The worker records the send; SNS's next delivery of the same message applies.
+    await t.db.pool.query(`UPDATE campaign_jobs SET status = 'SENT_WAIT_ACK', ses_message_id = $2 WHERE id = $1`, [jobId, sesMessageId]);
+    await post(message).expect(204);
+    expect(await job(jobId)).toMatchObject({ status: 'SENT_SUCCESS' });
+
+    // Tags naming no job of ours (or one not sending) change nothing and are not retried.
+    const stray = { campaign_id: ['999999'], job_id: ['999999'] };
+    await post(
+      signed({ Type: 'Notification', Message: JSON.stringify({ eventType: 'Delivery', mail: { messageId: 'unknown', tags: stray } }) }),
+    ).expect(204);
+  });
+
   it('applies a MessageId once, however often SNS repeats it', async () => {
     const { jobId, sesMessageId } = await jobWithMessageId('Repeat@Example.org');
     const bounce = signed({

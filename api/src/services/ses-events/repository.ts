@@ -42,6 +42,15 @@ export function sesEventRepository(db: Database) {
       return jobs[0]?.campaignId;
     },
 
+    /** Whether the job is claimed and its SES answer not recorded yet (its message id is still unknown). */
+    async isAwaitingOutcome(tx: Tx, job: { campaignId: number; jobId: number }): Promise<boolean> {
+      const found = await Jobs.count({
+        where: { id: job.jobId, campaignId: job.campaignId, status: 'SENDING' },
+        transaction: tx.transaction,
+      });
+      return found > 0;
+    },
+
     /** Adds addresses to the suppressions (kept lower-cased; an address already there keeps its first reason). */
     async suppress(tx: Tx, emails: string[], reason: SuppressionReason, campaignId: number | null): Promise<void> {
       if (emails.length === 0) return;

@@ -19,7 +19,11 @@ const recipient = z.object({ emailAddress: z.string(), diagnosticCode: z.string(
 const sesEvent = z.object({
   eventType: z.string().optional(),
   notificationType: z.string().optional(),
-  mail: z.object({ messageId: z.string().min(1) }),
+  mail: z.object({
+    messageId: z.string().min(1),
+    // The EmailTags the mail was sent with (event publishing): campaign_id and job_id name its job.
+    tags: z.record(z.string(), z.array(z.string())).optional(),
+  }),
   bounce: z
     .object({
       bounceType: z.string(),
@@ -53,6 +57,13 @@ const timeOf = (value: string | undefined): Date => {
   return Number.isNaN(time.getTime()) ? new Date() : time;
 };
 
+/** The job an event's tags name (`campaign_id` and `job_id`, as the sender tags every mail), if any. */
+function jobOfTags(tags: Record<string, string[]> | undefined): { campaignId: number; jobId: number } | undefined {
+  const campaignId = Number(tags?.campaign_id?.[0]);
+  const jobId = Number(tags?.job_id?.[0]);
+  return Number.isSafeInteger(campaignId) && campaignId > 0 && Number.isSafeInteger(jobId) && jobId > 0 ? { campaignId, jobId } : undefined;
+}
+
 export function createSesEventService({ db, verify, topicArns, confirmSubscription, logger }: SesEventServiceDeps) {
   const repo = sesEventRepository(db);
 
@@ -79,16 +90,28 @@ export function createSesEventService({ db, verify, topicArns, confirmSubscripti
     }
     const kind = event.eventType ?? event.notificationType;
     const sesMessageId = event.mail.messageId;
+    const taggedJob = jobOfTags(event.mail.tags);
     return db.transaction(async (tx) => {
       if (!(await repo.firstDelivery(tx, message.MessageId))) return 'repeated';
+      /**
+       * An event can overtake the worker's record of the send it is about (SES answered, the event came
+       * back, and the worker has not written the message id yet). Then the job it names by its tags is
+       * still SENDING: answering 503 rolls back this transaction, and SNS delivers the message again.
+       */
+      const notYetRecorded = async (campaignId: number | undefined) => {
+        if (campaignId === undefined && taggedJob && (await repo.isAwaitingOutcome(tx, taggedJob))) {
+          throw new DomainError('unavailable', 'The send of this mail is not recorded yet; deliver the event again');
+        }
+      };
       if (kind === 'Delivery') {
-        await repo.delivered(tx, sesMessageId);
+        await notYetRecorded(await repo.delivered(tx, sesMessageId));
       } else if (kind === 'Bounce' && event.bounce) {
         const { bounce } = event;
         const type = bounce.bounceType === 'Permanent' ? 'HARD' : 'SOFT';
         const diagnostic = bounce.bouncedRecipients.find((r) => r.diagnosticCode)?.diagnosticCode;
         const text = diagnostic ?? [bounce.bounceType, bounce.bounceSubType].filter(Boolean).join(': ');
         const campaignId = await repo.bounced(tx, sesMessageId, { type, message: text.slice(0, 2000), time: timeOf(bounce.timestamp) });
+        await notYetRecorded(campaignId);
         if (type === 'HARD') {
           await repo.suppress(
             tx,
@@ -103,6 +126,7 @@ export function createSesEventService({ db, verify, topicArns, confirmSubscripti
           type: complaint.complaintFeedbackType ?? 'complaint',
           time: timeOf(complaint.timestamp),
         });
+        await notYetRecorded(campaignId);
         await repo.suppress(
           tx,
           complaint.complainedRecipients.map((r) => r.emailAddress),
