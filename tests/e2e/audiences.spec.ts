@@ -13,6 +13,7 @@ import {
   IMPORTING_BANNER,
   areaTitle,
   audienceRow,
+  browserDateTime,
   audiencesTable,
   contactsTable,
   createAudienceThroughDialog,
@@ -31,17 +32,6 @@ import { expectNoAxeViolations, expectNoOverlappingCells } from './support/brows
 
 const pathOf = (url: string) => new URL(url).pathname;
 const searchOf = (page: Page) => new URL(page.url()).searchParams;
-
-/** Formats an ISO date as dayjs 'YYYY-MM-DD HH:mm:ss A' would in the browser's time zone. */
-async function browserFormat(page: Page, iso: string): Promise<string> {
-  return page.evaluate((value) => {
-    const d = new Date(value);
-    const two = (n: number) => String(n).padStart(2, '0');
-    return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}:${two(
-      d.getSeconds(),
-    )} ${d.getHours() < 12 ? 'AM' : 'PM'}`;
-  }, iso);
-}
 
 /** The names in the list's rows, top to bottom ([] when there is no table). */
 const rowNames = (page: Page) =>
@@ -98,7 +88,7 @@ test.describe('Audiences list', () => {
     await expect(cells.nth(2)).toHaveText('');
     await expect(cells.nth(3)).toHaveText(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} (AM|PM)$/);
     const { createdAt } = await api.audience(id);
-    await expect(cells.nth(3)).toHaveText(await browserFormat(page, createdAt));
+    await expect(cells.nth(3)).toHaveText(await browserDateTime(page, createdAt));
     // Newest first: the new audience heads the list.
     await expect(table.getByRole('row').nth(1)).toContainText(name);
 

@@ -1,8 +1,9 @@
 /**
  * Brings the whole product up once for the suite: a fresh database on the machine's PostgreSQL,
- * the campaigns remote on a server of its own (so one test can take it down), and the one-command
- * stack (api/src/stack/main.ts) with the embedded OIDC provider and local SES on the e2e ports.
- * Everything it starts is written to .state/stack.json, which global-teardown reads.
+ * the campaigns remote and the local SES on servers of their own (so a test can take either down),
+ * and the one-command stack (api/src/stack/main.ts) with the embedded OIDC provider on the e2e
+ * ports, sending through that local SES (SES_ENDPOINT). Everything it starts is written to
+ * .state/stack.json, which global-teardown reads.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -24,6 +25,7 @@ import {
   writeState,
   type StackState,
 } from './support/stack';
+import { LOCAL_SES_MARKER, sesEndpoint, startLocalSes } from './support/local-ses';
 import globalTeardown from './global-teardown';
 
 const READY_LINE = 'Mailroom is running at';
@@ -79,6 +81,7 @@ async function cleanUpStaleRun(): Promise<void> {
     const stale = JSON.parse(readFileSync(stateFile, 'utf8')) as StackState;
     if (!ours(stale.stackPid, 'stack')) stale.stackPid = null;
     if (!ours(stale.campaignsRemotePid, 'serve.mjs')) stale.campaignsRemotePid = null;
+    if (!ours(stale.sesPid ?? null, LOCAL_SES_MARKER)) stale.sesPid = null;
     writeState(stale);
     console.log('[e2e] cleaning up after a previous run that did not tear down');
     await globalTeardown();
@@ -102,7 +105,7 @@ async function createDatabase(): Promise<{ name: string; url: string }> {
 
 function stackEnv(databaseUrl: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  // Whatever the calling shell configured, the suite wants the embedded provider and SES.
+  // Whatever the calling shell configured, the suite wants the embedded provider and its own local SES.
   for (const name of [
     'OIDC_ISSUER',
     'OIDC_JWKS_URI',
@@ -124,7 +127,8 @@ function stackEnv(databaseUrl: string): NodeJS.ProcessEnv {
     QUEUE_PREFIX: `e2e-${Date.now().toString(36)}.`,
     PORT: String(PORTS.web),
     EMBEDDED_OIDC_PORT: String(PORTS.oidc),
-    EMBEDDED_SES_PORT: String(PORTS.ses),
+    // The same local SES the stack would embed, run apart so that a test can take it down.
+    SES_ENDPOINT: sesEndpoint,
     REMOTES_PORT_BASE: String(PORTS.remotesBase),
     ORG_EMAIL_DOMAIN: 'example.org',
     [remoteUrlVariable('campaigns')]: campaignsRemoteManifestUrl,
@@ -199,6 +203,7 @@ export default async function globalSetup(): Promise<void> {
     databaseUrl: database.url,
     stackPid: null,
     campaignsRemotePid: null,
+    sesPid: null,
     ports: PORTS,
     baseURL,
     stackLog: join(stateDir, 'stack.log'),
@@ -208,6 +213,8 @@ export default async function globalSetup(): Promise<void> {
   // Should the runner die without its teardown, the next run's setup cleans up from the state file.
   try {
     state.campaignsRemotePid = await startCampaignsRemote();
+    writeState(state);
+    state.sesPid = await startLocalSes();
     writeState(state);
     await startStack(state);
   } catch (error) {

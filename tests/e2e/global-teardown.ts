@@ -8,6 +8,7 @@ export default async function globalTeardown(): Promise<void> {
   const state = readState();
   if (state.stackPid) await killGroup(state.stackPid, 15_000);
   if (state.campaignsRemotePid) await killGroup(state.campaignsRemotePid, 5_000);
+  if (state.sesPid) await killGroup(state.sesPid, 5_000);
   if (/^mailroom_e2e_\d+$/.test(state.databaseName)) {
     const admin = new pg.Client({ connectionString: ADMIN_DATABASE_URL });
     await admin.connect();

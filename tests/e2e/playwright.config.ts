@@ -3,13 +3,13 @@
  * embedded OIDC provider's real login form.
  *
  * global-setup.ts creates a fresh database `mailroom_e2e_<timestamp>` on 127.0.0.1:5432, serves the
- * campaigns remote from a separate process (the remote-down test stops it) and starts the
- * one-command stack (api/src/stack/main.ts) on the e2e ports (web 18080, OIDC 14000, SES 18005,
- * remotes 13101..13104, campaigns remote 13203), with RabbitMQ. global-teardown.ts ends both and
- * drops the database. Missing frontend builds are built first.
+ * campaigns remote and the local SES from separate processes (the remote-down test stops the one,
+ * the campaigns spec the other) and starts the one-command stack (api/src/stack/main.ts) on the
+ * e2e ports (web 18080, OIDC 14000, SES 18005, remotes 13101..13104, campaigns remote 13203), with
+ * RabbitMQ. global-teardown.ts ends them all and drops the database. Missing frontend builds are built first.
  *
  * Run alone: cd tests && pnpm exec playwright test -c e2e/playwright.config.ts
- * Logs of the stack and the remote: tests/e2e/.state/*.log
+ * Logs of the stack, the remote and the local SES: tests/e2e/.state/*.log
  */
 import { defineConfig, type ReporterDescription } from '@playwright/test';
 import { baseURL } from './support/stack';

@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { expect, type APIResponse, type Page, type TestInfo } from '@playwright/test';
+import { expect, type APIRequestContext, type APIResponse, type Page, type TestInfo } from '@playwright/test';
 import { signInAsMember } from './auth';
 
 export const IMPORT_STARTED = 'Contacts are being imported in the background.';
@@ -27,11 +27,15 @@ export interface AudienceJson {
 export interface MemberApi {
   get(path: string): Promise<APIResponse>;
   post(path: string, data?: unknown): Promise<APIResponse>;
+  /** A multipart/form-data POST, as the import wizard sends its file. */
+  postForm(path: string, multipart: Multipart): Promise<APIResponse>;
   put(path: string, data: unknown): Promise<APIResponse>;
   delete(path: string): Promise<APIResponse>;
   audience(id: number): Promise<AudienceJson>;
   createAudience(name: string): Promise<number>;
 }
+
+type Multipart = NonNullable<NonNullable<Parameters<APIRequestContext['post']>[1]>['multipart']>;
 
 const isApiCall = (url: string) => new URL(url).pathname.startsWith('/api/');
 
@@ -45,6 +49,7 @@ export async function signInWithApi(page: Page): Promise<MemberApi> {
   const api: MemberApi = {
     get: (path) => page.request.get(path, { headers }),
     post: (path, data) => page.request.post(path, { headers, data }),
+    postForm: (path, multipart) => page.request.post(path, { headers, multipart }),
     put: (path, data) => page.request.put(path, { headers, data }),
     delete: (path) => page.request.delete(path, { headers }),
     async audience(id) {
@@ -71,6 +76,17 @@ export function writeFixture(testInfo: TestInfo, name: string, content: string |
   const path = testInfo.outputPath(name);
   writeFileSync(path, content);
   return path;
+}
+
+/** Formats an ISO date as dayjs 'YYYY-MM-DD HH:mm:ss A' would in the browser's time zone (audience and campaign dates). */
+export async function browserDateTime(page: Page, iso: string): Promise<string> {
+  return page.evaluate((value) => {
+    const d = new Date(value);
+    const two = (n: number) => String(n).padStart(2, '0');
+    return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}:${two(
+      d.getSeconds(),
+    )} ${d.getHours() < 12 ? 'AM' : 'PM'}`;
+  }, iso);
 }
 
 export const areaTitle = (page: Page, title: string) => page.getByRole('main').getByRole('heading', { name: title, exact: true, level: 1 });

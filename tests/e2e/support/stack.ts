@@ -2,7 +2,8 @@
  * The whole stack the e2e suite runs against, shared by the global setup/teardown and the tests:
  * fixed ports (away from the development defaults, so a running `pnpm start` does not collide),
  * the state file the setup writes, and the campaigns remote's own server, which the remote-down
- * test stops and starts again.
+ * test stops and starts again (the local SES, which the campaigns spec stops and starts, is in
+ * local-ses.ts).
  */
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
@@ -43,6 +44,8 @@ export interface StackState {
   databaseUrl: string;
   stackPid: number | null;
   campaignsRemotePid: number | null;
+  /** The local SES (support/local-ses.ts), which a test may stop and start again. */
+  sesPid: number | null;
   ports: typeof PORTS;
   baseURL: string;
   stackLog: string;

@@ -53,6 +53,7 @@ export function PreviewContactsTable({
                       <TruncatedText text={contact.email} />
                     </TableCell>
                     <TableCell>
+                      {/* The visible text stays in the name (WCAG 2.5.3, label in name); pressed tells the one shown. */}
                       <Button
                         size="small"
                         appearance={shown ? 'primary' : 'subtle'}
@@ -61,7 +62,7 @@ export function PreviewContactsTable({
                         aria-pressed={shown}
                         onClick={() => onShow(contact)}
                       >
-                        {shown ? 'Shown' : 'Show'}
+                        Preview
                       </Button>
                     </TableCell>
                   </TableRow>

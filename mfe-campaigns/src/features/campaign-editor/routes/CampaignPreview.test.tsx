@@ -75,6 +75,10 @@ describe('Preview Campaign', () => {
     await waitFor(() => expect(frame(dialog).getAttribute('srcdoc')).toContain('<p>Hi </p>'));
     expect(api.calls('POST', '/api/campaigns/test-render-email').at(-1)!.body).toMatchObject({ contactId: 12 });
     expect(within(table).getByRole('button', { name: 'Preview for bob@example.org' }).getAttribute('aria-pressed')).toBe('true');
+    // Label in name (WCAG 2.5.3): each button's name starts with the text it shows, pressed or not.
+    for (const button of within(table).getAllByRole('button')) {
+      expect(button.getAttribute('aria-label')!.startsWith(button.textContent!.trim())).toBe(true);
+    }
 
     await user.selectOptions(sizes, '5');
     await waitFor(() =>
