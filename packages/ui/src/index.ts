@@ -5,6 +5,18 @@ export { DEFAULT_LIMIT, DEFAULT_PAGE, LIST_PAGE_SIZES, useQueryParams, type List
 export { PagedTableFooter, pageSizeChoices, totalPagesOf, type PageSize, type PagedTableFooterProps } from './PagedTableFooter';
 export { TruncatedText, type TruncatedTextProps } from './TruncatedText';
 export { ScrollingTable, type ScrollingTableProps } from './ScrollingTable';
+export {
+  CellItems,
+  ColumnHeaders,
+  DetailLine,
+  LastEdited,
+  NameWithDetails,
+  type ColumnHeader,
+  type LastEditedProps,
+  type NameWithDetailsProps,
+} from './TableCells';
+export { DeleteMenuItem, RenameMenuItem, RowActions, type RowActionsProps, type RowMenuItemProps } from './RowActions';
+export { IconButton, type IconButtonProps } from './IconButton';
 export { ConfirmDialog, type ConfirmDialogProps } from './ConfirmDialog';
 export { EmptyState, type EmptyStateProps } from './EmptyState';
 export { ErrorPanel, type ErrorPanelProps } from './ErrorPanel';
