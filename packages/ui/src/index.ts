@@ -23,6 +23,8 @@ export { ErrorPanel, type ErrorPanelProps } from './ErrorPanel';
 export { RouterLink, parseRouteId, type RouterLinkProps } from './routing';
 export { NameSearchForm, type NameSearchFormProps } from './NameSearchForm';
 export { QueryStateSwitch, type QueryStateLike, type QueryStateSwitchProps } from './QueryStateSwitch';
+export { ListScreen, type ListScreenProps } from './ListScreen';
+export { PagedListSection, type ListParams, type PagedListSectionProps } from './PagedListSection';
 export { NameDialog, type NameDialogProps } from './NameDialog';
 export { EditableTitle, type EditableTitleProps } from './EditableTitle';
 export { RenameDialog, type RenameDialogProps } from './RenameDialog';
