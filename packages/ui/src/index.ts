@@ -18,6 +18,7 @@ export {
 export { DeleteMenuItem, RenameMenuItem, RowActions, type RowActionsProps, type RowMenuItemProps } from './RowActions';
 export { IconButton, type IconButtonProps } from './IconButton';
 export { ConfirmDialog, type ConfirmDialogProps } from './ConfirmDialog';
+export { FullScreenDialog, type FullScreenDialogProps } from './FullScreenDialog';
 export { EmptyState, type EmptyStateProps } from './EmptyState';
 export { ErrorPanel, type ErrorPanelProps } from './ErrorPanel';
 export { RouterLink, parseRouteId, type RouterLinkProps } from './routing';
