@@ -1,16 +1,6 @@
-import {
-  Button,
-  Dialog,
-  DialogActions,
-  DialogBody,
-  DialogContent,
-  DialogSurface,
-  DialogTitle,
-  Field,
-  Input,
-  Spinner,
-} from '@fluentui/react-components';
-import { useState, type FormEvent } from 'react';
+import { Field, Input } from '@fluentui/react-components';
+import { useState } from 'react';
+import { FormDialog } from './FormDialog';
 
 export interface RenameDialogProps {
   /** E.g. 'Rename campaign'. */
@@ -35,43 +25,21 @@ export function RenameDialog({ title, initialName, label = 'New name', busy = fa
   const [blankSubmitted, setBlankSubmitted] = useState(false);
   const blank = name.trim() === '';
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (busy) return;
-    if (blank) {
-      setBlankSubmitted(true);
-      return;
-    }
-    onSubmit(name.trim());
+  const submit = () => {
+    if (blank) setBlankSubmitted(true);
+    else onSubmit(name.trim());
   };
 
   return (
-    <Dialog open onOpenChange={(_, data) => !data.open && !busy && onClose()}>
-      <DialogSurface>
-        <form onSubmit={submit} noValidate>
-          <DialogBody>
-            <DialogTitle>{title}</DialogTitle>
-            <DialogContent>
-              <Field
-                label={label}
-                required
-                validationState={blankSubmitted && blank ? 'error' : 'none'}
-                validationMessage={blankSubmitted && blank ? 'The name cannot be blank' : undefined}
-              >
-                <Input value={name} autoFocus maxLength={200} onChange={(_, data) => setName(data.value)} />
-              </Field>
-            </DialogContent>
-            <DialogActions>
-              <Button appearance="secondary" disabled={busy} onClick={onClose}>
-                Cancel
-              </Button>
-              <Button type="submit" appearance="primary" disabled={busy} icon={busy ? <Spinner size="tiny" /> : undefined}>
-                Rename
-              </Button>
-            </DialogActions>
-          </DialogBody>
-        </form>
-      </DialogSurface>
-    </Dialog>
+    <FormDialog title={title} submitLabel="Rename" busy={busy} onSubmit={submit} onClose={onClose}>
+      <Field
+        label={label}
+        required
+        validationState={blankSubmitted && blank ? 'error' : 'none'}
+        validationMessage={blankSubmitted && blank ? 'The name cannot be blank' : undefined}
+      >
+        <Input value={name} autoFocus maxLength={200} onChange={(_, data) => setName(data.value)} />
+      </Field>
+    </FormDialog>
   );
 }
