@@ -29,4 +29,3 @@ export { ListScreen, type ListScreenProps } from './ListScreen';
 export { PagedListSection, type ListParams, type PagedListSectionProps } from './PagedListSection';
 export { NameDialog, type NameDialogProps } from './NameDialog';
 export { EditableTitle, type EditableTitleProps } from './EditableTitle';
-export { RenameDialog, type RenameDialogProps } from './RenameDialog';

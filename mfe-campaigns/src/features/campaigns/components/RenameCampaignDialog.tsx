@@ -1,6 +1,6 @@
 import { errorMessage, type CampaignSummary } from '@mailroom/api-client';
 import { useRemote } from '@mailroom/mf-contract/react';
-import { RenameDialog } from '@mailroom/ui';
+import { NameDialog } from '@mailroom/ui';
 import { useRenameCampaign } from '../api/campaigns';
 
 export const RENAME_SUCCESS = 'Successfully renamed campaign';
@@ -10,8 +10,12 @@ export function RenameCampaignDialog({ campaign, onClose }: { campaign: Campaign
   const { notify } = useRemote();
   const renameCampaign = useRenameCampaign();
   return (
-    <RenameDialog
+    <NameDialog
       title="Rename campaign"
+      label="New name"
+      submitLabel="Rename"
+      blankMessage="The name cannot be blank"
+      blankName="mark"
       initialName={campaign.name}
       busy={renameCampaign.isPending}
       onClose={onClose}
