@@ -19,6 +19,7 @@ export { DeleteMenuItem, RenameMenuItem, RowActions, type RowActionsProps, type 
 export { IconButton, type IconButtonProps } from './IconButton';
 export { ConfirmDialog, type ConfirmDialogProps } from './ConfirmDialog';
 export { FullScreenDialog, type FullScreenDialogProps } from './FullScreenDialog';
+export { EmailFrame, type EmailFrameProps } from './EmailFrame';
 export { FormDialog, type FormDialogProps } from './FormDialog';
 export { EmptyState, type EmptyStateProps } from './EmptyState';
 export { ErrorPanel, type ErrorPanelProps } from './ErrorPanel';

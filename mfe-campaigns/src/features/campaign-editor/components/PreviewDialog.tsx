@@ -1,11 +1,10 @@
 import { Spinner, Subtitle2, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { errorMessage, type Contact } from '@mailroom/api-client';
-import { ErrorPanel, FullScreenDialog } from '@mailroom/ui';
+import { EmailFrame, ErrorPanel, FullScreenDialog } from '@mailroom/ui';
 import { useState } from 'react';
 import type { RenderParams, ValidateParams } from '../api/keys';
 import { useCampaignValidation, usePreviewContacts, useRenderedEmail } from '../api/preview';
 import type { CampaignDraft } from '../utils/draft';
-import { EmailFrame } from './EmailFrame';
 import { PreviewContactsTable } from './PreviewContactsTable';
 import { ValidationSummary } from './ValidationSummary';
 
@@ -28,6 +27,7 @@ const useStyles = makeStyles({
     '& dd': { margin: 0, overflowWrap: 'anywhere' },
   },
   email: { display: 'flex', flexDirection: 'column', rowGap: tokens.spacingVerticalS, minHeight: '480px' },
+  frame: { height: '100%', minHeight: '480px' },
 });
 
 export interface PreviewDialogProps {
@@ -115,7 +115,11 @@ export function PreviewDialog({ draft, onClose }: PreviewDialogProps) {
           ) : rendered.data ? (
             <>
               {rendered.isFetching && <Spinner size="tiny" label="Rendering..." />}
-              <EmailFrame html={rendered.data.template} title={contact ? `Email as ${contact.email} receives it` : 'Email preview'} />
+              <EmailFrame
+                className={styles.frame}
+                html={rendered.data.template}
+                title={contact ? `Email as ${contact.email} receives it` : 'Email preview'}
+              />
             </>
           ) : (
             <Spinner label="Rendering the email..." />

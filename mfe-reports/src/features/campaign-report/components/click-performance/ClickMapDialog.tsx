@@ -1,9 +1,8 @@
 import { Text, makeStyles, tokens } from '@fluentui/react-components';
 import type { CampaignLink } from '@mailroom/api-client';
 import { useRemote } from '@mailroom/mf-contract/react';
-import { FullScreenDialog } from '@mailroom/ui';
+import { EmailFrame, FullScreenDialog } from '@mailroom/ui';
 import { useMemo, useState } from 'react';
-import { EmailFrame } from '../EmailFrame';
 import { clickMapDocument } from './clickMapDocument';
 
 const useStyles = makeStyles({
