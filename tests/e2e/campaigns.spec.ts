@@ -223,7 +223,7 @@ test.describe('Campaigns list', () => {
     await input.fill('   ');
     await rename.getByRole('button', { name: 'Rename' }).click();
     await expect(input).toHaveAttribute('aria-invalid', 'true');
-    await expect(rename).toContainText('The name cannot be blank');
+    await expect(rename).toContainText('Fill your campaign name');
     await expectNoAxeViolations(page, 'the rename dialog');
     const renamed = `${name} renamed`;
     await input.fill(` ${renamed} `);

@@ -1,20 +1,6 @@
-import {
-  Button,
-  Dialog,
-  DialogActions,
-  DialogBody,
-  DialogContent,
-  DialogSurface,
-  DialogTitle,
-  Field,
-  Input,
-  MessageBar,
-  MessageBarBody,
-  Spinner,
-  makeStyles,
-  tokens,
-} from '@fluentui/react-components';
-import { useState, type FormEvent } from 'react';
+import { Field, Input, MessageBar, MessageBarBody, makeStyles, tokens } from '@fluentui/react-components';
+import { useState } from 'react';
+import { FormDialog } from './FormDialog';
 
 export interface NameDialogProps {
   title: string;
@@ -59,63 +45,37 @@ export function NameDialog({
   const blank = name.trim() === '';
   const showBlank = blank && touched;
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = () => {
     setTouched(true);
-    if (blank || busy) return;
-    onSubmit(name.trim());
+    if (!blank) onSubmit(name.trim());
   };
 
   return (
-    <Dialog
-      open
-      onOpenChange={(_, data) => {
-        if (!data.open && !busy) onClose();
-      }}
+    <FormDialog
+      title={title}
+      submitLabel={submitLabel}
+      busy={busy}
+      submitDisabled={blankName === 'disable' && blank}
+      onSubmit={submit}
+      onClose={onClose}
+      contentClassName={styles.content}
     >
-      <DialogSurface>
-        <form onSubmit={submit} noValidate>
-          <DialogBody>
-            <DialogTitle>{title}</DialogTitle>
-            <DialogContent className={styles.content}>
-              <Field
-                label={label}
-                required
-                validationState={showBlank ? 'error' : 'none'}
-                validationMessage={showBlank ? blankMessage : undefined}
-              >
-                <Input
-                  value={name}
-                  autoFocus
-                  maxLength={200}
-                  onChange={(_, data) => {
-                    setName(data.value);
-                    setTouched(true);
-                  }}
-                />
-              </Field>
-              {error && (
-                <MessageBar intent="error" layout="multiline">
-                  <MessageBarBody>{error}</MessageBarBody>
-                </MessageBar>
-              )}
-            </DialogContent>
-            <DialogActions>
-              <Button appearance="secondary" disabled={busy} onClick={onClose}>
-                Cancel
-              </Button>
-              <Button
-                type="submit"
-                appearance="primary"
-                disabled={busy || (blankName === 'disable' && blank)}
-                icon={busy ? <Spinner size="tiny" /> : undefined}
-              >
-                {submitLabel}
-              </Button>
-            </DialogActions>
-          </DialogBody>
-        </form>
-      </DialogSurface>
-    </Dialog>
+      <Field label={label} required validationState={showBlank ? 'error' : 'none'} validationMessage={showBlank ? blankMessage : undefined}>
+        <Input
+          value={name}
+          autoFocus
+          maxLength={200}
+          onChange={(_, data) => {
+            setName(data.value);
+            setTouched(true);
+          }}
+        />
+      </Field>
+      {error && (
+        <MessageBar intent="error" layout="multiline">
+          <MessageBarBody>{error}</MessageBarBody>
+        </MessageBar>
+      )}
+    </FormDialog>
   );
 }

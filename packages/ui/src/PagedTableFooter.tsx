@@ -1,6 +1,7 @@
-import { Button, Label, Select, Text, Tooltip, makeStyles, tokens, useId } from '@fluentui/react-components';
+import { Label, Select, Text, makeStyles, tokens, useId } from '@fluentui/react-components';
 import { ArrowNextRegular, ArrowPreviousRegular, ChevronLeftRegular, ChevronRightRegular } from '@fluentui/react-icons';
 import type { ReactElement } from 'react';
+import { IconButton } from './IconButton';
 
 /** A page size, or 'all' for one page holding every item. */
 export type PageSize = number | 'all';
@@ -70,9 +71,7 @@ export function PagedTableFooter({
   const atEnd = current >= totalPages;
 
   const pageButton = (name: string, icon: ReactElement, target: number, disabled: boolean) => (
-    <Tooltip content={name} relationship="label">
-      <Button appearance="subtle" icon={icon} disabled={disabled} onClick={() => onPageChange(target)} />
-    </Tooltip>
+    <IconButton label={name} icon={icon} disabled={disabled} onClick={() => onPageChange(target)} />
   );
 
   return (

@@ -2,9 +2,12 @@ import { FluentProvider, webLightTheme } from '@fluentui/react-components';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { TableBody, TableCell, TableRow } from '@fluentui/react-components';
+import { Table, TableBody, TableCell, TableRow } from '@fluentui/react-components';
+import { MemoryRouter } from 'react-router-dom';
 import { PagedTableFooter, pageSizeChoices, totalPagesOf } from './PagedTableFooter';
+import { DeleteMenuItem, RenameMenuItem, RowActions } from './RowActions';
 import { ScrollingTable } from './ScrollingTable';
+import { ColumnHeaders, LastEdited, NameWithDetails } from './TableCells';
 import { TruncatedText } from './TruncatedText';
 
 const inFluent = (ui: React.ReactElement) => render(<FluentProvider theme={webLightTheme}>{ui}</FluentProvider>);
@@ -91,5 +94,56 @@ describe('ScrollingTable', () => {
     expect(region.contains(screen.getByRole('table', { name: 'Contacts' }))).toBe(true);
     await user.tab();
     expect(document.activeElement).toBe(region);
+  });
+});
+
+describe('table cells', () => {
+  it('heads a table with its columns, repeated names included', () => {
+    inFluent(
+      <Table aria-label="Contacts">
+        <ColumnHeaders columns={['Status', 'email', { header: 'Status', className: 'wide' }]} />
+      </Table>,
+    );
+    const headers = screen.getAllByRole('columnheader');
+    expect(headers.map((header) => header.textContent)).toEqual(['Status', 'email', 'Status']);
+    expect(headers[2]!.className).toContain('wide');
+  });
+
+  it("shows a name as a link with 'Last edited' under it, by whom only when known", () => {
+    inFluent(
+      <MemoryRouter>
+        <NameWithDetails name="Spring news" to="/templates/edit/4">
+          <LastEdited item={{ updatedAt: '2024-03-04T15:20:09', updatedByEmail: 'mia@example.org' }} format="YYYY-MM-DD HH:mm A" />
+          <LastEdited item={{ updatedAt: '2024-03-04T15:20:09', updatedByEmail: null }} />
+        </NameWithDetails>
+      </MemoryRouter>,
+    );
+    expect(screen.getByRole('link', { name: 'Spring news' }).getAttribute('href')).toBe('/templates/edit/4');
+    expect(screen.getByText('Last edited: on 2024-03-04 15:20 PM by mia@example.org')).toBeTruthy();
+    expect(screen.getByText('Last edited: on 2024-03-04 15:20:09 PM')).toBeTruthy();
+  });
+
+  it("puts a row's other actions in a menu named after the row, which waits while one runs", async () => {
+    const user = userEvent.setup();
+    const onRename = vi.fn();
+    const view = inFluent(
+      <RowActions itemName="Donors" primary={<button>View</button>}>
+        <RenameMenuItem onClick={onRename} />
+        <DeleteMenuItem disabled onClick={() => {}} />
+      </RowActions>,
+    );
+    await user.click(screen.getByRole('button', { name: 'More actions for Donors' }));
+    expect(screen.getByRole('menuitem', { name: 'Delete' }).getAttribute('aria-disabled')).toBe('true');
+    await user.click(screen.getByRole('menuitem', { name: 'Rename' }));
+    expect(onRename).toHaveBeenCalledTimes(1);
+
+    view.rerender(
+      <FluentProvider theme={webLightTheme}>
+        <RowActions itemName="Donors" primary={<button>View</button>} busy disabled>
+          <RenameMenuItem onClick={onRename} />
+        </RowActions>
+      </FluentProvider>,
+    );
+    expect((screen.getByRole('button', { name: 'More actions for Donors' }) as HTMLButtonElement).disabled).toBe(true);
   });
 });

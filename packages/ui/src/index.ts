@@ -5,11 +5,28 @@ export { DEFAULT_LIMIT, DEFAULT_PAGE, LIST_PAGE_SIZES, useQueryParams, type List
 export { PagedTableFooter, pageSizeChoices, totalPagesOf, type PageSize, type PagedTableFooterProps } from './PagedTableFooter';
 export { TruncatedText, type TruncatedTextProps } from './TruncatedText';
 export { ScrollingTable, type ScrollingTableProps } from './ScrollingTable';
+export {
+  CellItems,
+  ColumnHeaders,
+  DetailLine,
+  LastEdited,
+  NameWithDetails,
+  type ColumnHeader,
+  type LastEditedProps,
+  type NameWithDetailsProps,
+} from './TableCells';
+export { DeleteMenuItem, RenameMenuItem, RowActions, type RowActionsProps, type RowMenuItemProps } from './RowActions';
+export { IconButton, type IconButtonProps } from './IconButton';
 export { ConfirmDialog, type ConfirmDialogProps } from './ConfirmDialog';
+export { FullScreenDialog, type FullScreenDialogProps } from './FullScreenDialog';
+export { EmailFrame, type EmailFrameProps } from './EmailFrame';
+export { FormDialog, type FormDialogProps } from './FormDialog';
 export { EmptyState, type EmptyStateProps } from './EmptyState';
 export { ErrorPanel, type ErrorPanelProps } from './ErrorPanel';
 export { RouterLink, parseRouteId, type RouterLinkProps } from './routing';
 export { NameSearchForm, type NameSearchFormProps } from './NameSearchForm';
 export { QueryStateSwitch, type QueryStateLike, type QueryStateSwitchProps } from './QueryStateSwitch';
+export { ListScreen, type ListScreenProps } from './ListScreen';
+export { PagedListSection, type ListParams, type PagedListSectionProps } from './PagedListSection';
 export { NameDialog, type NameDialogProps } from './NameDialog';
 export { EditableTitle, type EditableTitleProps } from './EditableTitle';

@@ -3,7 +3,9 @@ import { ApiError } from '@mailroom/api-client';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import { ListScreen } from './ListScreen';
 import { NameSearchForm } from './NameSearchForm';
+import { PagedListSection, type ListParams } from './PagedListSection';
 import { QueryStateSwitch, type QueryStateLike } from './QueryStateSwitch';
 
 const inFluent = (ui: React.ReactElement) => render(<FluentProvider theme={webLightTheme}>{ui}</FluentProvider>);
@@ -106,5 +108,101 @@ describe('QueryStateSwitch', () => {
       </QueryStateSwitch>,
     );
     expect(screen.getByText('0 templates')).toBeTruthy();
+  });
+});
+
+describe('PagedListSection', () => {
+  interface Audience {
+    id: number;
+    name: string;
+  }
+  const page = (items: Audience[], totalItems = items.length): QueryStateLike<{ items: Audience[]; meta: { totalItems: number } }> => ({
+    isPending: false,
+    isError: false,
+    error: null,
+    data: { items, meta: { totalItems } },
+    refetch: vi.fn(),
+  });
+  const params = (change: Partial<ListParams> = {}): ListParams => ({ page: 2, limit: 10, name: '', setParams: vi.fn(), ...change });
+  const show = (listParams: ListParams, query: ReturnType<typeof page>, pageSizeOptions?: readonly number[]) =>
+    inFluent(
+      <PagedListSection
+        noun="Audiences"
+        params={listParams}
+        query={query}
+        empty={{ hint: 'Create an audience, then import its contacts.' }}
+        pageSizeOptions={pageSizeOptions}
+      >
+        {(audiences) => (
+          <ul>
+            {audiences.map((audience) => (
+              <li key={audience.id}>{audience.name}</li>
+            ))}
+          </ul>
+        )}
+      </PagedListSection>,
+    );
+
+  it('renders the page through the caller and moves pages, sizes and searches back to page 1 where they must', async () => {
+    const user = userEvent.setup();
+    const listParams = params();
+    show(listParams, page([{ id: 1, name: 'Donors' }], 25), [5, 10, 25, 50]);
+    expect(screen.getAllByRole('listitem').map((item) => item.textContent)).toEqual(['Donors']);
+    expect(screen.getByRole('group', { name: 'Audiences pagination' }).textContent).toContain('11–20 of 25');
+
+    await user.click(screen.getByRole('button', { name: 'Next page' }));
+    expect(listParams.setParams).toHaveBeenLastCalledWith({ page: 3 });
+    await user.selectOptions(screen.getByLabelText('Rows per page'), '25');
+    expect(listParams.setParams).toHaveBeenLastCalledWith({ limit: 25, page: 1 });
+    await user.type(screen.getByRole('searchbox', { name: 'Search by name' }), 'don{Enter}');
+    expect(listParams.setParams).toHaveBeenLastCalledWith({ name: 'don', page: 1 });
+  });
+
+  it('offers no page size without sizes to offer', () => {
+    show(params(), page([{ id: 1, name: 'Donors' }]));
+    expect(screen.getByRole('group', { name: 'Audiences pagination' })).toBeTruthy();
+    expect(screen.queryByLabelText('Rows per page')).toBeNull();
+  });
+
+  it("says there are none yet with the caller's hint, or that none match the searched name", () => {
+    const view = show(params(), page([]));
+    expect(screen.getByRole('status').textContent).toBe('No audiences yetCreate an audience, then import its contacts.');
+    view.unmount();
+    show(params({ name: 'donors' }), page([]));
+    expect(screen.getByRole('status').textContent).toBe('No audiences match “donors”Try another name.');
+  });
+
+  it('names its spinner and its error after what it lists', () => {
+    const view = show(params(), { ...page([]), isPending: true });
+    expect(screen.getByText('Loading audiences...')).toBeTruthy();
+    view.unmount();
+    show(params(), { ...page([]), isError: true, error: new Error('down') });
+    expect(screen.getByRole('alert').textContent).toContain('Failed to load audiences');
+  });
+});
+
+describe('ListScreen', () => {
+  it('is a region named by its heading; the create button waits while a create is in flight', async () => {
+    const user = userEvent.setup();
+    const onCreate = vi.fn();
+    const view = inFluent(
+      <ListScreen title="Campaigns" createLabel="Create Campaign" onCreate={onCreate}>
+        <p>the list</p>
+      </ListScreen>,
+    );
+    const region = screen.getByRole('region', { name: 'Campaigns' });
+    expect(region.contains(screen.getByRole('heading', { level: 1, name: 'Campaigns' }))).toBe(true);
+    expect(region.textContent).toContain('the list');
+    await user.click(screen.getByRole('button', { name: 'Create Campaign' }));
+    expect(onCreate).toHaveBeenCalledTimes(1);
+
+    view.rerender(
+      <FluentProvider theme={webLightTheme}>
+        <ListScreen title="Campaigns" createLabel="Create Campaign" creating onCreate={onCreate}>
+          <p>the list</p>
+        </ListScreen>
+      </FluentProvider>,
+    );
+    expect((screen.getByRole('button', { name: 'Create Campaign' }) as HTMLButtonElement).disabled).toBe(true);
   });
 });

@@ -1,25 +1,8 @@
-import {
-  Button,
-  Menu,
-  MenuButton,
-  MenuItem,
-  MenuList,
-  MenuPopover,
-  MenuTrigger,
-  Spinner,
-  TableBody,
-  TableCell,
-  TableHeader,
-  TableHeaderCell,
-  TableRow,
-  Tooltip,
-  makeStyles,
-  tokens,
-} from '@fluentui/react-components';
-import { DeleteRegular, ErrorCircleRegular, MoreHorizontalRegular, RenameRegular } from '@fluentui/react-icons';
+import { Button, Spinner, TableBody, TableCell, TableRow, Tooltip, makeStyles, tokens } from '@fluentui/react-components';
+import { ErrorCircleRegular } from '@fluentui/react-icons';
 import type { Audience } from '@mailroom/api-client';
 import { useRemote } from '@mailroom/mf-contract/react';
-import { ScrollingTable, TruncatedText, formatDateTime } from '@mailroom/ui';
+import { ColumnHeaders, DeleteMenuItem, RenameMenuItem, RowActions, ScrollingTable, TruncatedText, formatDateTime } from '@mailroom/ui';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { DeleteAudienceDialog } from './DeleteAudienceDialog';
@@ -28,8 +11,9 @@ import { RenameAudienceDialog } from './RenameAudienceDialog';
 const useStyles = makeStyles({
   name: { display: 'flex', alignItems: 'center', columnGap: tokens.spacingHorizontalS },
   errorIcon: { color: tokens.colorPaletteRedForeground1, fontSize: '20px', display: 'inline-flex' },
-  actions: { display: 'flex', columnGap: tokens.spacingHorizontalXS },
 });
+
+const COLUMNS = ['Name', 'Contacts', 'Imported From', 'Created At', 'Actions'];
 
 type Pending = { kind: 'rename' | 'delete'; audience: Audience } | null;
 
@@ -42,15 +26,7 @@ export function AudiencesTable({ audiences }: { audiences: Audience[] }) {
   return (
     <>
       <ScrollingTable aria-label="Audiences">
-        <TableHeader>
-          <TableRow>
-            <TableHeaderCell>Name</TableHeaderCell>
-            <TableHeaderCell>Contacts</TableHeaderCell>
-            <TableHeaderCell>Imported From</TableHeaderCell>
-            <TableHeaderCell>Created At</TableHeaderCell>
-            <TableHeaderCell>Actions</TableHeaderCell>
-          </TableRow>
-        </TableHeader>
+        <ColumnHeaders columns={COLUMNS} />
         <TableBody>
           {audiences.map((audience) => (
             <TableRow key={audience.id}>
@@ -71,31 +47,17 @@ export function AudiencesTable({ audiences }: { audiences: Audience[] }) {
               <TableCell>{audience.source ?? ''}</TableCell>
               <TableCell>{formatDateTime(audience.createdAt)}</TableCell>
               <TableCell>
-                <span className={styles.actions}>
-                  <Button size="small" aria-label={`View ${audience.name}`} onClick={() => navigate(`${basePath}/${audience.id}`)}>
-                    View
-                  </Button>
-                  <Menu>
-                    <MenuTrigger disableButtonEnhancement>
-                      <MenuButton
-                        size="small"
-                        appearance="subtle"
-                        icon={<MoreHorizontalRegular />}
-                        aria-label={`More actions for ${audience.name}`}
-                      />
-                    </MenuTrigger>
-                    <MenuPopover>
-                      <MenuList>
-                        <MenuItem icon={<RenameRegular />} onClick={() => setPending({ kind: 'rename', audience })}>
-                          Rename
-                        </MenuItem>
-                        <MenuItem icon={<DeleteRegular />} onClick={() => setPending({ kind: 'delete', audience })}>
-                          Delete
-                        </MenuItem>
-                      </MenuList>
-                    </MenuPopover>
-                  </Menu>
-                </span>
+                <RowActions
+                  itemName={audience.name}
+                  primary={
+                    <Button size="small" aria-label={`View ${audience.name}`} onClick={() => navigate(`${basePath}/${audience.id}`)}>
+                      View
+                    </Button>
+                  }
+                >
+                  <RenameMenuItem onClick={() => setPending({ kind: 'rename', audience })} />
+                  <DeleteMenuItem onClick={() => setPending({ kind: 'delete', audience })} />
+                </RowActions>
               </TableCell>
             </TableRow>
           ))}

@@ -1,6 +1,6 @@
-import { TableBody, TableCell, TableHeader, TableHeaderCell, TableRow } from '@fluentui/react-components';
+import { TableBody, TableCell, TableRow } from '@fluentui/react-components';
 import type { Contact } from '@mailroom/api-client';
-import { ScrollingTable, TruncatedText } from '@mailroom/ui';
+import { ColumnHeaders, ScrollingTable, TruncatedText } from '@mailroom/ui';
 import { ContactStatus } from './ContactStatus';
 
 /** The audience's extra headers as columns; the email column has its own and is not repeated. */
@@ -12,15 +12,7 @@ export function ContactsTable({ headers, contacts }: { headers: readonly string[
   const columns = contactColumns(headers);
   return (
     <ScrollingTable aria-label="Contacts" size="small">
-      <TableHeader>
-        <TableRow>
-          <TableHeaderCell>Status</TableHeaderCell>
-          <TableHeaderCell>email</TableHeaderCell>
-          {columns.map((column) => (
-            <TableHeaderCell key={column}>{column}</TableHeaderCell>
-          ))}
-        </TableRow>
-      </TableHeader>
+      <ColumnHeaders columns={['Status', 'email', ...columns]} />
       <TableBody>
         {contacts.map((contact) => (
           <TableRow key={contact.id}>

@@ -8,15 +8,13 @@ import {
   DialogTitle,
   TableBody,
   TableCell,
-  TableHeader,
-  TableHeaderCell,
   TableRow,
   makeStyles,
   tokens,
 } from '@fluentui/react-components';
 import { CheckmarkRegular } from '@fluentui/react-icons';
 import type { PageMeta } from '@mailroom/api-client';
-import { NameSearchForm, PagedTableFooter, QueryStateSwitch, ScrollingTable } from '@mailroom/ui';
+import { ColumnHeaders, PagedListSection, ScrollingTable, type ListParams } from '@mailroom/ui';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import type { PickerParams } from '../api/keys';
@@ -61,7 +59,11 @@ export function PickerDialog<T extends { id: number; name: string }>({
   const styles = useStyles();
   const [params, setParams] = useState<PickerParams>({ page: 1, limit: PICKER_PAGE_SIZE, name: '' });
   const page = usePage(params);
-  const lowerLabel = itemsLabel.toLowerCase();
+  // The dialog keeps its search and page itself: the screen's URL belongs to the campaign being edited.
+  const listParams: ListParams = {
+    ...params,
+    setParams: (change) => setParams((current) => ({ ...current, ...change, name: (change.name ?? current.name).trim() })),
+  };
 
   return (
     <Dialog open onOpenChange={(_, data) => !data.open && onClose()}>
@@ -69,65 +71,37 @@ export function PickerDialog<T extends { id: number; name: string }>({
         <DialogBody>
           <DialogTitle>{title}</DialogTitle>
           <DialogContent className={styles.content}>
-            <NameSearchForm
-              label={`Search ${lowerLabel} by name`}
-              value={params.name}
-              onSearch={(text) => setParams({ ...params, name: text.trim(), page: 1 })}
-            />
-            <QueryStateSwitch
-              query={page}
-              loadingLabel={`Loading ${lowerLabel}...`}
-              errorTitle={`Failed to load ${lowerLabel}`}
-              isEmpty={(data) => data.items.length === 0}
-              empty={{ title: params.name ? `No ${lowerLabel} match “${params.name}”` : `No ${lowerLabel} yet` }}
-            >
-              {(data) => (
-                <div>
-                  <ScrollingTable aria-label={itemsLabel} size="small">
-                    <TableHeader>
-                      <TableRow>
-                        <TableHeaderCell>Name</TableHeaderCell>
-                        {columns.map((column) => (
-                          <TableHeaderCell key={column.header}>{column.header}</TableHeaderCell>
-                        ))}
-                        <TableHeaderCell>Action</TableHeaderCell>
-                      </TableRow>
-                    </TableHeader>
-                    <TableBody>
-                      {data.items.map((item) => {
-                        const selected = item.id === selectedId;
-                        return (
-                          <TableRow key={item.id} aria-selected={selected}>
-                            <TableCell>{item.name}</TableCell>
-                            {columns.map((column) => (
-                              <TableCell key={column.header}>{column.cell(item)}</TableCell>
-                            ))}
-                            <TableCell>
-                              <Button
-                                size="small"
-                                appearance={selected ? 'primary' : 'secondary'}
-                                icon={selected ? <CheckmarkRegular /> : undefined}
-                                aria-label={`Select ${item.name}`}
-                                onClick={() => onSelect(item)}
-                              >
-                                {selected ? 'Selected' : 'Select'}
-                              </Button>
-                            </TableCell>
-                          </TableRow>
-                        );
-                      })}
-                    </TableBody>
-                  </ScrollingTable>
-                  <PagedTableFooter
-                    label={itemsLabel}
-                    page={params.page}
-                    pageSize={params.limit}
-                    totalItems={data.meta.totalItems}
-                    onPageChange={(next) => setParams({ ...params, page: next })}
-                  />
-                </div>
+            <PagedListSection noun={itemsLabel} searchLabel={`Search ${itemsLabel.toLowerCase()} by name`} params={listParams} query={page}>
+              {(items) => (
+                <ScrollingTable aria-label={itemsLabel} size="small">
+                  <ColumnHeaders columns={['Name', ...columns.map((column) => column.header), 'Action']} />
+                  <TableBody>
+                    {items.map((item) => {
+                      const selected = item.id === selectedId;
+                      return (
+                        <TableRow key={item.id} aria-selected={selected}>
+                          <TableCell>{item.name}</TableCell>
+                          {columns.map((column) => (
+                            <TableCell key={column.header}>{column.cell(item)}</TableCell>
+                          ))}
+                          <TableCell>
+                            <Button
+                              size="small"
+                              appearance={selected ? 'primary' : 'secondary'}
+                              icon={selected ? <CheckmarkRegular /> : undefined}
+                              aria-label={`Select ${item.name}`}
+                              onClick={() => onSelect(item)}
+                            >
+                              {selected ? 'Selected' : 'Select'}
+                            </Button>
+                          </TableCell>
+                        </TableRow>
+                      );
+                    })}
+                  </TableBody>
+                </ScrollingTable>
               )}
-            </QueryStateSwitch>
+            </PagedListSection>
           </DialogContent>
           <DialogActions>
             <Button appearance="secondary" onClick={onClose}>

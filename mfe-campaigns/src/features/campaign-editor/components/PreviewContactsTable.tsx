@@ -1,7 +1,7 @@
-import { Button, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow } from '@fluentui/react-components';
+import { Button, TableBody, TableCell, TableRow } from '@fluentui/react-components';
 import { EyeRegular } from '@fluentui/react-icons';
 import type { Contact, ContactList } from '@mailroom/api-client';
-import { PagedTableFooter, QueryStateSwitch, ScrollingTable, TruncatedText } from '@mailroom/ui';
+import { ColumnHeaders, PagedTableFooter, QueryStateSwitch, ScrollingTable, TruncatedText } from '@mailroom/ui';
 import type { UseQueryResult } from '@tanstack/react-query';
 
 /** Preview contacts table page sizes (SPEC 9); it starts at 10. */
@@ -38,12 +38,7 @@ export function PreviewContactsTable({
       {(data) => (
         <div>
           <ScrollingTable aria-label="Contacts" size="small">
-            <TableHeader>
-              <TableRow>
-                <TableHeaderCell>Email</TableHeaderCell>
-                <TableHeaderCell>Preview</TableHeaderCell>
-              </TableRow>
-            </TableHeader>
+            <ColumnHeaders columns={['Email', 'Preview']} />
             <TableBody>
               {data.items.map((contact) => {
                 const shown = contact.id === shownId;

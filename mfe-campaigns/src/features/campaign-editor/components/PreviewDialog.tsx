@@ -1,40 +1,14 @@
-import {
-  Button,
-  Dialog,
-  DialogBody,
-  DialogContent,
-  DialogSurface,
-  DialogTitle,
-  DialogTrigger,
-  Spinner,
-  Subtitle2,
-  Text,
-  makeStyles,
-  tokens,
-} from '@fluentui/react-components';
-import { DismissRegular } from '@fluentui/react-icons';
+import { Spinner, Subtitle2, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { errorMessage, type Contact } from '@mailroom/api-client';
-import { ErrorPanel } from '@mailroom/ui';
+import { EmailFrame, ErrorPanel, FullScreenDialog } from '@mailroom/ui';
 import { useState } from 'react';
 import type { RenderParams, ValidateParams } from '../api/keys';
 import { useCampaignValidation, usePreviewContacts, useRenderedEmail } from '../api/preview';
 import type { CampaignDraft } from '../utils/draft';
-import { EmailFrame } from './EmailFrame';
 import { PreviewContactsTable } from './PreviewContactsTable';
 import { ValidationSummary } from './ValidationSummary';
 
 const useStyles = makeStyles({
-  surface: {
-    width: '100vw',
-    maxWidth: '100vw',
-    height: '100dvh',
-    maxHeight: '100dvh',
-    borderRadius: 0,
-    padding: tokens.spacingHorizontalL,
-    boxSizing: 'border-box',
-  },
-  body: { height: '100%', maxHeight: '100%', gridTemplateRows: 'auto 1fr' },
-  content: { display: 'flex', flexDirection: 'column', minHeight: 0, overflowY: 'auto' },
   layout: {
     display: 'grid',
     gridTemplateColumns: 'minmax(0, 1fr)',
@@ -53,6 +27,7 @@ const useStyles = makeStyles({
     '& dd': { margin: 0, overflowWrap: 'anywhere' },
   },
   email: { display: 'flex', flexDirection: 'column', rowGap: tokens.spacingVerticalS, minHeight: '480px' },
+  frame: { height: '100%', minHeight: '480px' },
 });
 
 export interface PreviewDialogProps {
@@ -92,77 +67,66 @@ export function PreviewDialog({ draft, onClose }: PreviewDialogProps) {
   const validation = useCampaignValidation(validateParams);
 
   return (
-    <Dialog open onOpenChange={(_, data) => !data.open && onClose()}>
-      <DialogSurface className={styles.surface} aria-label="Preview Campaign">
-        <DialogBody className={styles.body}>
-          <DialogTitle
-            action={
-              <DialogTrigger action="close">
-                <Button appearance="subtle" aria-label="Close preview" icon={<DismissRegular />} />
-              </DialogTrigger>
-            }
-          >
-            Preview Campaign
-          </DialogTitle>
-          <DialogContent className={styles.content}>
-            <div className={styles.layout}>
-              <div className={styles.side}>
-                <dl className={styles.details}>
-                  <dt>Subject</dt>
-                  <dd>{rendered.data?.subject ?? subject}</dd>
-                  <dt>Preview text</dt>
-                  <dd>{rendered.data?.previewText ?? previewText}</dd>
-                  <dt>Audience</dt>
-                  <dd>{draft.audience?.name ?? 'No audience chosen'}</dd>
-                  {contact && (
-                    <>
-                      <dt>Shown for</dt>
-                      <dd>{contact.email}</dd>
-                    </>
-                  )}
-                </dl>
-                <ValidationSummary validation={validateParams ? validation : null} />
-                {audienceId !== null && (
-                  <section aria-labelledby="preview-contacts-title">
-                    <Subtitle2 as="h3" id="preview-contacts-title">
-                      Contacts
-                    </Subtitle2>
-                    <PreviewContactsTable
-                      contacts={contacts}
-                      page={page}
-                      pageSize={pageSize}
-                      onPageChange={setPage}
-                      onPageSizeChange={(size) => {
-                        setPageSize(size);
-                        setPage(1);
-                      }}
-                      shownId={contact?.id ?? null}
-                      onShow={setShown}
-                    />
-                  </section>
-                )}
-              </div>
-              <div className={styles.email}>
-                {rendered.isError ? (
-                  <ErrorPanel
-                    title="Failed to render the email"
-                    message={errorMessage(rendered.error, 'Failed to render the email')}
-                    onRetry={() => void rendered.refetch()}
-                  />
-                ) : rendered.data ? (
-                  <>
-                    {rendered.isFetching && <Spinner size="tiny" label="Rendering..." />}
-                    <EmailFrame html={rendered.data.template} title={contact ? `Email as ${contact.email} receives it` : 'Email preview'} />
-                  </>
-                ) : (
-                  <Spinner label="Rendering the email..." />
-                )}
-                {!contact && rendered.data && <Text size={200}>Merge tags are left empty: there is no contact to fill them from.</Text>}
-              </div>
-            </div>
-          </DialogContent>
-        </DialogBody>
-      </DialogSurface>
-    </Dialog>
+    <FullScreenDialog title="Preview Campaign" closeLabel="Close preview" onClose={onClose}>
+      <div className={styles.layout}>
+        <div className={styles.side}>
+          <dl className={styles.details}>
+            <dt>Subject</dt>
+            <dd>{rendered.data?.subject ?? subject}</dd>
+            <dt>Preview text</dt>
+            <dd>{rendered.data?.previewText ?? previewText}</dd>
+            <dt>Audience</dt>
+            <dd>{draft.audience?.name ?? 'No audience chosen'}</dd>
+            {contact && (
+              <>
+                <dt>Shown for</dt>
+                <dd>{contact.email}</dd>
+              </>
+            )}
+          </dl>
+          <ValidationSummary validation={validateParams ? validation : null} />
+          {audienceId !== null && (
+            <section aria-labelledby="preview-contacts-title">
+              <Subtitle2 as="h3" id="preview-contacts-title">
+                Contacts
+              </Subtitle2>
+              <PreviewContactsTable
+                contacts={contacts}
+                page={page}
+                pageSize={pageSize}
+                onPageChange={setPage}
+                onPageSizeChange={(size) => {
+                  setPageSize(size);
+                  setPage(1);
+                }}
+                shownId={contact?.id ?? null}
+                onShow={setShown}
+              />
+            </section>
+          )}
+        </div>
+        <div className={styles.email}>
+          {rendered.isError ? (
+            <ErrorPanel
+              title="Failed to render the email"
+              message={errorMessage(rendered.error, 'Failed to render the email')}
+              onRetry={() => void rendered.refetch()}
+            />
+          ) : rendered.data ? (
+            <>
+              {rendered.isFetching && <Spinner size="tiny" label="Rendering..." />}
+              <EmailFrame
+                className={styles.frame}
+                html={rendered.data.template}
+                title={contact ? `Email as ${contact.email} receives it` : 'Email preview'}
+              />
+            </>
+          ) : (
+            <Spinner label="Rendering the email..." />
+          )}
+          {!contact && rendered.data && <Text size={200}>Merge tags are left empty: there is no contact to fill them from.</Text>}
+        </div>
+      </div>
+    </FullScreenDialog>
   );
 }

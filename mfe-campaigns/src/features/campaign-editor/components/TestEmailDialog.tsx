@@ -1,18 +1,8 @@
-import {
-  Button,
-  Dialog,
-  DialogActions,
-  DialogBody,
-  DialogContent,
-  DialogSurface,
-  DialogTitle,
-  Field,
-  Input,
-  Spinner,
-} from '@fluentui/react-components';
+import { Field, Input } from '@fluentui/react-components';
 import { errorMessage } from '@mailroom/api-client';
 import { useRemote } from '@mailroom/mf-contract/react';
-import { useState, type FormEvent } from 'react';
+import { FormDialog } from '@mailroom/ui';
+import { useState } from 'react';
 import { useSendTestEmail, type TestEmailInput } from '../api/campaign';
 import { parseTestAddresses } from '../utils/testAddresses';
 
@@ -29,9 +19,7 @@ export function TestEmailDialog({ message, onClose }: TestEmailDialogProps) {
   const [text, setText] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (sendTest.isPending) return;
+  const submit = () => {
     const parsed = parseTestAddresses(text);
     if ('problem' in parsed) {
       setProblem(parsed.problem);
@@ -51,46 +39,24 @@ export function TestEmailDialog({ message, onClose }: TestEmailDialogProps) {
   };
 
   return (
-    <Dialog open onOpenChange={(_, data) => !data.open && !sendTest.isPending && onClose()}>
-      <DialogSurface>
-        <form onSubmit={submit} noValidate>
-          <DialogBody>
-            <DialogTitle>Send test email</DialogTitle>
-            <DialogContent>
-              <Field
-                label="Email addresses"
-                required
-                hint="Separate addresses with commas."
-                validationState={problem ? 'error' : 'none'}
-                validationMessage={problem ?? undefined}
-              >
-                <Input
-                  value={text}
-                  autoFocus
-                  maxLength={7000}
-                  onChange={(_, data) => {
-                    setText(data.value);
-                    setProblem(null);
-                  }}
-                />
-              </Field>
-            </DialogContent>
-            <DialogActions>
-              <Button appearance="secondary" disabled={sendTest.isPending} onClick={onClose}>
-                Cancel
-              </Button>
-              <Button
-                type="submit"
-                appearance="primary"
-                disabled={sendTest.isPending}
-                icon={sendTest.isPending ? <Spinner size="tiny" /> : undefined}
-              >
-                Send test
-              </Button>
-            </DialogActions>
-          </DialogBody>
-        </form>
-      </DialogSurface>
-    </Dialog>
+    <FormDialog title="Send test email" submitLabel="Send test" busy={sendTest.isPending} onSubmit={submit} onClose={onClose}>
+      <Field
+        label="Email addresses"
+        required
+        hint="Separate addresses with commas."
+        validationState={problem ? 'error' : 'none'}
+        validationMessage={problem ?? undefined}
+      >
+        <Input
+          value={text}
+          autoFocus
+          maxLength={7000}
+          onChange={(_, data) => {
+            setText(data.value);
+            setProblem(null);
+          }}
+        />
+      </Field>
+    </FormDialog>
   );
 }

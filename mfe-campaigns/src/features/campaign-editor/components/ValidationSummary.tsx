@@ -7,14 +7,12 @@ import {
   Spinner,
   TableBody,
   TableCell,
-  TableHeader,
-  TableHeaderCell,
   TableRow,
   makeStyles,
   tokens,
 } from '@fluentui/react-components';
 import { errorMessage, type ValidationResult } from '@mailroom/api-client';
-import { PagedTableFooter, ScrollingTable, TruncatedText } from '@mailroom/ui';
+import { ColumnHeaders, PagedTableFooter, ScrollingTable, TruncatedText } from '@mailroom/ui';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useState } from 'react';
 
@@ -79,12 +77,7 @@ export function ValidationSummary({ validation }: { validation: UseQueryResult<V
         </MessageBarBody>
       </MessageBar>
       <ScrollingTable aria-label="Contacts with missing fields" size="small">
-        <TableHeader>
-          <TableRow>
-            <TableHeaderCell>Email</TableHeaderCell>
-            <TableHeaderCell>Missing Fields</TableHeaderCell>
-          </TableRow>
-        </TableHeader>
+        <ColumnHeaders columns={['Email', 'Missing Fields']} />
         <TableBody>
           {shown.map((result) => (
             <TableRow key={result.contactId}>

@@ -1,13 +1,11 @@
-import { Caption1, makeStyles, tokens } from '@fluentui/react-components';
+import { makeStyles } from '@fluentui/react-components';
 import type { CampaignSummary } from '@mailroom/api-client';
 import { REMOTES } from '@mailroom/mf-contract/remotes';
 import { useRemote } from '@mailroom/mf-contract/react';
-import { RouterLink, formatDateTime } from '@mailroom/ui';
+import { DetailLine, LastEdited, NameWithDetails, RouterLink, formatDateTime } from '@mailroom/ui';
 
 const useStyles = makeStyles({
-  root: { display: 'flex', flexDirection: 'column', alignItems: 'flex-start', rowGap: tokens.spacingVerticalXXS, minWidth: '200px' },
-  name: { fontWeight: tokens.fontWeightSemibold, overflowWrap: 'anywhere' },
-  detail: { color: tokens.colorNeutralForeground2, overflowWrap: 'anywhere' },
+  root: { minWidth: '200px' },
 });
 
 /** Where a campaign's name leads: its editor while it is a draft, its report afterwards. */
@@ -22,30 +20,24 @@ export function CampaignNameCell({ campaign }: { campaign: CampaignSummary }) {
   const href = useCampaignHref(campaign);
   const sent = campaign.status !== 'DRAFT';
   return (
-    <div className={styles.root}>
-      <RouterLink to={href} className={styles.name}>
-        {campaign.name}
-      </RouterLink>
+    <NameWithDetails name={campaign.name} to={href} className={styles.root}>
       {campaign.audienceId !== null && (
-        <Caption1 className={styles.detail}>
+        <DetailLine>
           To:{' '}
           <RouterLink to={`${REMOTES.audiences.basePath}/${campaign.audienceId}`} inline>
             {campaign.audienceName ?? `Audience ${campaign.audienceId}`}
           </RouterLink>
-        </Caption1>
+        </DetailLine>
       )}
       {sent && (
         <>
-          {campaign.deliveryDate && <Caption1 className={styles.detail}>{formatDateTime(campaign.deliveryDate)}</Caption1>}
-          <Caption1 className={styles.detail}>
+          {campaign.deliveryDate && <DetailLine>{formatDateTime(campaign.deliveryDate)}</DetailLine>}
+          <DetailLine>
             {campaign.jobsSent} / {campaign.contactCount} recipients ({campaign.jobsFailed} failed)
-          </Caption1>
+          </DetailLine>
         </>
       )}
-      <Caption1 className={styles.detail}>
-        Last edited: on {formatDateTime(campaign.updatedAt)}
-        {campaign.updatedByEmail ? ` by ${campaign.updatedByEmail}` : ''}
-      </Caption1>
-    </div>
+      <LastEdited item={campaign} />
+    </NameWithDetails>
   );
 }

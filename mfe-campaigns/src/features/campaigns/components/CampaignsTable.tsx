@@ -1,23 +1,8 @@
-import {
-  Button,
-  Menu,
-  MenuButton,
-  MenuItem,
-  MenuList,
-  MenuPopover,
-  MenuTrigger,
-  TableBody,
-  TableCell,
-  TableHeader,
-  TableHeaderCell,
-  TableRow,
-  makeStyles,
-  tokens,
-} from '@fluentui/react-components';
-import { CopyRegular, DeleteRegular, MoreHorizontalRegular, RenameRegular } from '@fluentui/react-icons';
+import { Button, MenuItem, TableBody, TableCell, TableRow } from '@fluentui/react-components';
+import { CopyRegular } from '@fluentui/react-icons';
 import { errorMessage, type CampaignSummary } from '@mailroom/api-client';
 import { useRemote } from '@mailroom/mf-contract/react';
-import { ScrollingTable } from '@mailroom/ui';
+import { ColumnHeaders, DeleteMenuItem, RenameMenuItem, RowActions, ScrollingTable } from '@mailroom/ui';
 import { lazy, Suspense, useState } from 'react';
 import { useHref, useLinkClickHandler, useNavigate } from 'react-router-dom';
 import { useReplicateCampaign } from '../api/campaigns';
@@ -29,9 +14,7 @@ import { CampaignStatusCell } from './CampaignStatusCell';
 const RenameCampaignDialog = lazy(() => import('./RenameCampaignDialog').then((module) => ({ default: module.RenameCampaignDialog })));
 const DeleteCampaignDialog = lazy(() => import('./DeleteCampaignDialog').then((module) => ({ default: module.DeleteCampaignDialog })));
 
-const useStyles = makeStyles({
-  actions: { display: 'flex', columnGap: tokens.spacingHorizontalXS },
-});
+const COLUMNS = ['Name', 'Status', 'Open rate', 'Click Rate', 'Actions'];
 
 type Pending = { kind: 'rename' | 'delete'; campaign: CampaignSummary } | null;
 
@@ -40,15 +23,7 @@ export function CampaignsTable({ campaigns }: { campaigns: CampaignSummary[] }) 
   return (
     <>
       <ScrollingTable aria-label="Campaigns">
-        <TableHeader>
-          <TableRow>
-            <TableHeaderCell>Name</TableHeaderCell>
-            <TableHeaderCell>Status</TableHeaderCell>
-            <TableHeaderCell>Open rate</TableHeaderCell>
-            <TableHeaderCell>Click Rate</TableHeaderCell>
-            <TableHeaderCell>Actions</TableHeaderCell>
-          </TableRow>
-        </TableHeader>
+        <ColumnHeaders columns={COLUMNS} />
         <TableBody>
           {campaigns.map((campaign) => (
             <TableRow key={campaign.id}>
@@ -85,10 +60,10 @@ export function CampaignsTable({ campaigns }: { campaigns: CampaignSummary[] }) 
 
 /** 'Edit' for a draft, 'View report' otherwise, and a menu with Rename, Replicate and Delete. */
 function CampaignActions({ campaign, onRename, onDelete }: { campaign: CampaignSummary; onRename: () => void; onDelete: () => void }) {
-  const styles = useStyles();
   const { basePath, notify } = useRemote();
   const navigate = useNavigate();
   const href = useCampaignHref(campaign);
+  const linkHref = useHref(href);
   const openHere = useLinkClickHandler<HTMLAnchorElement>(href);
   const replicate = useReplicateCampaign();
   const draft = campaign.status === 'DRAFT';
@@ -104,36 +79,21 @@ function CampaignActions({ campaign, onRename, onDelete }: { campaign: CampaignS
     });
 
   return (
-    <span className={styles.actions}>
-      {/* A link that looks like a button: it navigates, so it also opens in a new tab. */}
-      <Button
-        as="a"
-        size="small"
-        href={useHref(href)}
-        onClick={openHere}
-        aria-label={`${draft ? 'Edit' : 'View report of'} ${campaign.name}`}
-      >
-        {draft ? 'Edit' : 'View report'}
-      </Button>
-      <Menu>
-        <MenuTrigger disableButtonEnhancement>
-          <MenuButton size="small" appearance="subtle" icon={<MoreHorizontalRegular />} aria-label={`More actions for ${campaign.name}`} />
-        </MenuTrigger>
-        <MenuPopover>
-          <MenuList>
-            <MenuItem icon={<RenameRegular />} onClick={onRename}>
-              Rename
-            </MenuItem>
-            <MenuItem icon={<CopyRegular />} disabled={replicate.isPending} onClick={replicateCampaign}>
-              Replicate
-            </MenuItem>
-            {/* A campaign is not deleted while it sends (the API answers 409). */}
-            <MenuItem icon={<DeleteRegular />} disabled={campaign.status === 'SENDING'} onClick={onDelete}>
-              Delete
-            </MenuItem>
-          </MenuList>
-        </MenuPopover>
-      </Menu>
-    </span>
+    <RowActions
+      itemName={campaign.name}
+      primary={
+        // A link that looks like a button: it navigates, so it also opens in a new tab.
+        <Button as="a" size="small" href={linkHref} onClick={openHere} aria-label={`${draft ? 'Edit' : 'View report of'} ${campaign.name}`}>
+          {draft ? 'Edit' : 'View report'}
+        </Button>
+      }
+    >
+      <RenameMenuItem onClick={onRename} />
+      <MenuItem icon={<CopyRegular />} disabled={replicate.isPending} onClick={replicateCampaign}>
+        Replicate
+      </MenuItem>
+      {/* A campaign is not deleted while it sends (the API answers 409). */}
+      <DeleteMenuItem disabled={campaign.status === 'SENDING'} onClick={onDelete} />
+    </RowActions>
   );
 }

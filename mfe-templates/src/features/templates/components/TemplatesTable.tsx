@@ -1,27 +1,18 @@
-import {
-  Button,
-  Caption1,
-  Menu,
-  MenuButton,
-  MenuItem,
-  MenuList,
-  MenuPopover,
-  MenuTrigger,
-  Spinner,
-  Table,
-  TableBody,
-  TableCell,
-  TableHeader,
-  TableHeaderCell,
-  TableRow,
-  makeStyles,
-  tokens,
-} from '@fluentui/react-components';
-import { DeleteRegular, DocumentCopyRegular, MailAddRegular, MoreHorizontalRegular, RenameRegular } from '@fluentui/react-icons';
+import { Button, MenuItem, Table, TableBody, TableCell, TableRow, makeStyles, tokens } from '@fluentui/react-components';
+import { DocumentCopyRegular, MailAddRegular } from '@fluentui/react-icons';
 import { errorMessage, type TemplateSummary } from '@mailroom/api-client';
 import { REMOTES } from '@mailroom/mf-contract/remotes';
 import { useRemote } from '@mailroom/mf-contract/react';
-import { DATE_TIME_MINUTES_FORMAT, RouterLink, formatDateTime } from '@mailroom/ui';
+import {
+  ColumnHeaders,
+  DATE_TIME_MINUTES_FORMAT,
+  DeleteMenuItem,
+  DetailLine,
+  LastEdited,
+  NameWithDetails,
+  RenameMenuItem,
+  RowActions,
+} from '@mailroom/ui';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useCreateCampaignFromTemplate, useReplicateTemplate } from '../api/templates';
@@ -29,20 +20,12 @@ import { DeleteTemplateDialog } from './DeleteTemplateDialog';
 import { RenameTemplateDialog } from './RenameTemplateDialog';
 import { TemplatePreviewImage } from './TemplatePreviewImage';
 
+// A fixed-layout table: the preview and the actions keep their width, the template column takes the rest and wraps.
 const useStyles = makeStyles({
   previewCell: { width: '96px' },
   actionsCell: { width: '120px' },
-  template: { display: 'flex', flexDirection: 'column', rowGap: tokens.spacingVerticalXXS, paddingBlock: tokens.spacingVerticalS },
-  name: { fontWeight: tokens.fontWeightSemibold, overflowWrap: 'anywhere' },
-  meta: { color: tokens.colorNeutralForeground2, overflowWrap: 'anywhere' },
-  actions: { display: 'flex', alignItems: 'center', columnGap: tokens.spacingHorizontalXS },
+  template: { paddingBlock: tokens.spacingVerticalS },
 });
-
-/** 'Last edited: on {date} by {email}' (templates use the minutes format, SPEC 9). */
-export function lastEdited(template: TemplateSummary): string {
-  const on = `Last edited: on ${formatDateTime(template.updatedAt, DATE_TIME_MINUTES_FORMAT)}`;
-  return template.updatedByEmail ? `${on} by ${template.updatedByEmail}` : on;
-}
 
 type Pending = { kind: 'rename' | 'delete'; template: TemplateSummary } | null;
 
@@ -55,6 +38,7 @@ export function TemplatesTable({ templates }: { templates: TemplateSummary[] }) 
   const createCampaign = useCreateCampaignFromTemplate();
   const busyId = replicate.isPending ? replicate.variables : createCampaign.isPending ? createCampaign.variables : null;
   const editorPath = (id: number) => `${basePath}/edit/${id}`;
+  const columns = [{ header: 'Preview', className: styles.previewCell }, 'Template', { header: 'Actions', className: styles.actionsCell }];
 
   const replicateTemplate = (template: TemplateSummary) =>
     replicate.mutate(template.id, {
@@ -70,13 +54,7 @@ export function TemplatesTable({ templates }: { templates: TemplateSummary[] }) 
   return (
     <>
       <Table aria-label="Templates">
-        <TableHeader>
-          <TableRow>
-            <TableHeaderCell className={styles.previewCell}>Preview</TableHeaderCell>
-            <TableHeaderCell>Template</TableHeaderCell>
-            <TableHeaderCell className={styles.actionsCell}>Actions</TableHeaderCell>
-          </TableRow>
-        </TableHeader>
+        <ColumnHeaders columns={columns} />
         <TableBody>
           {templates.map((template) => (
             <TableRow key={template.id}>
@@ -84,47 +62,31 @@ export function TemplatesTable({ templates }: { templates: TemplateSummary[] }) 
                 <TemplatePreviewImage name={template.name} preview={template.preview} />
               </TableCell>
               <TableCell>
-                <div className={styles.template}>
-                  <RouterLink to={editorPath(template.id)} className={styles.name}>
-                    {template.name}
-                  </RouterLink>
-                  <Caption1 className={styles.meta}>{lastEdited(template)}</Caption1>
-                  <Caption1 className={styles.meta}>ID: {template.id}</Caption1>
-                </div>
+                <NameWithDetails name={template.name} to={editorPath(template.id)} className={styles.template}>
+                  <LastEdited item={template} format={DATE_TIME_MINUTES_FORMAT} />
+                  <DetailLine>ID: {template.id}</DetailLine>
+                </NameWithDetails>
               </TableCell>
               <TableCell>
-                <span className={styles.actions}>
-                  <Button size="small" aria-label={`Edit ${template.name}`} onClick={() => navigate(editorPath(template.id))}>
-                    Edit
-                  </Button>
-                  <Menu>
-                    <MenuTrigger disableButtonEnhancement>
-                      <MenuButton
-                        size="small"
-                        appearance="subtle"
-                        icon={busyId === template.id ? <Spinner size="extra-tiny" /> : <MoreHorizontalRegular />}
-                        disabled={busyId !== null}
-                        aria-label={`More actions for ${template.name}`}
-                      />
-                    </MenuTrigger>
-                    <MenuPopover>
-                      <MenuList>
-                        <MenuItem icon={<MailAddRegular />} onClick={() => createCampaignFrom(template)}>
-                          Create campaign
-                        </MenuItem>
-                        <MenuItem icon={<DocumentCopyRegular />} onClick={() => replicateTemplate(template)}>
-                          Replicate
-                        </MenuItem>
-                        <MenuItem icon={<RenameRegular />} onClick={() => setPending({ kind: 'rename', template })}>
-                          Rename
-                        </MenuItem>
-                        <MenuItem icon={<DeleteRegular />} onClick={() => setPending({ kind: 'delete', template })}>
-                          Delete
-                        </MenuItem>
-                      </MenuList>
-                    </MenuPopover>
-                  </Menu>
-                </span>
+                <RowActions
+                  itemName={template.name}
+                  primary={
+                    <Button size="small" aria-label={`Edit ${template.name}`} onClick={() => navigate(editorPath(template.id))}>
+                      Edit
+                    </Button>
+                  }
+                  busy={busyId === template.id}
+                  disabled={busyId !== null}
+                >
+                  <MenuItem icon={<MailAddRegular />} onClick={() => createCampaignFrom(template)}>
+                    Create campaign
+                  </MenuItem>
+                  <MenuItem icon={<DocumentCopyRegular />} onClick={() => replicateTemplate(template)}>
+                    Replicate
+                  </MenuItem>
+                  <RenameMenuItem onClick={() => setPending({ kind: 'rename', template })} />
+                  <DeleteMenuItem onClick={() => setPending({ kind: 'delete', template })} />
+                </RowActions>
               </TableCell>
             </TableRow>
           ))}

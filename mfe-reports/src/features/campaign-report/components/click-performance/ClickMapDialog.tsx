@@ -1,34 +1,13 @@
-import {
-  Button,
-  Dialog,
-  DialogBody,
-  DialogContent,
-  DialogSurface,
-  DialogTitle,
-  DialogTrigger,
-  Text,
-  makeStyles,
-  tokens,
-} from '@fluentui/react-components';
-import { DismissRegular } from '@fluentui/react-icons';
+import { Text, makeStyles, tokens } from '@fluentui/react-components';
 import type { CampaignLink } from '@mailroom/api-client';
 import { useRemote } from '@mailroom/mf-contract/react';
+import { EmailFrame, FullScreenDialog } from '@mailroom/ui';
 import { useMemo, useState } from 'react';
-import { EmailFrame } from '../EmailFrame';
 import { clickMapDocument } from './clickMapDocument';
 
 const useStyles = makeStyles({
-  surface: {
-    boxSizing: 'border-box',
-    width: '100%',
-    maxWidth: '100%',
-    height: '100dvh',
-    maxHeight: '100dvh',
-    borderRadius: 0,
-    padding: tokens.spacingHorizontalM,
-  },
-  body: { height: '100%', maxHeight: '100%', gridTemplateRows: 'auto minmax(0, 1fr)' },
-  content: { display: 'flex', flexDirection: 'column', minHeight: 0, gap: tokens.spacingVerticalS, overflow: 'hidden' },
+  // The email scrolls inside its frame, which fills the overlay: the overlay itself does not scroll.
+  content: { rowGap: tokens.spacingVerticalS, overflowY: 'hidden' },
   hint: { color: tokens.colorNeutralForeground2 },
   frame: { flexGrow: 1, minHeight: 0, height: '100%' },
 });
@@ -44,24 +23,9 @@ export function ClickMapDialog({ html, links, onClose }: { html: string; links: 
   const [openedWith] = useState(links);
   const document = useMemo(() => clickMapDocument(html, openedWith, theme), [html, openedWith, theme]);
   return (
-    <Dialog open onOpenChange={(_, data) => !data.open && onClose()}>
-      <DialogSurface className={styles.surface}>
-        <DialogBody className={styles.body}>
-          <DialogTitle
-            action={
-              <DialogTrigger action="close">
-                <Button appearance="subtle" aria-label="Close" icon={<DismissRegular />} />
-              </DialogTrigger>
-            }
-          >
-            Click Map
-          </DialogTitle>
-          <DialogContent className={styles.content}>
-            <Text className={styles.hint}>Each link shows its clicks. Point at a link to highlight it; select it for its details.</Text>
-            <EmailFrame className={styles.frame} html={document} title="Click map" />
-          </DialogContent>
-        </DialogBody>
-      </DialogSurface>
-    </Dialog>
+    <FullScreenDialog title="Click Map" onClose={onClose} contentClassName={styles.content}>
+      <Text className={styles.hint}>Each link shows its clicks. Point at a link to highlight it; select it for its details.</Text>
+      <EmailFrame className={styles.frame} html={document} title="Click map" />
+    </FullScreenDialog>
   );
 }

@@ -1,24 +1,20 @@
-import { TableBody, TableCell, TableHeader, TableHeaderCell, TableRow } from '@fluentui/react-components';
+import { TableBody, TableCell, TableRow } from '@fluentui/react-components';
 import type { CampaignLink } from '@mailroom/api-client';
-import { ScrollingTable, TruncatedText } from '@mailroom/ui';
+import { ColumnHeaders, ScrollingTable, TruncatedText } from '@mailroom/ui';
 import { clickTotals, formatShare } from './shares';
+
+const COLUMNS = ['URL', 'Total Clicks', 'Unique Clicks'];
 
 /** 'Links in this email': each link's total and unique clicks, with its share of all of them. */
 export function LinksTable({ links }: { links: CampaignLink[] }) {
   const totals = clickTotals(links);
   return (
     <ScrollingTable aria-label="Links in this email" size="small">
-      <TableHeader>
-        <TableRow>
-          <TableHeaderCell>URL</TableHeaderCell>
-          <TableHeaderCell>Total Clicks</TableHeaderCell>
-          <TableHeaderCell>Unique Clicks</TableHeaderCell>
-        </TableRow>
-      </TableHeader>
+      <ColumnHeaders columns={COLUMNS} />
       <TableBody>
         {links.length === 0 ? (
           <TableRow>
-            <TableCell colSpan={3}>No data available</TableCell>
+            <TableCell colSpan={COLUMNS.length}>No data available</TableCell>
           </TableRow>
         ) : (
           links.map((link) => (

@@ -1,19 +1,7 @@
-import {
-  Badge,
-  Button,
-  TableBody,
-  TableCell,
-  TableHeader,
-  TableHeaderCell,
-  TableRow,
-  Tooltip,
-  makeStyles,
-  tokens,
-} from '@fluentui/react-components';
+import { Badge, TableBody, TableCell, TableRow } from '@fluentui/react-components';
 import { ArrowClockwiseRegular, SendRegular } from '@fluentui/react-icons';
 import type { EmailPerformanceRow } from '@mailroom/api-client';
-import { formatDateTime, ScrollingTable, TruncatedText } from '@mailroom/ui';
-import type { ReactElement } from 'react';
+import { CellItems, ColumnHeaders, formatDateTime, IconButton, ScrollingTable, TruncatedText } from '@mailroom/ui';
 import { SEND_STATUSES } from './sendStatus';
 
 /** The ten columns of SPEC section 2. */
@@ -30,10 +18,6 @@ export const EMAIL_PERFORMANCE_COLUMNS = [
   'Error Message',
 ] as const;
 
-const useStyles = makeStyles({
-  status: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalXS },
-});
-
 export interface EmailPerformanceTableProps {
   rows: EmailPerformanceRow[];
   onRetryJob: (jobId: number) => void;
@@ -47,27 +31,28 @@ const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
 const text = (value: string | null) => (value ? <TruncatedText text={value} /> : null);
 
 export function EmailPerformanceTable({ rows, onRetryJob, onSendToContact, retryingJobId, sendingContactId }: EmailPerformanceTableProps) {
-  const styles = useStyles();
-
-  const action = (label: string, icon: ReactElement, disabled: boolean, onClick: () => void) => (
-    <Tooltip content={label} relationship="label">
-      <Button appearance="subtle" size="small" icon={icon} disabled={disabled} onClick={onClick} />
-    </Tooltip>
+  const retryButton = (jobId: number) => (
+    <IconButton
+      size="small"
+      label="Retry sending this failed email"
+      icon={<ArrowClockwiseRegular />}
+      disabled={retryingJobId === jobId}
+      onClick={() => onRetryJob(jobId)}
+    />
   );
-  const retryButton = (jobId: number) =>
-    action('Retry sending this failed email', <ArrowClockwiseRegular />, retryingJobId === jobId, () => onRetryJob(jobId));
-  const sendButton = (contactId: number) =>
-    action('Send email to this contact', <SendRegular />, sendingContactId === contactId, () => onSendToContact(contactId));
+  const sendButton = (contactId: number) => (
+    <IconButton
+      size="small"
+      label="Send email to this contact"
+      icon={<SendRegular />}
+      disabled={sendingContactId === contactId}
+      onClick={() => onSendToContact(contactId)}
+    />
+  );
 
   return (
     <ScrollingTable aria-label="Email performance" size="small">
-      <TableHeader>
-        <TableRow>
-          {EMAIL_PERFORMANCE_COLUMNS.map((column) => (
-            <TableHeaderCell key={column}>{column}</TableHeaderCell>
-          ))}
-        </TableRow>
-      </TableHeader>
+      <ColumnHeaders columns={EMAIL_PERFORMANCE_COLUMNS} />
       <TableBody>
         {rows.length === 0 ? (
           <TableRow>
@@ -80,13 +65,13 @@ export function EmailPerformanceTable({ rows, onRetryJob, onSendToContact, retry
               <TableRow key={`${row.contactId}-${row.id ?? 'not-sent'}`}>
                 <TableCell>{row.email ? <TruncatedText text={row.email} /> : 'N/A'}</TableCell>
                 <TableCell>
-                  <span className={styles.status}>
+                  <CellItems>
                     <Badge appearance="tint" color={status.color}>
                       {status.label}
                     </Badge>
                     {row.status === 'FAILED' && row.id !== null && retryButton(row.id)}
                     {row.status === 'NOT_SENT' && sendButton(row.contactId)}
-                  </span>
+                  </CellItems>
                 </TableCell>
                 <TableCell>{yesNo(row.clicked)}</TableCell>
                 <TableCell>{yesNo(row.opened)}</TableCell>

@@ -1,8 +1,7 @@
 import { Body1, Text, makeStyles, tokens } from '@fluentui/react-components';
 import type { Campaign, CampaignOverviewStats } from '@mailroom/api-client';
 import { REMOTES } from '@mailroom/mf-contract/remotes';
-import { formatDateTime, RouterLink } from '@mailroom/ui';
-import { EmailFrame } from '../EmailFrame';
+import { EmailFrame, formatDateTime, RouterLink } from '@mailroom/ui';
 import { CampaignStatusBadge } from './CampaignStatusBadge';
 import { SendingProgress, sendingProgress } from './SendingProgress';
 

@@ -1,0 +1,39 @@
+import { Button, Spinner, Title1, makeStyles, tokens, useId } from '@fluentui/react-components';
+import { AddRegular } from '@fluentui/react-icons';
+import type { ReactNode } from 'react';
+
+export interface ListScreenProps {
+  /** The screen's heading, e.g. 'Audiences'. */
+  title: string;
+  /** The create button's text, e.g. 'Create Audience'. */
+  createLabel: string;
+  onCreate: () => void;
+  /** A create request is in flight: the button waits with a spinner, so one click makes one item. */
+  creating?: boolean;
+  /** The list (a PagedListSection) and what the screen opens over it. */
+  children: ReactNode;
+}
+
+const useStyles = makeStyles({
+  root: { display: 'flex', flexDirection: 'column', rowGap: tokens.spacingVerticalL },
+  header: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', justifyContent: 'space-between', gap: tokens.spacingHorizontalM },
+});
+
+/** A list screen (audiences, templates, campaigns): its heading with the create button, then the list. */
+export function ListScreen({ title, createLabel, onCreate, creating = false, children }: ListScreenProps) {
+  const styles = useStyles();
+  const titleId = useId('list-title');
+  return (
+    <section className={styles.root} aria-labelledby={titleId}>
+      <div className={styles.header}>
+        <Title1 as="h1" id={titleId}>
+          {title}
+        </Title1>
+        <Button appearance="primary" icon={creating ? <Spinner size="tiny" /> : <AddRegular />} disabled={creating} onClick={onCreate}>
+          {createLabel}
+        </Button>
+      </div>
+      {children}
+    </section>
+  );
+}
