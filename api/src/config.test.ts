@@ -103,4 +103,21 @@ describe('loadConfig', () => {
     expect(config.validateResponses).toBe(false);
     expect(() => loadConfig({ NODE_ENV: 'production', TRACKING_SECRET: 'short' })).toThrow(/TRACKING_SECRET: must be at least 16/);
   });
+
+  it('takes a stand-in SNS certificate for the embedded stack, never in production', () => {
+    expect(loadConfig({}).stack.snsCertificateFile).toBeUndefined();
+    expect(loadConfig({ EMBEDDED_SNS_CERTIFICATE_FILE: '/tmp/sns.pem' }).stack.snsCertificateFile).toBe('/tmp/sns.pem');
+    const production = {
+      NODE_ENV: 'production',
+      DATABASE_URL: 'postgres://mailroom@db/mailroom',
+      OIDC_ISSUER: 'https://id.example.org/realms/example',
+      PUBLIC_URL: 'https://mail.example.org',
+      TRACKING_SECRET: 'a-long-random-production-secret',
+      AUTHORIZED_SENDER_EMAILS: 'news@example.org',
+    };
+    expect(loadConfig(production).stack.snsCertificateFile).toBeUndefined();
+    expect(() => loadConfig({ ...production, EMBEDDED_SNS_CERTIFICATE_FILE: '/tmp/sns.pem' })).toThrow(
+      /EMBEDDED_SNS_CERTIFICATE_FILE: not allowed when NODE_ENV=production/,
+    );
+  });
 });

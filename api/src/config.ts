@@ -110,6 +110,7 @@ const envSchema = z.object({
   EMBEDDED_POSTGRES_PORT: positiveInt(5433),
   EMBEDDED_SES_PORT: positiveInt(8005),
   EMBEDDED_OIDC_PORT: positiveInt(4000),
+  EMBEDDED_SNS_CERTIFICATE_FILE: optionalString,
   REMOTES_PORT_BASE: positiveInt(REMOTES_PORT_BASE),
   AWS_ACCESS_KEY_ID: optionalString,
   STOCK_PHOTO_URL: optionalUrl(['http:', 'https:']),
@@ -197,6 +198,13 @@ export interface StackSettings {
   /** Each piece runs embedded unless its variable points at a real one. */
   embedded: { postgres: boolean; ses: boolean; oidc: boolean };
   ports: { postgres: number; ses: number; oidc: number; remotesBase: number };
+  /**
+   * With the embedded SES, the certificate that SES event messages to the webhook are signed with,
+   * in place of the one SNS publishes at their SigningCertURL (every other rule of the webhook still
+   * applies): delivery, bounce and complaint events of the local mail, posted by the developer or
+   * the e2e suite. Never in production, and only by the one-command stack.
+   */
+  snsCertificateFile: string | undefined;
 }
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -270,12 +278,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
       host: e.STACK_HOST ?? 'localhost',
       embedded: { postgres: !e.DATABASE_URL, ses: !e.SES_ENDPOINT && !e.AWS_ACCESS_KEY_ID, oidc: !e.OIDC_ISSUER },
       ports: { postgres: e.EMBEDDED_POSTGRES_PORT, ses: e.EMBEDDED_SES_PORT, oidc: e.EMBEDDED_OIDC_PORT, remotesBase: e.REMOTES_PORT_BASE },
+      snsCertificateFile: e.EMBEDDED_SNS_CERTIFICATE_FILE,
     },
     emailEditorScriptUrl: e.EMAIL_EDITOR_SCRIPT_URL ?? DEFAULT_EMAIL_EDITOR_SCRIPT_URL,
     stockPhoto: { url: e.STOCK_PHOTO_URL, key: e.STOCK_PHOTO_KEY },
     validateResponses: e.VALIDATE_RESPONSES ?? !production,
     operationLogPath: e.MAILROOM_OPERATION_LOG,
   };
+  if (production && e.EMBEDDED_SNS_CERTIFICATE_FILE) {
+    problems.push('EMBEDDED_SNS_CERTIFICATE_FILE: not allowed when NODE_ENV=production (SES events are verified against SNS only)');
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return deepFreeze(config);
 }

@@ -14,6 +14,7 @@ import { REMOTES, REMOTE_NAMES, remotePort, remoteUrlVariable } from '@mailroom/
 import {
   ADMIN_DATABASE_URL,
   PORTS,
+  SNS_EVENTS,
   baseURL,
   campaignsRemoteManifestUrl,
   emailEditorScriptUrl,
@@ -133,6 +134,9 @@ function stackEnv(databaseUrl: string): NodeJS.ProcessEnv {
     ORG_EMAIL_DOMAIN: 'example.org',
     [remoteUrlVariable('campaigns')]: campaignsRemoteManifestUrl,
     EMAIL_EDITOR_SCRIPT_URL: emailEditorScriptUrl,
+    // SES events signed with the test certificate (support/reports.ts signs them).
+    SNS_TOPIC_ARNS: SNS_EVENTS.topicArn,
+    EMBEDDED_SNS_CERTIFICATE_FILE: SNS_EVENTS.certificateFile,
     NODE_ENV: 'development',
     FORCE_COLOR: '0',
   };

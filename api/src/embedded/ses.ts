@@ -6,8 +6,13 @@
  * aws-ses-v2-local answers GetAccount from a fixed AWS_SES_ACCOUNT variable. So that the quota bar
  * shows real figures, the variable is rewritten just before each GetAccount request with the number
  * of messages the local server really took in the last 24 hours.
+ *
+ * aws-ses-v2-local takes any recipient. SES does not: it takes 7-bit ASCII addresses only (no
+ * SMTPUTF8; a Unicode domain must come as Punycode, a Unicode local part cannot come at all) and
+ * answers 400 BadRequestException to anything else. The embedded server refuses those the same
+ * way, so a member's contact such as `zoë@example.org` fails locally as it would in production.
  */
-import type { IncomingMessage, Server } from 'node:http';
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import sesLocal from 'aws-ses-v2-local';
 
@@ -34,6 +39,57 @@ export interface EmbeddedSesOptions {
   maxSendRate?: number;
 }
 
+/** What SES answers a recipient that is not 7-bit ASCII. */
+export const ILLEGAL_ADDRESS = 'Illegal address';
+const NOT_SEVEN_BIT = /[^\p{ASCII}]/u;
+const SEND_EMAIL = '/v2/email/outbound-emails';
+
+interface Destination {
+  ToAddresses?: unknown;
+  CcAddresses?: unknown;
+  BccAddresses?: unknown;
+}
+
+function recipientsOf(body: unknown): string[] {
+  const destination = (body as { Destination?: Destination } | null)?.Destination;
+  return [destination?.ToAddresses, destination?.CcAddresses, destination?.BccAddresses].flatMap((list) =>
+    Array.isArray(list) ? list.filter((address): address is string => typeof address === 'string') : [],
+  );
+}
+
+/**
+ * Puts SES's address rule in front of the local server's SendEmail: the body is read here, and a
+ * request it lets through goes on with the body already parsed (`req.body`; the server's JSON parser
+ * leaves a request whose body was read alone).
+ */
+function refuseWhatSesRefuses(server: Server): void {
+  const handlers = server.listeners('request') as RequestListener[];
+  server.removeAllListeners('request');
+  const next = (request: IncomingMessage, response: ServerResponse) => {
+    for (const handler of handlers) handler(request, response);
+  };
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    if (request.method !== 'POST' || request.url?.split('?')[0] !== SEND_EMAIL) return next(request, response);
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      let body: unknown;
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      } catch {
+        body = undefined;
+      }
+      if (recipientsOf(body).some((address) => NOT_SEVEN_BIT.test(address))) {
+        response.writeHead(400, { 'Content-Type': 'application/json', 'x-amzn-ErrorType': 'BadRequestException' });
+        response.end(JSON.stringify({ message: ILLEGAL_ADDRESS }));
+        return;
+      }
+      (request as IncomingMessage & { body?: unknown }).body = body;
+      next(request, response);
+    });
+  });
+}
+
 function sentLast24Hours(): number {
   // aws-ses-v2-local stamps messages in seconds.
   const since = Date.now() / 1000 - 24 * 60 * 60;
@@ -43,6 +99,7 @@ function sentLast24Hours(): number {
 export async function startEmbeddedSes(options: EmbeddedSesOptions): Promise<EmbeddedSesHandle> {
   const host = options.host ?? '127.0.0.1';
   const server: Server = await startSesServer({ host, port: options.port });
+  refuseWhatSesRefuses(server);
   const account = (sent: number) => ({
     DedicatedIpAutoWarmupEnabled: false,
     Details: {

@@ -13,6 +13,8 @@ import { REMOTES, REMOTE_NAMES, remotePort, remoteUrlVariable, type RemoteName }
 import { serveStatic } from '@mailroom/rspack-config/serve';
 import { startEmbeddedPostgres } from '../embedded/postgres.js';
 import { startEmbeddedSes } from '../embedded/ses.js';
+import { embeddedSnsVerifierFromFile } from '../embedded/sns.js';
+import { isLocalEndpoint } from '../mail/ses.js';
 import { startEmbeddedOidc } from '../embedded/oidc.js';
 import { SEEDED_ACCOUNTS } from '../embedded/oidc-accounts.js';
 import { loadConfig } from '../config.js';
@@ -58,6 +60,12 @@ async function main(): Promise<void> {
     console.log(`  SES          embedded, inbox at ${ses.endpoint}/`);
   }
 
+  // SES events signed with a certificate of the developer's (or the e2e suite's) instead of SNS's.
+  // The local SES may run embedded or apart (SES_ENDPOINT on this machine, as the e2e suite does); never with a real SES.
+  const localSes = stack.embedded.ses || (isLocalEndpoint(initial.aws.sesEndpoint) && !env.AWS_ACCESS_KEY_ID);
+  const snsVerifier = stack.snsCertificateFile ? embeddedSnsVerifierFromFile(stack.snsCertificateFile, localSes) : undefined;
+  if (stack.snsCertificateFile) console.log(`  SES events   verified against ${stack.snsCertificateFile} (EMBEDDED_SNS_CERTIFICATE_FILE)`);
+
   if (stack.embedded.oidc) {
     const oidc = await startEmbeddedOidc({
       port: stack.ports.oidc,
@@ -77,7 +85,7 @@ async function main(): Promise<void> {
 
   const config = loadConfig(env);
   await migrate(config);
-  const deps = await createDeps(config);
+  const deps = await createDeps(config, { snsVerifier });
   stops.unshift(() => closeDeps(deps));
   const workers = await startWorkers(deps);
   stops.unshift(() => workers.close());

@@ -5,24 +5,56 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, type Locator, type Page } from '@playwright/test';
 
+/** Frames sandboxed without scripts: the email html the product shows as `srcdoc` (previews, report, click map). */
+const SCRIPTLESS_FRAMES = 'iframe[sandbox]:not([sandbox~="allow-scripts"])';
+
 /**
  * No axe-core violation on the page as it is now (WCAG 2.x A and AA rules). Fluent's focus
  * management puts hidden focusable sentinels (`data-tabster-dummy`) around toasters, dialogs and
  * menus: they hand focus on at once and are hidden from screen readers on purpose, a documented
  * false positive of the aria-hidden-focus rule, so they are left out.
  *
- * `exclude` leaves out more, by selector: only for what is not the app's own markup and where axe
- * cannot run, such as a frame showing a member's email with scripts forbidden by its sandbox (axe
- * runs as a script in every frame it checks, and waits for ever on such a frame).
+ * axe-core runs inside every frame, and in a frame sandboxed without scripts it never finishes (its
+ * timers never fire there): such frames are left out, and the one rule about the frame element
+ * itself, an accessible name (frame-title), is checked here instead. A test checks what such a
+ * frame holds with expectNoAxeViolationsInFrameDocument. `exclude` leaves out more, by selector:
+ * only for what is not the app's own markup and where axe cannot run.
  */
 export async function expectNoAxeViolations(page: Page, where: string, { exclude = [] }: { exclude?: string[] } = {}): Promise<void> {
-  let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).exclude('[data-tabster-dummy]');
+  const unnamedFrames = await page
+    .locator(SCRIPTLESS_FRAMES)
+    .evaluateAll((frames) =>
+      frames
+        .filter((frame) => !(frame.getAttribute('title')?.trim() || frame.getAttribute('aria-label')?.trim()))
+        .map((frame) => frame.outerHTML.slice(0, 120)),
+    );
+  expect(unnamedFrames, `frames without an accessible name on ${where}`).toEqual([]);
+  let builder = new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .exclude('[data-tabster-dummy]')
+    .exclude(SCRIPTLESS_FRAMES);
   for (const selector of exclude) builder = builder.exclude(selector);
   const results = await builder.analyze();
   const found = results.violations.map(
     (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(' | ')}`,
   );
   expect(found, `axe-core violations on ${where}`).toEqual([]);
+}
+
+/**
+ * No axe-core violation in the document a script-less sandboxed frame shows (its `srcdoc`), laid out
+ * on a page of its own in the same browser, where axe can run.
+ */
+export async function expectNoAxeViolationsInFrameDocument(frame: Locator, where: string): Promise<void> {
+  const html = await frame.getAttribute('srcdoc');
+  expect(html, `the srcdoc of ${where}`).toBeTruthy();
+  const page = await frame.page().context().newPage();
+  try {
+    await page.setContent(html!);
+    await expectNoAxeViolations(page, where);
+  } finally {
+    await page.close();
+  }
 }
 
 declare global {

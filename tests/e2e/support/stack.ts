@@ -39,6 +39,17 @@ export const oidcOrigin = `http://localhost:${PORTS.oidc}`;
 export const emailEditorScriptUrl = `http://127.0.0.1:${PORTS.emailEditor}/embed.js`;
 export const ADMIN_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 
+/**
+ * SES events in the suite: the stack takes SNS messages of this topic signed with the webhook tests'
+ * certificate (api/test/fixtures/sns; EMBEDDED_SNS_CERTIFICATE_FILE, a setting of the embedded stack only),
+ * and the tests sign with its key (support/reports.ts).
+ */
+export const SNS_EVENTS = {
+  topicArn: 'arn:aws:sns:us-east-1:123456789012:mailroom-e2e-ses-events',
+  certificateFile: join(repoRoot, 'api/test/fixtures/sns/signing-cert.pem'),
+  signingKeyFile: join(repoRoot, 'api/test/fixtures/sns/signing-key.pem'),
+} as const;
+
 export interface StackState {
   databaseName: string;
   databaseUrl: string;

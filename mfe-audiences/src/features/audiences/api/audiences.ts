@@ -28,7 +28,12 @@ export function useAudiences(params: AudienceListParams) {
   });
 }
 
-/** One audience; refetched every 3 s while it is importing, and its contacts reloaded when the import ends. */
+/**
+ * One audience; refetched every 3 s while it is importing, and its contacts reloaded when the import
+ * ends, or whenever a read of the audience shows other contacts than the last (source or counts): an
+ * import that ended before the page ever saw it running changes those without a change of isImporting,
+ * and the contacts read alongside may have been read just before it ended.
+ */
 export function useAudience(id: number) {
   const client = useApiClient();
   const queryClient = useQueryClient();
@@ -43,13 +48,17 @@ export function useAudience(id: number) {
   });
 
   const isImporting = audience.data?.isImporting ?? false;
-  const wasImporting = useRef(isImporting);
+  const contactsState = audience.data
+    ? `${audience.data.source ?? ''}|${audience.data.numberOfContacts}|${audience.data.numberOfContactsWithErrors}`
+    : undefined;
+  const seen = useRef({ isImporting, contactsState });
   useEffect(() => {
-    if (wasImporting.current && !isImporting) {
-      void queryClient.invalidateQueries({ queryKey: audienceKeys.contacts(id) });
-    }
-    wasImporting.current = isImporting;
-  }, [id, isImporting, queryClient]);
+    const before = seen.current;
+    const importEnded = before.isImporting && !isImporting;
+    const contactsChanged = before.contactsState !== undefined && contactsState !== undefined && before.contactsState !== contactsState;
+    if (importEnded || contactsChanged) void queryClient.invalidateQueries({ queryKey: audienceKeys.contacts(id) });
+    seen.current = { isImporting, contactsState };
+  }, [id, isImporting, contactsState, queryClient]);
 
   return audience;
 }

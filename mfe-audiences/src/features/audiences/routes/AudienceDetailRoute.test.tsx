@@ -209,6 +209,20 @@ describe('Audience detail: import state', () => {
     expect(audienceCalls()).toBe(firstAudienceCalls + 2);
   });
 
+  it('reloads the contacts when the audience shows an import that ended unseen, its contacts read just before', async () => {
+    const { api, user } = setup({}, { source: null, numberOfContacts: 0, numberOfContactsWithErrors: 0 });
+    api.contacts.set(7, []);
+    expect(await screen.findByText('No contacts yet')).toBeTruthy();
+    const before = contactCalls(api).length;
+    // The import lands; the next read of the audience (here the one a rename answers) shows it.
+    Object.assign(api.audiences.get(7)!, { source: 'CSV', numberOfContacts: 12, numberOfContactsWithErrors: 1 });
+    api.contacts.set(7, people);
+    await user.click(screen.getByRole('button', { name: 'Edit audience name' }));
+    await user.type(screen.getByRole('textbox', { name: 'Audience name' }), ' 2{Enter}');
+    expect(await screen.findByText('1–10 of 12')).toBeTruthy();
+    expect(contactCalls(api).length).toBe(before + 1);
+  });
+
   it("shows the last import's error", async () => {
     setup({}, { importErrorMessage: 'The file has no email column' });
     expect(await screen.findByText('Import Error')).toBeTruthy();

@@ -1,5 +1,12 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { expectBody, type Campaign, type CampaignLink, type CampaignOverviewStats, type EmailPerformanceList } from '@mailroom/api-client';
+import {
+  expectBody,
+  type Campaign,
+  type CampaignLink,
+  type CampaignOverviewStats,
+  type EmailPerformanceList,
+  type SendStatus,
+} from '@mailroom/api-client';
 import { useApiClient } from '@mailroom/mf-contract/react';
 import { fileNameFromContentDisposition, saveBlob } from '@mailroom/ui';
 import { reportKeys, type EmailPerformanceFilters, type EmailPerformancePageParams } from './keys';
@@ -35,7 +42,15 @@ export function useOverviewStats(id: number) {
   });
 }
 
-/** A page of per-contact results; NOT_SENT is filtered and paged by the server like any other status. */
+/** Mails on their way to SES: a row in one of these states changes by itself soon. */
+const IN_TRANSIT: ReadonlySet<SendStatus> = new Set(['QUEUED', 'SENDING']);
+
+/**
+ * A page of per-contact results; NOT_SENT is filtered and paged by the server like any other status.
+ * Refreshed while the campaign is sending, and while the page shows mails in transit: after a retry or
+ * a send the page and the campaign are read at once, and the campaign may already read SENT when the
+ * page still caught a mail on its way, which would otherwise stay on the screen.
+ */
 export function useEmailPerformance(id: number, params: EmailPerformancePageParams, sending: boolean) {
   const client = useApiClient();
   return useQuery({
@@ -45,7 +60,7 @@ export function useEmailPerformance(id: number, params: EmailPerformancePagePara
       return expectBody<EmailPerformanceList>(data);
     },
     placeholderData: keepPreviousData,
-    refetchInterval: refreshWhileSending(sending),
+    refetchInterval: (query) => refreshWhileSending(sending || !!query.state.data?.items.some((row) => IN_TRANSIT.has(row.status))),
   });
 }
 

@@ -366,4 +366,22 @@ describe('Email performance: export and failures', () => {
     await act(() => vi.advanceTimersByTimeAsync(5000));
     await waitFor(() => expect(pageCalls(api).length).toBe(before + 1));
   });
+
+  it('refreshes the rows of a sent campaign while they show a mail in transit, until it lands', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const { api } = setup({ fakeTimers: true });
+    const list = api.rows.get(5)!;
+    const retried = list.findIndex((r) => r.status === 'FAILED');
+    // A retry read at once: the campaign already SENT, the mail still on its way.
+    list[retried] = { ...list[retried]!, status: 'SENDING', errorMessage: null };
+    expect(within(await rowOf('failed@example.org')).getAllByRole('cell')[1]!.textContent).toBe('Sending');
+    const before = pageCalls(api).length;
+    list[retried] = { ...list[retried]!, status: 'FAILED', errorMessage: LONG_ERROR };
+    await act(() => vi.advanceTimersByTimeAsync(5000));
+    await waitFor(() => expect(pageCalls(api).length).toBe(before + 1));
+    await waitFor(async () => expect(within(await rowOf('failed@example.org')).getAllByRole('cell')[1]!.textContent).toBe('Failed'));
+    // Landed: no more refreshes.
+    await act(() => vi.advanceTimersByTimeAsync(15000));
+    expect(pageCalls(api).length).toBe(before + 1);
+  });
 });

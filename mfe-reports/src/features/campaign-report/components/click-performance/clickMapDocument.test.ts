@@ -48,9 +48,18 @@ describe('clickMapDocument', () => {
     const light = clickMapDocument('<!DOCTYPE html><p>hi</p>', links, 'light');
     const dark = clickMapDocument('<p>hi</p>', links, 'dark');
     expect(light.startsWith('<!DOCTYPE html>')).toBe(true);
-    expect(dark.startsWith('<html>')).toBe(true);
+    expect(dark.startsWith('<html')).toBe(true);
     expect(light).toContain('color-scheme: light');
     expect(dark).toContain('color-scheme: dark');
+  });
+
+  it('marks the language: the panel as the app, the document as the email says or else as the app', () => {
+    const unmarked = parse(clickMapDocument('<p>hi</p>', links, 'light'));
+    expect(unmarked.documentElement.getAttribute('lang')).toBe('en');
+    expect(unmarked.getElementById('mailroom-clickmap-panel')?.getAttribute('lang')).toBe('en');
+    const french = parse(clickMapDocument('<html lang="fr"><body><p>Bonjour</p></body></html>', links, 'light'));
+    expect(french.documentElement.getAttribute('lang')).toBe('fr');
+    expect(french.getElementById('mailroom-clickmap-panel')?.getAttribute('lang')).toBe('en');
   });
 
   it('says so when the email has no tracked links', () => {

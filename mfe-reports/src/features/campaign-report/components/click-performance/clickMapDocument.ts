@@ -35,6 +35,12 @@ export const CLICK_MAP_IDS = {
 const fragment = (id: string) => `about:srcdoc#${id}`;
 const CLASSES = { link: `${PREFIX}-link`, badge: `${PREFIX}-badge`, details: `${PREFIX}-details`, bar: `${PREFIX}-bar` };
 
+/**
+ * The language of the map's own text, as of the app (its pages are `lang="en"`): the panel is marked
+ * with it, and so is the document when the email declares no language of its own (WCAG 3.1.1, 3.1.2).
+ */
+export const CLICK_MAP_LANGUAGE = 'en';
+
 const DROPPED = 'script, base, iframe, frame, frameset, object, embed, applet, portal, meta[http-equiv]';
 const URL_ATTRIBUTES = new Set(['href', 'xlink:href', 'src', 'action', 'formaction', 'background', 'poster']);
 
@@ -248,7 +254,9 @@ export function clickMapDocument(html: string, allLinks: readonly CampaignLink[]
     ...links.map((link) => details(doc, link, totals)),
   );
   panel.setAttribute('aria-label', 'Click map');
+  panel.setAttribute('lang', CLICK_MAP_LANGUAGE);
   doc.body.append(panel);
+  if (!doc.documentElement.getAttribute('lang')?.trim()) doc.documentElement.setAttribute('lang', CLICK_MAP_LANGUAGE);
 
   const doctype = doc.doctype ? new XMLSerializer().serializeToString(doc.doctype) : '';
   return `${doctype}${doc.documentElement.outerHTML}`;

@@ -1,0 +1,46 @@
+/**
+ * The embedded SES through the real SDK: it keeps what it takes (its inbox), and refuses the
+ * recipients SES refuses, as SES does, so the sender records those mails as failed.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendEmailInput } from '../mail/message.js';
+import { sendMail } from '../mail/ses-sender.js';
+import { startTestSes, type TestSes } from '../../test/support/ses.js';
+import { ILLEGAL_ADDRESS } from './ses.js';
+
+let ses: TestSes;
+beforeAll(async () => {
+  ses = await startTestSes();
+});
+afterAll(() => ses?.close());
+
+const mailTo = (to: string, subject: string) =>
+  sendEmailInput(
+    { subject, html: '<p>Hello</p>', text: 'Hello', unsubscribeUrl: undefined },
+    { from: { name: 'News', email: 'newsletter@example.org' }, to, configurationSet: undefined },
+  );
+
+async function inbox(): Promise<{ messageId: string; subject: string; destination: { to: string[] } }[]> {
+  const response = await fetch(`${ses.endpoint}/store`);
+  return ((await response.json()) as { emails: { messageId: string; subject: string; destination: { to: string[] } }[] }).emails;
+}
+
+describe('the embedded SES', () => {
+  it('takes a mail to an ASCII address and keeps it', async () => {
+    const outcome = await sendMail(ses.client, mailTo('ada@example.org', 'kept'));
+    expect(outcome.kind).toBe('sent');
+    const mail = (await inbox()).find((email) => email.subject === 'kept');
+    expect(mail).toMatchObject({ destination: { to: ['ada@example.org'] } });
+    expect(outcome).toMatchObject({ messageId: mail!.messageId });
+  });
+
+  it('refuses a recipient that is not 7-bit ASCII (local part or domain) with a 400, keeping nothing', async () => {
+    for (const to of ['zoë@example.org', 'ada@bücher.example']) {
+      const outcome = await sendMail(ses.client, mailTo(to, `refused ${to}`));
+      expect(outcome).toEqual({ kind: 'rejected', reason: ILLEGAL_ADDRESS });
+    }
+    expect((await inbox()).filter((email) => email.subject.startsWith('refused'))).toEqual([]);
+    // The Punycode form of the domain is what SES takes.
+    expect((await sendMail(ses.client, mailTo('ada@xn--bcher-kva.example', 'punycode'))).kind).toBe('sent');
+  });
+});
