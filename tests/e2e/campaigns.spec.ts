@@ -14,7 +14,7 @@
 import { expect, test, type Locator, type Page, type Request } from '@playwright/test';
 import { areaTitle, browserDateTime, signInWithApi, toast, uniqueName, type MemberApi } from './support/audiences';
 import { signInAsMember } from './support/auth';
-import { expectNoAxeViolations } from './support/browser-checks';
+import { expectNoAxeViolations, expectNoOverlappingCells } from './support/browser-checks';
 import {
   authorizedSenders,
   campaignRow,
@@ -332,6 +332,32 @@ test.describe('Campaigns list', () => {
     await toHeader.focus();
     await page.keyboard.press('Enter');
     await expect(toHeader).toHaveAttribute('aria-expanded', 'false');
+  });
+
+  test('works at 390 px wide in the dark theme: the list and the editor', async ({ page }) => {
+    await page.addInitScript(() => localStorage.setItem('mailroom.theme', 'dark'));
+    await page.setViewportSize({ width: 390, height: 844 });
+    const api = await signInWithApi(page);
+    const name = uniqueName('Narrow');
+    const id = await seedCampaign(api, name);
+    await page.goto(listOf(name));
+    const row = campaignRow(page, name);
+    await expect(row).toBeVisible();
+    for (const control of [
+      page.getByRole('button', { name: 'Create Campaign' }),
+      page.getByRole('searchbox', { name: 'Search by name' }),
+    ]) {
+      await expect(control).toBeInViewport();
+    }
+    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(await overflow(), 'no horizontal scrolling of the list page').toBeLessThanOrEqual(0);
+    await expectNoOverlappingCells(campaignsTable(page));
+    await expectNoAxeViolations(page, 'the campaigns list, narrow and dark');
+
+    await page.goto(`/campaigns/edit/${id}`);
+    await expect(page.getByRole('button', { name: 'Send test email' })).toBeVisible();
+    expect(await overflow(), 'no horizontal scrolling of the editor').toBeLessThanOrEqual(0);
+    await expectNoAxeViolations(page, 'the campaign editor, narrow and dark');
   });
 });
 

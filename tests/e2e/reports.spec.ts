@@ -731,3 +731,24 @@ test('NOT_SENT: contacts imported after the send are sent one by one and all at 
   await page.getByRole('tab', { name: 'Overview' }).click();
   await expect(page.getByText('Sent to: 3 / 3 Recipients (0 failed)', { exact: true })).toBeVisible();
 });
+
+test('the report works at 390 px wide in the dark theme: tabs, the email performance table and its actions', async ({ page }) => {
+  const { campaign } = built();
+  await page.addInitScript(() => localStorage.setItem('mailroom.theme', 'dark'));
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signInAsMember(page);
+  await page.goto(reportPath(campaign.id, 'email-performance'));
+  const table = emailPerformanceTable(page);
+  await expect(table.getByRole('row').nth(1)).toBeVisible();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow, 'no horizontal scrolling of the page').toBeLessThanOrEqual(0);
+  await expectNoOverlappingCells(table);
+  for (const name of ['Export', 'Retry All Failed', 'Send to all NOT_SENT contacts']) {
+    await page.getByRole('button', { name, exact: true }).scrollIntoViewIfNeeded();
+    await expect(page.getByRole('button', { name, exact: true })).toBeInViewport();
+  }
+  await expectNoAxeViolations(page, 'the email performance tab, narrow and dark');
+  await page.getByRole('tab', { name: 'Overview' }).click();
+  await expect(page.getByText(/^Sent to: /)).toBeVisible();
+  await expectNoAxeViolations(page, 'the overview tab, narrow and dark');
+});
