@@ -9,23 +9,21 @@
  *    row left over from the killed attempt;
  *  - the spool file is gone: the import is failed with the importer's message, no contacts.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { Connection } from 'rabbitmq-client';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_AMQP_URL, type TestApp } from '../../test/support/app.js';
+import { startApiProcess, type ApiProcess } from '../../test/support/processes.js';
 import { bearer } from '../../test/support/tokens.js';
 import { createLogger } from '../logger.js';
 import { RabbitMqJobQueue } from '../queue/rabbitmq.js';
 import { FILE_GONE_ERROR } from '../services/contacts/importer.js';
 
-const API_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const ROWS = 300_000;
 /** Rows PostgreSQL must have taken into the COPY before the worker is killed. */
 const KILL_AFTER_ROWS = 20_000;
@@ -45,53 +43,25 @@ const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 // ---- worker processes ----
 
-interface WorkerProcess {
-  name: string;
-  child: ChildProcess;
-  /** Its stdout and stderr (pino JSON lines), for failure messages. */
-  output: string[];
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
+type WorkerProcess = ApiProcess;
 
 const workers: WorkerProcess[] = [];
 
+/** A worker as production starts it (node itself, no wrapper: the pid killed is the process running the import). */
 function startWorker(name: string): WorkerProcess {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'info',
+  const worker = startApiProcess('worker', name, {
     DATABASE_URL: t!.db.url,
     AMQP_URL: TEST_AMQP_URL,
     QUEUE_PREFIX: prefix,
     IMPORT_DIR: importDir,
-  };
-  delete env.MAILROOM_OPERATION_LOG;
-  // node itself (not a pnpm or tsx wrapper): the pid killed is the process running the import.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/workers/main.ts'], {
-    cwd: API_DIR,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const output: string[] = [];
-  const keep = (chunk: Buffer) => {
-    output.push(chunk.toString('utf8'));
-    if (output.length > 400) output.splice(0, output.length - 400);
-  };
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => {
-    child.once('exit', (code, signal) => done({ code, signal }));
-  });
-  const worker = { name, child, output, exited };
   workers.push(worker);
   return worker;
 }
 
-const running = (worker: WorkerProcess) => worker.child.exitCode === null && worker.child.signalCode === null;
+const running = (worker: WorkerProcess) => worker.running();
 
-function logsOf(worker: WorkerProcess): string {
-  return `\n--- ${worker.name} (pid ${worker.child.pid}) output ---\n${worker.output.join('').slice(-6000)}`;
-}
+const logsOf = (worker: WorkerProcess): string => worker.logs();
 
 /** Polls `probe` until it returns a value; fails with `what` and the worker's output. */
 async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, worker?: WorkerProcess, timeoutMs = 40_000): Promise<T> {
@@ -105,10 +75,7 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, wor
   }
 }
 
-async function killHard(worker: WorkerProcess): Promise<void> {
-  if (running(worker)) worker.child.kill('SIGKILL');
-  await worker.exited;
-}
+const killHard = (worker: WorkerProcess): Promise<void> => worker.kill();
 
 // ---- database and broker probes ----
 
