@@ -1,18 +1,23 @@
 /**
- * The embedded SES through the real SDK: it keeps what it takes (its inbox), and refuses the
+ * The embedded SES through the mail sender (signed as the SDK signs): it keeps what it takes (its inbox), and refuses the
  * recipients SES refuses, as SES does, so the sender records those mails as failed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendEmailInput } from '../mail/message.js';
-import { sendMail } from '../mail/ses-sender.js';
+import { createMailSender, type MailSender } from '../mail/ses-sender.js';
 import { startTestSes, type TestSes } from '../../test/support/ses.js';
 import { ILLEGAL_ADDRESS } from './ses.js';
 
 let ses: TestSes;
+let sender: MailSender;
 beforeAll(async () => {
   ses = await startTestSes();
+  sender = createMailSender(ses.client);
 });
-afterAll(() => ses?.close());
+afterAll(async () => {
+  await sender?.close();
+  await ses?.close();
+});
 
 const mailTo = (to: string, subject: string) =>
   sendEmailInput(
@@ -27,7 +32,7 @@ async function inbox(): Promise<{ messageId: string; subject: string; destinatio
 
 describe('the embedded SES', () => {
   it('takes a mail to an ASCII address and keeps it', async () => {
-    const outcome = await sendMail(ses.client, mailTo('ada@example.org', 'kept'));
+    const outcome = await sender.send(mailTo('ada@example.org', 'kept'));
     expect(outcome.kind).toBe('sent');
     const mail = (await inbox()).find((email) => email.subject === 'kept');
     expect(mail).toMatchObject({ destination: { to: ['ada@example.org'] } });
@@ -36,11 +41,11 @@ describe('the embedded SES', () => {
 
   it('refuses a recipient that is not 7-bit ASCII (local part or domain) with a 400, keeping nothing', async () => {
     for (const to of ['zoë@example.org', 'ada@bücher.example']) {
-      const outcome = await sendMail(ses.client, mailTo(to, `refused ${to}`));
+      const outcome = await sender.send(mailTo(to, `refused ${to}`));
       expect(outcome).toEqual({ kind: 'rejected', reason: ILLEGAL_ADDRESS });
     }
     expect((await inbox()).filter((email) => email.subject.startsWith('refused'))).toEqual([]);
     // The Punycode form of the domain is what SES takes.
-    expect((await sendMail(ses.client, mailTo('ada@xn--bcher-kva.example', 'punycode'))).kind).toBe('sent');
+    expect((await sender.send(mailTo('ada@xn--bcher-kva.example', 'punycode'))).kind).toBe('sent');
   });
 });

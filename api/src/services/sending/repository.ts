@@ -91,6 +91,16 @@ export function sendingRepository(db: Database) {
       return rows.map((row) => row.id);
     },
 
+    /**
+     * Refreshes the planner's statistics of the jobs. Right after a large send created its jobs the
+     * planner knows nothing of them, takes the (campaign, status) index for the claim and record
+     * statements of the workers, and each of those then reads every queued job of the campaign
+     * instead of its fifty rows by primary key (measured: 30 to 80 ms a statement at 100,000 jobs).
+     */
+    async analyzeJobs(): Promise<void> {
+      await db.query('ANALYZE campaign_jobs');
+    },
+
     /** Puts FAILED jobs back in the queue; their ids. */
     async requeueFailed(tx: Tx, campaignId: number, requeue: Requeue): Promise<number[]> {
       const one = requeue === 'failed' ? undefined : requeue.jobId;

@@ -27,7 +27,7 @@ import { compileMail } from '../../mail/compose.js';
 import { snapshotLinks } from '../../mail/links.js';
 import { mergeTagsIn, resolveFields } from '../../mail/merge-tags.js';
 import { assertOneLine, HeaderValueError, sendEmailInput } from '../../mail/message.js';
-import { DAILY_QUOTA_REACHED, sendMail, type SendOutcome } from '../../mail/ses-sender.js';
+import { createMailSender, DAILY_QUOTA_REACHED, type SendOutcome } from '../../mail/ses-sender.js';
 import { createTrackingTokens, trackingUrls } from '../../mail/tracking-tokens.js';
 import type { Queues } from '../../queue/registry.js';
 import { DomainError } from '../errors.js';
@@ -39,6 +39,8 @@ export const STALE_SEND = 'The worker stopped while sending this email; it may o
 const UNREACHABLE_ATTEMPTS = 5;
 const PUBLISHES_AT_ONCE = 8;
 const CACHED_CAMPAIGNS = 16;
+/** A dispatch of this many jobs or more refreshes the planner's statistics before the workers start. */
+const ANALYZE_AFTER_JOBS = 10_000;
 
 export interface DispatchPlan {
   /** The statuses the campaign may be in (it becomes SENDING); otherwise a conflict with `conflict`. */
@@ -76,8 +78,9 @@ export const batchSize = (jobs: number): number => Math.min(500, Math.max(10, Ma
 export const claimSize = (rate: number | undefined): number => (rate === undefined ? 10 : Math.max(1, Math.min(50, Math.round(rate / 5))));
 
 export function createSendingService(deps: SendingServiceDeps) {
-  const { db, queue, ses, limiter, settings, logger } = deps;
+  const { db, queue, limiter, settings, logger } = deps;
   const repo = sendingRepository(db);
+  const mailer = createMailSender(deps.ses);
   const urls = trackingUrls(deps.publicUrl, createTrackingTokens(deps.trackingSecret));
   const run = concurrency(settings.concurrency);
   const mails = new Map<number, CampaignMail>();
@@ -142,6 +145,7 @@ export function createSendingService(deps: SendingServiceDeps) {
         await repo.markSending(tx, campaignId, created.length, requeued.length);
         return { wasSending: campaign.status === 'SENDING', ids: [...created, ...requeued] };
       });
+      if (ids.length >= ANALYZE_AFTER_JOBS) await repo.analyzeJobs();
       const queued = wasSending ? ids.sort((a, b) => a - b) : await repo.queuedJobIds(campaignId);
       // The jobs are recorded: if the broker fails now, the sweep publishes them once the campaign idles.
       await publish(campaignId, queued).catch((err: unknown) =>
@@ -182,7 +186,7 @@ export function createSendingService(deps: SendingServiceDeps) {
             return notSent;
           }
           if (stopped) return notSent;
-          return outcomeOf(job, await sendMail(ses, input), stop);
+          return outcomeOf(job, await mailer.send(input), stop);
         });
 
       let sent = 0;
@@ -223,15 +227,16 @@ export function createSendingService(deps: SendingServiceDeps) {
       return { unknown, republished, finished };
     },
 
-    /** Stops taking send slots (the process is closing). */
-    close(): void {
+    /** Stops taking send slots and closes the connections to SES (the process is closing). */
+    async close(): Promise<void> {
       limiter.close();
+      await mailer.close();
     },
 
     /** One mail outside any campaign (a test send), within the shared send rate. */
     async sendOne(input: SendEmailCommandInput): Promise<SendOutcome> {
       if ((await limiter.take()) === 'quota-reached') return { kind: 'stopped', reason: DAILY_QUOTA_REACHED };
-      const outcome = await sendMail(ses, input);
+      const outcome = await mailer.send(input);
       if (outcome.kind === 'throttled') await limiter.throttled();
       return outcome;
     },
