@@ -4,15 +4,33 @@
  * memory: with several API processes behind a balancer each counts its own share, which loosens a
  * limit by their number but never refuses anyone by mistake.
  */
+import { isIPv4 } from 'node:net';
 import type { Request, Response } from 'express';
-import { rateLimit, type Options, type RateLimitRequestHandler } from 'express-rate-limit';
+import { ipKeyGenerator, rateLimit, type Options, type RateLimitRequestHandler } from 'express-rate-limit';
 
 const TOO_MANY = { message: 'Too many requests; try again later' };
 
+const MAPPED_IPV4 = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i;
+
+/**
+ * The address a limit counts: an IPv6 address by its /56 network (one subscriber's block), as
+ * express-rate-limit's ipKeyGenerator does; an IPv4 address as it is, also when a dual-stack
+ * listener writes it as IPv6 (`::ffff:a.b.c.d`), which is read here without ipKeyGenerator's
+ * general IPv6 parser: that parser was a tenth of the cost of a tracking hit.
+ */
+export function clientKey(ip: string): string {
+  const mapped = MAPPED_IPV4.exec(ip)?.[1];
+  return mapped !== undefined && isIPv4(mapped) ? mapped : ipKeyGenerator(ip);
+}
+
 const common: Partial<Options> = {
-  // RateLimit and RateLimit-Policy on answers; Retry-After on a 429.
-  standardHeaders: 'draft-8',
+  // RateLimit and RateLimit-Policy on answers; Retry-After on a 429. Draft 7's fields: draft 8 adds
+  // a partition key, a SHA-256 of the address on every answer, which a client has no use for.
+  standardHeaders: 'draft-7',
   legacyHeaders: false,
+  keyGenerator: (req) => clientKey(req.ip ?? ''),
+  // That check reads the key generator's source for ipKeyGenerator; clientKey calls it for IPv6.
+  validate: { keyGeneratorIpFallback: false },
   handler: (_req: Request, res: Response, _next, options: Options) => {
     res.status(options.statusCode).json(TOO_MANY);
   },

@@ -73,7 +73,8 @@ export function trackingHits({ services }: Pick<AppDeps, 'services'>): Router {
       res.status(404).json({ message: 'Not found' });
       return;
     }
-    res.set('Cache-Control', 'no-store').redirect(302, href);
+    // No body: Express's redirect negotiates one (text or html) per request, a tenth of a hit's cost.
+    res.status(302).location(href).set('Cache-Control', 'no-store').end();
   });
 
   return router;
