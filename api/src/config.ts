@@ -5,6 +5,7 @@
  */
 import { DEFAULT_EMAIL_EDITOR_SCRIPT_URL } from '@mailroom/mf-contract';
 import { REMOTES_PORT_BASE } from '@mailroom/mf-contract/remotes';
+import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_MAX_TOKEN_AGE_SECONDS } from './auth/verifier.js';
@@ -53,6 +54,7 @@ const envSchema = z.object({
   LOG_LEVEL: ifSet(z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`)).transform((level) => level ?? 'info'),
   DATABASE_URL: optionalUrl(['postgres:', 'postgresql:']),
   DATABASE_POOL_MAX: positiveInt(8),
+  HTTP_PROCESSES: positiveInt(availableParallelism()),
   AMQP_URL: optionalUrl(['amqp:', 'amqps:']),
   QUEUE_PREFIX: ifSet(z.string().regex(/^[\w.:-]+$/, 'may hold letters, digits, and . _ : - only')),
   OIDC_ISSUER: optionalUrl(['http:', 'https:']),
@@ -123,6 +125,11 @@ const envSchema = z.object({
 export interface Config {
   nodeEnv: 'development' | 'test' | 'production';
   port: number;
+  /**
+   * Processes of the HTTP entry sharing its port (node:cluster): one per core by default, as a Node
+   * process answers on one. Always 1 without AMQP_URL.
+   */
+  httpProcesses: number;
   logLevel: (typeof LOG_LEVELS)[number];
   databaseUrl: string;
   databasePoolMax: number;
@@ -237,6 +244,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   const config: Config = {
     nodeEnv,
     port: e.PORT,
+    // Without a broker the queue lives in the HTTP process, and so must everything it carries.
+    httpProcesses: e.AMQP_URL ? e.HTTP_PROCESSES : 1,
     logLevel: e.LOG_LEVEL,
     databaseUrl: required('DATABASE_URL', e.DATABASE_URL, 'postgres://postgres@127.0.0.1:5432/mailroom'),
     databasePoolMax: e.DATABASE_POOL_MAX,

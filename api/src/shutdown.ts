@@ -3,6 +3,7 @@
  * finish in-flight work, close the queue and the database), then exit. A second signal, or a
  * stop that hangs past the grace period, exits at once.
  */
+import cluster from 'node:cluster';
 import { loadConfig, type Config } from './config.js';
 import { migrate } from './db/migrate.js';
 import { closeDeps, createDeps, type AppDeps } from './deps.js';
@@ -34,7 +35,10 @@ export function onShutdownSignal(logger: Logger, stop: () => Promise<void>, grac
     );
   };
   process.on('SIGTERM', shutdown);
-  process.on('SIGINT', shutdown);
+  // One of several HTTP processes (http/cluster.ts): the primary decides when to stop and sends
+  // SIGTERM. A Ctrl-C reaches the whole process group; taken here too, it would be a second signal.
+  if (cluster.isWorker) process.on('SIGINT', () => undefined);
+  else process.on('SIGINT', shutdown);
 }
 
 /** Stop steps of a process; the one added last runs first (stop accepting before closing what serves). */

@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { seedGeneratedAudience, seedTemplate } from '../../api/test/support/seed.ts';
 import { startSesEndpoint } from '../../api/test/support/ses-endpoint.ts';
-import { peakRssMb } from './support/processes.mjs';
+import { peakRssMb, processTree } from './support/processes.mjs';
 import { startStack } from './support/stack.mjs';
 
 export const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 100_000);
@@ -33,11 +33,19 @@ export const TEMPLATE =
   ).join('') +
   '</table></td></tr></table></body></html>';
 
-/** CPU seconds (user + system) a process has used so far; this machine is shared, so they say more than wall time. */
+/** CPU seconds (user + system) a process and its descendants have used so far; this machine is shared, so they say more than wall time. */
 export function cpuSeconds(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  // utime and stime, in clock ticks of 1/100 s.
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+  let seconds = 0;
+  for (const id of processTree(pid)) {
+    try {
+      const fields = readFileSync(`/proc/${id}/stat`, 'utf8').split(') ')[1].split(' ');
+      // utime and stime, in clock ticks of 1/100 s.
+      seconds += (Number(fields[11]) + Number(fields[12])) / 100;
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return seconds;
 }
 
 /**

@@ -1,19 +1,36 @@
 /**
  * The HTTP entry point (`pnpm --filter @mailroom/api http`): the app, with graceful shutdown.
- * With no AMQP_URL the queue lives in this process, so its consumers do too.
+ * With AMQP_URL there are HTTP_PROCESSES of them on the port (one per core by default; cluster.ts).
+ * With no AMQP_URL the queue lives in this process, so its consumers do too, and there is one.
  */
+import cluster from 'node:cluster';
+import { loadConfig } from '../config.js';
+import { createLogger } from '../logger.js';
 import { runProcess } from '../shutdown.js';
 import { startWorkers } from '../workers/index.js';
 import { createApp } from './app.js';
+import { runHttpCluster } from './cluster.js';
 import { startHttpServer } from './server.js';
 
-runProcess('http', async ({ deps, stops }) => {
-  if (!deps.config.amqpUrl) {
-    deps.logger.info('no AMQP_URL: in-process queue, consumers run in this process');
-    const workers = await startWorkers(deps);
-    stops.add(() => workers.close());
+const processes = cluster.isPrimary ? httpProcesses() : 1;
+if (processes > 1) runHttpCluster(processes, createLogger(loadConfig(), { process: 'http' }));
+else
+  runProcess('http', async ({ deps, stops }) => {
+    if (!deps.config.amqpUrl) {
+      deps.logger.info('no AMQP_URL: in-process queue, consumers run in this process');
+      const workers = await startWorkers(deps);
+      stops.add(() => workers.close());
+    }
+    const http = await startHttpServer(createApp(deps), { port: deps.config.port, logger: deps.logger });
+    // First stop accepting and answer the requests in flight, then the workers, then the rest.
+    stops.add(() => http.stop());
+  });
+
+/** How many processes to run; a configuration that does not load is reported by runProcess. */
+function httpProcesses(): number {
+  try {
+    return loadConfig().httpProcesses;
+  } catch {
+    return 1;
   }
-  const http = await startHttpServer(createApp(deps), { port: deps.config.port, logger: deps.logger });
-  // First stop accepting and answer the requests in flight, then the workers, then the rest.
-  stops.add(() => http.stop());
-});
+}

@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
@@ -106,6 +108,49 @@ describe('the entry points shut down gracefully on SIGTERM', () => {
     expect(http.lines.map((line) => line.msg)).toEqual(expect.arrayContaining(['shutting down', 'stopped']));
   });
 
+  it('http with a broker: HTTP_PROCESSES processes share the port, one that dies is replaced, all stop with exit code 0', async () => {
+    const database = await createEmptyDatabase();
+    cleanups.push(database.drop);
+    const port = await freePort();
+    const http = start('src/http/main.ts', {
+      DATABASE_URL: database.url,
+      PORT: String(port),
+      AMQP_URL: process.env.TEST_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672',
+      QUEUE_PREFIX: `t-${randomBytes(5).toString('hex')}.`,
+      HTTP_PROCESSES: '2',
+    });
+    cleanups.push(async () => void http.child.kill('SIGKILL'));
+    const listening = () => http.lines.filter((line) => line.msg === 'HTTP server listening').map((line) => Number(line.pid));
+    const until = async (what: string, done: () => boolean) => {
+      for (let i = 0; i < 300 && !done(); i++) {
+        if (http.child.exitCode !== null) throw new Error(`exited with ${http.child.exitCode} before ${what}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(done(), what).toBe(true);
+    };
+
+    await until('two processes listen', () => listening().length === 2);
+    const [first, second] = listening();
+    expect(new Set([first, second, http.child.pid]).size).toBe(3);
+    for (let i = 0; i < 4; i++) expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+
+    process.kill(first!, 'SIGKILL');
+    await until('a third process listens', () => listening().length === 3);
+    expect(listening()[2]).not.toBe(first);
+    expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+
+    http.child.kill('SIGTERM');
+    const [code] = await once(http.child, 'exit');
+    expect(code).toBe(0);
+    // The two running processes stopped gracefully, each on its own.
+    expect(
+      http.lines
+        .filter((line) => line.msg === 'stopped')
+        .map((line) => Number(line.pid))
+        .sort(),
+    ).toEqual(listening().slice(1).sort());
+  });
+
   it('worker: consumes from RabbitMQ, then stops cleanly with exit code 0', async () => {
     const database = await createEmptyDatabase();
     cleanups.push(database.drop);
@@ -134,6 +179,14 @@ describe('the entry points shut down gracefully on SIGTERM', () => {
     expect(worker.lines.map((line) => line.msg)).toContain('stopped');
   });
 });
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 
 async function deleteQueues(url: string, names: string[]): Promise<void> {
   const connection = new Connection(url);
