@@ -204,6 +204,33 @@ describe('report actions', () => {
     expect((await get(`/api/reports/${id}/overview-stat`)).body).toMatchObject({ jobsSent: 3, totalContactsCount: 3 });
   });
 
+  it('sends to NOT_SENT while a worker holds a sent job and waits for the campaign, without a deadlock', async () => {
+    const { id } = await sentCampaign(contacts('held-1@example.org', 'held-later@example.org'), ['held-later@example.org']);
+    await t.db.pool.query(`DELETE FROM suppressions WHERE email_lower = 'held-later@example.org'`);
+    const held = (await jobOf(id, 'held-1@example.org'))!;
+    // A worker's claim or record: the job's row updated first, the campaign row (count trigger) after.
+    // Without triggers here, so the campaign is taken only when this test says.
+    const worker = await t.db.pool.connect();
+    try {
+      await worker.query('BEGIN');
+      await worker.query(`SET LOCAL session_replication_role = replica`);
+      await worker.query(`SET LOCAL lock_timeout = '10s'`);
+      await worker.query('UPDATE campaign_jobs SET updated_at = now() WHERE id = $1', [held.id]);
+      const answer = post(`/api/reports/${id}/send-to-not-sent`).then((res) => res);
+      // The dispatch holds the campaign row by now; the worker asks for it.
+      await sleep(300);
+      await worker.query('SELECT 1 FROM campaigns WHERE id = $1 FOR NO KEY UPDATE', [id]);
+      await worker.query('ROLLBACK');
+      const res = await answer;
+      expect(res.status, JSON.stringify(res.body)).toBe(202);
+    } finally {
+      worker.release();
+    }
+    expect(await settled(id)).toMatchObject({ status: 'SENT', jobs_sent: 2 });
+    expect(ses.accepted.get('held-later@example.org')).toBe(1);
+    expect(ses.accepted.get('held-1@example.org')).toBe(1);
+  });
+
   it('sends to one NOT_SENT contact once, and refuses a contact with a job, an invalid, suppressed or foreign one', async () => {
     const { id, contactIds } = await sentCampaign(
       [...contacts('one-sent@example.org', 'one-later@example.org'), { email: 'one-bad', error: 'Invalid' }],

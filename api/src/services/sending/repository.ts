@@ -75,13 +75,19 @@ export function sendingRepository(db: Database) {
       await tx.query('UPDATE campaigns SET html = $2, plain_text = $3, delivery_date = now() WHERE id = $1', [campaignId, html, plainText]);
     },
 
-    /** Creates the jobs of contacts that have none (valid, not suppressed); the new jobs' ids. */
+    /**
+     * Creates the jobs of contacts that have none (valid, not suppressed); the new jobs' ids. Contacts
+     * with a job are left out by reading, not by the insert's conflict check: that check waits for a
+     * worker whose claim or record holds the job's row while its count trigger waits for the campaign
+     * row this transaction holds, a deadlock (seen as a 500 on concurrent "send to contact").
+     */
     async createJobs(tx: Tx, campaignId: number, audienceId: number, jobs: NewJobs): Promise<number[]> {
       const one = jobs.contacts === 'all' ? undefined : jobs.contacts.contactId;
       const { rows } = await tx.query<{ id: number }>(
         `INSERT INTO campaign_jobs (campaign_id, contact_id, email)
          SELECT $1, c.id, c.email FROM contacts c
           WHERE c.audience_id = $2 AND c.error_message IS NULL AND NOT ${SUPPRESSED}
+            AND NOT EXISTS (SELECT 1 FROM campaign_jobs j WHERE j.campaign_id = $1 AND j.contact_id = c.id)
             ${one === undefined ? '' : 'AND c.id = $3'}
           ORDER BY c.valid_seq
          ON CONFLICT (campaign_id, contact_id) DO NOTHING
