@@ -1,3 +1,4 @@
+import type { SendEmailCommandInput } from '@aws-sdk/client-sesv2';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,16 +11,16 @@ import {
   createMailSender,
   DAILY_QUOTA_REACHED,
   SENDING_PAUSED,
-  type MailSender,
 } from './ses-sender.js';
 
 let ses: SesEndpoint;
-/** A sender through a client of its own, as the sending service builds one. */
-function senderTo(sesEndpoint: string): MailSender {
+/** A sender through a client of its own, as the sending service builds one; `send` prepares, then sends. */
+function senderTo(sesEndpoint: string) {
   const client = createSesClient({ aws: { region: 'us-east-1', sesEndpoint, sesConfigurationSet: undefined } });
   const mailer = createMailSender(client);
   return {
-    send: mailer.send,
+    mailer,
+    send: async (mail: SendEmailCommandInput) => mailer.send(await mailer.prepare(mail)),
     close: async () => {
       await mailer.close();
       client.destroy();
@@ -123,6 +124,22 @@ describe('a mail sender against answers SES gives rarely', () => {
       /^AWS4-HMAC-SHA256 Credential=local\/\d{8}\/us-east-1\/ses\/aws4_request, SignedHeaders=\S*host\S*, Signature=[0-9a-f]{64}$/,
     );
     expect(req.headers['x-amz-date']).toMatch(/^\d{8}T\d{6}Z$/);
+    await sender.close();
+  });
+
+  it('signs again a mail prepared more than a minute before its slot', async () => {
+    answer = { status: 200, body: '{"MessageId":"m-2"}' };
+    const sender = senderTo(endpoint());
+    const prepared = await sender.mailer.prepare(input('late@example.org'));
+    if ('failure' in prepared) throw prepared.failure;
+    const stale = {
+      ...prepared,
+      signedAt: prepared.signedAt - 120_000,
+      headers: { ...prepared.headers, 'x-amz-date': '20000101T000000Z' },
+    };
+    expect(await sender.mailer.send(stale)).toEqual({ kind: 'sent', messageId: 'm-2' });
+    expect(seen.at(-1)!.headers['x-amz-date']).toMatch(/^2\d{3}[01]\d[0-3]\dT\d{6}Z$/);
+    expect(seen.at(-1)!.headers['x-amz-date']).not.toBe('20000101T000000Z');
     await sender.close();
   });
 

@@ -77,17 +77,31 @@ export function classifySendError(error: unknown): Exclude<SendOutcome, { kind: 
 }
 
 export interface MailSender {
-  /** One SendEmail call; never repeated here. */
-  send(input: SendEmailCommandInput): Promise<SendOutcome>;
+  /**
+   * Serialises and signs one SendEmail call. Done before the mail's send slot, so that when the slot
+   * comes the request is written at once: work between the slot and the wire is time in which a busy
+   * process can be descheduled, and mails held up together would reach SES together.
+   */
+  prepare(input: SendEmailCommandInput): Promise<PreparedMail>;
+  /** The call, once; never repeated here. */
+  send(mail: PreparedMail): Promise<SendOutcome>;
   close(): Promise<void>;
 }
 
+/** A signed SendEmail request, or why it could not be made (no credentials...). */
+export type PreparedMail =
+  | { input: SendEmailCommandInput; body: Buffer; headers: Record<string, string>; signedAt: number }
+  | { input: SendEmailCommandInput; failure: unknown };
+
 const SEND_EMAIL_PATH = '/v2/email/outbound-emails';
+/** A signature older than this is made again (SES refuses one more than five minutes off). */
+const SIGNATURE_MAX_AGE_MS = 60_000;
 
 type SignableRequest = Parameters<SignatureV4['sign']>[0];
 
 interface Target {
   url: URL;
+  path: string;
   pool: Pool;
   signer: SignatureV4;
   userAgent: string;
@@ -113,6 +127,7 @@ export function createMailSender(ses: SESv2Client): MailSender {
     const appId = await config.userAgentAppId();
     return {
       url,
+      path: url.pathname.replace(/\/+$/, '') + SEND_EMAIL_PATH,
       pool: new Pool(url.origin, {
         connect: { timeout: SES_TIMEOUTS.connectMs },
         headersTimeout: SES_TIMEOUTS.answerMs,
@@ -123,25 +138,37 @@ export function createMailSender(ses: SESv2Client): MailSender {
     };
   };
 
+  const prepare = async (input: SendEmailCommandInput): Promise<PreparedMail> => {
+    try {
+      const { url, path, signer, userAgent } = await (target ??= resolveTarget());
+      const body = Buffer.from(JSON.stringify(input));
+      const request: SignableRequest = {
+        method: 'POST',
+        protocol: url.protocol,
+        hostname: url.hostname,
+        port: url.port ? Number(url.port) : undefined,
+        path,
+        query: {},
+        headers: { host: url.host, 'content-type': 'application/json', 'content-length': String(body.length), 'user-agent': userAgent },
+        body,
+      };
+      const signedAt = Date.now();
+      // The SDK's clock correction, as its own calls use it.
+      const signed = await signer.sign(request, { signingDate: new Date(signedAt + ses.config.systemClockOffset) });
+      return { input, body, headers: signed.headers, signedAt };
+    } catch (failure) {
+      return { input, failure };
+    }
+  };
+
   return {
-    async send(input) {
+    prepare,
+    async send(mail) {
+      const ready = 'failure' in mail || Date.now() - mail.signedAt <= SIGNATURE_MAX_AGE_MS ? mail : await prepare(mail.input);
+      if ('failure' in ready) return classifySendError(ready.failure);
       try {
-        const { url, pool, signer, userAgent } = await (target ??= resolveTarget());
-        const path = url.pathname.replace(/\/+$/, '') + SEND_EMAIL_PATH;
-        const body = Buffer.from(JSON.stringify(input));
-        const request: SignableRequest = {
-          method: 'POST',
-          protocol: url.protocol,
-          hostname: url.hostname,
-          port: url.port ? Number(url.port) : undefined,
-          path,
-          query: {},
-          headers: { host: url.host, 'content-type': 'application/json', 'content-length': String(body.length), 'user-agent': userAgent },
-          body,
-        };
-        // The SDK's clock correction, as its own calls use it.
-        const signed = await signer.sign(request, { signingDate: new Date(Date.now() + ses.config.systemClockOffset) });
-        const answer = await pool.request({ method: 'POST', path, headers: signed.headers, body });
+        const { pool, path } = await (target ??= resolveTarget());
+        const answer = await pool.request({ method: 'POST', path, headers: ready.headers, body: ready.body });
         return outcomeOfAnswer(answer.statusCode, answer.headers['x-amzn-errortype'], await answer.body.text());
       } catch (error) {
         return classifySendError(error);

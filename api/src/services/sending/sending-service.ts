@@ -179,14 +179,14 @@ export function createSendingService(deps: SendingServiceDeps) {
         run(async () => {
           const notSent: JobOutcome = { id: job.id, status: 'QUEUED', delayMs: 0 };
           if (stopped) return notSent;
-          // Rendered before the slot: once the slot comes, the call goes out at once.
-          const input = mail.input(job);
+          // Rendered, serialised and signed before the slot: once the slot comes, the call goes out at once.
+          const prepared = await mailer.prepare(mail.input(job));
           if ((await limiter.take()) === 'quota-reached') {
             await stop(DAILY_QUOTA_REACHED);
             return notSent;
           }
           if (stopped) return notSent;
-          return outcomeOf(job, await mailer.send(input), stop);
+          return outcomeOf(job, await mailer.send(prepared), stop);
         });
 
       let sent = 0;
@@ -235,8 +235,9 @@ export function createSendingService(deps: SendingServiceDeps) {
 
     /** One mail outside any campaign (a test send), within the shared send rate. */
     async sendOne(input: SendEmailCommandInput): Promise<SendOutcome> {
+      const prepared = await mailer.prepare(input);
       if ((await limiter.take()) === 'quota-reached') return { kind: 'stopped', reason: DAILY_QUOTA_REACHED };
-      const outcome = await mailer.send(input);
+      const outcome = await mailer.send(prepared);
       if (outcome.kind === 'throttled') await limiter.throttled();
       return outcome;
     },
