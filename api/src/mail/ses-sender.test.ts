@@ -5,13 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSesEndpoint, type SesEndpoint } from '../../test/support/ses-endpoint.js';
 import { sendEmailInput } from './message.js';
 import { createSesClient } from './ses.js';
-import {
-  ACCOUNT_SUSPENDED,
-  classifySendError,
-  createMailSender,
-  DAILY_QUOTA_REACHED,
-  SENDING_PAUSED,
-} from './ses-sender.js';
+import { ACCOUNT_SUSPENDED, classifySendError, createMailSender, DAILY_QUOTA_REACHED, SENDING_PAUSED } from './ses-sender.js';
 
 let ses: SesEndpoint;
 /** A sender through a client of its own, as the sending service builds one; `send` prepares, then sends. */

@@ -14,6 +14,8 @@ export class SendRate extends Model<InferAttributes<SendRate>, InferCreationAttr
   /** The daily quota left as last read from SES, less what was reserved since; null: unknown or no limit. */
   declare quotaLeft: CreationOptional<number | null>;
   declare reservedTotal: CreationOptional<number>;
+  /** When the quota was last read from SES into quotaLeft (migration 0007). */
+  declare quotaReadAt: CreationOptional<Date | null>;
 
   static initModel(sequelize: Sequelize): typeof SendRate {
     // init() binds a class to one Sequelize instance; a subclass per instance lets several coexist (tests).
@@ -26,6 +28,7 @@ export class SendRate extends Model<InferAttributes<SendRate>, InferCreationAttr
         slowedAt: { type: DataTypes.DATE, allowNull: false },
         quotaLeft: { type: DataTypes.DOUBLE, allowNull: true },
         reservedTotal: { type: DataTypes.BIGINT, allowNull: false, defaultValue: 0 },
+        quotaReadAt: { type: DataTypes.DATE, allowNull: true },
       },
       { sequelize, tableName: 'send_rate', modelName: 'SendRate', underscored: true, timestamps: false },
     );

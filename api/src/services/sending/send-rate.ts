@@ -85,7 +85,11 @@ export function createSendRateLimiter(
   let missed = 0;
   let closed = false;
 
-  /** Reads the account and records the quota left, less what workers reserved meanwhile. */
+  /**
+   * Reads the account and records the quota left, less what workers reserved meanwhile; unless
+   * another process recorded it less than a second ago (migration 0007): SES has not counted the
+   * slots reserved since then yet, and would seem to give them back.
+   */
   const readAccount = () =>
     (reading ??= (async () => {
       try {
@@ -93,10 +97,11 @@ export function createSendRateLimiter(
         const quota = await account();
         maxRate = quota.maxSendRate > 0 ? quota.maxSendRate : fallbackRate;
         const left = quota.max24HourSend < 0 ? null : Math.max(0, quota.max24HourSend - quota.sentLast24Hours);
-        await db.query('UPDATE send_rate SET quota_left = $1::float8 - (reserved_total - $2) WHERE id', [
-          left,
-          before.rows[0]!.reserved_total,
-        ]);
+        await db.query(
+          `UPDATE send_rate SET quota_left = $1::float8 - (reserved_total - $2), quota_read_at = clock_timestamp()
+            WHERE id AND (quota_read_at IS NULL OR quota_read_at < clock_timestamp() - interval '1 second')`,
+          [left, before.rows[0]!.reserved_total],
+        );
       } catch (err) {
         logger.warn({ err }, 'could not read the SES account; keeping the last known send rate');
         maxRate ??= fallbackRate;
