@@ -4,7 +4,7 @@
  * With no AMQP_URL the queue lives in this process, so its consumers do too, and there is one.
  */
 import cluster from 'node:cluster';
-import { loadConfig } from '../config.js';
+import { loadConfig, type Config } from '../config.js';
 import { createLogger } from '../logger.js';
 import { runProcess } from '../shutdown.js';
 import { startWorkers } from '../workers/index.js';
@@ -12,8 +12,8 @@ import { createApp } from './app.js';
 import { runHttpCluster } from './cluster.js';
 import { startHttpServer } from './server.js';
 
-const processes = cluster.isPrimary ? httpProcesses() : 1;
-if (processes > 1) runHttpCluster(processes, createLogger(loadConfig(), { process: 'http' }));
+const clustered = cluster.isPrimary ? clusterConfig() : undefined;
+if (clustered) runHttpCluster(clustered.httpProcesses, createLogger(clustered, { process: 'http' }));
 else
   runProcess('http', async ({ deps, stops }) => {
     if (!deps.config.amqpUrl) {
@@ -26,11 +26,12 @@ else
     stops.add(() => http.stop());
   });
 
-/** How many processes to run; a configuration that does not load is reported by runProcess. */
-function httpProcesses(): number {
+/** The configuration when it asks for several processes; a configuration that does not load is reported by runProcess. */
+function clusterConfig(): Config | undefined {
   try {
-    return loadConfig().httpProcesses;
+    const config = loadConfig();
+    return config.httpProcesses > 1 ? config : undefined;
   } catch {
-    return 1;
+    return undefined;
   }
 }
