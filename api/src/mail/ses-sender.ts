@@ -138,9 +138,16 @@ export function createMailSender(ses: SESv2Client): MailSender {
     };
   };
 
+  // Resolved once; a failure (a region provider that throws) is tried again with the next mail.
+  const resolved = (): Promise<Target> =>
+    (target ??= resolveTarget().catch((error: unknown) => {
+      target = undefined;
+      throw error;
+    }));
+
   const prepare = async (input: SendEmailCommandInput): Promise<PreparedMail> => {
     try {
-      const { url, path, signer, userAgent } = await (target ??= resolveTarget());
+      const { url, path, signer, userAgent } = await resolved();
       const body = Buffer.from(JSON.stringify(input));
       const request: SignableRequest = {
         method: 'POST',
@@ -167,7 +174,7 @@ export function createMailSender(ses: SESv2Client): MailSender {
       const ready = 'failure' in mail || Date.now() - mail.signedAt <= SIGNATURE_MAX_AGE_MS ? mail : await prepare(mail.input);
       if ('failure' in ready) return classifySendError(ready.failure);
       try {
-        const { pool, path } = await (target ??= resolveTarget());
+        const { pool, path } = await resolved();
         const answer = await pool.request({ method: 'POST', path, headers: ready.headers, body: ready.body });
         return outcomeOfAnswer(answer.statusCode, answer.headers['x-amzn-errortype'], await answer.body.text());
       } catch (error) {
