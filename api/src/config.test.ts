@@ -13,7 +13,7 @@ describe('loadConfig', () => {
       orgName: 'Example',
       publicUrl: 'http://localhost:8080',
       import: { maxBytes: 200 * 1024 * 1024, maxLineChars: 64 * 1024, maxColumns: 200, staleAfterMs: 30 * 60_000 },
-      sending: { concurrency: 50, staleAfterMs: 120_000 },
+      sending: { concurrency: 50, staleAfterMs: 120_000, unconfirmedResendAfterMs: 3_600_000 },
       stack: {
         host: 'localhost',
         embedded: { postgres: true, ses: true, oidc: true },
@@ -50,7 +50,7 @@ describe('loadConfig', () => {
       authorizedSenderEmails: ['news@example.org', 'team@example.org'],
       publicUrl: 'https://mail.example.org',
       import: { maxBytes: 1048576, dir: '/var/spool/mailroom', staleAfterMs: 5 * 60_000 },
-      sending: { concurrency: 8, staleAfterMs: 30_000 },
+      sending: { concurrency: 8, staleAfterMs: 30_000, unconfirmedResendAfterMs: 3_600_000 },
       stack: { embedded: { postgres: true, ses: true, oidc: true } },
       validateResponses: false,
       operationLogPath: '/tmp/ops.jsonl',

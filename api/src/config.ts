@@ -108,6 +108,7 @@ const envSchema = z.object({
   IMPORT_STALE_MINUTES: positiveInt(30),
   SEND_CONCURRENCY: positiveInt(50),
   SEND_STALE_SECONDS: positiveInt(120),
+  UNCONFIRMED_RESEND_AFTER_MINUTES: positiveInt(60),
   STACK_HOST: optionalString,
   EMBEDDED_POSTGRES_PORT: positiveInt(5433),
   EMBEDDED_SES_PORT: positiveInt(8005),
@@ -198,6 +199,12 @@ export interface SendingSettings {
    * and a sending campaign idle this long has its queued jobs published again.
    */
   staleAfterMs: number;
+  /**
+   * An UNKNOWN job that no SES event has confirmed this long after it was claimed may be resent from
+   * the report ('Resend unconfirmed'): SES's events come within minutes, so by then silence is likely
+   * (not certain) to mean the mail never left.
+   */
+  unconfirmedResendAfterMs: number;
 }
 
 export interface StackSettings {
@@ -282,6 +289,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     sending: {
       concurrency: e.SEND_CONCURRENCY,
       staleAfterMs: e.SEND_STALE_SECONDS * 1000,
+      unconfirmedResendAfterMs: e.UNCONFIRMED_RESEND_AFTER_MINUTES * 60_000,
     },
     stack: {
       host: e.STACK_HOST ?? 'localhost',

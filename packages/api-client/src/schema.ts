@@ -451,6 +451,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/reports/{id}/resend-unconfirmed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Queue again the UNKNOWN jobs no SES event has confirmed (an addition to the spec)
+         * @description Takes the UNKNOWN jobs claimed at least unconfirmedResendAfterMinutes ago (UNCONFIRMED_RESEND_AFTER_MINUTES)
+         *     without a message id. Some of these mails may have gone out: a deliberate action, never run by itself.
+         */
+        post: operations["resendUnconfirmedJobs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/reports/{id}/retry-job/{jobId}": {
         parameters: {
             query?: never;
@@ -866,6 +889,14 @@ export interface components {
             jobsSent: number;
             jobsFailed: number;
             totalContactsCount: number;
+            /**
+             * @description An addition to the spec: jobs whose outcome is not known (their worker stopped between claiming
+             *     them and recording SES's answer, or SES answered ambiguously) and that no SES event has confirmed.
+             */
+            jobsUnknown: number;
+            /** @description Those of jobsUnknown claimed at least unconfirmedResendAfterMinutes ago, which 'Resend unconfirmed' would send again. */
+            jobsUnconfirmed: number;
+            unconfirmedResendAfterMinutes: number;
         };
         CampaignLink: {
             id: components["schemas"]["Id"];
@@ -1951,6 +1982,34 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The failed jobs were queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Error"];
+        };
+    };
+    resendUnconfirmedJobs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The unconfirmed jobs were queued (the message says how many) */
             202: {
                 headers: {
                     [name: string]: unknown;

@@ -22,8 +22,10 @@ import {
   JOB_QUEUED,
   NOT_SENT_QUEUED,
   NOT_SENT_YET,
+  NOTHING_UNCONFIRMED,
   ONLY_FAILED_RETRIED,
   RETRY_ALL_QUEUED,
+  unconfirmedQueued,
 } from '../../services/reports/report-service.js';
 import { sesEventRepository } from '../../services/ses-events/repository.js';
 import { trackingRepository } from '../../services/tracking/repository.js';
@@ -323,5 +325,49 @@ describe('report actions', () => {
     const campaign = (await get(`/api/campaigns/${id}`)).body;
     expect((await report(id, 'clicked=true')).meta.totalItems).toBe(campaign.uniqueClicks);
     expect((await report(id, 'opened=true')).meta.totalItems).toBe(campaign.uniqueOpens);
+  });
+});
+
+describe('resend unconfirmed (an addition to the spec)', () => {
+  it('needs a token, a campaign that exists and one that is sending or sent', async () => {
+    expect((await api().post('/api/reports/1/resend-unconfirmed')).status).toBe(401);
+    expect((await post('/api/reports/999999/resend-unconfirmed')).status).toBe(404);
+    const draft = (await post('/api/campaigns').send({ name: 'Draft' })).body.id as number;
+    expect((await post(`/api/reports/${draft}/resend-unconfirmed`)).body).toEqual({ message: NOT_SENT_YET });
+  });
+
+  it('sends again only the UNKNOWN jobs unconfirmed for an hour, once however often it is asked', async () => {
+    const { id } = await sentCampaign(contacts('unc-old@example.org', 'unc-new@example.org', 'unc-sent@example.org'));
+    expect(ses.accepted.get('unc-old@example.org')).toBe(1);
+    // Two mails whose outcome was lost: one claimed two hours ago, one ten minutes ago.
+    await t.db.pool.query(
+      `UPDATE campaign_jobs SET status = 'UNKNOWN', ses_message_id = NULL, error_message = 'lost', claimed_at = now() - $3::interval
+        WHERE campaign_id = $1 AND email = $2`,
+      [id, 'unc-old@example.org', '2 hours'],
+    );
+    await t.db.pool.query(
+      `UPDATE campaign_jobs SET status = 'UNKNOWN', ses_message_id = NULL, error_message = 'lost', claimed_at = now() - $3::interval
+        WHERE campaign_id = $1 AND email = $2`,
+      [id, 'unc-new@example.org', '10 minutes'],
+    );
+    expect((await get(`/api/reports/${id}/overview-stat`)).body).toMatchObject({
+      jobsUnknown: 2,
+      jobsUnconfirmed: 1,
+      unconfirmedResendAfterMinutes: 60,
+    });
+
+    const answers = await Promise.all(Array.from({ length: 3 }, () => post(`/api/reports/${id}/resend-unconfirmed`)));
+    const messages = answers.filter((res) => res.status === 202).map((res) => res.body.message as string);
+    expect(answers.every((res) => res.status === 202 || res.status === 409)).toBe(true);
+    expect(messages).toContain(unconfirmedQueued(1));
+    expect(messages.filter((m) => m === unconfirmedQueued(1))).toHaveLength(1);
+    await settled(id);
+    expect(ses.accepted.get('unc-old@example.org')).toBe(2);
+    expect(ses.accepted.get('unc-new@example.org')).toBe(1);
+    expect(ses.accepted.get('unc-sent@example.org')).toBe(1);
+    expect(await jobOf(id, 'unc-old@example.org')).toMatchObject({ status: 'SENT_WAIT_ACK' });
+    expect(await jobOf(id, 'unc-new@example.org')).toMatchObject({ status: 'UNKNOWN' });
+    expect((await get(`/api/reports/${id}/overview-stat`)).body).toMatchObject({ jobsUnknown: 1, jobsUnconfirmed: 0 });
+    expect((await post(`/api/reports/${id}/resend-unconfirmed`)).body).toEqual({ message: NOTHING_UNCONFIRMED });
   });
 });

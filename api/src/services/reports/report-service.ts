@@ -35,6 +35,10 @@ export const CONTACT_NOT_FOUND = 'Contact not found';
 export const CONTACT_INVALID = 'This contact has no valid address.';
 export const CONTACT_SUPPRESSED = 'This address bounced, complained or unsubscribed: it is not sent to.';
 export const CONTACT_HAS_JOB = 'This contact already has an email in this campaign.';
+// Additions to the spec (Resend unconfirmed).
+export const NOTHING_UNCONFIRMED = 'There are no unconfirmed emails to send again.';
+export const unconfirmedQueued = (jobs: number): string =>
+  `${jobs} unconfirmed ${jobs === 1 ? 'email has' : 'emails have'} been queued to send again. Please check the status in a few moments.`;
 
 /** Rows a page answers in one JSON body; a larger page (NOT_SENT's 999999) is streamed. */
 export const STREAM_ABOVE = 1000;
@@ -101,7 +105,16 @@ export function createReportService({ db, sending, campaigns, logger }: ReportSe
   return {
     async overview(id: number): Promise<CampaignOverviewStats> {
       const campaign = await campaigns.get(id);
-      return { campaign, jobsSent: campaign.jobsSent, jobsFailed: campaign.jobsFailed, totalContactsCount: campaign.contactCount };
+      const unknown = await sending.unknownJobs(id);
+      return {
+        campaign,
+        jobsSent: campaign.jobsSent,
+        jobsFailed: campaign.jobsFailed,
+        totalContactsCount: campaign.contactCount,
+        jobsUnknown: unknown.unknown,
+        jobsUnconfirmed: unknown.unconfirmed,
+        unconfirmedResendAfterMinutes: Math.round(unknown.resendAfterMs / 60_000),
+      };
     },
 
     async clicks(id: number): Promise<CampaignLink[]> {
@@ -153,6 +166,14 @@ export function createReportService({ db, sending, campaigns, logger }: ReportSe
       if (status !== 'FAILED') throw new DomainError('conflict', ONLY_FAILED_RETRIED);
       await dispatch(id, { requeue: { jobId } });
       return { message: JOB_QUEUED };
+    },
+
+    /** A deliberate resend of the UNKNOWN jobs no SES event confirmed (some of those people may get the mail twice). */
+    async resendUnconfirmed(id: number): Promise<{ message: string }> {
+      await actionable(id);
+      const { queued } = await sending.resendUnconfirmed(id, { from: REPORT_STATES, conflict: ONLY_SENT_CAMPAIGNS });
+      logger.warn({ campaignId: id, jobs: queued }, 'unconfirmed jobs queued again by a member');
+      return { message: queued === 0 ? NOTHING_UNCONFIRMED : unconfirmedQueued(queued) };
     },
 
     async sendToNotSent(id: number): Promise<{ message: string }> {

@@ -42,7 +42,12 @@ export interface NewJobs {
 }
 
 /** Jobs put back in the queue: every FAILED one, or one job (if FAILED). */
-export type Requeue = 'failed' | { jobId: number };
+/**
+ * What a dispatch puts back in the queue: every FAILED job, one FAILED job, or the UNKNOWN jobs that no
+ * SES event has confirmed for `unconfirmedForMs` since they were claimed (a deliberate resend: some of
+ * those mails may have gone out).
+ */
+export type Requeue = 'failed' | { jobId: number } | { unconfirmedForMs: number };
 
 const SUPPRESSED = 'EXISTS (SELECT 1 FROM suppressions s WHERE s.email_lower = lower(c.email))';
 
@@ -107,16 +112,36 @@ export function sendingRepository(db: Database) {
       await db.query('ANALYZE campaign_jobs');
     },
 
-    /** Puts FAILED jobs back in the queue; their ids. */
-    async requeueFailed(tx: Tx, campaignId: number, requeue: Requeue): Promise<number[]> {
-      const one = requeue === 'failed' ? undefined : requeue.jobId;
+    /** Puts FAILED jobs, or long-unconfirmed UNKNOWN ones, back in the queue; their ids and how many had FAILED. */
+    async requeue(tx: Tx, campaignId: number, requeue: Requeue): Promise<{ ids: number[]; failed: number }> {
+      const [where, params] =
+        requeue === 'failed'
+          ? [`status = 'FAILED'`, [campaignId]]
+          : 'jobId' in requeue
+            ? [`status = 'FAILED' AND id = $2`, [campaignId, requeue.jobId]]
+            : [
+                `status = 'UNKNOWN' AND ses_message_id IS NULL AND claimed_at < now() - $2 * interval '1 millisecond'`,
+                [campaignId, requeue.unconfirmedForMs],
+              ];
       const { rows } = await tx.query<{ id: number }>(
         `UPDATE campaign_jobs SET status = 'QUEUED', error_message = NULL, claimed_at = NULL, not_before = NULL, updated_at = now()
-          WHERE campaign_id = $1 AND status = 'FAILED' ${one === undefined ? '' : 'AND id = $2'}
+          WHERE campaign_id = $1 AND ${where}
           RETURNING id`,
-        one === undefined ? [campaignId] : [campaignId, one],
+        params,
       );
-      return rows.map((row) => row.id);
+      const ids = rows.map((row) => row.id);
+      return { ids, failed: requeue === 'failed' || 'jobId' in requeue ? ids.length : 0 };
+    },
+
+    /** UNKNOWN jobs of the campaign: all of them, and those unconfirmed for `unconfirmedForMs` (which a resend would take). */
+    async unknownJobs(campaignId: number, unconfirmedForMs: number): Promise<{ unknown: number; unconfirmed: number }> {
+      const { rows } = await db.query<{ unknown: number; unconfirmed: number }>(
+        `SELECT count(*)::int AS unknown,
+                count(*) FILTER (WHERE ses_message_id IS NULL AND claimed_at < now() - $2 * interval '1 millisecond')::int AS unconfirmed
+           FROM campaign_jobs WHERE campaign_id = $1 AND status = 'UNKNOWN'`,
+        [campaignId, unconfirmedForMs],
+      );
+      return rows[0] ?? { unknown: 0, unconfirmed: 0 };
     },
 
     async markSending(tx: Tx, campaignId: number, created: number, requeuedFailed: number): Promise<void> {

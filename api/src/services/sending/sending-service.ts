@@ -141,9 +141,9 @@ export function createSendingService(deps: SendingServiceDeps) {
         }
         const created =
           plan.newJobs && campaign.audienceId !== null ? await repo.createJobs(tx, campaignId, campaign.audienceId, plan.newJobs) : [];
-        const requeued = plan.requeue ? await repo.requeueFailed(tx, campaignId, plan.requeue) : [];
-        await repo.markSending(tx, campaignId, created.length, requeued.length);
-        return { wasSending: campaign.status === 'SENDING', ids: [...created, ...requeued] };
+        const requeued = plan.requeue ? await repo.requeue(tx, campaignId, plan.requeue) : { ids: [], failed: 0 };
+        await repo.markSending(tx, campaignId, created.length, requeued.failed);
+        return { wasSending: campaign.status === 'SENDING', ids: [...created, ...requeued.ids] };
       });
       if (ids.length >= ANALYZE_AFTER_JOBS) await repo.analyzeJobs();
       const queued = wasSending ? ids.sort((a, b) => a - b) : await repo.queuedJobIds(campaignId);
@@ -153,6 +153,19 @@ export function createSendingService(deps: SendingServiceDeps) {
       );
       if (queued.length === 0) await repo.finishIfDone(campaignId);
       return { queued: queued.length };
+    },
+
+    /** The campaign's UNKNOWN jobs, and those unconfirmed long enough for a deliberate resend. */
+    async unknownJobs(campaignId: number): Promise<{ unknown: number; unconfirmed: number; resendAfterMs: number }> {
+      return {
+        ...(await repo.unknownJobs(campaignId, settings.unconfirmedResendAfterMs)),
+        resendAfterMs: settings.unconfirmedResendAfterMs,
+      };
+    },
+
+    /** Queues the campaign's long-unconfirmed UNKNOWN jobs again, through the same dispatch as every send. */
+    resendUnconfirmed(campaignId: number, plan: Omit<DispatchPlan, 'requeue'>): Promise<{ queued: number }> {
+      return this.dispatch(campaignId, { ...plan, requeue: { unconfirmedForMs: settings.unconfirmedResendAfterMs } });
     },
 
     /** The 'campaign-send' consumer: sends the jobs of one message that are still to send. */
