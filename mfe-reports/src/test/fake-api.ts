@@ -55,7 +55,11 @@ export interface Stats {
   jobsSent: number;
   jobsFailed: number;
   totalContactsCount: number;
+  jobsUnknown?: number;
+  jobsUnconfirmed?: number;
 }
+
+const NO_UNKNOWN = { jobsUnknown: 0, jobsUnconfirmed: 0, unconfirmedResendAfterMinutes: 60 };
 
 export function createFakeApi(
   init: {
@@ -97,7 +101,7 @@ export function createFakeApi(
     const [, , operation, subId] = match;
     const id = found.id;
     if (operation === 'overview-stat' && method === 'GET') {
-      return json(200, { campaign: found, ...(stats.get(id) ?? { jobsSent: 0, jobsFailed: 0, totalContactsCount: 0 }) });
+      return json(200, { campaign: found, ...NO_UNKNOWN, ...(stats.get(id) ?? { jobsSent: 0, jobsFailed: 0, totalContactsCount: 0 }) });
     }
     if (operation === 'email-performance' && method === 'GET') return json(200, page(filtered(id, query), query));
     if (operation === 'export-email-performance' && method === 'GET') {
@@ -111,6 +115,11 @@ export function createFakeApi(
     }
     if (operation === 'clicks' && method === 'GET') return json(200, links.get(id) ?? []);
     if (operation === 'retry-all-failed-jobs' && method === 'POST') return json(202, { message: 'Failed jobs queued' });
+    if (operation === 'resend-unconfirmed' && method === 'POST') {
+      const now = stats.get(id);
+      if (now) stats.set(id, { ...now, jobsUnconfirmed: 0 });
+      return json(202, { message: `${now?.jobsUnconfirmed ?? 0} unconfirmed emails queued` });
+    }
     if (operation === 'send-to-not-sent' && method === 'POST') return json(202, { message: 'NOT_SENT contacts queued' });
     if (operation === 'retry-job' && method === 'POST' && subId) return json(202, { message: `Job ${subId} queued for retry` });
     if (operation === 'send-to-contact' && method === 'POST' && subId) return json(202, { message: `Contact ${subId} queued for sending` });

@@ -130,3 +130,12 @@ export function useSendToContact(id: number) {
     async (contactId) => (await client.POST('/api/reports/{id}/send-to-contact/{contactId}', { params: { path: { id, contactId } } })).data,
   );
 }
+
+/** Queues again the UNKNOWN mails no SES event confirmed (an addition to the spec); some may go out twice. */
+export function useResendUnconfirmed(id: number) {
+  const client = useApiClient();
+  return useSendAction<void>(
+    id,
+    async () => (await client.POST('/api/reports/{id}/resend-unconfirmed', { params: { path: { id } } })).data,
+  );
+}

@@ -14,6 +14,7 @@ import {
 } from '../../api/report';
 import { EmailPerformanceFilterBar, filtersOf, NO_FILTER, type FilterSelections } from './EmailPerformanceFilterBar';
 import { EmailPerformanceTable } from './EmailPerformanceTable';
+import { UnknownOutcomes } from './UnknownOutcomes';
 
 /** Email performance page sizes and the report's email search debounce (SPEC 9). */
 export const EMAIL_PERFORMANCE_PAGE_SIZES: readonly PageSize[] = [5, 10, 25, 50];
@@ -101,6 +102,7 @@ export function EmailPerformanceTab({ campaignId, sending }: { campaignId: numbe
           <MessageBarBody>Showing all NOT_SENT contacts. This may take a moment to load all data.</MessageBarBody>
         </MessageBar>
       )}
+      <UnknownOutcomes campaignId={campaignId} />
 
       <div className={styles.actions}>
         <Button
