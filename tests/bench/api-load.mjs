@@ -248,6 +248,9 @@ async function main() {
         sendUnderLoadRatio,
         duplicates,
         lost,
+        // CPU seconds of the API and the workers during each send: on a shared machine, what they were given.
+        sendAloneCpuSeconds: alone.cpuSeconds,
+        sendUnderLoadCpuSeconds: underLoad.cpuSeconds,
         loadAverage,
         calls,
       }),
