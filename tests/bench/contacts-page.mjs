@@ -5,14 +5,11 @@
 import { performance } from 'node:perf_hooks';
 import { generateCsv, importThroughApi, ROWS } from './support/contacts.mjs';
 import { startStack } from './support/stack.mjs';
+import { percentile } from './support/stats.mjs';
 
 const WARMUP = 20;
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
 const LIMIT = 10;
-
-function percentile(sorted, p) {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
 
 async function main() {
   const csv = generateCsv();

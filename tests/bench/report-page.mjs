@@ -15,14 +15,11 @@ import { pathToFileURL } from 'node:url';
 import { seedGeneratedAudience } from '../../api/test/support/seed.ts';
 import { ROWS } from './support/contacts.mjs';
 import { startStack } from './support/stack.mjs';
+import { percentile } from './support/stats.mjs';
 
 const WARMUP = 20;
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
 const LIMIT = 10;
-
-function percentile(sorted, p) {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
 
 /**
  * A SENT campaign with one job per contact of the audience, in every state a sent campaign shows:
