@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { expectBody, type Audience, type Campaign } from '@mailroom/api-client';
 import { useApiClient } from '@mailroom/mf-contract/react';
+import { SENDS_MAIL } from '@mailroom/mf-contract';
 import { useCallback } from 'react';
 import type { CampaignUpdateInput } from '../utils/draft';
 import { editorKeys } from './keys';
@@ -34,6 +35,7 @@ export function useSaveCampaign(id: number) {
 export function useSendCampaign(id: number) {
   const client = useApiClient();
   return useMutation({
+    meta: SENDS_MAIL,
     mutationFn: async () => {
       const { data } = await client.POST('/api/campaigns/{id}/send', { params: { path: { id } } });
       return expectBody(data);
@@ -86,6 +88,7 @@ export interface TestEmailInput {
 export function useSendTestEmail() {
   const client = useApiClient();
   return useMutation({
+    meta: SENDS_MAIL,
     mutationFn: async (input: TestEmailInput) => {
       const { data } = await client.POST('/api/campaigns/send-test-email', { body: input });
       return expectBody(data);

@@ -8,6 +8,7 @@ import {
   type SendStatus,
 } from '@mailroom/api-client';
 import { useApiClient } from '@mailroom/mf-contract/react';
+import { SENDS_MAIL } from '@mailroom/mf-contract';
 import { fileNameFromContentDisposition, saveBlob } from '@mailroom/ui';
 import { reportKeys, type EmailPerformanceFilters, type EmailPerformancePageParams } from './keys';
 
@@ -97,6 +98,7 @@ export function useExportEmailPerformance(id: number) {
 function useSendAction<T>(id: number, post: (variables: T) => Promise<{ message: string } | undefined>) {
   const queryClient = useQueryClient();
   return useMutation({
+    meta: SENDS_MAIL,
     mutationFn: async (variables: T) => expectBody(await post(variables)).message,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: reportKeys.report(id) }),
   });
