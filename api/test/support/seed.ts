@@ -68,7 +68,11 @@ export async function seedAudience(
  * takes one of them by a hash of n, so a domain listed k times of m gets about k/m of the contacts,
  * spread over the file.
  */
-export async function seedGeneratedAudience(db: Queryable, count: number, domain: string | string[] = 'example.org'): Promise<{ id: number }> {
+export async function seedGeneratedAudience(
+  db: Queryable,
+  count: number,
+  domain: string | string[] = 'example.org',
+): Promise<{ id: number }> {
   const { rows } = await db.query<{ id: number }>(
     `INSERT INTO audiences (name, headers, source, number_of_contacts) VALUES ('Generated', '["firstName","city"]', 'CSV', $1) RETURNING id`,
     [count],
