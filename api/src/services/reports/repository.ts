@@ -24,7 +24,16 @@ import type { BounceType, CampaignLink, EmailPerformanceRow, SendStatus } from '
 import type { Sql, Tx } from '../../db/database.js';
 import type { CampaignStatus } from '../../db/models/index.js';
 import { likeContains } from '../contacts/repository.js';
-import { countOf, pageOf, searchIndexOf, stateFilter, type SearchCache, type SearchIndex, type StateFilter } from '../search-index.js';
+import {
+  countOf,
+  pageOf,
+  searchIndexOf,
+  stateFilter,
+  STATES,
+  type SearchCache,
+  type SearchIndex,
+  type StateFilter,
+} from '../search-index.js';
 
 export type { EmailPerformanceRow };
 
@@ -128,8 +137,8 @@ const JOB_STATE = `coalesce(array_position($1::text[], j.status) - 1, ${OTHER_ST
   + CASE j.bounce_type WHEN 'HARD' THEN ${HARD} WHEN 'SOFT' THEN ${SOFT} ELSE 0 END
   + CASE WHEN j.opened_at IS NULL THEN 0 ELSE ${OPENED} END + CASE WHEN j.clicked_at IS NULL THEN 0 ELSE ${CLICKED} END`;
 
-/** The index row of a job (see search-index.ts ROW_BYTES): its id and its state. */
-const JOB_INDEX_ROW = `int8send(j.id) || set_byte('\\x00'::bytea, 0, ${JOB_STATE})`;
+/** The index row of a job (see search-index.ts): its id and its state. */
+const JOB_INDEX_ROW = `int8send(j.id * ${STATES} + ${JOB_STATE})`;
 
 /** Which job states the filters but the address keep. */
 export function jobStateFilter(filters: EmailPerformanceFilters): StateFilter {
@@ -242,7 +251,7 @@ async function jobSearchIndex(sql: Sql, scope: ReportScope, term: string): Promi
     );
     if (contacts.length <= TRIGRAM_PROBE) {
       const { rows } = await sql.query<{ bytes: Buffer | null }>(
-        `SELECT string_agg(${JOB_INDEX_ROW}, ''::bytea ORDER BY j.id) AS bytes FROM campaign_jobs j
+        `SELECT string_agg(${JOB_INDEX_ROW}, ''::bytea) AS bytes FROM campaign_jobs j
           WHERE j.campaign_id = $2 AND j.contact_id = ANY($3::bigint[])`,
         [JOB_STATUSES, scope.campaignId, contacts.map((c) => c.id)],
       );
@@ -250,7 +259,7 @@ async function jobSearchIndex(sql: Sql, scope: ReportScope, term: string): Promi
     }
   }
   const { rows } = await sql.query<{ bytes: Buffer | null }>(
-    `SELECT string_agg(${JOB_INDEX_ROW}, ''::bytea ORDER BY j.campaign_id, j.id) AS bytes FROM campaign_jobs j
+    `SELECT string_agg(${JOB_INDEX_ROW}, ''::bytea) AS bytes FROM campaign_jobs j
       WHERE j.campaign_id = ANY($2::bigint[]) AND strpos(lower(j.email), lower($3)) > 0`,
     [JOB_STATUSES, [scope.campaignId], term],
   );
@@ -261,7 +270,7 @@ async function jobSearchIndex(sql: Sql, scope: ReportScope, term: string): Promi
 async function notSentSearchIndex(sql: Sql, scope: ReportScope, term: string): Promise<SearchIndex> {
   if (scope.audienceId === null) return searchIndexOf(null);
   const { rows } = await sql.query<{ bytes: Buffer | null }>(
-    `SELECT string_agg(int8send(c.valid_seq::bigint) || '\\x00'::bytea, ''::bytea ORDER BY c.valid_seq) AS bytes FROM contacts c
+    `SELECT string_agg(int8send(c.valid_seq::bigint * ${STATES}), ''::bytea) AS bytes FROM contacts c
       WHERE c.audience_id = $1 AND c.valid_seq IS NOT NULL AND lower(c.email) LIKE lower($2)
         AND NOT EXISTS (SELECT 1 FROM campaign_jobs j WHERE j.campaign_id = $3 AND j.contact_id = c.id)`,
     [scope.audienceId, likeContains(term), scope.campaignId],
