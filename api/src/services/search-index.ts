@@ -93,6 +93,12 @@ export function pageOf(index: SearchIndex, filter: StateFilter, offset: number, 
   return page;
 }
 
+/**
+ * A search term as a cache key: 'GMAIL' and 'gmail' find the same rows. Only ASCII is folded here;
+ * PostgreSQL's lower() may fold other letters otherwise than JavaScript does, so such a term stays as typed.
+ */
+export const termKey = (term: string): string => (/^[\x20-\x7e]*$/.test(term) ? term.toLowerCase() : term);
+
 const bytesOf = (index: SearchIndex) => index.keys.byteLength + index.states.byteLength + index.counts.byteLength;
 
 /**

@@ -14,7 +14,7 @@
  */
 import type { Contact } from '@mailroom/api-client';
 import type { Sql } from '../../db/database.js';
-import { countOf, pageOf, searchIndexOf, stateFilter, STATES, type SearchCache } from '../search-index.js';
+import { countOf, pageOf, searchIndexOf, stateFilter, STATES, termKey, type SearchCache } from '../search-index.js';
 import { DUPLICATE_EMAIL } from './email.js';
 
 /** A search index's state of a contact with an error; 0 for a valid one. */
@@ -94,7 +94,7 @@ export async function findContactPage(
   }
 
   if (audience.numberOfContacts === 0) return { items: [], totalItems: 0 };
-  const index = await searches.get(`${audience.id}|${audience.numberOfContacts}|${term}`, async () => {
+  const index = await searches.get(`${audience.id}|${audience.numberOfContacts}|${termKey(term)}`, async () => {
     const { rows } = await db.query<{ bytes: Buffer | null }>(
       `SELECT string_agg(int8send(seq::bigint * ${STATES} + CASE WHEN error_message IS NULL THEN 0 ELSE ${HAS_ERROR} END), ''::bytea) AS bytes
          FROM contacts WHERE audience_id = $1 AND lower(email) LIKE lower($2)`,

@@ -30,6 +30,7 @@ import {
   searchIndexOf,
   stateFilter,
   STATES,
+  termKey,
   type SearchCache,
   type SearchIndex,
   type StateFilter,
@@ -304,7 +305,7 @@ const ANY_STATE = stateFilter(() => true);
 /** An email search's index, the states `filters` keep, and how to read rows by key; undefined when nothing can match. */
 async function searchOf(sql: Sql, scope: ReportScope, filters: EmailPerformanceFilters, cache: SearchCache) {
   const term = filters.email!;
-  const key = `${scope.campaignId}|${scope.audienceId}|${scope.jobsVersion}|${term}`;
+  const key = `${scope.campaignId}|${scope.audienceId}|${scope.jobsVersion}|${termKey(term)}`;
   if (notSent(filters)) {
     if (scope.audienceId === null || !notSentCanMatch(filters)) return undefined;
     return {
