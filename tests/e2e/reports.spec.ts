@@ -10,6 +10,8 @@
  * report's dates read as the ISO times they come from.
  */
 import ExcelJS from 'exceljs';
+import type { SendStatus } from '@mailroom/api-client';
+import { SEND_STATUS_LABELS } from '@mailroom/api-client/labels';
 import { expect, test, type Page } from '@playwright/test';
 import {
   createAudienceThroughDialog,
@@ -126,7 +128,7 @@ interface PerformanceRowJson {
   id: number | null;
   contactId: number;
   email: string;
-  status: string;
+  status: SendStatus;
   clicked: boolean;
   opened: boolean;
   bounceType: string | null;
@@ -488,10 +490,10 @@ test('Email Performance: Export downloads the rows of the filters as email-perfo
     const row = rows[email]!;
     return [
       row.email,
-      row.status,
+      SEND_STATUS_LABELS[row.status],
       row.clicked ? 'Yes' : 'No',
       row.opened ? 'Yes' : 'No',
-      row.bounceType ?? '',
+      row.bounceType ?? 'None',
       row.bounceMessage ?? '',
       row.bounceTime ?? '',
       row.complaintType ?? '',
@@ -501,7 +503,24 @@ test('Email Performance: Export downloads the rows of the filters as email-perfo
   };
   expect(values(sheet)).toEqual([COLUMNS, ...RECIPIENTS.map(expected)]);
   // The facts themselves, not only the API's word for them.
-  expect(values(sheet)[3]).toEqual([FORMULA, 'SENT_WAIT_ACK', 'No', 'No', 'HARD', HARD_BOUNCE.diagnosticCode, HARD_BOUNCE.at, '', '', '']);
+  expect(values(sheet)[3]).toEqual([
+    FORMULA,
+    'Sent (waiting Ack)',
+    'No',
+    'No',
+    'HARD',
+    HARD_BOUNCE.diagnosticCode,
+    HARD_BOUNCE.at,
+    '',
+    '',
+    '',
+  ]);
+  // The export words each row as the screen does: Send Status, Clicked, Opened and Bounce Type cell for cell.
+  for (const [n, email] of RECIPIENTS.entries())
+    expect({ email, cells: values(sheet)[n + 1]!.slice(1, 5) }).toEqual({
+      email,
+      cells: (await cellsOf(page, email).allTextContents()).slice(1, 5),
+    });
   // '=1+1@…' is text to the spreadsheet, never a formula; so is every other cell.
   const formula = sheet.getRow(4).getCell(1);
   expect(formula.formula).toBeUndefined();

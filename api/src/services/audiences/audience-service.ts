@@ -24,6 +24,7 @@ import { headerLayout } from '../contacts/contact-rows.js';
 import { ImportFileError, readHeaderRecord } from '../contacts/csv.js';
 import { exportContactsCsv } from '../contacts/export.js';
 import { INTERRUPTED_ERROR, type ImportSource } from '../contacts/importer.js';
+import { createSearchCache } from '../search-index.js';
 import { deleteContactBatch, findContactPage, type ContactItem, type ContactPageQuery } from '../contacts/repository.js';
 import { DomainError } from '../errors.js';
 import { toPage, type Page, type PageQuery } from '../paging.js';
@@ -59,6 +60,8 @@ export interface AudienceServiceDeps {
 
 export function createAudienceService({ db, queue, importSettings, logger }: AudienceServiceDeps) {
   const repo = audienceRepository(db);
+  /** The indexes of recent contact searches (search-index.ts), for their next pages. */
+  const searches = createSearchCache();
 
   const live = async (id: number): Promise<Audience> => {
     const audience = await repo.find(id);
@@ -100,7 +103,7 @@ export function createAudienceService({ db, queue, importSettings, logger }: Aud
 
     async contacts(id: number, query: ContactPageQuery): Promise<Page<ContactItem>> {
       const audience = await live(id);
-      const { items, totalItems } = await findContactPage(db, audience, query);
+      const { items, totalItems } = await findContactPage(db, audience, query, searches);
       return toPage(items, totalItems, query);
     },
 

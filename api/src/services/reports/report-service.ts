@@ -16,6 +16,7 @@ import type { CampaignService } from '../campaigns/campaign-service.js';
 import { DomainError } from '../errors.js';
 import { offsetOf, pageMeta, toPage, type Page, type PageQuery } from '../paging.js';
 import { CAMPAIGN_NOT_FOUND, type SendingService } from '../sending/sending-service.js';
+import { createSearchCache } from '../search-index.js';
 import { pageWindow, reportRepository, type EmailPerformanceFilters, type EmailPerformanceRow, type ReportScope } from './repository.js';
 import { writeWorkbook } from './workbook.js';
 
@@ -61,6 +62,8 @@ const SNAPSHOT = { isolation: 'REPEATABLE READ', readOnly: true } as const;
 
 export function createReportService({ db, sending, campaigns, logger }: ReportServiceDeps) {
   const repo = reportRepository(db);
+  /** The indexes of recent email searches (search-index.ts), for their next pages. */
+  const searches = createSearchCache();
 
   const scopeIn = async (sql: Parameters<typeof repo.scope>[0], id: number, filters: EmailPerformanceFilters): Promise<ReportScope> => {
     const scope = await repo.scope(sql, id, filters);
@@ -87,7 +90,7 @@ export function createReportService({ db, sending, campaigns, logger }: ReportSe
         Readable.from(
           (async function* () {
             const scope = await scopeIn(tx, id, filters);
-            const totalItems = repo.total(scope, filters) ?? 0;
+            const totalItems = repo.total(scope, filters) ?? (await repo.searchTotal(tx, scope, filters, searches));
             let itemCount = 0;
             yield '{"items":[';
             for await (const rows of repo.batches(tx, scope, filters, BATCH, offsetOf(query), query.limit)) {
@@ -129,7 +132,8 @@ export function createReportService({ db, sending, campaigns, logger }: ReportSe
         const scope = await scopeIn(tx, id, filters);
         const total = repo.total(scope, filters);
         if (total === undefined) {
-          const { items, totalItems } = await repo.searchPage(tx, scope, filters, offset, query.limit);
+          if (query.limit > STREAM_ABOVE) return 'stream';
+          const { items, totalItems } = await repo.searchPage(tx, scope, filters, offset, query.limit, searches);
           return toPage(items, totalItems, query);
         }
         const window = pageWindow(total, offset, query.limit);

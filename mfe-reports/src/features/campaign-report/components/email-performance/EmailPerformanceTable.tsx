@@ -1,22 +1,9 @@
 import { Badge, TableBody, TableCell, TableRow } from '@fluentui/react-components';
 import { ArrowClockwiseRegular, SendRegular } from '@fluentui/react-icons';
 import type { EmailPerformanceRow } from '@mailroom/api-client';
+import { bounceTypeLabel, EMAIL_PERFORMANCE_COLUMNS, yesNo } from '@mailroom/api-client/labels';
 import { CellItems, ColumnHeaders, formatDateTime, IconButton, ScrollingTable, TruncatedText } from '@mailroom/ui';
 import { SEND_STATUSES } from './sendStatus';
-
-/** The ten columns of SPEC section 2. */
-export const EMAIL_PERFORMANCE_COLUMNS = [
-  'Email',
-  'Send Status',
-  'Clicked',
-  'Opened',
-  'Bounce Type',
-  'Bounce Message',
-  'Bounce Time',
-  'Complaint Type',
-  'Complaint Time',
-  'Error Message',
-] as const;
 
 export interface EmailPerformanceTableProps {
   rows: EmailPerformanceRow[];
@@ -27,7 +14,6 @@ export interface EmailPerformanceTableProps {
   sendingContactId?: number;
 }
 
-const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
 const text = (value: string | null) => (value ? <TruncatedText text={value} /> : null);
 
 export function EmailPerformanceTable({ rows, onRetryJob, onSendToContact, retryingJobId, sendingContactId }: EmailPerformanceTableProps) {
@@ -75,7 +61,7 @@ export function EmailPerformanceTable({ rows, onRetryJob, onSendToContact, retry
                 </TableCell>
                 <TableCell>{yesNo(row.clicked)}</TableCell>
                 <TableCell>{yesNo(row.opened)}</TableCell>
-                <TableCell>{row.bounceType ?? 'None'}</TableCell>
+                <TableCell>{bounceTypeLabel(row.bounceType)}</TableCell>
                 <TableCell>{text(row.bounceMessage)}</TableCell>
                 <TableCell>{formatDateTime(row.bounceTime)}</TableCell>
                 <TableCell>{text(row.complaintType)}</TableCell>
