@@ -76,6 +76,8 @@ const EXPECTED: [string, string, string, string[]][] = [
   ['POST', '/api/audiences/{id}/import/file', 'importContacts', ['type']],
   ['POST', '/api/audiences/{id}/download', 'downloadAudience', []],
   ['GET', '/api/audiences/{id}/contacts', 'listContacts', ['page', 'limit', 'email', 'hasError']],
+  // An addition: how many valid contacts a send skips as suppressed (the send confirmation says it).
+  ['GET', '/api/audiences/{id}/suppressed-contacts', 'countSuppressedContacts', []],
   ['POST', '/api/templates', 'createTemplate', []],
   ['PUT', '/api/templates/{id}', 'updateTemplate', []],
   ['GET', '/api/templates', 'listTemplates', ['page', 'limit', 'name']],
@@ -149,7 +151,7 @@ describe('operations', () => {
     const scheme = deref((doc.components as Json).securitySchemes as Json).bearerAuth as Json;
     expect(scheme).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
     const api = operations.filter((o) => o.path.startsWith('/api/'));
-    expect(api.length).toBe(35);
+    expect(api.length).toBe(36);
     for (const { method, path, op } of api) {
       expect(op.security, `${method} ${path}`).toEqual([{ bearerAuth: [] }]);
       for (const status of ['400', '401', '403']) {
@@ -375,6 +377,22 @@ describe('entities, lists and enums', () => {
     expect(deref(propertiesOf(schemaOf('Campaign')).template).nullable).toBe(true);
   });
 
+  it('the bulk actions answer what they queued and skipped; a suppressed NOT_SENT row says why (additions)', () => {
+    for (const operationId of ['retryAllFailedJobs', 'sendToNotSent']) {
+      const schema = responseSchema(operationId, '202');
+      expect(schema.required, operationId).toEqual(['message', 'queued', 'skipped']);
+    }
+    const reason = deref(propertiesOf(schemaOf('EmailPerformanceRow')).suppressionReason);
+    expect(reason.enum).toEqual(['UNSUBSCRIBE', 'HARD_BOUNCE', 'COMPLAINT', null]);
+    expect(schemaOf('EmailPerformanceRow').required).toContain('suppressionReason');
+    expect(responseSchema('countSuppressedContacts', '200').required).toEqual([
+      'suppressedContacts',
+      'unsubscribed',
+      'hardBounced',
+      'complained',
+    ]);
+  });
+
   it('ids are int64 integers and dates are date-times', () => {
     expect(deref(schemaOf('Id'))).toMatchObject({ type: 'integer', format: 'int64' });
     expect(deref(propertiesOf(schemaOf('Audience')).createdAt)).toMatchObject({ type: 'string', format: 'date-time' });
@@ -493,6 +511,7 @@ describe('express-openapi-validator', () => {
     ['importContacts', 'POST', '/api/audiences/1/import/file?type=csv', { body: csvFile() }],
     ['downloadAudience', 'POST', '/api/audiences/1/download'],
     ['listContacts', 'GET', '/api/audiences/1/contacts?page=2&limit=25&email=mia&hasError=false'],
+    ['countSuppressedContacts', 'GET', '/api/audiences/1/suppressed-contacts'],
     ['listTemplates', 'GET', '/api/templates?page=1&limit=10&name=x'],
     ['createTemplate', 'POST', '/api/templates', json({ name: 'My template' })],
     ['getTemplate', 'GET', '/api/templates/2'],

@@ -7,7 +7,7 @@ import { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { EmailPerformanceRow } from '@mailroom/api-client';
 import { describe, expect, it } from 'vitest';
-import { writeWorkbook, zipInputOf } from './workbook.js';
+import { EXPORT_COLUMNS, writeWorkbook, zipInputOf } from './workbook.js';
 
 const row = (n: number): EmailPerformanceRow => ({
   id: n,
@@ -22,6 +22,7 @@ const row = (n: number): EmailPerformanceRow => ({
   complaintType: null,
   complaintTime: null,
   errorMessage: n % 7 === 0 ? `=cmd|' /C calc'!A${n}` : null,
+  suppressionReason: null,
 });
 
 describe('the export workbook', () => {
@@ -58,4 +59,13 @@ describe('the export workbook', () => {
     // When batch k is asked for, the compressed rows of all batches but the last two are out.
     for (let k = 3; k < BATCHES; k++) expect(arrivedAtPull[k], `batch ${k}`).toBeGreaterThan((k - 2) * perBatch * 0.8);
   }, 60_000);
+
+  it('writes a suppressed NOT_SENT contact as the screen shows it, with the reason', () => {
+    const status = EXPORT_COLUMNS.find(([header]) => header === 'Send Status')![1];
+    const notSent = { ...row(1), id: null, status: 'NOT_SENT' as const };
+    expect(status({ ...notSent, suppressionReason: 'HARD_BOUNCE' })).toBe('Suppressed (hard bounce)');
+    expect(status({ ...notSent, suppressionReason: 'UNSUBSCRIBE' })).toBe('Suppressed (unsubscribed)');
+    expect(status({ ...notSent, suppressionReason: 'COMPLAINT' })).toBe('Suppressed (complaint)');
+    expect(status(notSent)).toBe('NOT_SENT');
+  });
 });

@@ -9,11 +9,13 @@
 import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { EmailPerformanceRow } from '@mailroom/api-client';
+import { sendStatusLabel } from '@mailroom/api-client/labels';
 
 /** The columns of the report's table (SPEC.md, Email Performance). */
 export const EXPORT_COLUMNS: readonly [string, (row: EmailPerformanceRow) => string | null][] = [
   ['Email', (row) => row.email],
-  ['Send Status', (row) => row.status],
+  // A suppressed contact reads as on the screen ('Suppressed (unsubscribed)').
+  ['Send Status', (row) => (row.suppressionReason ? sendStatusLabel(row) : row.status)],
   ['Clicked', (row) => (row.clicked ? 'Yes' : 'No')],
   ['Opened', (row) => (row.opened ? 'Yes' : 'No')],
   ['Bounce Type', (row) => row.bounceType],
