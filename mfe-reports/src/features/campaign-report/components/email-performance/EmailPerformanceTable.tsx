@@ -2,7 +2,7 @@ import { Badge, TableBody, TableCell, TableRow } from '@fluentui/react-component
 import { ArrowClockwiseRegular, SendRegular } from '@fluentui/react-icons';
 import type { EmailPerformanceRow } from '@mailroom/api-client';
 import { CellItems, ColumnHeaders, formatDateTime, IconButton, ScrollingTable, TruncatedText } from '@mailroom/ui';
-import { SEND_STATUSES } from './sendStatus';
+import { statusChip } from './sendStatus';
 
 /** The ten columns of SPEC section 2. */
 export const EMAIL_PERFORMANCE_COLUMNS = [
@@ -60,7 +60,7 @@ export function EmailPerformanceTable({ rows, onRetryJob, onSendToContact, retry
           </TableRow>
         ) : (
           rows.map((row) => {
-            const status = SEND_STATUSES[row.status];
+            const status = statusChip(row);
             return (
               <TableRow key={`${row.contactId}-${row.id ?? 'not-sent'}`}>
                 <TableCell>{row.email ? <TruncatedText text={row.email} /> : 'N/A'}</TableCell>
@@ -70,7 +70,8 @@ export function EmailPerformanceTable({ rows, onRetryJob, onSendToContact, retry
                       {status.label}
                     </Badge>
                     {row.status === 'FAILED' && row.id !== null && retryButton(row.id)}
-                    {row.status === 'NOT_SENT' && sendButton(row.contactId)}
+                    {/* A suppressed address is never sent to (the API answers 409): no send action. */}
+                    {row.status === 'NOT_SENT' && !row.suppressionReason && sendButton(row.contactId)}
                   </CellItems>
                 </TableCell>
                 <TableCell>{yesNo(row.clicked)}</TableCell>
