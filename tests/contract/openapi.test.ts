@@ -76,6 +76,7 @@ const EXPECTED: [string, string, string, string[]][] = [
   ['POST', '/api/audiences/{id}/import/file', 'importContacts', ['type']],
   ['POST', '/api/audiences/{id}/download', 'downloadAudience', []],
   ['GET', '/api/audiences/{id}/contacts', 'listContacts', ['page', 'limit', 'email', 'hasError']],
+  // An addition: how many valid contacts a send skips as suppressed (the send confirmation says it).
   ['POST', '/api/templates', 'createTemplate', []],
   ['PUT', '/api/templates/{id}', 'updateTemplate', []],
   ['GET', '/api/templates', 'listTemplates', ['page', 'limit', 'name']],
@@ -123,7 +124,10 @@ const EXPECTED: [string, string, string, string[]][] = [
 ];
 
 /** Operations beyond SPEC.md, each recorded in the README's Architecture section as an addition. */
-const ADDITIONS: [string, string, string, string[]][] = [['POST', '/api/reports/{id}/resend-unconfirmed', 'resendUnconfirmedJobs', []]];
+const ADDITIONS: [string, string, string, string[]][] = [
+  ['GET', '/api/audiences/{id}/suppressed-contacts', 'countSuppressedContacts', []],
+  ['POST', '/api/reports/{id}/resend-unconfirmed', 'resendUnconfirmedJobs', []],
+];
 
 describe('paths of SPEC.md section 7', () => {
   it.each([...EXPECTED, ...ADDITIONS])('%s %s is %s with query %j', (method, path, operationId, query) => {
@@ -378,6 +382,22 @@ describe('entities, lists and enums', () => {
     expect(deref(propertiesOf(schemaOf('Campaign')).template).nullable).toBe(true);
   });
 
+  it('the bulk actions answer what they queued and skipped; a suppressed NOT_SENT row says why (additions)', () => {
+    for (const operationId of ['retryAllFailedJobs', 'sendToNotSent']) {
+      const schema = responseSchema(operationId, '202');
+      expect(schema.required, operationId).toEqual(['message', 'queued', 'skipped']);
+    }
+    const reason = deref(propertiesOf(schemaOf('EmailPerformanceRow')).suppressionReason);
+    expect(reason.enum).toEqual(['UNSUBSCRIBE', 'HARD_BOUNCE', 'COMPLAINT', null]);
+    expect(schemaOf('EmailPerformanceRow').required).toContain('suppressionReason');
+    expect(responseSchema('countSuppressedContacts', '200').required).toEqual([
+      'suppressedContacts',
+      'unsubscribed',
+      'hardBounced',
+      'complained',
+    ]);
+  });
+
   it('ids are int64 integers and dates are date-times', () => {
     expect(deref(schemaOf('Id'))).toMatchObject({ type: 'integer', format: 'int64' });
     expect(deref(propertiesOf(schemaOf('Audience')).createdAt)).toMatchObject({ type: 'string', format: 'date-time' });
@@ -496,6 +516,7 @@ describe('express-openapi-validator', () => {
     ['importContacts', 'POST', '/api/audiences/1/import/file?type=csv', { body: csvFile() }],
     ['downloadAudience', 'POST', '/api/audiences/1/download'],
     ['listContacts', 'GET', '/api/audiences/1/contacts?page=2&limit=25&email=mia&hasError=false'],
+    ['countSuppressedContacts', 'GET', '/api/audiences/1/suppressed-contacts'],
     ['listTemplates', 'GET', '/api/templates?page=1&limit=10&name=x'],
     ['createTemplate', 'POST', '/api/templates', json({ name: 'My template' })],
     ['getTemplate', 'GET', '/api/templates/2'],

@@ -70,6 +70,10 @@ export function audiencesRouter({ services }: Pick<AppDeps, 'services'>): Router
     });
   });
 
+  router.get('/api/audiences/:id/suppressed-contacts', async (req, res) => {
+    res.json(await audiences.suppressedContacts(id(req)));
+  });
+
   router.get('/api/audiences/:id/contacts', async (req, res) => {
     res.json(await audiences.contacts(id(req), { ...pageQuery(req), email: str(req.query.email), hasError: bool(req.query.hasError) }));
   });

@@ -96,7 +96,13 @@ async function insertJobs(
     ],
   );
   await t.db.pool.query('UPDATE campaigns SET contact_count = contact_count + $2 WHERE id = $1', [campaignId, rows.length]);
-  return rows.map((row, k) => ({ ...states[k]!, id: row.id, contactId: contacts[k]!.id, email: contacts[k]!.email }));
+  return rows.map((row, k) => ({
+    ...states[k]!,
+    id: row.id,
+    contactId: contacts[k]!.id,
+    email: contacts[k]!.email,
+    suppressionReason: null,
+  }));
 }
 
 async function campaign(name: string, audienceId: number | null, status = 'SENT'): Promise<number> {
@@ -120,6 +126,7 @@ const notSentRow = (c: { id: number; email: string }): EmailPerformanceRow => ({
   complaintType: null,
   complaintTime: null,
   errorMessage: null,
+  suppressionReason: null,
 });
 
 let readers: Seeded;
@@ -212,6 +219,7 @@ const rowOf = (job: Seeded['jobs'][number] | EmailPerformanceRow): EmailPerforma
   complaintType: job.complaintType,
   complaintTime: job.complaintTime,
   errorMessage: job.errorMessage,
+  suppressionReason: job.suppressionReason,
 });
 
 async function page(campaignId: number, filters: Filters, pageNo: number, limit: number) {

@@ -28,6 +28,7 @@ import { createSearchCache } from '../search-index.js';
 import { deleteContactBatch, findContactPage, type ContactItem, type ContactPageQuery } from '../contacts/repository.js';
 import { DomainError } from '../errors.js';
 import { toPage, type Page, type PageQuery } from '../paging.js';
+import { suppressionRepository, type SuppressedContacts } from '../suppressions/repository.js';
 import { audienceRepository, type Audience } from './repository.js';
 
 export type { Audience };
@@ -62,6 +63,7 @@ export function createAudienceService({ db, queue, importSettings, logger }: Aud
   const repo = audienceRepository(db);
   /** The indexes of recent contact searches (search-index.ts), for their next pages. */
   const searches = createSearchCache();
+  const suppressions = suppressionRepository(db);
 
   const live = async (id: number): Promise<Audience> => {
     const audience = await repo.find(id);
@@ -99,6 +101,14 @@ export function createAudienceService({ db, queue, importSettings, logger }: Aud
       await queue.publish('audience-delete', { audienceId: id }).catch((err: unknown) => {
         logger.error({ err, audienceId: id }, 'could not queue the purge of a deleted audience; the sweep will');
       });
+    },
+
+    /** How many of the valid contacts are suppressed: every send skips them (see suppressions/repository.ts). */
+    async suppressedContacts(id: number): Promise<SuppressedContacts> {
+      const audience = await live(id);
+      const validContacts = Math.max(0, audience.numberOfContacts - audience.numberOfContactsWithErrors);
+      if (validContacts === 0) return { suppressedContacts: 0, unsubscribed: 0, hardBounced: 0, complained: 0 };
+      return suppressions.countSuppressedContacts({ audienceId: id, validContacts });
     },
 
     async contacts(id: number, query: ContactPageQuery): Promise<Page<ContactItem>> {

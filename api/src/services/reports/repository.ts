@@ -19,8 +19,10 @@
  *   terms are found with the contacts' trigram index, frequent ones with one pass over the campaign's
  *   jobs (jobs keep their contact's address). The export and the streamed large pages read every
  *   match through a cursor instead.
+ * - A NOT_SENT row whose address is suppressed says why (suppressionReason): looked up for the rows
+ *   of a page or a batch once they are read (withSuppressions), never for the rows a page skips.
  */
-import type { BounceType, CampaignLink, EmailPerformanceRow, SendStatus } from '@mailroom/api-client';
+import type { BounceType, CampaignLink, EmailPerformanceRow, SendStatus, SuppressionReason } from '@mailroom/api-client';
 import type { Sql, Tx } from '../../db/database.js';
 import type { CampaignStatus } from '../../db/models/index.js';
 import { likeContains } from '../contacts/repository.js';
@@ -104,6 +106,7 @@ const NOT_SENT_COLUMNS = `NULL::bigint AS id, c.id AS "contactId", c.email, 'NOT
   false AS opened, NULL::text AS "bounceType", NULL::text AS "bounceMessage", NULL::timestamptz AS "bounceTime",
   NULL::text AS "complaintType", NULL::timestamptz AS "complaintTime", NULL::text AS "errorMessage"`;
 
+/** A row as read; suppressionReason is filled by withSuppressions. */
 export const toRow = (r: RowRecord): EmailPerformanceRow => ({
   id: r.id,
   contactId: r.contactId,
@@ -117,7 +120,28 @@ export const toRow = (r: RowRecord): EmailPerformanceRow => ({
   complaintType: r.complaintType,
   complaintTime: r.complaintTime?.toISOString() ?? null,
   errorMessage: r.errorMessage,
+  suppressionReason: null,
 });
+
+/**
+ * Marks the NOT_SENT rows whose address is suppressed with the reason, in one lookup by the
+ * suppressions' key (lower(email), as sending compares them).
+ */
+async function withSuppressions(sql: Sql, rows: EmailPerformanceRow[]): Promise<EmailPerformanceRow[]> {
+  const emails = [...new Set(rows.filter((row) => row.status === 'NOT_SENT' && row.email !== null).map((row) => row.email!))];
+  if (emails.length === 0) return rows;
+  const { rows: found } = await sql.query<{ email: string; reason: SuppressionReason }>(
+    `SELECT e.email, s.reason FROM unnest($1::text[]) AS e(email) JOIN suppressions s ON s.email_lower = lower(e.email)`,
+    [emails],
+  );
+  if (found.length === 0) return rows;
+  const reasons = new Map(found.map((row) => [row.email, row.reason]));
+  return rows.map((row) =>
+    row.status === 'NOT_SENT' && row.email !== null && reasons.has(row.email)
+      ? { ...row, suppressionReason: reasons.get(row.email)! }
+      : row,
+  );
+}
 
 const notSent = (filters: EmailPerformanceFilters) => filters.sendStatus === 'NOT_SENT';
 
@@ -365,7 +389,7 @@ export function reportRepository(db: Sql) {
         params,
       );
       if (window.direction === 'DESC') rows.reverse();
-      return rows.map(toRow);
+      return withSuppressions(sql, rows.map(toRow));
     },
 
     /**
@@ -377,7 +401,7 @@ export function reportRepository(db: Sql) {
       const search = await searchOf(sql, scope, filters, cache);
       if (!search) return { items: [], totalItems: 0 };
       const keys = pageOf(search.index, search.filter, offset, limit);
-      return { items: await search.rows(keys), totalItems: countOf(search.index, search.filter) };
+      return { items: await withSuppressions(sql, await search.rows(keys)), totalItems: countOf(search.index, search.filter) };
     },
 
     /** An email search's exact total (see searchPage). */
@@ -406,7 +430,8 @@ export function reportRepository(db: Sql) {
           const { rows } = await next;
           if (rows.length === 0) return;
           next = fetch();
-          yield rows.map(toRow);
+          // On a pooled connection, alongside the FETCH ahead (the transaction's connection is busy with it).
+          yield await withSuppressions(db, rows.map(toRow));
         }
       } finally {
         // The caller stopped early: the FETCH ahead settles unread.

@@ -8,7 +8,7 @@ import ExcelJS from 'exceljs';
 import type { EmailPerformanceRow, SendStatus } from '@mailroom/api-client';
 import { EMAIL_PERFORMANCE_COLUMNS, SEND_STATUS_LABELS } from '@mailroom/api-client/labels';
 import { describe, expect, it } from 'vitest';
-import { writeWorkbook, zipInputOf } from './workbook.js';
+import { EXPORT_COLUMNS, writeWorkbook, zipInputOf } from './workbook.js';
 
 const row = (n: number): EmailPerformanceRow => ({
   id: n,
@@ -23,6 +23,7 @@ const row = (n: number): EmailPerformanceRow => ({
   complaintType: null,
   complaintTime: null,
   errorMessage: n % 7 === 0 ? `=cmd|' /C calc'!A${n}` : null,
+  suppressionReason: null,
 });
 
 describe('the export workbook', () => {
@@ -89,5 +90,14 @@ describe('the export workbook', () => {
     expect(line(2 + statuses.indexOf('SENT_WAIT_ACK'))[status]).toBe('Sent (waiting Ack)');
     expect(line(2).slice(2, 5)).toEqual(['Yes', 'Yes', 'None']);
     expect(line(3).slice(2, 5)).toEqual(['No', 'No', 'HARD']);
+  });
+
+  it('writes a suppressed NOT_SENT contact as the screen shows it, with the reason', () => {
+    const status = EXPORT_COLUMNS.find(([header]) => header === 'Send Status')![1];
+    const notSent = { ...row(1), id: null, status: 'NOT_SENT' as const };
+    expect(status({ ...notSent, suppressionReason: 'HARD_BOUNCE' })).toBe('Suppressed (hard bounce)');
+    expect(status({ ...notSent, suppressionReason: 'UNSUBSCRIBE' })).toBe('Suppressed (unsubscribed)');
+    expect(status({ ...notSent, suppressionReason: 'COMPLAINT' })).toBe('Suppressed (complaint)');
+    expect(status(notSent)).toBe('NOT_SENT');
   });
 });

@@ -9,14 +9,15 @@
 import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { EmailPerformanceRow } from '@mailroom/api-client';
-import { bounceTypeLabel, EMAIL_PERFORMANCE_COLUMNS, SEND_STATUS_LABELS, yesNo } from '@mailroom/api-client/labels';
+import { bounceTypeLabel, EMAIL_PERFORMANCE_COLUMNS, sendStatusLabel, yesNo } from '@mailroom/api-client/labels';
 
 type Column = (typeof EMAIL_PERFORMANCE_COLUMNS)[number];
 
 /** Each column of the report's table (SPEC.md, Email Performance) as the screen words it. */
 const CELLS: Record<Column, (row: EmailPerformanceRow) => string | null> = {
   Email: (row) => row.email,
-  'Send Status': (row) => SEND_STATUS_LABELS[row.status],
+  // A suppressed contact reads as on the screen ('Suppressed (unsubscribed)').
+  'Send Status': (row) => sendStatusLabel(row),
   Clicked: (row) => yesNo(row.clicked),
   Opened: (row) => yesNo(row.opened),
   'Bounce Type': (row) => bounceTypeLabel(row.bounceType),

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { expectBody, type Audience, type Campaign } from '@mailroom/api-client';
+import { expectBody, type Audience, type Campaign, type SuppressedContacts } from '@mailroom/api-client';
 import { useApiClient } from '@mailroom/mf-contract/react';
 import { SENDS_MAIL } from '@mailroom/mf-contract';
 import { useCallback } from 'react';
@@ -67,6 +67,24 @@ export function useFetchAudience() {
         queryFn: async ({ signal }) => {
           const { data } = await client.GET('/api/audiences/{id}', { params: { path: { id } }, signal });
           return expectBody<Audience>(data);
+        },
+        staleTime: 0,
+      }),
+    [client, queryClient],
+  );
+}
+
+/** Counts the audience's suppressed valid contacts afresh when Send is pressed: addresses unsubscribe and bounce meanwhile. */
+export function useFetchSuppressedContacts() {
+  const client = useApiClient();
+  const queryClient = useQueryClient();
+  return useCallback(
+    (id: number) =>
+      queryClient.fetchQuery({
+        queryKey: editorKeys.suppressed(id),
+        queryFn: async ({ signal }) => {
+          const { data } = await client.GET('/api/audiences/{id}/suppressed-contacts', { params: { path: { id } }, signal });
+          return expectBody<SuppressedContacts>(data);
         },
         staleTime: 0,
       }),

@@ -371,6 +371,47 @@ describe('Send', () => {
     expect(within(confirm).getByText('This campaign will be sent to 8 contacts of “Donors”. Send it now?')).toBeTruthy();
   });
 
+  it('confirms with the spec count and says how many of those are suppressed and will be skipped, and why', async () => {
+    const api = createFakeApi({
+      campaigns: [complete],
+      audiences: [newsletter],
+      templates: [welcome],
+      suppressed: { 7: { suppressedContacts: 2, unsubscribed: 2, hardBounced: 0, complained: 0 } },
+    });
+    const { user } = renderApp('/campaigns/edit/2', api);
+    await user.click(await screen.findByRole('button', { name: 'Send' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Send campaign' });
+    expect(within(dialog).getByText('This campaign will be sent to 10 contacts of “Newsletter”. Send it now?')).toBeTruthy();
+    expect(within(dialog).getByText('2 of them are suppressed and will be skipped (2 unsubscribed).')).toBeTruthy();
+  });
+
+  it('carries the suppressed count past the invalid-contacts warning', async () => {
+    const api = createFakeApi({
+      campaigns: [{ ...complete, audienceId: 8, audienceName: 'Donors' }],
+      audiences: [donors],
+      templates: [welcome],
+      suppressed: { 8: { suppressedContacts: 1, unsubscribed: 0, hardBounced: 0, complained: 1 } },
+    });
+    const { user } = renderApp('/campaigns/edit/2', api);
+    await user.click(await screen.findByRole('button', { name: 'Send' }));
+    const warning = await screen.findByRole('alertdialog', { name: 'Invalid contacts' });
+    await user.click(within(warning).getByRole('button', { name: 'Proceed with Valid Contacts' }));
+    const confirm = await screen.findByRole('alertdialog', { name: 'Send campaign' });
+    expect(within(confirm).getByText('This campaign will be sent to 8 contacts of “Donors”. Send it now?')).toBeTruthy();
+    expect(within(confirm).getByText('1 of them is suppressed and will be skipped (1 complained).')).toBeTruthy();
+  });
+
+  it('still confirms when the suppressed contacts cannot be counted, and says so', async () => {
+    const api = createFakeApi({ campaigns: [complete], audiences: [newsletter], templates: [welcome] });
+    api.on('GET', /suppressed-contacts$/, () => api.json(503, { message: 'Try again later' }));
+    const { user, notify } = renderApp('/campaigns/edit/2', api);
+    await user.click(await screen.findByRole('button', { name: 'Send' }));
+    const confirm = await screen.findByRole('alertdialog', { name: 'Send campaign' });
+    expect(within(confirm).getByText('This campaign will be sent to 10 contacts of “Newsletter”. Send it now?')).toBeTruthy();
+    expect(within(confirm).queryByText(/suppressed/)).toBeNull();
+    expect(notify).toHaveBeenCalledWith('error', 'Try again later');
+  });
+
   it('cancelling the invalid-contacts warning sends nothing', async () => {
     const api = createFakeApi({
       campaigns: [{ ...complete, audienceId: 8, audienceName: 'Donors' }],

@@ -1,6 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   expectBody,
+  type BulkActionResult,
   type Campaign,
   type CampaignLink,
   type CampaignOverviewStats,
@@ -104,17 +105,23 @@ function useSendAction<T>(id: number, post: (variables: T) => Promise<{ message:
   });
 }
 
+/** A bulk action: answers what the server queued and skipped, with its message, and refreshes the whole report. */
+function useBulkAction(id: number, post: () => Promise<BulkActionResult | undefined>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () => expectBody(await post()),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: reportKeys.report(id) }),
+  });
+}
+
 export function useRetryAllFailedJobs(id: number) {
   const client = useApiClient();
-  return useSendAction<void>(
-    id,
-    async () => (await client.POST('/api/reports/{id}/retry-all-failed-jobs', { params: { path: { id } } })).data,
-  );
+  return useBulkAction(id, async () => (await client.POST('/api/reports/{id}/retry-all-failed-jobs', { params: { path: { id } } })).data);
 }
 
 export function useSendToNotSent(id: number) {
   const client = useApiClient();
-  return useSendAction<void>(id, async () => (await client.POST('/api/reports/{id}/send-to-not-sent', { params: { path: { id } } })).data);
+  return useBulkAction(id, async () => (await client.POST('/api/reports/{id}/send-to-not-sent', { params: { path: { id } } })).data);
 }
 
 export function useRetryJob(id: number) {

@@ -66,15 +66,15 @@ export function EmailPerformanceTab({ campaignId, sending }: { campaignId: numbe
           confirmLabel: 'Retry All',
           text: 'Every failed email of this campaign will be queued to be sent again.',
           mutation: retryAllFailed,
-          success: 'All failed jobs have been queued for retry. Please check the status in a few moments.',
           failure: 'Failed to retry failed jobs',
         }
       : {
           title: 'Send to NOT_SENT Contacts',
           confirmLabel: 'Send to NOT_SENT',
-          text: 'Every valid contact of the audience that has not been sent this campaign yet will be queued.',
+          text:
+            'Every valid contact of the audience that has not been sent this campaign yet will be queued. ' +
+            'Suppressed contacts (unsubscribed, bounced or complained) are skipped.',
           mutation: sendToNotSent,
-          success: 'All NOT_SENT contacts have been queued for sending. Please check the status in a few moments.',
           failure: 'Failed to send to NOT_SENT contacts',
         };
   const dialog = confirming && bulkDialog(confirming);
@@ -166,7 +166,9 @@ export function EmailPerformanceTab({ campaignId, sending }: { campaignId: numbe
           onCancel={() => setConfirming(null)}
           onConfirm={() =>
             dialog.mutation.mutate(undefined, {
-              onSuccess: () => notify('success', dialog.success),
+              // The server's message is the spec's text with what was queued and skipped, or that there was
+              // nothing to do: then it is news, not a success.
+              onSuccess: ({ message, queued }) => notify(queued > 0 ? 'success' : 'info', message),
               onError: (error) => notify('error', errorMessage(error, dialog.failure)),
               onSettled: () => setConfirming(null),
             })

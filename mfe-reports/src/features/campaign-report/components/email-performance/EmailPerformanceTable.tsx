@@ -3,7 +3,7 @@ import { ArrowClockwiseRegular, SendRegular } from '@fluentui/react-icons';
 import type { EmailPerformanceRow } from '@mailroom/api-client';
 import { bounceTypeLabel, EMAIL_PERFORMANCE_COLUMNS, yesNo } from '@mailroom/api-client/labels';
 import { CellItems, ColumnHeaders, formatDateTime, IconButton, ScrollingTable, TruncatedText } from '@mailroom/ui';
-import { SEND_STATUSES } from './sendStatus';
+import { statusChip } from './sendStatus';
 
 export interface EmailPerformanceTableProps {
   rows: EmailPerformanceRow[];
@@ -46,7 +46,7 @@ export function EmailPerformanceTable({ rows, onRetryJob, onSendToContact, retry
           </TableRow>
         ) : (
           rows.map((row) => {
-            const status = SEND_STATUSES[row.status];
+            const status = statusChip(row);
             return (
               <TableRow key={`${row.contactId}-${row.id ?? 'not-sent'}`}>
                 <TableCell>{row.email ? <TruncatedText text={row.email} /> : 'N/A'}</TableCell>
@@ -56,7 +56,8 @@ export function EmailPerformanceTable({ rows, onRetryJob, onSendToContact, retry
                       {status.label}
                     </Badge>
                     {row.status === 'FAILED' && row.id !== null && retryButton(row.id)}
-                    {row.status === 'NOT_SENT' && sendButton(row.contactId)}
+                    {/* A suppressed address is never sent to (the API answers 409): no send action. */}
+                    {row.status === 'NOT_SENT' && !row.suppressionReason && sendButton(row.contactId)}
                   </CellItems>
                 </TableCell>
                 <TableCell>{yesNo(row.clicked)}</TableCell>

@@ -1,6 +1,6 @@
 import type { BadgeProps } from '@fluentui/react-components';
-import type { SendStatus } from '@mailroom/api-client';
-import { SEND_STATUS_LABELS } from '@mailroom/api-client/labels';
+import type { EmailPerformanceRow, SendStatus } from '@mailroom/api-client';
+import { SEND_STATUS_LABELS, sendStatusLabel } from '@mailroom/api-client/labels';
 
 /** Each send status's chip colour; its label is the one the export writes too (SEND_STATUS_LABELS). */
 const COLORS: Record<SendStatus, BadgeProps['color']> = {
@@ -17,3 +17,8 @@ const COLORS: Record<SendStatus, BadgeProps['color']> = {
 export const SEND_STATUSES = Object.fromEntries(
   (Object.keys(SEND_STATUS_LABELS) as SendStatus[]).map((status) => [status, { label: SEND_STATUS_LABELS[status], color: COLORS[status] }]),
 ) as Record<SendStatus, { label: string; color: BadgeProps['color'] }>;
+
+/** A row's chip: its status, or 'Suppressed (reason)' for a NOT_SENT contact that is never sent to. */
+export function statusChip(row: Pick<EmailPerformanceRow, 'status' | 'suppressionReason'>): { label: string; color: BadgeProps['color'] } {
+  return row.suppressionReason ? { label: sendStatusLabel(row), color: 'important' } : SEND_STATUSES[row.status];
+}
