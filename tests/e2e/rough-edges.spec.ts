@@ -118,8 +118,8 @@ async function sidewaysScrollers(frame: Page | Frame, within = 'body'): Promise<
     const found: string[] = [];
     const root = document.scrollingElement ?? document.documentElement;
     if (root.scrollWidth > root.clientWidth + 1) found.push(`the document: ${root.scrollWidth} px in ${root.clientWidth} px`);
-    for (const box of document.querySelectorAll(selector)) {
-      for (const element of [box, ...box.querySelectorAll('*')]) {
+    for (const box of Array.from(document.querySelectorAll(selector))) {
+      for (const element of [box, ...Array.from(box.querySelectorAll('*'))]) {
         const { overflowX } = getComputedStyle(element);
         if ((overflowX === 'auto' || overflowX === 'scroll') && element.scrollWidth > element.clientWidth + 1) {
           found.push(`${element.tagName.toLowerCase()}.${element.className}: ${element.scrollWidth} px in ${element.clientWidth} px`);
