@@ -214,3 +214,46 @@ for (const { width, height } of [
     await expectNoAxeViolations(page, `the click performance tab at ${width} px`);
   });
 }
+
+// ------------------------------------------------------------------ the campaign editor
+
+test('a sent campaign opens titled Campaign, not Draft Email, and its editing controls look disabled', async ({ page }) => {
+  test.setTimeout(120_000);
+  const api = await signInWithApi(page);
+  const id = await campaignWithClicks(api, page);
+  await page.goto(`/campaigns/edit/${id}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Campaign', exact: true })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Draft Email' })).toHaveCount(0);
+  await expect(page.getByRole('main').getByText('Sent', { exact: true })).toBeVisible();
+  for (const name of ['Change audience', 'Change template', 'Send test email', 'Send', 'Finish later']) {
+    const button = page.getByRole('button', { name, exact: true });
+    await expect(button, name).toBeDisabled();
+    // Drawn as disabled, as Fluent draws its own disabled buttons: not a live-looking button that does nothing.
+    await expect(button, name).toHaveCSS('cursor', 'not-allowed');
+  }
+  await expect(page.getByRole('textbox', { name: 'Subject' })).toBeDisabled();
+  await expect(page.getByRole('textbox', { name: 'Subject' })).toHaveCSS('cursor', 'not-allowed');
+  await expectNoAxeViolations(page, 'the editor of a sent campaign');
+});
+
+test("the campaign editor's template picker shows templates' last edit to the minute", async ({ page }) => {
+  const api = await signInWithApi(page);
+  const name = uniqueName('Minute template');
+  const templateId = await seedTemplate(api, name);
+  const { updatedAt } = (await (await api.get(`/api/templates/${templateId}`)).json()) as { updatedAt: string };
+  const campaignId = await seedCampaign(api, uniqueName('Picker dates'));
+  await page.goto(`/campaigns/edit/${campaignId}`);
+  await page.getByRole('button', { name: 'Choose template' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Choose a template' });
+  await dialog.getByRole('searchbox').fill(name);
+  await dialog.getByRole('searchbox').press('Enter');
+  await expect(dialog.getByText('1–1 of 1')).toBeVisible();
+  const minutes = await page.evaluate((iso) => {
+    const d = new Date(iso);
+    const two = (n: number) => String(n).padStart(2, '0');
+    const date = `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}`;
+    return `${date} ${two(d.getHours())}:${two(d.getMinutes())} ${d.getHours() < 12 ? 'AM' : 'PM'}`;
+  }, updatedAt);
+  const row = dialog.getByRole('row').filter({ hasText: name });
+  await expect(row.getByRole('cell').nth(2)).toHaveText(minutes);
+});
