@@ -38,7 +38,6 @@ const useStyles = makeStyles({
   title: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: tokens.spacingHorizontalM },
   actions: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalS },
   name: { width: '100%', maxWidth: '480px' },
-  fieldset: { border: 'none', margin: 0, padding: 0, minWidth: 0 },
 });
 
 /** The dialog the editor shows: at most one at a time, each rendered by the editor itself. */
@@ -149,7 +148,7 @@ export function CampaignEditor({ campaign }: { campaign: Campaign }) {
       <div className={styles.header}>
         <div className={styles.title}>
           <Title1 as="h1" id="campaign-editor-title">
-            Draft Email
+            {editable ? 'Draft Email' : 'Campaign'}
           </Title1>
           <CampaignStatusBadge status={campaign.status} neutralUnlessSent />
         </div>
@@ -179,22 +178,21 @@ export function CampaignEditor({ campaign }: { campaign: Campaign }) {
         </MessageBar>
       )}
 
-      <fieldset className={styles.fieldset} disabled={!editable}>
-        <Field
-          className={styles.name}
-          label="Campaign name"
-          validationState={nameBlank ? 'error' : 'none'}
-          validationMessage={nameBlank ? 'Fill your campaign name' : undefined}
-        >
-          <Input
-            size="large"
-            appearance="underline"
-            value={draft.name}
-            maxLength={200}
-            onChange={(_, data) => update({ name: data.value })}
-          />
-        </Field>
-      </fieldset>
+      <Field
+        className={styles.name}
+        label="Campaign name"
+        validationState={nameBlank ? 'error' : 'none'}
+        validationMessage={nameBlank ? 'Fill your campaign name' : undefined}
+      >
+        <Input
+          size="large"
+          appearance="underline"
+          value={draft.name}
+          maxLength={200}
+          disabled={!editable}
+          onChange={(_, data) => update({ name: data.value })}
+        />
+      </Field>
 
       <div className={styles.actions}>
         <Button icon={<MailRegular />} disabled={!editable} onClick={openTestEmail}>
@@ -205,14 +203,13 @@ export function CampaignEditor({ campaign }: { campaign: Campaign }) {
         </Button>
       </div>
 
-      <fieldset className={styles.fieldset} disabled={!editable}>
-        <Accordion multiple collapsible defaultOpenItems={editable ? openAtStart(draft) : [...SECTIONS]}>
-          <ToSection audience={draft.audience} onChoose={() => setDialog({ kind: 'audience-picker' })} />
-          <FromSection fromName={draft.fromName} fromEmail={draft.fromEmail} onChange={update} />
-          <SubjectSection subject={draft.subject} previewText={draft.previewText} onChange={update} />
-          <ContentSection template={draft.template} onChoose={() => setDialog({ kind: 'template-picker' })} />
-        </Accordion>
-      </fieldset>
+      {/* The sections still open and close when read-only: only what edits the campaign is disabled. */}
+      <Accordion multiple collapsible defaultOpenItems={editable ? openAtStart(draft) : [...SECTIONS]}>
+        <ToSection audience={draft.audience} disabled={!editable} onChoose={() => setDialog({ kind: 'audience-picker' })} />
+        <FromSection fromName={draft.fromName} fromEmail={draft.fromEmail} disabled={!editable} onChange={update} />
+        <SubjectSection subject={draft.subject} previewText={draft.previewText} disabled={!editable} onChange={update} />
+        <ContentSection template={draft.template} disabled={!editable} onChoose={() => setDialog({ kind: 'template-picker' })} />
+      </Accordion>
 
       {dialog?.kind === 'audience-picker' && (
         <AudiencePickerDialog
