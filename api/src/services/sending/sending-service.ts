@@ -14,9 +14,16 @@
  * growing delay; a daily quota, a paused or suspended account stops the campaign in ERROR with the
  * reason (its unsent jobs stay QUEUED for continue). The campaign is SENT once no job is left.
  *
- * `sweep` (periodic, in every worker): jobs left SENDING past the stale time (their worker died
- * mid-send) become UNKNOWN and are never resent by themselves; queued jobs of a campaign idle for
- * that long are published again (their message was lost); finished campaigns become SENT.
+ * A database outage loses nothing of a living worker: each claim is named by a token; a claim, a
+ * record or a stop that finds the database gone is tried again (0.2 s, doubling to 1 s) until it
+ * answers, holding SES's answers in memory meanwhile (at most a claim's worth per running batch); a
+ * claimed job that could not be handed to SES (no send slot without the database) is given back
+ * QUEUED without counting the attempt, and claimed again once the database is back. A heartbeat
+ * keeps the held claims' claimed_at fresh.
+ *
+ * `sweep` (periodic, in every worker): jobs whose claim had no heartbeat for the stale time (their
+ * worker died mid-send) become UNKNOWN and are never resent by themselves; queued jobs of a campaign
+ * idle for that long are published again (their message was lost); finished campaigns become SENT.
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
