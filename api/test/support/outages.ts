@@ -11,7 +11,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -119,6 +119,7 @@ export async function startOwnRabbitMq(): Promise<OwnService> {
     RABBITMQ_ENABLED_PLUGINS_FILE: join(dir, 'enabled_plugins'),
     RABBITMQ_CONFIG_FILE: join(dir, 'rabbitmq'),
     RABBITMQ_ADVANCED_CONFIG_FILE: join(dir, 'advanced.config'),
+    RABBITMQ_PID_FILE: join(dir, 'node.pid'),
   };
   const ctl = (...args: string[]) => run(rabbitBin('rabbitmqctl'), ['-n', node, ...args], { env, timeout: 60_000 });
   await new Promise<void>((resolve, reject) => {
@@ -130,11 +131,27 @@ export async function startOwnRabbitMq(): Promise<OwnService> {
   const close = async () => {
     if (closed) return;
     closed = true;
-    await ctl('stop').catch(() => undefined);
+    // A node the CLI cannot reach is stopped by its pid: none may outlive the test.
+    await ctl('stop').catch(async () => {
+      const pid = Number((await readFile(join(dir, 'node.pid'), 'utf8').catch(() => '')).trim());
+      if (pid > 0) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // Already gone.
+        }
+      }
+    });
     await rm(dir, { recursive: true, force: true });
   };
   try {
-    await ctl('await_startup', '--timeout', '60');
+    // Right after -detached the node may not be registered yet ("not running"): ask again until it answers.
+    await until('the own RabbitMQ node to start', () =>
+      ctl('await_startup', '--timeout', '60').then(
+        () => true,
+        () => new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 500)),
+      ),
+    );
     await until('the own RabbitMQ node to take connections', () => accepts(port));
   } catch (error) {
     await close();
