@@ -23,6 +23,7 @@ const SQL_TYPE: Record<string, string> = {
   BOOLEAN: 'boolean',
   DATE: 'timestamp with time zone',
   'DOUBLE PRECISION': 'double precision',
+  UUID: 'uuid',
 };
 
 interface Column {
