@@ -8,6 +8,7 @@ import { createTestDatabase, type TestDatabase } from '../../../test/support/db.
 import { csvCell, exportContactsCsv } from './export.js';
 import { importContacts } from './importer.js';
 import { DUPLICATE_EMAIL, INVALID_EMAIL } from './email.js';
+import { folderSpool } from '../../spool/folder-spool.js';
 import {
   findContactPage,
   likeContains,
@@ -32,7 +33,7 @@ async function imported(content: string): Promise<AudienceContactCounts> {
     db.database,
     { audienceId: id, path: `${id}.csv`, source: 'CSV' },
     {
-      dir,
+      spool: folderSpool(dir),
       limits: { maxLineChars: 1000, maxColumns: 10 },
     },
   );
