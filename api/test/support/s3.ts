@@ -38,8 +38,12 @@ const ACCESS_KEY = 'S3RVER';
 const OBJECT_SUFFIX = '._S3rver_object';
 const UPLOADS_FOLDER = '._S3rver_uploads';
 
-export async function startS3Endpoint({ bucket = 'mailroom-spool' }: { bucket?: string } = {}): Promise<S3Endpoint> {
-  const directory = await mkdtemp(join(tmpdir(), 'mailroom-s3-'));
+/** `directory`: where the objects go (default a new temporary folder); removed by close(). */
+export async function startS3Endpoint({
+  bucket = 'mailroom-spool',
+  directory: inside,
+}: { bucket?: string; directory?: string } = {}): Promise<S3Endpoint> {
+  const directory = inside ?? (await mkdtemp(join(tmpdir(), 'mailroom-s3-')));
   const s3rver = new S3rver({ directory, silent: true, configureBuckets: [{ name: bucket, configs: [] }] });
   await s3rver.configureBuckets();
   const handle = s3rver.getMiddleware();
