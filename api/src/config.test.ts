@@ -114,6 +114,15 @@ describe('loadConfig', () => {
     expect(problems({ ...production, S3_BUCKET: 'spool', AWS_REGION: 'eu-west-1' })).toEqual([]);
   });
 
+  it('reads the proxies trusted to name the client, loopback by default', () => {
+    expect(loadConfig({}).trustProxy).toEqual(['loopback']);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, fd00::/8,loopback' }).trustProxy).toEqual(['10.0.0.0/8', 'fd00::/8', 'loopback']);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    for (const bad of ['everyone', '10.0.0.0/33', '10.0.0.0/8/1', ' , ']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY: must be a number of hops/);
+    }
+  });
+
   it('is frozen', () => {
     const config = loadConfig({});
     expect(Object.isFrozen(config)).toBe(true);

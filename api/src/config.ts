@@ -5,6 +5,7 @@
  */
 import { DEFAULT_EMAIL_EDITOR_SCRIPT_URL } from '@mailroom/mf-contract';
 import { REMOTES_PORT_BASE } from '@mailroom/mf-contract/remotes';
+import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,6 +66,24 @@ const envSchema = z.object({
   // Per client address: failed sign-ins on /api per 15 minutes, and requests to the public routes per minute.
   RATE_LIMIT_SIGN_IN_FAILURES: positiveInt(100),
   RATE_LIMIT_PUBLIC: positiveInt(3000),
+  // Who may name the client's address in X-Forwarded-For: the balancer in front (its addresses or
+  // networks, Express's names loopback, linklocal, uniquelocal), or a number of proxy hops.
+  TRUST_PROXY: ifSet(
+    z
+      .string()
+      .transform((list) =>
+        /^\d+$/.test(list.trim())
+          ? Number(list.trim())
+          : list
+              .split(',')
+              .map((item) => item.trim())
+              .filter((item) => item !== ''),
+      )
+      .refine(
+        (value) => typeof value === 'number' || (value.length > 0 && value.every(isTrustedProxy)),
+        'must be a number of hops, or addresses, networks (a.b.c.d/n) or loopback, linklocal, uniquelocal, comma-separated',
+      ),
+  ),
   ORG_EMAIL_DOMAIN: ifSet(
     z
       .string()
@@ -153,6 +172,11 @@ export interface Config {
   tokenMaxAgeSeconds: number;
   /** Per client address: failed sign-ins (401/403 on /api) per 15 minutes; requests to the public routes per minute. */
   rateLimits: { signInFailures: number; publicRequests: number };
+  /**
+   * Express's `trust proxy`: the proxies whose X-Forwarded-For names the client (the rate limits
+   * count by it). Default `loopback`: a proxy on the same machine.
+   */
+  trustProxy: number | readonly string[];
   orgEmailDomain: string;
   orgName: string;
   aws: {
@@ -266,6 +290,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     },
     tokenMaxAgeSeconds: e.TOKEN_MAX_AGE_SECONDS,
     rateLimits: { signInFailures: e.RATE_LIMIT_SIGN_IN_FAILURES, publicRequests: e.RATE_LIMIT_PUBLIC },
+    trustProxy: e.TRUST_PROXY ?? ['loopback'],
     orgEmailDomain,
     orgName: e.ORG_NAME ?? 'Example',
     aws: {
@@ -315,6 +340,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   problems.push(...s3SpoolProblems(e, production));
   if (problems.length > 0) throw new ConfigError(problems);
   return deepFreeze(config);
+}
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isTrustedProxy(item: string): boolean {
+  if (PROXY_NAMES.has(item)) return true;
+  const [address, bits, ...rest] = item.split('/');
+  const family = isIP(address ?? '');
+  if (family === 0 || rest.length > 0) return false;
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
 }
 
 /**
