@@ -7,6 +7,7 @@
  * does not reach the import route (refused by the contract's checks) is removed when the response ends.
  */
 import type { Request, RequestHandler } from 'express';
+import { error as validatorErrors } from 'express-openapi-validator';
 import type { Readable } from 'node:stream';
 import type { AppDeps } from '../deps.js';
 import type { SpooledUpload } from '../services/audiences/audience-service.js';
@@ -33,7 +34,7 @@ export function spoolStorage({ services, spool }: Pick<AppDeps, 'services' | 'sp
       if (!route || req.method !== 'POST' || file.fieldname !== 'file') {
         // No other operation takes a file: read and drop it, and refuse the request.
         file.stream.resume();
-        done(Object.assign(new Error('Unexpected file'), { code: 'LIMIT_UNEXPECTED_FILE', field: file.fieldname }));
+        done(new validatorErrors.BadRequest({ path: req.path, message: 'This operation takes no file' }));
         return;
       }
       services.audiences.receiveUpload(Number(route[1]), file.stream).then(
