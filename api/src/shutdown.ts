@@ -76,6 +76,7 @@ export function runProcess(name: string, start: (context: { deps: AppDeps; stops
     const localSes = isLocalEndpoint(config.aws.sesEndpoint) && !process.env.AWS_ACCESS_KEY_ID;
     const snsVerifier = certificateFile ? embeddedSnsVerifierFromFile(certificateFile, localSes) : undefined;
     const deps = await createDeps(config, { logger, snsVerifier });
+    logger.info({ spool: deps.spool.description }, 'import spool');
     stops.add(() => closeDeps(deps));
     await start({ deps, stops });
   })().catch(async (error: unknown) => {
