@@ -5,6 +5,7 @@
  */
 import { DEFAULT_EMAIL_EDITOR_SCRIPT_URL } from '@mailroom/mf-contract';
 import { REMOTES_PORT_BASE } from '@mailroom/mf-contract/remotes';
+import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,6 +66,24 @@ const envSchema = z.object({
   // Per client address: failed sign-ins on /api per 15 minutes, and requests to the public routes per minute.
   RATE_LIMIT_SIGN_IN_FAILURES: positiveInt(100),
   RATE_LIMIT_PUBLIC: positiveInt(3000),
+  // Who may name the client's address in X-Forwarded-For: the balancer in front (its addresses or
+  // networks, Express's names loopback, linklocal, uniquelocal), or a number of proxy hops.
+  TRUST_PROXY: ifSet(
+    z
+      .string()
+      .transform((list) =>
+        /^\d+$/.test(list.trim())
+          ? Number(list.trim())
+          : list
+              .split(',')
+              .map((item) => item.trim())
+              .filter((item) => item !== ''),
+      )
+      .refine(
+        (value) => typeof value === 'number' || (value.length > 0 && value.every(isTrustedProxy)),
+        'must be a number of hops, or addresses, networks (a.b.c.d/n) or loopback, linklocal, uniquelocal, comma-separated',
+      ),
+  ),
   ORG_EMAIL_DOMAIN: ifSet(
     z
       .string()
@@ -101,6 +120,11 @@ const envSchema = z.object({
   ),
   IMPORT_MAX_BYTES: positiveInt(200 * 1024 * 1024),
   IMPORT_DIR: optionalString,
+  // The import spool in S3 instead of IMPORT_DIR (API and workers on several hosts).
+  S3_BUCKET: ifSet(z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name')),
+  S3_ENDPOINT: optionalUrl(['http:', 'https:']),
+  S3_FORCE_PATH_STYLE: booleanFlag,
+  AWS_SECRET_ACCESS_KEY: optionalString,
   // A contact row is a few hundred characters; 64 K leaves room for long custom fields while an
   // unclosed quote is caught before it swallows the file.
   IMPORT_MAX_LINE_CHARS: positiveInt(64 * 1024),
@@ -149,6 +173,11 @@ export interface Config {
   tokenMaxAgeSeconds: number;
   /** Per client address: failed sign-ins (401/403 on /api) per 15 minutes; requests to the public routes per minute. */
   rateLimits: { signInFailures: number; publicRequests: number };
+  /**
+   * Express's `trust proxy`: the proxies whose X-Forwarded-For names the client (the rate limits
+   * count by it). Default `loopback`: a proxy on the same machine.
+   */
+  trustProxy: number | readonly string[];
   orgEmailDomain: string;
   orgName: string;
   aws: {
@@ -176,14 +205,16 @@ export interface Config {
 }
 
 /**
- * The contact import. IMPORT_DIR is the spool folder: the HTTP process writes each accepted upload
- * there and the worker reads it from there, so both must see the same folder (the same machine, or
- * a shared volume). Default: `.data/imports` at the repository root.
+ * The contact import. The spool is where the HTTP process streams each accepted upload and the
+ * worker reads it from (spool/): an S3 bucket when S3_BUCKET is set (nothing shared between hosts
+ * but the bucket), else the folder IMPORT_DIR, which the HTTP process and the worker must both see
+ * (the same machine, or a shared volume). Default: `.data/imports` at the repository root.
  */
 export interface ImportSettings {
   /** The largest upload taken (413 above it); the browser is told too. */
   maxBytes: number;
-  dir: string;
+  spool:
+    { kind: 'folder'; dir: string } | { kind: 's3'; bucket: string; region: string; endpoint: string | undefined; forcePathStyle: boolean };
   maxLineChars: number;
   maxColumns: number;
   /** An audience importing longer than this with no worker on it is failed as interrupted. */
@@ -266,6 +297,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     },
     tokenMaxAgeSeconds: e.TOKEN_MAX_AGE_SECONDS,
     rateLimits: { signInFailures: e.RATE_LIMIT_SIGN_IN_FAILURES, publicRequests: e.RATE_LIMIT_PUBLIC },
+    trustProxy: e.TRUST_PROXY ?? ['loopback'],
     orgEmailDomain,
     orgName: e.ORG_NAME ?? 'Example',
     aws: {
@@ -281,7 +313,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     sesEvents: { topicArns: e.SNS_TOPIC_ARNS ?? [] },
     import: {
       maxBytes: e.IMPORT_MAX_BYTES,
-      dir: resolve(REPO_ROOT, e.IMPORT_DIR ?? '.data/imports'),
+      spool: e.S3_BUCKET
+        ? {
+            kind: 's3',
+            bucket: e.S3_BUCKET,
+            region: e.AWS_REGION ?? 'us-east-1',
+            endpoint: e.S3_ENDPOINT,
+            forcePathStyle: e.S3_FORCE_PATH_STYLE ?? false,
+          }
+        : { kind: 'folder', dir: resolve(REPO_ROOT, e.IMPORT_DIR ?? '.data/imports') },
       maxLineChars: e.IMPORT_MAX_LINE_CHARS,
       maxColumns: e.IMPORT_MAX_COLUMNS,
       staleAfterMs: e.IMPORT_STALE_MINUTES * 60_000,
@@ -305,8 +345,43 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   if (production && e.EMBEDDED_SNS_CERTIFICATE_FILE) {
     problems.push('EMBEDDED_SNS_CERTIFICATE_FILE: not allowed when NODE_ENV=production (SES events are verified against SNS only)');
   }
+  problems.push(...s3SpoolProblems(e, production));
   if (problems.length > 0) throw new ConfigError(problems);
   return deepFreeze(config);
+}
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isTrustedProxy(item: string): boolean {
+  if (PROXY_NAMES.has(item)) return true;
+  const [address, bits, ...rest] = item.split('/');
+  const family = isIP(address ?? '');
+  if (family === 0 || rest.length > 0) return false;
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+}
+
+/**
+ * Half an S3 spool configuration is refused at start rather than found out at the first import: the
+ * S3-compatible settings without a bucket (the spool would silently stay a local folder, which the
+ * other hosts do not see), a production bucket without its region (requests would go to the default
+ * region's endpoint), and one half of a static key pair (the SDK would fail at the first call).
+ */
+function s3SpoolProblems(e: z.infer<typeof envSchema>, production: boolean): string[] {
+  const problems: string[] = [];
+  if (!e.S3_BUCKET) {
+    if (e.S3_ENDPOINT) problems.push('S3_ENDPOINT: set S3_BUCKET too (or unset S3_ENDPOINT to spool imports in IMPORT_DIR)');
+    if (e.S3_FORCE_PATH_STYLE !== undefined) problems.push('S3_FORCE_PATH_STYLE: set S3_BUCKET too');
+  } else if (production && !e.AWS_REGION && !e.S3_ENDPOINT) {
+    problems.push("AWS_REGION: required with S3_BUCKET when NODE_ENV=production (the bucket's region)");
+  }
+  if (!e.AWS_ACCESS_KEY_ID !== !e.AWS_SECRET_ACCESS_KEY) {
+    problems.push(
+      e.AWS_ACCESS_KEY_ID
+        ? 'AWS_SECRET_ACCESS_KEY: required with AWS_ACCESS_KEY_ID'
+        : 'AWS_ACCESS_KEY_ID: required with AWS_SECRET_ACCESS_KEY',
+    );
+  }
+  return problems;
 }
 
 function deepFreeze<T extends object>(value: T): Readonly<T> {

@@ -159,3 +159,28 @@ describe('rate limits', () => {
     expect((await request(t.app).get('/healthz').set(from('198.51.100.1'))).status).toBe(200);
   });
 });
+
+describe('the proxies trusted to name the client (TRUST_PROXY)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // A balancer on another network: this machine's own connections are not it.
+    t = await createTestApp({ env: { RATE_LIMIT_PUBLIC: '3', TRUST_PROXY: '192.0.2.0/24' } });
+  });
+  afterAll(() => t?.close());
+
+  it('counts by the connecting address when the request does not come through a trusted proxy', async () => {
+    const statuses: number[] = [];
+    // Whatever X-Forwarded-For says, these come from 127.0.0.1, which is not the trusted balancer.
+    for (let i = 0; i < 4; i += 1) {
+      statuses.push(
+        (
+          await request(t.app)
+            .get('/t/o/some-token')
+            .set('X-Forwarded-For', `198.51.100.${10 + i}`)
+        ).status,
+      );
+    }
+    expect(statuses.slice(0, 3)).not.toContain(429);
+    expect(statuses[3]).toBe(429);
+  });
+});

@@ -9,6 +9,7 @@ import { createSearchCache } from '../search-index.js';
 import { csvCell, exportContactsCsv } from './export.js';
 import { importContacts } from './importer.js';
 import { DUPLICATE_EMAIL, INVALID_EMAIL } from './email.js';
+import { folderSpool } from '../../spool/folder-spool.js';
 import { findContactPage, likeContains, unconfirmedDuplicates, validAddressesAfter, type AudienceContactCounts } from './repository.js';
 
 let db: TestDatabase;
@@ -26,7 +27,7 @@ async function imported(content: string): Promise<AudienceContactCounts> {
     db.database,
     { audienceId: id, path: `${id}.csv`, source: 'CSV' },
     {
-      dir,
+      spool: folderSpool(dir),
       limits: { maxLineChars: 1000, maxColumns: 10 },
     },
   );
