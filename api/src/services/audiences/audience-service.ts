@@ -144,6 +144,9 @@ export function createAudienceService({ db, queue, spool, importSettings, logger
       const name = spoolName(audienceId);
       const tap = new HeadTap(HEADER_PEEK_BYTES);
       let problem: string | undefined;
+      // The spool's write reads the tap's errors while it runs; one that comes after (a form cut short
+      // once the file was stored, a refused header) must not become the process's uncaught exception.
+      tap.on('error', () => undefined);
       body.on('error', (error) => tap.destroy(error));
       body.pipe(tap);
       const checked = tap.head.then(async (head) => {
