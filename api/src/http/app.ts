@@ -53,8 +53,8 @@ export function createApp(deps: AppDeps): Express {
   const { config, logger } = deps;
   const app = express();
   app.disable('x-powered-by');
-  // The web server in front (stack, proxy) runs on the same machine.
-  app.set('trust proxy', 'loopback');
+  // Which proxies in front may name the client (TRUST_PROXY; by default one on the same machine).
+  app.set('trust proxy', config.trustProxy);
   app.use(securityHeaders(API_SECURITY_HEADERS));
   if (config.operationLogPath && config.validateResponses) app.use(operationLog(config.operationLogPath));
   // One count per address for every public route, whichever mount below a request goes through.

@@ -159,3 +159,22 @@ describe('rate limits', () => {
     expect((await request(t.app).get('/healthz').set(from('198.51.100.1'))).status).toBe(200);
   });
 });
+
+describe('client addresses behind proxies (TRUST_PROXY)', () => {
+  const hit = (app: TestApp['app'], forwardedFor: string) => request(app).get('/t/o/some-token').set('X-Forwarded-For', forwardedFor);
+
+  it('counts by the address a trusted proxy gives, and by the proxy itself when it is not trusted', async () => {
+    // supertest speaks from 127.0.0.1: trusted by the default (loopback), not by TRUST_PROXY=192.0.2.250.
+    const trusted = await createTestApp({ env: { RATE_LIMIT_PUBLIC: '1' } });
+    const untrusted = await createTestApp({ env: { RATE_LIMIT_PUBLIC: '1', TRUST_PROXY: '192.0.2.250' } });
+    try {
+      expect((await hit(trusted.app, '203.0.113.1')).status).not.toBe(429);
+      expect((await hit(trusted.app, '203.0.113.2')).status).not.toBe(429);
+      expect((await hit(untrusted.app, '203.0.113.1')).status).not.toBe(429);
+      // Another forwarded address changes nothing: the one client is the untrusted hop.
+      expect((await hit(untrusted.app, '203.0.113.2')).status).toBe(429);
+    } finally {
+      await Promise.all([trusted.close(), untrusted.close()]);
+    }
+  });
+});
