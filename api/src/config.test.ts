@@ -96,6 +96,7 @@ describe('loadConfig', () => {
       NODE_ENV: 'production',
       DATABASE_URL: 'postgres://mailroom@db/mailroom',
       OIDC_ISSUER: 'https://id.example.org/realms/example',
+      ORG_EMAIL_DOMAIN: 'example.org',
       PUBLIC_URL: 'https://mail.example.org',
       TRACKING_SECRET: 'a-long-random-production-secret',
       AUTHORIZED_SENDER_EMAILS: 'news@example.org',
@@ -112,6 +113,7 @@ describe('loadConfig', () => {
       NODE_ENV: 'production',
       DATABASE_URL: 'postgres://mailroom@db/mailroom',
       OIDC_ISSUER: 'https://id.example.org/realms/example',
+      ORG_EMAIL_DOMAIN: 'example.org',
       PUBLIC_URL: 'https://mail.example.org',
       TRACKING_SECRET: 'a-long-random-production-secret',
       AUTHORIZED_SENDER_EMAILS: 'news@example.org',
@@ -129,6 +131,7 @@ describe('loadConfig', () => {
       DATABASE_URL: 'postgres://mailroom@db/mailroom',
       AMQP_URL: 'amqp://mailroom@broker',
       OIDC_ISSUER: 'https://id.example.org/realms/example',
+      ORG_EMAIL_DOMAIN: 'example.org',
       PUBLIC_URL: 'https://mail.example.org',
       TRACKING_SECRET: 'a-long-random-production-secret',
       AUTHORIZED_SENDER_EMAILS: 'news@example.org',
@@ -148,11 +151,19 @@ describe('loadConfig', () => {
     });
 
     it('asks the static front and the migration step only for the settings they use', () => {
-      const web = { NODE_ENV: 'production', OIDC_ISSUER: production.OIDC_ISSUER, PUBLIC_URL: production.PUBLIC_URL };
+      const web = {
+        NODE_ENV: 'production',
+        OIDC_ISSUER: production.OIDC_ISSUER,
+        ORG_EMAIL_DOMAIN: 'example.org',
+        PUBLIC_URL: production.PUBLIC_URL,
+      };
       expect(loadConfig(web, { role: 'web' }).oidc.issuer).toBe(production.OIDC_ISSUER);
       expect(() => loadConfig(web)).toThrow(/TRACKING_SECRET: required/);
       expect(() => loadConfig({ NODE_ENV: 'production', PUBLIC_URL: production.PUBLIC_URL }, { role: 'web' })).toThrow(
         /OIDC_ISSUER: required when NODE_ENV=production/,
+      );
+      expect(() => loadConfig({ ...web, ORG_EMAIL_DOMAIN: undefined }, { role: 'web' })).toThrow(
+        /ORG_EMAIL_DOMAIN: required when NODE_ENV=production/,
       );
       const migrate = { NODE_ENV: 'production', DATABASE_URL: production.DATABASE_URL };
       expect(loadConfig(migrate, { role: 'migrate' }).databaseUrl).toBe(production.DATABASE_URL);

@@ -269,8 +269,8 @@ const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export type ConfigRole = 'api' | 'web' | 'migrate';
 
 const PRODUCTION_SETTINGS: Record<ConfigRole, readonly string[]> = {
-  api: ['DATABASE_URL', 'AMQP_URL', 'OIDC_ISSUER', 'AUTHORIZED_SENDER_EMAILS', 'PUBLIC_URL', 'TRACKING_SECRET'],
-  web: ['OIDC_ISSUER', 'PUBLIC_URL'],
+  api: ['DATABASE_URL', 'AMQP_URL', 'OIDC_ISSUER', 'ORG_EMAIL_DOMAIN', 'AUTHORIZED_SENDER_EMAILS', 'PUBLIC_URL', 'TRACKING_SECRET'],
+  web: ['OIDC_ISSUER', 'ORG_EMAIL_DOMAIN', 'PUBLIC_URL'],
   migrate: ['DATABASE_URL'],
 };
 
@@ -306,7 +306,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, { role = 'api' 
     problems.push('TRACKING_SECRET: the development secret is not allowed when NODE_ENV=production');
   }
 
-  const orgEmailDomain = e.ORG_EMAIL_DOMAIN ?? 'example.org';
+  // Who may sign in: a deployment that forgot it would let in no one of its own.
+  const orgEmailDomain = required('ORG_EMAIL_DOMAIN', e.ORG_EMAIL_DOMAIN, 'example.org');
   const config: Config = {
     nodeEnv,
     port: e.PORT,

@@ -182,6 +182,7 @@ describe('the production tree', () => {
       PORT: String(webPort),
       PUBLIC_URL: publicUrl,
       OIDC_ISSUER: 'https://id.example.org/realms/mailroom',
+      ORG_EMAIL_DOMAIN: 'example.org',
     });
 
     expect(await (await answers(`http://127.0.0.1:${httpPort}/healthz`, http)).json()).toEqual({ status: 'ok' });
