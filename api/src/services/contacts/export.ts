@@ -46,8 +46,9 @@ export function exportCopyStatement(audience: Pick<ExportedAudience, 'id' | 'hea
  * is rolled back when the stream fails or the reader goes away mid-file.
  */
 export async function exportContactsCsv(db: Database, audience: ExportedAudience): Promise<Readable> {
-  return db.streamInTransaction(
-    (tx) => tx.client.query(copyTo(exportCopyStatement(audience, (value) => tx.client.escapeLiteral(value)))),
-    { isolation: 'REPEATABLE READ', readOnly: true, prefix: exportHeaderLine(audience.headers) },
-  );
+  return db.streamInTransaction((tx) => tx.client.query(copyTo(exportCopyStatement(audience, (value) => tx.client.escapeLiteral(value)))), {
+    isolation: 'REPEATABLE READ',
+    readOnly: true,
+    prefix: exportHeaderLine(audience.headers),
+  });
 }
