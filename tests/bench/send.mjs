@@ -11,7 +11,6 @@
 // This file also exports what the rate-cap and tracking benchmarks share: the stack with two workers
 // and the endpoint, a realistic template, a campaign sent through the API.
 import { readFileSync } from 'node:fs';
-import { once } from 'node:events';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
@@ -120,7 +119,6 @@ export async function bareSendSeconds(endpoint, calls, processes = 2, concurrenc
     if (failed > 0) throw new Error(`${failed} bare SendEmail calls failed`);
     return seconds;
   } finally {
-    await Promise.all(children.map((child) => (child.exitCode === null ? once(child, 'exit') : undefined)));
     await stopAll(children);
   }
 }

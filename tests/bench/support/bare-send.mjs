@@ -38,7 +38,11 @@ const inputFor = (n) =>
 // The first call resolves the client's settings; made before the clock starts, as a worker's is.
 await sender.send(await sender.prepare(inputFor(first - 1)));
 console.log('ready');
-await once(createInterface({ input: process.stdin }), 'line');
+const go = createInterface({ input: process.stdin });
+await once(go, 'line');
+// Nothing more comes from the benchmark: an open stdin would keep this process alive.
+go.close();
+process.stdin.destroy();
 
 let next = 0;
 let sent = 0;
@@ -57,4 +61,4 @@ await Promise.all(
 const seconds = (performance.now() - started) / 1000;
 await sender.close();
 ses.destroy();
-console.log(JSON.stringify({ seconds, sent, failed }));
+process.stdout.write(`${JSON.stringify({ seconds, sent, failed })}\n`, () => process.exit(0));
