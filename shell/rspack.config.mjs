@@ -9,4 +9,5 @@ export default createRspackConfig({
   title: 'Mailroom',
   // The page oidc-client-ts loads in a hidden iframe for the silent sign-in check and token renewal.
   extraPages: { 'silent-check-sso': './src/silent-check-sso.ts' },
+  favicon: 'favicon.ico',
 });

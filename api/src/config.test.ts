@@ -13,7 +13,7 @@ describe('loadConfig', () => {
       orgName: 'Example',
       publicUrl: 'http://localhost:8080',
       import: { maxBytes: 200 * 1024 * 1024, maxLineChars: 64 * 1024, maxColumns: 200, staleAfterMs: 30 * 60_000 },
-      sending: { concurrency: 50, staleAfterMs: 120_000 },
+      sending: { concurrency: 50, staleAfterMs: 120_000, unconfirmedResendAfterMs: 3_600_000 },
       stack: {
         host: 'localhost',
         embedded: { postgres: true, ses: true, oidc: true },
@@ -49,8 +49,8 @@ describe('loadConfig', () => {
       orgEmailDomain: 'example.org',
       authorizedSenderEmails: ['news@example.org', 'team@example.org'],
       publicUrl: 'https://mail.example.org',
-      import: { maxBytes: 1048576, dir: '/var/spool/mailroom', staleAfterMs: 5 * 60_000 },
-      sending: { concurrency: 8, staleAfterMs: 30_000 },
+      import: { maxBytes: 1048576, spool: { kind: 'folder', dir: '/var/spool/mailroom' }, staleAfterMs: 5 * 60_000 },
+      sending: { concurrency: 8, staleAfterMs: 30_000, unconfirmedResendAfterMs: 3_600_000 },
       stack: { embedded: { postgres: true, ses: true, oidc: true } },
       validateResponses: false,
       operationLogPath: '/tmp/ops.jsonl',
@@ -65,6 +65,53 @@ describe('loadConfig', () => {
       rateLimits: { signInFailures: 5, publicRequests: 10 },
     });
     expect(() => loadConfig({ TOKEN_MAX_AGE_SECONDS: '0' })).toThrow(ConfigError);
+  });
+
+  it('spools imports in S3 when S3_BUCKET is set, with the S3-compatible settings', () => {
+    expect(loadConfig({}).import.spool).toMatchObject({ kind: 'folder' });
+    expect(loadConfig({ S3_BUCKET: 'mailroom-imports', AWS_REGION: 'eu-west-1', IMPORT_DIR: '/unused' }).import.spool).toEqual({
+      kind: 's3',
+      bucket: 'mailroom-imports',
+      region: 'eu-west-1',
+      endpoint: undefined,
+      forcePathStyle: false,
+    });
+    expect(
+      loadConfig({ S3_BUCKET: 'spool', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_FORCE_PATH_STYLE: 'true' }).import.spool,
+    ).toMatchObject({ kind: 's3', region: 'us-east-1', endpoint: 'http://127.0.0.1:9000', forcePathStyle: true });
+  });
+
+  it('refuses half an S3 spool configuration at start', () => {
+    const problems = (env: NodeJS.ProcessEnv) => {
+      try {
+        loadConfig(env);
+        return [];
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+    };
+    // The S3-compatible settings without a bucket would leave the spool a local folder, unseen by other hosts.
+    expect(problems({ S3_ENDPOINT: 'http://127.0.0.1:9000' })).toEqual([expect.stringMatching(/^S3_ENDPOINT: set S3_BUCKET too/)]);
+    expect(problems({ S3_FORCE_PATH_STYLE: 'true' })).toEqual([expect.stringMatching(/^S3_FORCE_PATH_STYLE: set S3_BUCKET too/)]);
+    expect(problems({ S3_BUCKET: 'Not_A_Bucket' })).toEqual([expect.stringMatching(/^S3_BUCKET: must be an S3 bucket name/)]);
+    expect(problems({ S3_BUCKET: 'spool', S3_ENDPOINT: 'ftp://x' })).toEqual([expect.stringMatching(/^S3_ENDPOINT: must be a URL/)]);
+    expect(problems({ S3_BUCKET: 'spool', S3_FORCE_PATH_STYLE: 'yes' })).toEqual([
+      expect.stringMatching(/^S3_FORCE_PATH_STYLE: must be true or false/),
+    ]);
+    expect(problems({ S3_BUCKET: 'spool', AWS_ACCESS_KEY_ID: 'AKIAEXAMPLE' })).toEqual([
+      'AWS_SECRET_ACCESS_KEY: required with AWS_ACCESS_KEY_ID',
+    ]);
+    expect(problems({ AWS_SECRET_ACCESS_KEY: 'secret' })).toEqual(['AWS_ACCESS_KEY_ID: required with AWS_SECRET_ACCESS_KEY']);
+    const production = {
+      NODE_ENV: 'production',
+      DATABASE_URL: 'postgres://db/mailroom',
+      OIDC_ISSUER: 'https://id.example.org/realms/x',
+      AUTHORIZED_SENDER_EMAILS: 'news@example.org',
+      PUBLIC_URL: 'https://mail.example.org',
+      TRACKING_SECRET: 'a-production-tracking-secret',
+    };
+    expect(problems({ ...production, S3_BUCKET: 'spool' })).toEqual([expect.stringMatching(/^AWS_REGION: required with S3_BUCKET/)]);
+    expect(problems({ ...production, S3_BUCKET: 'spool', AWS_REGION: 'eu-west-1' })).toEqual([]);
   });
 
   it('is frozen', () => {

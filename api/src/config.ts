@@ -139,6 +139,11 @@ const envSchema = z.object({
   ),
   IMPORT_MAX_BYTES: positiveInt(200 * 1024 * 1024),
   IMPORT_DIR: optionalString,
+  // The import spool in S3 instead of IMPORT_DIR (API and workers on several hosts).
+  S3_BUCKET: ifSet(z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name')),
+  S3_ENDPOINT: optionalUrl(['http:', 'https:']),
+  S3_FORCE_PATH_STYLE: booleanFlag,
+  AWS_SECRET_ACCESS_KEY: optionalString,
   // A contact row is a few hundred characters; 64 K leaves room for long custom fields while an
   // unclosed quote is caught before it swallows the file.
   IMPORT_MAX_LINE_CHARS: positiveInt(64 * 1024),
@@ -146,6 +151,7 @@ const envSchema = z.object({
   IMPORT_STALE_MINUTES: positiveInt(30),
   SEND_CONCURRENCY: positiveInt(50),
   SEND_STALE_SECONDS: positiveInt(120),
+  UNCONFIRMED_RESEND_AFTER_MINUTES: positiveInt(60),
   STACK_HOST: optionalString,
   EMBEDDED_POSTGRES_PORT: positiveInt(5433),
   EMBEDDED_SES_PORT: positiveInt(8005),
@@ -220,14 +226,16 @@ export interface Config {
 }
 
 /**
- * The contact import. IMPORT_DIR is the spool folder: the HTTP process writes each accepted upload
- * there and the worker reads it from there, so both must see the same folder (the same machine, or
- * a shared volume). Default: `.data/imports` at the repository root.
+ * The contact import. The spool is where the HTTP process streams each accepted upload and the
+ * worker reads it from (spool/): an S3 bucket when S3_BUCKET is set (nothing shared between hosts
+ * but the bucket), else the folder IMPORT_DIR, which the HTTP process and the worker must both see
+ * (the same machine, or a shared volume). Default: `.data/imports` at the repository root.
  */
 export interface ImportSettings {
   /** The largest upload taken (413 above it); the browser is told too. */
   maxBytes: number;
-  dir: string;
+  spool:
+    { kind: 'folder'; dir: string } | { kind: 's3'; bucket: string; region: string; endpoint: string | undefined; forcePathStyle: boolean };
   maxLineChars: number;
   maxColumns: number;
   /** An audience importing longer than this with no worker on it is failed as interrupted. */
@@ -243,6 +251,12 @@ export interface SendingSettings {
    * and a sending campaign idle this long has its queued jobs published again.
    */
   staleAfterMs: number;
+  /**
+   * An UNKNOWN job that no SES event has confirmed this long after it was claimed may be resent from
+   * the report ('Resend unconfirmed'): SES's events come within minutes, so by then silence is likely
+   * (not certain) to mean the mail never left.
+   */
+  unconfirmedResendAfterMs: number;
 }
 
 export interface StackSettings {
@@ -343,7 +357,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, { role = 'api' 
     sesEvents: { topicArns: e.SNS_TOPIC_ARNS ?? [] },
     import: {
       maxBytes: e.IMPORT_MAX_BYTES,
-      dir: resolve(REPO_ROOT, e.IMPORT_DIR ?? '.data/imports'),
+      spool: e.S3_BUCKET
+        ? {
+            kind: 's3',
+            bucket: e.S3_BUCKET,
+            region: e.AWS_REGION ?? 'us-east-1',
+            endpoint: e.S3_ENDPOINT,
+            forcePathStyle: e.S3_FORCE_PATH_STYLE ?? false,
+          }
+        : { kind: 'folder', dir: resolve(REPO_ROOT, e.IMPORT_DIR ?? '.data/imports') },
       maxLineChars: e.IMPORT_MAX_LINE_CHARS,
       maxColumns: e.IMPORT_MAX_COLUMNS,
       staleAfterMs: e.IMPORT_STALE_MINUTES * 60_000,
@@ -351,6 +373,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, { role = 'api' 
     sending: {
       concurrency: e.SEND_CONCURRENCY,
       staleAfterMs: e.SEND_STALE_SECONDS * 1000,
+      unconfirmedResendAfterMs: e.UNCONFIRMED_RESEND_AFTER_MINUTES * 60_000,
     },
     stack: {
       host: e.STACK_HOST ?? 'localhost',
@@ -366,8 +389,33 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, { role = 'api' 
   if (production && e.EMBEDDED_SNS_CERTIFICATE_FILE) {
     problems.push('EMBEDDED_SNS_CERTIFICATE_FILE: not allowed when NODE_ENV=production (SES events are verified against SNS only)');
   }
+  problems.push(...s3SpoolProblems(e, production));
   if (problems.length > 0) throw new ConfigError(problems);
   return deepFreeze(config);
+}
+
+/**
+ * Half an S3 spool configuration is refused at start rather than found out at the first import: the
+ * S3-compatible settings without a bucket (the spool would silently stay a local folder, which the
+ * other hosts do not see), a production bucket without its region (requests would go to the default
+ * region's endpoint), and one half of a static key pair (the SDK would fail at the first call).
+ */
+function s3SpoolProblems(e: z.infer<typeof envSchema>, production: boolean): string[] {
+  const problems: string[] = [];
+  if (!e.S3_BUCKET) {
+    if (e.S3_ENDPOINT) problems.push('S3_ENDPOINT: set S3_BUCKET too (or unset S3_ENDPOINT to spool imports in IMPORT_DIR)');
+    if (e.S3_FORCE_PATH_STYLE !== undefined) problems.push('S3_FORCE_PATH_STYLE: set S3_BUCKET too');
+  } else if (production && !e.AWS_REGION && !e.S3_ENDPOINT) {
+    problems.push("AWS_REGION: required with S3_BUCKET when NODE_ENV=production (the bucket's region)");
+  }
+  if (!e.AWS_ACCESS_KEY_ID !== !e.AWS_SECRET_ACCESS_KEY) {
+    problems.push(
+      e.AWS_ACCESS_KEY_ID
+        ? 'AWS_SECRET_ACCESS_KEY: required with AWS_ACCESS_KEY_ID'
+        : 'AWS_ACCESS_KEY_ID: required with AWS_SECRET_ACCESS_KEY',
+    );
+  }
+  return problems;
 }
 
 function deepFreeze<T extends object>(value: T): Readonly<T> {

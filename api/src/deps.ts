@@ -25,6 +25,7 @@ import { createTrackingService, type TrackingService } from './services/tracking
 import { createSesEventService, visitSubscribeUrl, type SesEventService } from './services/ses-events/ses-events-service.js';
 import { snsVerifier, type SnsVerifier } from './services/ses-events/sns-message.js';
 import { createTemplateService, type TemplateService } from './services/templates/template-service.js';
+import { createImportSpool, type ImportSpool } from './spool/index.js';
 
 /** Every feature's service, built once: one line per feature. */
 export interface Services {
@@ -45,6 +46,8 @@ export interface AppDeps {
   db: Database;
   queue: Queues;
   ses: SESv2Client;
+  /** Where accepted uploads wait for the import worker: a folder or an S3 bucket (spool/). */
+  spool: ImportSpool;
   verifier: TokenVerifier;
   services: Services;
 }
@@ -56,6 +59,7 @@ export interface DepsOverrides {
   /** A queue adapter (RabbitMQ or in-process); it is typed by the registry here. */
   queue?: JobQueue;
   ses?: SESv2Client;
+  spool?: ImportSpool;
   verifier?: TokenVerifier;
   /** SNS signature checks (tests hand in one whose certificate fetcher serves their own certificate). */
   snsVerifier?: SnsVerifier;
@@ -64,7 +68,7 @@ export interface DepsOverrides {
 }
 
 function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverrides): Services {
-  const { config, logger, db, queue, ses } = deps;
+  const { config, logger, db, queue, ses, spool } = deps;
   const account = sesSendQuotaSource(ses);
   const sending = createSendingService({
     db,
@@ -85,7 +89,13 @@ function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverride
     logger: logger.child({ component: 'campaigns' }),
   });
   return {
-    audiences: createAudienceService({ db, queue, importSettings: config.import, logger: logger.child({ component: 'audiences' }) }),
+    audiences: createAudienceService({
+      db,
+      queue,
+      spool,
+      importSettings: config.import,
+      logger: logger.child({ component: 'audiences' }),
+    }),
     quota: createQuotaService(account),
     sending,
     campaigns,
@@ -112,6 +122,7 @@ export async function createDeps(config: Readonly<Config>, overrides: DepsOverri
     db: new Database(sequelize, defineModels(sequelize)),
     queue: new Queues(overrides.queue ?? createJobQueue(config, logger), logger.child({ component: 'queue' })),
     ses: overrides.ses ?? createSesClient(config),
+    spool: overrides.spool ?? createImportSpool(config.import.spool),
     verifier:
       overrides.verifier ??
       createTokenVerifier({
@@ -143,5 +154,6 @@ export async function closeDeps(deps: AppDeps): Promise<void> {
   await step(() => deps.services.tracking.close());
   await step(() => deps.db.close());
   await step(() => deps.ses.destroy());
+  await step(() => deps.spool.close());
   if (errors.length > 0) throw new AggregateError(errors, 'Some dependencies did not close cleanly');
 }

@@ -7,7 +7,9 @@ import cluster from 'node:cluster';
 import { loadConfig, type Config } from './config.js';
 import { migrate } from './db/migrate.js';
 import { closeDeps, createDeps, type AppDeps } from './deps.js';
+import { embeddedSnsVerifierFromFile } from './embedded/sns.js';
 import { createLogger, type Logger } from './logger.js';
+import { isLocalEndpoint } from './mail/ses.js';
 
 export function onShutdownSignal(logger: Logger, stop: () => Promise<void>, graceMs = 30_000): void {
   let stopping = false;
@@ -68,7 +70,13 @@ export function runProcess(name: string, start: (context: { deps: AppDeps; stops
   onShutdownSignal(logger, stopAll);
   (async () => {
     await migrate({ databaseUrl: config.databaseUrl, logger });
-    const deps = await createDeps(config, { logger });
+    // SES events signed with a local certificate instead of SNS's, as the one-command stack takes them
+    // (development and tests with several processes): only next to a local SES, never in production.
+    const certificateFile = config.stack.snsCertificateFile;
+    const localSes = isLocalEndpoint(config.aws.sesEndpoint) && !process.env.AWS_ACCESS_KEY_ID;
+    const snsVerifier = certificateFile ? embeddedSnsVerifierFromFile(certificateFile, localSes) : undefined;
+    const deps = await createDeps(config, { logger, snsVerifier });
+    logger.info({ spool: deps.spool.description }, 'import spool');
     stops.add(() => closeDeps(deps));
     await start({ deps, stops });
   })().catch(async (error: unknown) => {

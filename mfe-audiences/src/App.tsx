@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
 import type { RemoteProps } from '@mailroom/mf-contract';
 import { RemoteProvider } from '@mailroom/mf-contract/react';
+import { HOME_PATH } from '@mailroom/mf-contract/remotes';
 import { Spinner } from '@fluentui/react-components';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { AudiencesListRoute } from './features/audiences/routes/AudiencesListRoute';
@@ -23,7 +24,7 @@ export default function App(props: RemoteProps) {
           <Route index element={<AudiencesListRoute />} />
           <Route path=":id" element={<AudienceDetailRoute />} />
           <Route path=":id/import" element={<ImportContactsRoute />} />
-          <Route path="*" element={<Navigate to={props.basePath} replace />} />
+          <Route path="*" element={<Navigate to={HOME_PATH} replace />} />
         </Routes>
       </Suspense>
     </RemoteProvider>

@@ -11,9 +11,8 @@ describe('the campaigns remote', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Campaigns' })).toBeTruthy();
   });
 
-  it('sends an address it does not know back to the list', async () => {
+  it('sends an address the app does not know to /audiences (SPEC section 2)', async () => {
     const { location } = renderApp('/campaigns/unknown/page', createFakeApi());
-    await waitFor(() => expect(location().pathname).toBe('/campaigns'));
-    expect(await screen.findByRole('heading', { level: 1, name: 'Campaigns' })).toBeTruthy();
+    await waitFor(() => expect(location().pathname).toBe('/audiences'));
   });
 });

@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
 import type { RemoteProps } from '@mailroom/mf-contract';
 import { RemoteProvider } from '@mailroom/mf-contract/react';
+import { HOME_PATH } from '@mailroom/mf-contract/remotes';
 import { Spinner } from '@fluentui/react-components';
 import { Navigate, Route, Routes } from 'react-router-dom';
 
@@ -21,7 +22,7 @@ export default function App(props: RemoteProps) {
         <Routes>
           <Route index element={<CampaignsListRoute />} />
           <Route path="edit/:id" element={<CampaignEditorRoute />} />
-          <Route path="*" element={<Navigate to={props.basePath} replace />} />
+          <Route path="*" element={<Navigate to={HOME_PATH} replace />} />
         </Routes>
       </Suspense>
     </RemoteProvider>

@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
 import type { RemoteProps } from '@mailroom/mf-contract';
 import { RemoteProvider } from '@mailroom/mf-contract/react';
+import { HOME_PATH } from '@mailroom/mf-contract/remotes';
 import { Spinner } from '@fluentui/react-components';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { TemplatesListRoute } from './features/templates/routes/TemplatesListRoute';
@@ -19,7 +20,7 @@ export default function App(props: RemoteProps) {
         <Routes>
           <Route index element={<TemplatesListRoute />} />
           <Route path="edit/:id" element={<TemplateEditorRoute />} />
-          <Route path="*" element={<Navigate to={props.basePath} replace />} />
+          <Route path="*" element={<Navigate to={HOME_PATH} replace />} />
         </Routes>
       </Suspense>
     </RemoteProvider>

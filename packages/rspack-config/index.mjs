@@ -25,6 +25,9 @@ function entryPackageDir(file, name, viaDependency = false) {
   return realpathSync(dir);
 }
 
+/** The version in the package.json of the package at `dir`. */
+const versionOf = (dir) => readJson(path.join(dir, 'package.json')).version;
+
 /** Directory of `request`'s package as seen from `fromDir` (follows pnpm's symlinks to the real path). */
 function packageDir(request, fromDir) {
   const require = createRequire(path.join(fromDir, 'noop.js'));
@@ -116,7 +119,9 @@ export function griffelAliases(dir) {
  *
  * `requiredVersion` is explicit: the app's own package.json range for its direct dependencies, and the
  * declaring package's range for the transitive ones. Transitive packages are imported from their real
- * path, because pnpm does not let the app itself resolve them.
+ * path, because pnpm does not let the app itself resolve them. `version` is explicit too, read from the
+ * package.json of the package each share imports: the plugin cannot infer it for a module shared by
+ * path, offered it as version 0, and the runtime then warned on every page and compared nothing.
  */
 export function sharedDependencies(dir) {
   const pkg = readJson(path.join(dir, 'package.json'));
@@ -129,8 +134,11 @@ export function sharedDependencies(dir) {
     const via = readJson(path.join(viaDir, 'package.json'));
     const range = via.dependencies?.[name] ?? via.peerDependencies?.[name];
     if (!range) throw new Error(`${via.name} does not depend on ${name}`);
-    return { import: packageDir(name, viaDir), requiredVersion: range };
+    const packageRoot = packageDir(name, viaDir);
+    return { import: packageRoot, version: versionOf(packageRoot), requiredVersion: range };
   };
+  // The version the app itself resolves `name` to.
+  const installed = (name) => versionOf(packageDir(name, dir));
 
   const routerDomDir = packageDir('react-router-dom', dir);
   const fluentDir = packageDir('@fluentui/react-components', dir);
@@ -138,29 +146,25 @@ export function sharedDependencies(dir) {
   const router = {
     import: ROUTER_FACADE,
     shareKey: 'react-router-dom',
-    version: readJson(path.join(routerDomDir, 'package.json')).version,
+    version: versionOf(routerDomDir),
     requiredVersion: direct('react-router-dom'),
   };
 
   const singleton = (config) => ({ singleton: true, ...config });
   // A shared facade module (see shared/): the real package's version, the facade as the import.
-  const facade = (config, file) => ({
-    ...config,
-    import: file,
-    version: readJson(path.join(config.import, 'package.json')).version,
-  });
+  const facade = (config, file) => ({ ...config, import: file });
   // Fluent's packages are dependencies of @fluentui/react-components or, one level down, of its menu.
   const menuDir = packageDir('@fluentui/react-menu', fluentDir);
   const fluent = (name) => transitive(name, readJson(path.join(fluentDir, 'package.json')).dependencies[name] ? fluentDir : menuDir);
   const fluentShared = Object.fromEntries(FLUENT_SHARED.map((name) => [name, singleton(fluent(name))]));
   return {
     ...fluentShared,
-    react: singleton({ requiredVersion: direct('react') }),
-    'react/jsx-runtime': singleton({ requiredVersion: direct('react') }),
-    'react-dom': singleton({ requiredVersion: direct('react-dom') }),
+    react: singleton({ version: installed('react'), requiredVersion: direct('react') }),
+    'react/jsx-runtime': singleton({ version: installed('react'), requiredVersion: direct('react') }),
+    'react-dom': singleton({ version: installed('react-dom'), requiredVersion: direct('react-dom') }),
     'react-router-dom': singleton(router),
     'react-router': singleton(router),
-    '@tanstack/react-query': singleton({ requiredVersion: direct('@tanstack/react-query') }),
+    '@tanstack/react-query': singleton({ version: installed('@tanstack/react-query'), requiredVersion: direct('@tanstack/react-query') }),
     '@griffel/react': singleton(facade(transitive('@griffel/react', fluentDir), GRIFFEL_REACT_FACADE)),
     '@griffel/core': singleton(facade(transitive('@griffel/core', griffelReactDir), GRIFFEL_CORE_FACADE)),
   };
@@ -176,12 +180,12 @@ export function routerAliases(dir) {
   };
 }
 
-const htmlPage = (title) => `<!doctype html>
+const htmlPage = (title, head = '') => `<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
-    <title>${title}</title>
+    <title>${title}</title>${head}
     <style>html, body { margin: 0; }</style>
   </head>
   <body>
@@ -238,6 +242,8 @@ export function createRemoteRspackConfig(remote, dir) {
  * @param {Record<string, string>} [options.extraPages] Small standalone pages, `<page>.html` from
  *   `public/<page>.html` with the script `<file>` (the shell's silent-check-sso page), built without
  *   federation so such a page does not carry the federation runtime.
+ * @param {string} [options.favicon] The host: `public/<favicon>` is copied into dist/ under its own
+ *   name (browsers ask for /favicon.ico by that name) and named by the page's `<link rel="icon">`.
  */
 export function createRspackConfig({
   name,
@@ -248,6 +254,7 @@ export function createRspackConfig({
   isHost = false,
   title,
   extraPages = {},
+  favicon,
 }) {
   if (!isHost && !exposes) throw new Error(`${name}: a remote must expose modules`);
 
@@ -341,7 +348,10 @@ export function createRspackConfig({
         entry: { main: './src/index.ts' },
         federated: true,
         plugins: [
-          page('index.html', { templateContent: htmlPage(title ?? name) }),
+          page('index.html', {
+            templateContent: htmlPage(title ?? name, favicon ? `\n    <link rel="icon" href="/${favicon}" />` : ''),
+          }),
+          ...(favicon ? [new rspack.CopyRspackPlugin({ patterns: [{ from: path.join(dir, 'public', favicon), to: favicon }] })] : []),
           // The remotes are built with experiments.externalRuntime and use this runtime.
           federation({ manifest: false, experiments: { provideExternalRuntime: true } }),
         ],

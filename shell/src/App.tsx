@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { FluentProvider, Spinner, makeStyles } from '@fluentui/react-components';
-import { REMOTES, REMOTE_NAMES } from '@mailroom/mf-contract/remotes';
+import { HOME_PATH, REMOTES, REMOTE_NAMES } from '@mailroom/mf-contract/remotes';
 import type { ShellConfig } from './config';
 import { ShellContext, useShell, type ShellContextValue } from './ShellContext';
 import { AuthProvider, useAuth } from './features/auth/AuthProvider';
@@ -54,7 +54,7 @@ function SignedInRoutes({ theme, onThemeChange }: { theme: ThemeName; onThemeCha
           />
         ))}
       </Route>
-      <Route path="*" element={<Navigate to="/audiences" replace />} />
+      <Route path="*" element={<Navigate to={HOME_PATH} replace />} />
     </Routes>
   );
 }

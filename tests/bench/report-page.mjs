@@ -1,10 +1,12 @@
 // `pnpm bench report-page`: latency of email performance pages of a campaign of 1,000,000 jobs, first
 // and last page of each filter alone (every send status the spec names, both bounce types, clicked
-// and opened either way, a frequent and a rare address search), and NOT_SENT on a 1,000,000-contact
-// audience half of whose contacts (a pseudo-random half) have a job. Requests run one after another
-// over HTTP against the API process (auth, validation and all). The spec's own NOT_SENT request
-// (page 1, limit 999999: half a million rows, streamed) is timed once, apart.
-// Budget: p95 <= 50 ms for every case.
+// and opened either way), address searches (a term in every address, the common domain alone and with
+// each kind of filter, a rare term), and NOT_SENT on a 1,000,000-contact audience half of whose
+// contacts (a pseudo-random half) have a job, with and without the common domain. Requests run one
+// after another over HTTP against the API process (auth, validation and all). The spec's own NOT_SENT
+// request (page 1, limit 999999: half a million rows, streamed) is timed once, apart.
+// Budget: p95 <= 50 ms for every case. A search's first request reads its matches into the search
+// index (api/src/services/search-index.ts); its time is printed apart as `cold`.
 //
 // The rows are written straight into the tables (PostgreSQL generates them; the triggers of migration
 // 0006 keep the counts as the sending statements would). This file also exports that seeding for the
@@ -15,14 +17,11 @@ import { pathToFileURL } from 'node:url';
 import { seedGeneratedAudience } from '../../api/test/support/seed.ts';
 import { ROWS } from './support/contacts.mjs';
 import { startStack } from './support/stack.mjs';
+import { percentile } from './support/stats.mjs';
 
 const WARMUP = 20;
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
 const LIMIT = 10;
-
-function percentile(sorted, p) {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
 
 /**
  * A SENT campaign with one job per contact of the audience, in every state a sent campaign shows:
@@ -66,12 +65,26 @@ export async function seedReportCampaign(pool, audienceId, name = 'Report bench'
   return id;
 }
 
+/** The addresses' domains: seven in ten at gmail.com (the common domain a search for 'gmail' matches), spread over the file. */
+export const DOMAINS = [
+  'gmail.com',
+  'gmail.com',
+  'gmail.com',
+  'gmail.com',
+  'gmail.com',
+  'gmail.com',
+  'gmail.com',
+  'example.org',
+  'yahoo.com',
+  'outlook.com',
+];
+
 /** The stack with a ROWS-contact audience and a SENT campaign with one job per contact. */
 export async function startReportStack() {
   const stack = await startStack();
   try {
     let started = performance.now();
-    const audience = await seedGeneratedAudience(stack.pool, ROWS);
+    const audience = await seedGeneratedAudience(stack.pool, ROWS, DOMAINS);
     console.log(`${ROWS} contacts in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     started = performance.now();
     const campaignId = await seedReportCampaign(stack.pool, audience.id);
@@ -86,16 +99,18 @@ export async function startReportStack() {
 async function timed(stack, url, samples = SAMPLES) {
   const times = [];
   let body;
+  let coldMs;
   for (let i = 0; i < WARMUP + samples; i++) {
     const started = performance.now();
     const res = await stack.api(url);
     body = await res.json();
     const ms = performance.now() - started;
     if (res.status !== 200) throw new Error(`${url}: ${res.status} ${JSON.stringify(body)}`);
+    if (i === 0) coldMs = Number(ms.toFixed(2));
     if (i >= WARMUP) times.push(ms);
   }
   times.sort((a, b) => a - b);
-  return { p50Ms: Number(percentile(times, 50).toFixed(2)), p95Ms: Number(percentile(times, 95).toFixed(2)), body };
+  return { coldMs, p50Ms: Number(percentile(times, 50).toFixed(2)), p95Ms: Number(percentile(times, 95).toFixed(2)), body };
 }
 
 async function main() {
@@ -131,10 +146,18 @@ async function main() {
       'clicked-no': 'clicked=false',
       'opened-yes': 'opened=true',
       'opened-no': 'opened=false',
-      // Every address contains it: the search covers its first 1,000 matches.
-      'email-frequent': 'email=example.org',
+      // Every address contains it.
+      'email-every': 'email=user',
+      // The common domain: seven addresses in ten, with each kind of filter.
+      'email-gmail': 'email=gmail',
+      'email-gmail-FAILED': 'email=gmail&sendStatus=FAILED',
+      'email-gmail-SENT_SUCCESS': 'email=gmail&sendStatus=SENT_SUCCESS',
+      'email-gmail-HARD': 'email=GMAIL&bounceStatus=HARD',
+      'email-gmail-clicked-yes': 'email=gmail&clicked=true',
+      'email-gmail-opened-no': 'email=gmail&opened=false',
       // 11 addresses contain it (user54321, user543210..user543219).
       'email-rare': 'email=user54321',
+      'email-rare-SENT_SUCCESS': 'email=user54321&sendStatus=SENT_SUCCESS',
     };
     const results = {};
     const measure = async (name, id, query) => {
@@ -142,20 +165,30 @@ async function main() {
       const first = await timed(stack, `${base}&page=1`);
       const lastPage = Math.max(1, first.body.meta.totalPages);
       const last = await timed(stack, `${base}&page=${lastPage}`);
-      for (const [end, r] of [
+      const ends = [
         ['first', first],
         ['last', last],
-      ]) {
+      ];
+      // A page in the middle of a search: the index finds it as fast as the ends.
+      if (query.includes('email=') && lastPage > 2) ends.push(['middle', await timed(stack, `${base}&page=${Math.floor(lastPage / 2)}`)]);
+      for (const [end, r] of ends) {
         const key = `${name}-${end}`;
-        results[key] = { p50Ms: r.p50Ms, p95Ms: r.p95Ms, items: r.body.meta.itemCount, totalItems: r.body.meta.totalItems };
+        results[key] = {
+          p50Ms: r.p50Ms,
+          p95Ms: r.p95Ms,
+          coldMs: r.coldMs,
+          items: r.body.meta.itemCount,
+          totalItems: r.body.meta.totalItems,
+        };
         console.log(
-          `${key.padEnd(22)} p50 ${r.p50Ms.toFixed(2).padStart(7)} ms  p95 ${r.p95Ms.toFixed(2).padStart(7)} ms` +
-            `  (${r.body.meta.itemCount} items of ${r.body.meta.totalItems})`,
+          `${key.padEnd(30)} p50 ${r.p50Ms.toFixed(2).padStart(7)} ms  p95 ${r.p95Ms.toFixed(2).padStart(7)} ms` +
+            `  cold ${r.coldMs.toFixed(0).padStart(5)} ms  (${r.body.meta.itemCount} items of ${r.body.meta.totalItems}, page ${r.body.meta.currentPage})`,
         );
       }
     };
     for (const [name, query] of Object.entries(filters)) await measure(name, campaignId, query);
     await measure('NOT_SENT', halfId, 'sendStatus=NOT_SENT');
+    await measure('NOT_SENT-email-gmail', halfId, 'sendStatus=NOT_SENT&email=gmail');
 
     // The spec's NOT_SENT request: everything at once, streamed.
     const started = performance.now();
@@ -171,9 +204,12 @@ async function main() {
     console.log(`NOT_SENT limit=999999: ${notSentAll.rows} rows in ${notSentAll.seconds} s`);
 
     const worstP95Ms = Math.max(...Object.values(results).map((r) => r.p95Ms));
+    const worstColdMs = Math.max(...Object.values(results).map((r) => r.coldMs));
     const load = loadavg().map((n) => Number(n.toFixed(2)));
-    console.log(`worst p95 ${worstP95Ms} ms (budget <= 50); load average ${load.join(' ')} on this machine`);
-    console.log(JSON.stringify({ bench: 'report-page', jobs: ROWS, worstP95Ms, loadAverage: load, notSentAll, cases: results }));
+    console.log(`worst p95 ${worstP95Ms} ms (budget <= 50); worst cold ${worstColdMs} ms; load average ${load.join(' ')} on this machine`);
+    console.log(
+      JSON.stringify({ bench: 'report-page', jobs: ROWS, worstP95Ms, worstColdMs, loadAverage: load, notSentAll, cases: results }),
+    );
   } finally {
     await stack.stop();
   }

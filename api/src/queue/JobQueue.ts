@@ -25,6 +25,12 @@ export interface ConsumeOptions {
   maxAttempts?: number;
   /** Delay before attempt n+1 (n starts at 1). Default: exponential from 1 s, capped at 5 min. */
   retryDelayMs?: (attempt: number) => number;
+  /**
+   * True for an error that says a dependency is down (the database): the message is tried again
+   * after 1, 2, 4, then every 5 s, without using up an attempt, so an outage never dead-letters it
+   * (for up to an hour; then its failures count again). Default: none.
+   */
+  isOutage?: (error: unknown) => boolean;
 }
 
 export interface JobContext {

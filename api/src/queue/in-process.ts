@@ -14,12 +14,14 @@ import {
   type PublishOptions,
   type QueueName,
 } from './JobQueue.js';
-import { errorMessage, resolveConsumeOptions, type ResolvedConsumeOptions } from './options.js';
+import { errorMessage, MAX_OUTAGE_RETRIES, outageRetryDelayMs, resolveConsumeOptions, type ResolvedConsumeOptions } from './options.js';
 
 interface Message {
   /** JSON, as on the wire: a handler never shares objects with the publisher. */
   body: string;
   attempt: number;
+  /** Failures for outages so far (they use up no attempt). */
+  outages?: number;
 }
 
 interface QueueState {
@@ -118,6 +120,13 @@ export class InProcessJobQueue implements JobQueue {
 
   /** @internal A handler failed: retry after the delay, or dead-letter after maxAttempts. */
   failed(queue: string, message: Message, options: ResolvedConsumeOptions, error: unknown, logger: Logger): void {
+    const outages = message.outages ?? 0;
+    if (!(error instanceof PoisonMessageError) && outages < MAX_OUTAGE_RETRIES && options.isOutage(error)) {
+      const delayMs = outageRetryDelayMs(outages + 1);
+      logger.warn({ attempt: message.attempt, outages: outages + 1, delayMs, error: errorMessage(error) }, 'job met an outage; will retry');
+      this.enqueue(queue, { ...message, outages: outages + 1 }, delayMs);
+      return;
+    }
     if (error instanceof PoisonMessageError || message.attempt >= options.maxAttempts) {
       logger.error({ err: error, attempt: message.attempt }, 'job failed for the last time; dead-lettered');
       this.state(queue).dead.push(message.body);
@@ -125,7 +134,7 @@ export class InProcessJobQueue implements JobQueue {
     }
     const delayMs = options.retryDelayMs(message.attempt);
     logger.warn({ attempt: message.attempt, delayMs, error: errorMessage(error) }, 'job failed; will retry');
-    this.enqueue(queue, { body: message.body, attempt: message.attempt + 1 }, delayMs);
+    this.enqueue(queue, { body: message.body, attempt: message.attempt + 1, outages }, delayMs);
   }
 
   /** @internal */

@@ -167,6 +167,31 @@ describe.each(adapters)('JobQueue contract: $name', ({ create, broker }) => {
     expect(await queue.deadLetters(name)).toEqual([]);
   });
 
+  it('retries an outage without using up an attempt: never dead-lettered by it', async () => {
+    const queue = open();
+    const name = queueName();
+    const attempts: number[] = [];
+    const done = deferred();
+    class Outage extends Error {}
+    queue.consume(
+      name,
+      async (_payload, { attempt }) => {
+        attempts.push(attempt);
+        // Two outages (1 s, then 2 s later), then one ordinary failure, then success.
+        if (attempts.length <= 2) throw new Outage('the database is unavailable');
+        if (attempts.length === 3) throw new Error('an ordinary failure');
+        done.resolve();
+      },
+      { maxAttempts: 2, retryDelayMs: () => 10, isOutage: (error) => error instanceof Outage },
+    );
+    await queue.publish(name, { campaignId: 4 });
+    await done.promise;
+    await sleep(100);
+    // maxAttempts 2 with four failures would have dead-lettered it: the outages used up no attempt.
+    expect(attempts).toEqual([1, 1, 1, 2]);
+    expect(await queue.deadLetters(name)).toEqual([]);
+  }, 15_000);
+
   it('publish with delayMs delivers no sooner than the delay', async () => {
     const queue = open();
     const name = queueName();

@@ -15,7 +15,9 @@
  * delay queue with its attempt count in a header, or to `.dead`, and only then is the original
  * acked. If that republish fails, the original is nacked with requeue so it is not lost.
  */
-import { Connection, type AsyncMessage, type Publisher } from 'rabbitmq-client';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { AMQPChannelError, AMQPConnectionError, AMQPError, Connection, type AsyncMessage, type Publisher } from 'rabbitmq-client';
 import type { Logger } from '../logger.js';
 import {
   PoisonMessageError,
@@ -26,11 +28,14 @@ import {
   type PublishOptions,
   type QueueName,
 } from './JobQueue.js';
-import { errorMessage, resolveConsumeOptions } from './options.js';
+import { errorMessage, MAX_OUTAGE_RETRIES, outageRetryDelayMs, resolveConsumeOptions } from './options.js';
 
 const ATTEMPT_HEADER = 'x-mailroom-attempt';
+const OUTAGES_HEADER = 'x-mailroom-outages';
 const ERROR_HEADER = 'x-mailroom-error';
 const DELIVERY_LIMIT = 10;
+/** How long a publish is held while the broker is away before it fails. */
+const PUBLISH_OUTAGE_MS = 120_000;
 const MIN_DELAY_BUCKET_MS = 16;
 /** AMQP errors that another try would only repeat (a queue declared with other arguments...). */
 const PERMANENT_ERRORS = new Set(['PRECONDITION_FAILED', 'ACCESS_REFUSED', 'NOT_ALLOWED', 'RESOURCE_LOCKED']);
@@ -95,7 +100,7 @@ export class RabbitMqJobQueue implements JobQueue {
   ) {
     this.prefix = options.prefix ?? '';
     this.deleteQueuesOnClose = options.deleteQueuesOnClose ?? false;
-    this.connection = new Connection({ url, connectionName: 'mailroom-api', retryLow: 200, retryHigh: 5_000 });
+    this.connection = new Connection({ url, connectionName: 'mailroom-api', retryLow: 200, retryHigh: 2_000 });
     this.connection.on('error', (err) => logger.error({ err }, 'RabbitMQ connection error'));
     this.connection.on('connection', () => logger.info('RabbitMQ connected'));
     this.connection.on('connection.blocked', (reason) => logger.warn({ reason }, 'RabbitMQ blocked publishing'));
@@ -105,13 +110,13 @@ export class RabbitMqJobQueue implements JobQueue {
 
   async publish<T>(queue: QueueName, payload: T, options: PublishOptions = {}): Promise<void> {
     if (this.closing) throw new Error('The job queue is closed');
-    await this.send(this.prefix + queue, Buffer.from(JSON.stringify(payload ?? null)), 1, options.delayMs ?? 0);
+    await this.send(this.prefix + queue, Buffer.from(JSON.stringify(payload ?? null)), { [ATTEMPT_HEADER]: 1 }, options.delayMs ?? 0);
   }
 
   consume<T>(name: QueueName, handler: JobHandler<T>, options?: ConsumeOptions): Consumer {
     if (this.closing) throw new Error('The job queue is closed');
     const queue = this.prefix + name;
-    const { concurrency, maxAttempts, retryDelayMs } = resolveConsumeOptions(options);
+    const { concurrency, maxAttempts, retryDelayMs, isOutage } = resolveConsumeOptions(options);
     const logger = this.logger.child({ queue });
 
     const consumer = this.connection.createConsumer(
@@ -128,6 +133,7 @@ export class RabbitMqJobQueue implements JobQueue {
       },
       async (message: AsyncMessage) => {
         const attempt = attemptOf(message);
+        const outages = countHeader(message, OUTAGES_HEADER, 0);
         const body = rawBody(message);
         try {
           if (body === undefined) throw new Error('message body is not JSON');
@@ -135,7 +141,13 @@ export class RabbitMqJobQueue implements JobQueue {
         } catch (error) {
           await this.declareWorkQueue(queue);
           const original = body ?? (Buffer.isBuffer(message.body) ? message.body : Buffer.from(String(message.body)));
-          if (body === undefined || error instanceof PoisonMessageError || attempt >= maxAttempts) {
+          const poison = body === undefined || error instanceof PoisonMessageError;
+          if (!poison && outages < MAX_OUTAGE_RETRIES && isOutage(error)) {
+            // A dependency is down: try again soon, without using up an attempt.
+            const delayMs = outageRetryDelayMs(outages + 1);
+            logger.warn({ attempt, outages: outages + 1, delayMs, error: errorMessage(error) }, 'job met an outage; will retry');
+            await this.send(queue, original, { [ATTEMPT_HEADER]: attempt, [OUTAGES_HEADER]: outages + 1 }, delayMs);
+          } else if (poison || attempt >= maxAttempts) {
             logger.error({ err: error, attempt }, 'job failed for the last time; dead-lettered');
             await this.sendRaw(deadQueueName(queue), original, {
               [ATTEMPT_HEADER]: attempt,
@@ -144,7 +156,7 @@ export class RabbitMqJobQueue implements JobQueue {
           } else {
             const delayMs = retryDelayMs(attempt);
             logger.warn({ attempt, delayMs, error: errorMessage(error) }, 'job failed; will retry');
-            await this.send(queue, original, attempt + 1, delayMs);
+            await this.send(queue, original, { [ATTEMPT_HEADER]: attempt + 1, [OUTAGES_HEADER]: outages }, delayMs);
           }
         }
         // Resolving acks the original: it has been handled, retried or dead-lettered.
@@ -254,34 +266,62 @@ export class RabbitMqJobQueue implements JobQueue {
     }
   }
 
-  private async send(queue: string, body: Buffer, attempt: number, delayMs: number): Promise<void> {
+  private async send(queue: string, body: Buffer, headers: Record<string, number>, delayMs: number): Promise<void> {
     await this.declareWorkQueue(queue);
     if (delayMs <= 0) {
-      await this.sendRaw(queue, body, { [ATTEMPT_HEADER]: attempt });
+      await this.sendRaw(queue, body, headers);
       return;
     }
     const delayQueue = delayQueueName(queue, delayMs);
     await this.declare(delayQueue, delayQueueArguments(queue));
-    await this.sendRaw(delayQueue, body, { [ATTEMPT_HEADER]: attempt }, String(Math.ceil(delayMs)));
+    await this.sendRaw(delayQueue, body, headers, String(Math.ceil(delayMs)));
   }
 
-  private sendRaw(queue: string, body: Buffer, headers: Record<string, unknown>, expiration?: string): Promise<void> {
-    return this.publisher.send(
-      {
-        routingKey: queue,
-        durable: true,
-        contentType: 'application/json',
-        headers,
-        ...(expiration === undefined ? {} : { expiration }),
-      },
-      body,
-    );
+  /**
+   * Publishes with the broker's confirm. While the broker is away (a connection or channel lost, a
+   * confirm that never came) the publish is held and tried again once the connection is back, for up
+   * to PUBLISH_OUTAGE_MS: the caller waits rather than losing the message. A publish made twice this
+   * way is harmless (every handler is idempotent).
+   */
+  private async sendRaw(queue: string, body: Buffer, headers: Record<string, unknown>, expiration?: string): Promise<void> {
+    const deadline = performance.now() + PUBLISH_OUTAGE_MS;
+    for (let tries = 1; ; tries++) {
+      try {
+        await this.publisher.send(
+          {
+            routingKey: queue,
+            durable: true,
+            contentType: 'application/json',
+            headers,
+            ...(expiration === undefined ? {} : { expiration }),
+          },
+          body,
+        );
+        return;
+      } catch (error) {
+        if (!isBrokerOutage(error) || this.closing || performance.now() > deadline) throw error;
+        if (tries === 1) this.logger.warn({ queue, error: errorMessage(error) }, 'publish held until the broker is back');
+        await sleep(Math.min(1_000, 100 * tries));
+      }
+    }
   }
 }
 
+/** The broker or the connection to it is gone (not a refusal of this message): worth waiting for. */
+function isBrokerOutage(error: unknown): boolean {
+  if (error instanceof AMQPConnectionError) return true;
+  if (!(error instanceof AMQPError)) return false;
+  // A channel closed under the publish, a confirm lost with it, or no connection in time.
+  return error instanceof AMQPChannelError ? !PERMANENT_ERRORS.has(error.code) : error.code === 'TIMEOUT';
+}
+
 function attemptOf(message: AsyncMessage): number {
-  const value = Number(message.headers?.[ATTEMPT_HEADER]);
-  return Number.isInteger(value) && value >= 1 ? value : 1;
+  return countHeader(message, ATTEMPT_HEADER, 1);
+}
+
+function countHeader(message: AsyncMessage, header: string, least: number): number {
+  const value = Number(message.headers?.[header]);
+  return Number.isInteger(value) && value >= least ? value : least;
 }
 
 /**

@@ -5,6 +5,7 @@
  * dead-lettered at once instead of being cast and half-handled.
  */
 import type { z } from 'zod';
+import { isDatabaseUnavailable } from '../db/database.js';
 import type { Logger } from '../logger.js';
 import { audienceQueues } from '../services/audiences/queues.js';
 import { campaignQueues } from '../services/campaigns/queues.js';
@@ -47,7 +48,8 @@ export class Queues {
         }
         await handler(parsed.data as JobOf<N>, context);
       },
-      options,
+      // A lost database is an outage, not a failure of the message: ridden out without using up attempts.
+      { isOutage: isDatabaseUnavailable, ...options },
     );
   }
 

@@ -48,9 +48,18 @@ describe('the web front: the shell, its runtime configuration and the API on one
     await writeFile(join(shellDist, 'index.html'), '<!doctype html><script defer src="/main.0123abcd.js"></script><div id="root"></div>');
     await writeFile(join(shellDist, 'silent-check-sso.html'), '<!doctype html><script defer src="/silent.0123abcd.js"></script>');
     await writeFile(join(shellDist, 'main.0123abcd.js'), 'console.log(1);');
+    await writeFile(join(shellDist, 'favicon.ico'), Buffer.from([0, 0, 1, 0]));
     await mkdir(join(shellDist, 'assets'));
   });
   afterAll(() => rm(shellDist, { recursive: true, force: true }));
+
+  it('serves the favicon under its fixed name, never cached for good', async () => {
+    const response = await request(web()).get('/favicon.ico').expect(200);
+    expect(response.headers['content-type']).toMatch(/^image\//);
+    expect(response.headers['cache-control']).toBe('no-cache');
+    const bundle = await request(web()).get('/main.0123abcd.js').expect(200);
+    expect(bundle.headers['cache-control']).toContain('immutable');
+  });
 
   it("sends the shell's pages under a policy naming what the shell loads, and nothing inline for scripts", async () => {
     const response = await request(web()).get('/audiences/3').set('Accept', 'text/html').expect(200);

@@ -12,6 +12,9 @@ import type { Config } from '../config.js';
 import { NOSNIFF, securityHeaders, type SecurityHeaders } from '../http/security-headers.js';
 import { SILENT_CHECK_PATH, shellContentSecurityPolicy } from './content-security-policy.js';
 
+/** Files of the shell's build whose names carry no content hash. */
+const UNHASHED = /(\.html|[\\/]favicon\.ico)$/;
+
 /** Paths the API answers; everything else that asks for HTML gets the shell's index.html. */
 const API_PREFIXES = ['/api/', '/t/', '/unsubscribe/', '/webhooks/', '/healthz', '/readyz'];
 
@@ -63,8 +66,8 @@ export function createWebApp(options: WebAppOptions): Express {
       express.static(options.shellDist, {
         index: false,
         setHeaders: (response, path) => {
-          // Hashed bundles never change; the entry html must always be fresh.
-          response.set('Cache-Control', path.endsWith('.html') ? 'no-cache' : 'public, max-age=31536000, immutable');
+          // Hashed bundles never change; the entry html and the favicon (fixed names) must always be fresh.
+          response.set('Cache-Control', UNHASHED.test(path) ? 'no-cache' : 'public, max-age=31536000, immutable');
         },
       }),
     );

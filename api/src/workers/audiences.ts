@@ -17,7 +17,7 @@ import { periodic } from './periodic.js';
 const IMPORT_ATTEMPTS = 3;
 const SWEEP_EVERY_MS = 5 * 60_000;
 
-export function audienceWorkers({ config, db, queue, services, logger: parent }: AppDeps): Consumer[] {
+export function audienceWorkers({ config, db, queue, spool, services, logger: parent }: AppDeps): Consumer[] {
   const logger = parent.child({ component: 'audiences-worker' });
   const { audiences } = services;
 
@@ -26,7 +26,7 @@ export function audienceWorkers({ config, db, queue, services, logger: parent }:
     async (job, { attempt }) => {
       const started = Date.now();
       const outcome = await importContacts(db, job, {
-        dir: config.import.dir,
+        spool,
         limits: config.import,
         logger,
         finalAttempt: attempt >= IMPORT_ATTEMPTS,

@@ -36,6 +36,8 @@ export interface TestAppOptions {
   env?: Record<string, string | undefined>;
   /** Replace single dependencies (after everything else). */
   deps?: DepsOverrides;
+  /** The PostgreSQL server the test database is created on (default: the test server). */
+  serverUrl?: string;
   /** The app reaches its database at this URL instead (e.g. through test/support/tcp-proxy.ts), with its own connections. */
   databaseUrl?: (testDatabaseUrl: string) => string;
 }
@@ -51,7 +53,7 @@ export interface TestApp {
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const db = await createTestDatabase();
+  const db = await createTestDatabase(options.serverUrl);
   try {
     const config = loadConfig({
       NODE_ENV: 'test',

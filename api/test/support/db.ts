@@ -25,14 +25,14 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-export function databaseUrl(name: string): string {
-  const url = new URL(TEST_SERVER_URL);
+export function databaseUrl(name: string, serverUrl = TEST_SERVER_URL): string {
+  const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return url.toString();
 }
 
-async function onServer<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: TEST_SERVER_URL });
+async function onServer<T>(work: (client: pg.Client) => Promise<T>, serverUrl = TEST_SERVER_URL): Promise<T> {
+  const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {
     return await work(client);
@@ -41,19 +41,19 @@ async function onServer<T>(work: (client: pg.Client) => Promise<T>): Promise<T> 
   }
 }
 
-/** Creates an empty database (no migrations). */
-export async function createEmptyDatabase(): Promise<{ name: string; url: string; drop(): Promise<void> }> {
+/** Creates an empty database (no migrations), on the test server or on `serverUrl`'s. */
+export async function createEmptyDatabase(serverUrl = TEST_SERVER_URL): Promise<{ name: string; url: string; drop(): Promise<void> }> {
   const name = `mailroom_t_${randomBytes(6).toString('hex')}`;
-  await onServer((client) => client.query(`CREATE DATABASE ${name}`));
+  await onServer((client) => client.query(`CREATE DATABASE ${name}`), serverUrl);
   return {
     name,
-    url: databaseUrl(name),
-    drop: () => onServer((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+    url: databaseUrl(name, serverUrl),
+    drop: () => onServer((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`), serverUrl).then(() => undefined),
   };
 }
 
-export async function createTestDatabase(): Promise<TestDatabase> {
-  const database = await createEmptyDatabase();
+export async function createTestDatabase(serverUrl = TEST_SERVER_URL): Promise<TestDatabase> {
+  const database = await createEmptyDatabase(serverUrl);
   try {
     await migrate({ databaseUrl: database.url });
   } catch (error) {

@@ -8,8 +8,9 @@
  *   await worker.kill();
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const API_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -28,13 +29,21 @@ export interface ApiProcess {
 }
 
 const ENTRY_POINTS = { worker: 'src/workers/main.ts', http: 'src/http/main.ts' };
+/** tsx's loader by its address, so that a process started in another folder finds it. */
+const TSX_LOADER = pathToFileURL(createRequire(join(API_DIR, 'package.json')).resolve('tsx')).href;
 
-export function startApiProcess(entry: keyof typeof ENTRY_POINTS, name: string, env: Record<string, string>): ApiProcess {
+/** `cwd`: the process's working folder (default the api folder), as on a host of its own. */
+export function startApiProcess(
+  entry: keyof typeof ENTRY_POINTS,
+  name: string,
+  env: Record<string, string>,
+  { cwd = API_DIR }: { cwd?: string } = {},
+): ApiProcess {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info', ...env };
   // Coverage of the contract is for the in-process tests.
   delete childEnv.MAILROOM_OPERATION_LOG;
-  const child = spawn(process.execPath, ['--import', 'tsx', ENTRY_POINTS[entry]], {
-    cwd: API_DIR,
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, join(API_DIR, ENTRY_POINTS[entry])], {
+    cwd,
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

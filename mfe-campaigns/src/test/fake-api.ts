@@ -2,7 +2,7 @@
  * An in-memory stand-in for the API calls the campaigns remote makes (campaigns, and the audiences,
  * contacts and templates its pickers and preview read), installed as the global fetch.
  */
-import type { Audience, Campaign, Contact, TemplateSummary, ValidationResult } from '@mailroom/api-client';
+import type { Audience, Campaign, Contact, SuppressedContacts, TemplateSummary, ValidationResult } from '@mailroom/api-client';
 import { createFakeFetch, json, page, type RecordedRequest } from '@mailroom/mf-contract/fake-api';
 
 export type FakeTemplate = TemplateSummary & { html: string };
@@ -65,6 +65,8 @@ export interface FakeApiInit {
   contacts?: Record<number, Contact[]>;
   templates?: FakeTemplate[];
   senders?: string[];
+  /** Per audience: how many valid contacts are suppressed (none when absent). */
+  suppressed?: Record<number, SuppressedContacts>;
 }
 
 export function createFakeApi(init: FakeApiInit = {}) {
@@ -154,6 +156,12 @@ export function createFakeApi(init: FakeApiInit = {}) {
     }
 
     if (path === '/api/audiences' && method === 'GET') return json(200, page(byName(audiences.values(), query), query));
+    const suppressedMatch = /^\/api\/audiences\/(\d+)\/suppressed-contacts$/.exec(path);
+    if (suppressedMatch && method === 'GET') {
+      const id = Number(suppressedMatch[1]);
+      if (!audiences.has(id)) return json(404, { message: 'Audience not found' });
+      return json(200, init.suppressed?.[id] ?? { suppressedContacts: 0, unsubscribed: 0, hardBounced: 0, complained: 0 });
+    }
     const audienceMatch = /^\/api\/audiences\/(\d+)(\/contacts)?$/.exec(path);
     if (audienceMatch && method === 'GET') {
       const found = audiences.get(Number(audienceMatch[1]));

@@ -45,6 +45,7 @@ export function row(overrides: Partial<EmailPerformanceRow> & Pick<EmailPerforma
     complaintType: null,
     complaintTime: null,
     errorMessage: null,
+    suppressionReason: null,
     ...overrides,
   };
 }
@@ -55,7 +56,11 @@ export interface Stats {
   jobsSent: number;
   jobsFailed: number;
   totalContactsCount: number;
+  jobsUnknown?: number;
+  jobsUnconfirmed?: number;
 }
+
+const NO_UNKNOWN = { jobsUnknown: 0, jobsUnconfirmed: 0, unconfirmedResendAfterMinutes: 60 };
 
 export function createFakeApi(
   init: {
@@ -97,7 +102,7 @@ export function createFakeApi(
     const [, , operation, subId] = match;
     const id = found.id;
     if (operation === 'overview-stat' && method === 'GET') {
-      return json(200, { campaign: found, ...(stats.get(id) ?? { jobsSent: 0, jobsFailed: 0, totalContactsCount: 0 }) });
+      return json(200, { campaign: found, ...NO_UNKNOWN, ...(stats.get(id) ?? { jobsSent: 0, jobsFailed: 0, totalContactsCount: 0 }) });
     }
     if (operation === 'email-performance' && method === 'GET') return json(200, page(filtered(id, query), query));
     if (operation === 'export-email-performance' && method === 'GET') {
@@ -110,8 +115,23 @@ export function createFakeApi(
       });
     }
     if (operation === 'clicks' && method === 'GET') return json(200, links.get(id) ?? []);
-    if (operation === 'retry-all-failed-jobs' && method === 'POST') return json(202, { message: 'Failed jobs queued' });
-    if (operation === 'send-to-not-sent' && method === 'POST') return json(202, { message: 'NOT_SENT contacts queued' });
+    if (operation === 'resend-unconfirmed' && method === 'POST') {
+      const now = stats.get(id);
+      if (now) stats.set(id, { ...now, jobsUnconfirmed: 0 });
+      return json(202, { message: `${now?.jobsUnconfirmed ?? 0} unconfirmed emails queued` });
+    }
+    // The bulk actions answer their figures as the server does: queued, and NOT_SENT contacts skipped as suppressed.
+    const all = rows.get(id) ?? [];
+    if (operation === 'retry-all-failed-jobs' && method === 'POST') {
+      const queued = all.filter((r) => r.status === 'FAILED').length;
+      return json(202, { message: queued > 0 ? `${queued} failed queued` : 'Nothing to retry', queued, skipped: 0 });
+    }
+    if (operation === 'send-to-not-sent' && method === 'POST') {
+      const notSent = all.filter((r) => r.status === 'NOT_SENT');
+      const skipped = notSent.filter((r) => r.suppressionReason !== null).length;
+      const queued = notSent.length - skipped;
+      return json(202, { message: `${queued} NOT_SENT queued, ${skipped} suppressed skipped`, queued, skipped });
+    }
     if (operation === 'retry-job' && method === 'POST' && subId) return json(202, { message: `Job ${subId} queued for retry` });
     if (operation === 'send-to-contact' && method === 'POST' && subId) return json(202, { message: `Contact ${subId} queued for sending` });
     return json(404, { message: `No fake for ${method} ${path}` });

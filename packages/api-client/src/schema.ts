@@ -91,6 +91,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/audiences/{id}/suppressed-contacts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * How many of the audience's valid contacts are suppressed (skipped by every send)
+         * @description An addition to the spec: the send confirmation and the preview say how many of the valid contacts
+         *     (numberOfContacts - numberOfContactsWithErrors) will be skipped because their address unsubscribed,
+         *     bounced for good or complained. Counted per request; costs about one index probe per suppressed address.
+         */
+        get: operations["countSuppressedContacts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/audiences/{id}/contacts": {
         parameters: {
             query?: never;
@@ -445,6 +469,29 @@ export interface paths {
         put?: never;
         /** Queue every FAILED job of the campaign again */
         post: operations["retryAllFailedJobs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/{id}/resend-unconfirmed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Queue again the UNKNOWN jobs no SES event has confirmed (an addition to the spec)
+         * @description Takes the UNKNOWN jobs claimed at least unconfirmedResendAfterMinutes ago (UNCONFIRMED_RESEND_AFTER_MINUTES)
+         *     without a message id. Some of these mails may have gone out: a deliberate action, never run by itself.
+         */
+        post: operations["resendUnconfirmedJobs"];
         delete?: never;
         options?: never;
         head?: never;
@@ -866,6 +913,14 @@ export interface components {
             jobsSent: number;
             jobsFailed: number;
             totalContactsCount: number;
+            /**
+             * @description An addition to the spec: jobs whose outcome is not known (their worker stopped between claiming
+             *     them and recording SES's answer, or SES answered ambiguously) and that no SES event has confirmed.
+             */
+            jobsUnknown: number;
+            /** @description Those of jobsUnknown claimed at least unconfirmedResendAfterMinutes ago, which 'Resend unconfirmed' would send again. */
+            jobsUnconfirmed: number;
+            unconfirmedResendAfterMinutes: number;
         };
         CampaignLink: {
             id: components["schemas"]["Id"];
@@ -883,6 +938,26 @@ export interface components {
         SendStatus: "FAILED" | "SENT_WAIT_ACK" | "SENT_SUCCESS" | "QUEUED" | "SENDING" | "UNKNOWN" | "NOT_SENT";
         /** @enum {string} */
         BounceType: "HARD" | "SOFT";
+        /**
+         * @description Why an address is never mailed again (UNSUBSCRIBE, a HARD_BOUNCE, a COMPLAINT)
+         * @enum {string}
+         */
+        SuppressionReason: "UNSUBSCRIBE" | "HARD_BOUNCE" | "COMPLAINT";
+        SuppressedContacts: {
+            /** @description Valid contacts of the audience whose address is suppressed, all reasons */
+            suppressedContacts: number;
+            unsubscribed: number;
+            hardBounced: number;
+            complained: number;
+        };
+        /** @description A report's bulk action; the message is the spec's text with these figures added */
+        BulkActionResult: {
+            message: string;
+            /** @description Emails queued by this request */
+            queued: number;
+            /** @description NOT_SENT contacts left out because their address is suppressed (0 for a retry) */
+            skipped: number;
+        };
         EmailPerformanceRow: {
             id: components["schemas"]["NullableId"];
             contactId: components["schemas"]["Id"];
@@ -899,6 +974,12 @@ export interface components {
             /** Format: date-time */
             complaintTime: string | null;
             errorMessage: string | null;
+            /**
+             * @description An addition to the spec: set on a NOT_SENT row whose address is suppressed (such a contact is never sent
+             *     to; send-to-contact answers 409), null otherwise.
+             * @enum {string|null}
+             */
+            suppressionReason: "UNSUBSCRIBE" | "HARD_BOUNCE" | "COMPLAINT" | null;
         };
         EmailPerformanceList: {
             items: components["schemas"]["EmailPerformanceRow"][];
@@ -1249,6 +1330,33 @@ export interface operations {
                 };
                 content: {
                     "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    countSuppressedContacts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The counts, in all and per reason */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuppressedContacts"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -1956,6 +2064,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["BulkActionResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Error"];
+        };
+    };
+    resendUnconfirmedJobs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The unconfirmed jobs were queued (the message says how many) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -2013,7 +2149,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Message"];
+                    "application/json": components["schemas"]["BulkActionResult"];
                 };
             };
             400: components["responses"]["BadRequest"];

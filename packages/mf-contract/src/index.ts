@@ -53,6 +53,16 @@ export const DEFAULT_FEATURE_SETTINGS: FeatureSettings = {
   emailEditorScriptUrl: DEFAULT_EMAIL_EDITOR_SCRIPT_URL,
 };
 
+/**
+ * TanStack Query `meta` of a mutation that has mail sent (a send, a test send, continue, the report's
+ * retries and sends). Remotes share the shell's QueryClient: the shell sees such a mutation succeed and
+ * reads its daily quota again, then every few seconds while the count moves.
+ */
+export const SENDS_MAIL = { sendsMail: true } as const;
+
+/** True for the `meta` of a mutation marked with SENDS_MAIL. */
+export const sendsMail = (meta: Record<string, unknown> | undefined): boolean => meta?.sendsMail === true;
+
 export type RemoteProps = RemoteContext;
 
 /** The module every remote exposes as `./App`. */

@@ -69,6 +69,9 @@ export const REMOTES = {
 
 export type RemoteName = keyof typeof REMOTES;
 
+/** SPEC section 2: where a signed-in member lands, and where any path the app does not know leads. */
+export const HOME_PATH = REMOTES.audiences.basePath;
+
 export const REMOTE_NAMES = Object.keys(REMOTES) as RemoteName[];
 
 /** The port a remote is served on when the remote ports start at `portBase` instead of REMOTES_PORT_BASE. */

@@ -3,6 +3,8 @@ import { makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 const useStyles = makeStyles({
   frame: {
     display: 'block',
+    // Its border inside the 100%: otherwise the frame is two pixels wider than its box, which then scrolls sideways.
+    boxSizing: 'border-box',
     width: '100%',
     border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke1}`,
     borderRadius: tokens.borderRadiusMedium,

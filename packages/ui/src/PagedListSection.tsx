@@ -1,21 +1,23 @@
 import type { PageMeta } from '@mailroom/api-client';
-import type { ReactNode } from 'react';
+import { useCallback, type ReactNode } from 'react';
 import { NameSearchForm } from './NameSearchForm';
 import { PagedTableFooter } from './PagedTableFooter';
 import { QueryStateSwitch, type QueryStateLike } from './QueryStateSwitch';
-import type { ListQueryParams } from './useQueryParams';
+import { isEmptyList, usePageInRange } from './usePageInRange';
+import type { ListQueryParams, SetParamsOptions } from './useQueryParams';
 
 /** A list's page, page size and name filter with their setter: what useQueryParams returns for a screen. */
 export interface ListParams extends ListQueryParams {
-  /** Merges a change in; a name is trimmed. */
-  setParams: (change: Partial<ListQueryParams>) => void;
+  /** Merges a change in; a name is trimmed. `replace` corrects the address rather than adding to the history. */
+  setParams: (change: Partial<ListQueryParams>, options?: SetParamsOptions) => void;
 }
 
 export interface PagedListSectionProps<T> {
   /** What is listed, plural and capitalised, e.g. 'Audiences': the footer's name, and in lower case the texts'. */
   noun: string;
   params: ListParams;
-  query: QueryStateLike<{ items: T[]; meta: Pick<PageMeta, 'totalItems'> }>;
+  /** The page's read; `isPlaceholderData` when it still shows another page while this one loads. */
+  query: QueryStateLike<{ items: T[]; meta: Pick<PageMeta, 'totalItems'> }> & { isPlaceholderData?: boolean };
   /** The empty state's icon and what to do while there are none at all, e.g. 'Create an audience, then import its contacts.'. */
   empty?: { icon?: ReactNode; hint?: string };
   searchLabel?: string;
@@ -28,19 +30,22 @@ export interface PagedListSectionProps<T> {
 /**
  * The body of a list searched by name and paged: the search, then a spinner, an error with Retry, the empty
  * state or the table with its footer. Every search or page-size change goes back to page 1, since the old
- * page may no longer exist. It renders no box of its own, so the parent's layout spaces the search and the list.
+ * page may no longer exist. A page past the last one moves to the last (usePageInRange): the empty state is for
+ * an empty list only. It renders no box of its own, so the parent's layout spaces the search and the list.
  */
 export function PagedListSection<T>({ noun, params, query, empty, searchLabel, pageSizeOptions, children }: PagedListSectionProps<T>) {
   const { page, limit, name, setParams } = params;
   const items = noun.toLowerCase();
+  const toPage = useCallback((last: number) => setParams({ page: last }, { replace: true }), [setParams]);
+  const shown = usePageInRange(query, { page, pageSize: limit, onPageChange: toPage });
   return (
     <>
       <NameSearchForm label={searchLabel} value={name} onSearch={(text) => setParams({ name: text, page: 1 })} />
       <QueryStateSwitch
-        query={query}
+        query={shown}
         loadingLabel={`Loading ${items}...`}
         errorTitle={`Failed to load ${items}`}
-        isEmpty={(data) => data.items.length === 0}
+        isEmpty={isEmptyList}
         empty={{
           icon: empty?.icon,
           title: name ? `No ${items} match “${name}”` : `No ${items} yet`,

@@ -1,4 +1,4 @@
-import { act, render, renderHook, screen } from '@testing-library/react';
+import { act, cleanup, render, renderHook, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import type { ReactNode } from 'react';
@@ -76,5 +76,42 @@ describe('useQueryParams', () => {
     expect(screen.getByTestId('search').textContent).toBe('?page=1&limit=25&name=news');
     await user.click(screen.getByRole('button', { name: 'clear' }));
     expect(screen.getByTestId('search').textContent).toBe('?page=1&limit=25');
+  });
+});
+
+describe('useQueryParams bounds', () => {
+  function Probe({ maxLimit }: { maxLimit?: number }) {
+    const { page, limit } = useQueryParams(maxLimit ? { maxLimit } : {});
+    const location = useLocation();
+    return <output data-testid="state">{`${page}|${limit}|${location.search}`}</output>;
+  }
+  const show = (url: string, maxLimit?: number) =>
+    render(
+      <MemoryRouter initialEntries={[url]}>
+        <Probe maxLimit={maxLimit} />
+      </MemoryRouter>,
+    );
+
+  it('cuts a page size above what the API takes down to it, in the address too', async () => {
+    show('/audiences?limit=5000&page=2');
+    await waitFor(() => expect(screen.getByTestId('state').textContent).toBe('2|1000|?limit=1000&page=2'));
+  });
+
+  it("takes a list's own bound (templates: 100)", async () => {
+    show('/templates?limit=101', 100);
+    await waitFor(() => expect(screen.getByTestId('state').textContent).toBe('1|100|?limit=100&page=1'));
+  });
+
+  it('gives the default for a size below 1 or not a number, and corrects the address', async () => {
+    show('/campaigns?limit=0');
+    await waitFor(() => expect(screen.getByTestId('state').textContent).toBe('1|10|?limit=10&page=1'));
+    cleanup();
+    show('/campaigns?limit=ten');
+    await waitFor(() => expect(screen.getByTestId('state').textContent).toBe('1|10|?limit=10&page=1'));
+  });
+
+  it('leaves an address without page or size as it is', () => {
+    show('/campaigns?name=news');
+    expect(screen.getByTestId('state').textContent).toBe('1|10|?name=news');
   });
 });

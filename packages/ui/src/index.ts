@@ -1,7 +1,17 @@
 export { DATE_TIME_FORMAT, DATE_TIME_MINUTES_FORMAT, TRUNCATE_LENGTH, formatDateTime, truncate } from './format';
 export { fileNameFromContentDisposition, saveBlob } from './download';
 export { useDebouncedValue } from './useDebouncedValue';
-export { DEFAULT_LIMIT, DEFAULT_PAGE, LIST_PAGE_SIZES, useQueryParams, type ListQueryParams } from './useQueryParams';
+export {
+  DEFAULT_LIMIT,
+  DEFAULT_PAGE,
+  LIST_PAGE_SIZES,
+  MAX_LIST_LIMIT,
+  MAX_LIST_PAGE,
+  useQueryParams,
+  type ListQueryParams,
+  type SetParamsOptions,
+} from './useQueryParams';
+export { isEmptyList, isPastTheEnd, usePageInRange, type PageInRangeOptions, type PageOfItems } from './usePageInRange';
 export { PagedTableFooter, pageSizeChoices, totalPagesOf, type PageSize, type PagedTableFooterProps } from './PagedTableFooter';
 export { TruncatedText, type TruncatedTextProps } from './TruncatedText';
 export { ScrollingTable, type ScrollingTableProps } from './ScrollingTable';

@@ -1,12 +1,14 @@
 import { FluentProvider, webLightTheme } from '@fluentui/react-components';
 import { ApiError } from '@mailroom/api-client';
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { MemoryRouter, useLocation } from 'react-router-dom';
 import { describe, expect, it, vi } from 'vitest';
 import { ListScreen } from './ListScreen';
 import { NameSearchForm } from './NameSearchForm';
 import { PagedListSection, type ListParams } from './PagedListSection';
 import { QueryStateSwitch, type QueryStateLike } from './QueryStateSwitch';
+import { useQueryParams } from './useQueryParams';
 
 const inFluent = (ui: React.ReactElement) => render(<FluentProvider theme={webLightTheme}>{ui}</FluentProvider>);
 
@@ -204,5 +206,96 @@ describe('ListScreen', () => {
       </FluentProvider>,
     );
     expect((screen.getByRole('button', { name: 'Create Campaign' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+});
+
+describe('a list past its last page', () => {
+  interface Audience {
+    id: number;
+    name: string;
+  }
+  /** A list the server pages as the API does: any page answers, one past the end with no items and the whole count. */
+  function serverPage(all: Audience[], page: number, limit: number) {
+    return { items: all.slice((page - 1) * limit, page * limit), meta: { totalItems: all.length } };
+  }
+  function List({ all }: { all: Audience[] }) {
+    const params = useQueryParams();
+    const location = useLocation();
+    const query: QueryStateLike<ReturnType<typeof serverPage>> = {
+      isPending: false,
+      isError: false,
+      error: null,
+      data: serverPage(all, params.page, params.limit),
+      refetch: vi.fn(),
+    };
+    return (
+      <>
+        <output data-testid="address">{location.search}</output>
+        <PagedListSection noun="Audiences" params={params} query={query} pageSizeOptions={[5, 10]}>
+          {(audiences) => (
+            <ul>
+              {audiences.map((audience) => (
+                <li key={audience.id}>{audience.name}</li>
+              ))}
+            </ul>
+          )}
+        </PagedListSection>
+      </>
+    );
+  }
+  const audiences = (count: number) => Array.from({ length: count }, (_, i) => ({ id: i + 1, name: `Audience ${i + 1}` }));
+  const showAt = (url: string, all: Audience[]) =>
+    inFluent(
+      <MemoryRouter initialEntries={['/audiences', url]}>
+        <List all={all} />
+      </MemoryRouter>,
+    );
+
+  it('an old ?page= link shows the last page, with its pager, and the address says so', async () => {
+    showAt('/audiences?page=99&limit=5', audiences(12));
+    expect((await screen.findAllByRole('listitem')).map((item) => item.textContent)).toEqual(['Audience 11', 'Audience 12']);
+    expect(screen.getByRole('group', { name: 'Audiences pagination' }).textContent).toContain('11–12 of 12');
+    expect(screen.getByTestId('address').textContent).toBe('?page=3&limit=5');
+    expect(screen.queryByText('No audiences yet')).toBeNull();
+  });
+
+  it('a last page whose only row is deleted moves to the page before it', async () => {
+    const all = audiences(11);
+    const view = showAt('/audiences?page=3&limit=5', all);
+    expect((await screen.findAllByRole('listitem')).map((item) => item.textContent)).toEqual(['Audience 11']);
+    view.rerender(
+      <FluentProvider theme={webLightTheme}>
+        <MemoryRouter initialEntries={['/audiences', '/audiences?page=3&limit=5']}>
+          <List all={all.slice(0, 10)} />
+        </MemoryRouter>
+      </FluentProvider>,
+    );
+    await waitFor(() => expect(screen.getByTestId('address').textContent).toBe('?page=2&limit=5'));
+    expect(screen.getAllByRole('listitem').map((item) => item.textContent)).toEqual([6, 7, 8, 9, 10].map((n) => `Audience ${n}`));
+    expect(screen.getByRole('group', { name: 'Audiences pagination' }).textContent).toContain('6–10 of 10');
+  });
+
+  it('shows the empty state only when the list itself is empty, on page 1', async () => {
+    showAt('/audiences?page=4', []);
+    expect(await screen.findByText('No audiences yet')).toBeTruthy();
+    expect(screen.queryByRole('group', { name: 'Audiences pagination' })).toBeNull();
+    await waitFor(() => expect(screen.getByTestId('address').textContent).toBe('?page=1'));
+  });
+
+  it('never shows the empty state while it moves from a page past the end', () => {
+    const moved = vi.fn();
+    const past = { items: [] as Audience[], meta: { totalItems: 12 } };
+    inFluent(
+      <PagedListSection
+        noun="Audiences"
+        params={{ page: 9, limit: 5, name: '', setParams: moved }}
+        query={{ isPending: false, isError: false, error: null, data: past, refetch: vi.fn() }}
+      >
+        {() => <p>table</p>}
+      </PagedListSection>,
+    );
+    expect(screen.getByText('Loading audiences...')).toBeTruthy();
+    expect(screen.queryByRole('status')).toBeNull();
+    expect(moved).toHaveBeenCalledWith({ page: 3 }, { replace: true });
   });
 });

@@ -30,7 +30,7 @@ export function fakeAuth(profile: Profile | null | 'pending') {
     signOut: vi.fn(async () => {}),
     forget: vi.fn(async () => {}),
     getAccessToken: vi.fn(async () => 'token-1'),
-    onSessionEnded: vi.fn(() => () => {}),
+    onSessionEnded: vi.fn<AuthService['onSessionEnded']>(() => () => {}),
   } satisfies AuthService;
 }
 
@@ -72,8 +72,11 @@ export function renderShell({
 }: { path?: string; auth?: AuthService; loadRemote?: RemoteLoader; config?: ShellConfig } = {}) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   let currentPath = path;
+  let currentAddress = path;
   function TrackLocation() {
-    currentPath = useLocation().pathname;
+    const location = useLocation();
+    currentPath = location.pathname;
+    currentAddress = `${location.pathname}${location.search}`;
     return null;
   }
   const view = render(
@@ -82,5 +85,5 @@ export function renderShell({
       <Shell config={config} auth={auth} loadRemote={loadRemote} queryClient={queryClient} />
     </MemoryRouter>,
   );
-  return { ...view, auth, loadRemote, queryClient, location: () => currentPath };
+  return { ...view, auth, loadRemote, queryClient, location: () => currentPath, address: () => currentAddress };
 }

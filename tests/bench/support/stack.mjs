@@ -9,6 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { startS3Endpoint } from '../../../api/test/support/s3.ts';
 import { mintToken, testAudience, testIssuer, testJwks, testOrgEmailDomain } from '../../../api/test/support/tokens.ts';
 import { spawnNode, stopAll } from './processes.mjs';
 
@@ -91,10 +92,15 @@ export function scriptArgs(script) {
  * Everything it started goes with `stack.stop()`, on SIGINT and SIGTERM, and, should this process die
  * without stopping them, with this process (support/exit-with-parent.mjs): the processes stop, and a
  * janitor process drops the database and removes the import folder.
+ *
+ * `BENCH_SPOOL=s3` (or `spool: 's3'`): the import spool is a bucket of the local S3-compatible endpoint
+ * (api/test/support/s3.ts, in this process, its objects inside the run's folder) instead of IMPORT_DIR.
  */
-export async function startStack({ env: extraEnv = {} } = {}) {
+export async function startStack({ env: extraEnv = {}, spool = process.env.BENCH_SPOOL ?? 'folder' } = {}) {
+  if (spool !== 'folder' && spool !== 's3') throw new Error(`BENCH_SPOOL must be folder or s3, not ${spool}`);
   const database = await freshDatabase();
   const importDir = mkdtempSync(join(tmpdir(), 'mailroom-bench-imports-'));
+  const s3 = spool === 's3' ? await startS3Endpoint({ directory: join(importDir, 's3') }) : undefined;
   const janitor = spawnNode([JANITOR, SERVER_URL, database.name, importDir], { stdio: ['ignore', 2, 2] });
   const jwks = JSON.stringify(await testJwks());
   const jwksServer = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(jwks));
@@ -117,6 +123,7 @@ export async function startStack({ env: extraEnv = {} } = {}) {
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     TRACKING_SECRET: 'bench-tracking-secret-0123456789',
     IMPORT_DIR: importDir,
+    ...s3?.env,
     ...extraEnv,
   };
   const children = [];
@@ -132,6 +139,7 @@ export async function startStack({ env: extraEnv = {} } = {}) {
       for (const signal of ['SIGINT', 'SIGTERM']) process.off(signal, onSignal);
       await stopAll(children);
       jwksServer.close();
+      await s3?.close();
       // Once nothing uses them: the janitor drops the database and removes the import folder.
       await stopAll([janitor]);
       await deleteQueues(queuePrefix).catch((error) => console.error('could not delete the benchmark queues:', error));
@@ -165,6 +173,9 @@ export async function startStack({ env: extraEnv = {} } = {}) {
     // Wait for the worker's consumers (its queue declaration) before publishing work.
     await sleep(1500);
     const stack = {
+      spool,
+      /** The local S3-compatible endpoint when the spool is S3. */
+      s3,
       baseUrl,
       api,
       pool,

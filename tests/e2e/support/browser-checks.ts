@@ -140,3 +140,16 @@ export async function expectNoOverlappingCells(table: Locator): Promise<void> {
   }
   expect(problems, 'overlapping cells').toEqual([]);
 }
+
+/**
+ * Collects, from now on, what the Module Federation runtime logs in the page (its messages start with
+ * '[ Federation Runtime ]'): a shared module whose version does not satisfy a remote's requirement,
+ * a share scope problem. A page that loads cleanly logs none.
+ */
+export function collectFederationWarnings(page: Page): string[] {
+  const warnings: string[] = [];
+  page.on('console', (message) => {
+    if (/Federation Runtime/i.test(message.text())) warnings.push(`${message.type()} on ${page.url()}: ${message.text()}`);
+  });
+  return warnings;
+}

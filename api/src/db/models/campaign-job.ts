@@ -20,7 +20,10 @@ export class CampaignJob extends Model<InferAttributes<CampaignJob>, InferCreati
   declare complaintTime: CreationOptional<Date | null>;
   declare openedAt: CreationOptional<Date | null>;
   declare clickedAt: CreationOptional<Date | null>;
+  /** When the claim was made or last confirmed by its living worker (the heartbeat the stale sweep reads). */
   declare claimedAt: CreationOptional<Date | null>;
+  /** The claim holding the job (a worker's own id for it), for recording or giving it back after an outage. */
+  declare claimToken: CreationOptional<string | null>;
   declare sentAt: CreationOptional<Date | null>;
   /** Throttled jobs wait until then. */
   declare notBefore: CreationOptional<Date | null>;
@@ -48,6 +51,7 @@ export class CampaignJob extends Model<InferAttributes<CampaignJob>, InferCreati
         openedAt: { type: DataTypes.DATE, allowNull: true },
         clickedAt: { type: DataTypes.DATE, allowNull: true },
         claimedAt: { type: DataTypes.DATE, allowNull: true },
+        claimToken: { type: DataTypes.UUID, allowNull: true },
         sentAt: { type: DataTypes.DATE, allowNull: true },
         notBefore: { type: DataTypes.DATE, allowNull: true },
         createdAt: { type: DataTypes.DATE, allowNull: false },

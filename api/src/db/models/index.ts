@@ -2,33 +2,24 @@ import type { Sequelize } from 'sequelize';
 import { Audience } from './audience.js';
 import { Campaign } from './campaign.js';
 import { CampaignJob } from './campaign-job.js';
-import { CampaignJobCount } from './campaign-job-count.js';
 import { CampaignLink } from './campaign-link.js';
 import { Contact } from './contact.js';
-import { SendRate } from './send-rate.js';
 import { SnsMessage } from './sns-message.js';
 import { Suppression } from './suppression.js';
 import { Template } from './template.js';
-import { TrackingEvent } from './tracking-event.js';
 
-export {
-  Audience,
-  Campaign,
-  CampaignJob,
-  CampaignJobCount,
-  CampaignLink,
-  Contact,
-  SendRate,
-  SnsMessage,
-  Suppression,
-  Template,
-  TrackingEvent,
-};
+export { Audience, Campaign, CampaignJob, CampaignLink, Contact, SnsMessage, Suppression, Template };
 export type { AudienceSource } from './audience.js';
 export type { CampaignStatus } from './campaign.js';
 export type { BounceType, CampaignJobStatus } from './campaign-job.js';
 export type { SuppressionReason } from './suppression.js';
-export type { TrackingEventKind } from './tracking-event.js';
+
+/**
+ * Tables written only by the SQL functions and triggers of the migrations, and read by raw SQL:
+ * campaign_job_counts (triggers on campaign_jobs, 0006), send_rate (the rate schedule, 0005) and
+ * tracking_events (the tracking recorder, 0005).
+ */
+export const SQL_ONLY_TABLES: readonly string[] = ['campaign_job_counts', 'send_rate', 'tracking_events'];
 
 export interface Models {
   Audience: typeof Audience;
@@ -36,15 +27,15 @@ export interface Models {
   Template: typeof Template;
   Campaign: typeof Campaign;
   CampaignJob: typeof CampaignJob;
-  CampaignJobCount: typeof CampaignJobCount;
   CampaignLink: typeof CampaignLink;
-  TrackingEvent: typeof TrackingEvent;
   Suppression: typeof Suppression;
   SnsMessage: typeof SnsMessage;
-  SendRate: typeof SendRate;
 }
 
-/** Defines every table of the schema (migrations/0001_initial.sql) on `sequelize`, with associations. */
+/**
+ * Defines the tables the application reads and writes row by row on `sequelize`, with associations.
+ * Tables that only SQL functions write (SQL_ONLY_TABLES) have no model.
+ */
 export function defineModels(sequelize: Sequelize): Models {
   const models: Models = {
     Audience: Audience.initModel(sequelize),
@@ -52,12 +43,9 @@ export function defineModels(sequelize: Sequelize): Models {
     Template: Template.initModel(sequelize),
     Campaign: Campaign.initModel(sequelize),
     CampaignJob: CampaignJob.initModel(sequelize),
-    CampaignJobCount: CampaignJobCount.initModel(sequelize),
     CampaignLink: CampaignLink.initModel(sequelize),
-    TrackingEvent: TrackingEvent.initModel(sequelize),
     Suppression: Suppression.initModel(sequelize),
     SnsMessage: SnsMessage.initModel(sequelize),
-    SendRate: SendRate.initModel(sequelize),
   };
   const m = models;
   m.Audience.hasMany(m.Contact, { foreignKey: 'audienceId', as: 'contacts' });
@@ -68,7 +56,5 @@ export function defineModels(sequelize: Sequelize): Models {
   m.CampaignJob.belongsTo(m.Campaign, { foreignKey: 'campaignId', as: 'campaign' });
   m.Campaign.hasMany(m.CampaignLink, { foreignKey: 'campaignId', as: 'links' });
   m.CampaignLink.belongsTo(m.Campaign, { foreignKey: 'campaignId', as: 'campaign' });
-  m.TrackingEvent.belongsTo(m.CampaignJob, { foreignKey: 'jobId', as: 'job' });
-  m.TrackingEvent.belongsTo(m.CampaignLink, { foreignKey: 'linkId', as: 'link' });
   return models;
 }

@@ -3,9 +3,9 @@
  * service, answer. openapi.yaml has already validated (and typed) the inputs; the service's
  * DomainErrors become statuses in the one error handler.
  *
- * Uploads: the OpenAPI validator's multipart parser has written the file to disk, capped at
- * IMPORT_MAX_BYTES (413 above it) and removed when the response ends; the service moves it into
- * the import spool folder before that.
+ * Uploads: the OpenAPI validator's multipart parser has already streamed the file into the import
+ * spool (upload-spool.ts), capped at IMPORT_MAX_BYTES (413 above it); the service queues it or
+ * removes it.
  */
 import { Router, type Request } from 'express';
 import { pipeline } from 'node:stream/promises';
@@ -13,18 +13,11 @@ import type { AppDeps } from '../../deps.js';
 import { DELETE_QUEUED, type ImportUpload } from '../../services/audiences/audience-service.js';
 import { contentDisposition, startDownload } from '../download.js';
 import { bool, id, pageQuery, str } from '../request.js';
-
-interface UploadedFile {
-  fieldname: string;
-  originalname: string;
-  path: string;
-  size: number;
-}
+import { takeSpooledFile } from '../upload-spool.js';
 
 function uploadOf(req: Request): ImportUpload {
-  const files = (req as { files?: UploadedFile[] }).files;
-  const file = Array.isArray(files) ? files.find((f) => f.fieldname === 'file') : undefined;
-  if (file) return { kind: 'file', path: file.path, originalName: file.originalname, size: file.size };
+  const file = takeSpooledFile(req, 'file');
+  if (file) return { kind: 'file', name: file.name, size: file.size, problem: file.problem, originalName: file.originalname };
   // Pasted text may also come as a plain form field.
   const text = (req.body as { file?: unknown } | undefined)?.file;
   return typeof text === 'string' && text !== '' ? { kind: 'text', text } : undefined;
@@ -68,6 +61,10 @@ export function audiencesRouter({ services }: Pick<AppDeps, 'services'>): Router
     await pipeline(stream, res).catch((err: unknown) => {
       req.log.warn({ err, audienceId: audience.id }, 'contact export cut short');
     });
+  });
+
+  router.get('/api/audiences/:id/suppressed-contacts', async (req, res) => {
+    res.json(await audiences.suppressedContacts(id(req)));
   });
 
   router.get('/api/audiences/:id/contacts', async (req, res) => {

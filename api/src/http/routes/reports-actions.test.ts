@@ -20,10 +20,14 @@ import {
   CONTINUE_FIRST,
   JOB_NOT_FOUND,
   JOB_QUEUED,
+  NONE_QUEUED,
   NOT_SENT_QUEUED,
   NOT_SENT_YET,
+  NOTHING_TO_RETRY,
+  NOTHING_UNCONFIRMED,
   ONLY_FAILED_RETRIED,
   RETRY_ALL_QUEUED,
+  unconfirmedQueued,
 } from '../../services/reports/report-service.js';
 import { sesEventRepository } from '../../services/ses-events/repository.js';
 import { trackingRepository } from '../../services/tracking/repository.js';
@@ -109,17 +113,28 @@ const jobOf = async (campaignId: number, email: string) =>
 async function report(campaignId: number, query: string) {
   const res = await get(`/api/reports/${campaignId}/email-performance?limit=100&${query}`);
   expect(res.status).toBe(200);
-  return res.body as { items: { email: string; status: string }[]; meta: { totalItems: number } };
+  return res.body as { items: { email: string; status: string; suppressionReason: string | null }[]; meta: { totalItems: number } };
 }
 
-/** Asks `times` at once; every answer is `ok` or, for a request that lost the race, a 409. */
-async function atOnce(path: string, times: number, ok: string): Promise<void> {
+/**
+ * Asks `times` at once; every answer is a 202 (with `ok` as its message, when given) or, for a
+ * request that lost the race, a 409. Answers the 202 bodies.
+ */
+async function atOnce(path: string, times: number, ok?: string): Promise<unknown[]> {
   const answers = await Promise.all(Array.from({ length: times }, () => post(path)));
   for (const res of answers) {
-    if (res.status === 202) expect(res.body).toEqual({ message: ok });
-    else expect(res.status, JSON.stringify(res.body)).toBe(409);
+    if (res.status === 202 && ok !== undefined) expect(res.body).toEqual({ message: ok });
+    else if (res.status !== 202) expect(res.status, JSON.stringify(res.body)).toBe(409);
   }
   expect(answers.some((res) => res.status === 202)).toBe(true);
+  return answers.filter((res) => res.status === 202).map((res) => res.body as unknown);
+}
+
+/** The bodies of a bulk action asked several times at once: one queued the work, the others found none left. */
+function oneQueued(bodies: unknown[], queued: object, none: object): void {
+  const [first, ...rest] = [...bodies].sort((a, b) => (b as { queued: number }).queued - (a as { queued: number }).queued);
+  expect(first).toEqual(queued);
+  for (const body of rest) expect(body).toEqual(none);
 }
 
 describe('report actions', () => {
@@ -167,16 +182,20 @@ describe('report actions', () => {
     expect((await report(id, 'sendStatus=FAILED')).items.map((r) => r.email)).toEqual(['retry-fail-2@example.org']);
     expect((await post(`/api/reports/${id}/retry-job/${failed!.id}`)).status).toBe(409);
 
-    // Retry all, asked three times at once: the one failed job left is sent once.
-    await atOnce(`/api/reports/${id}/retry-all-failed-jobs`, 3, RETRY_ALL_QUEUED);
+    // Retry all, asked three times at once: the one failed job left is sent once, and the answers say so.
+    oneQueued(
+      await atOnce(`/api/reports/${id}/retry-all-failed-jobs`, 3),
+      { message: `${RETRY_ALL_QUEUED} 1 email queued.`, queued: 1, skipped: 0 },
+      { message: NOTHING_TO_RETRY, queued: 0, skipped: 0 },
+    );
     expect(await settled(id)).toMatchObject({ status: 'SENT', jobs_sent: 3, jobs_failed: 0 });
     for (const email of ['retry-ok@example.org', 'retry-fail-1@example.org', 'retry-fail-2@example.org']) {
       expect(ses.accepted.get(email), email).toBe(1);
     }
     expect((await report(id, 'sendStatus=FAILED')).meta.totalItems).toBe(0);
     expect((await get(`/api/reports/${id}/overview-stat`)).body).toMatchObject({ jobsSent: 3, jobsFailed: 0, totalContactsCount: 3 });
-    // Nothing failed: retrying all again changes nothing and sends nothing.
-    await atOnce(`/api/reports/${id}/retry-all-failed-jobs`, 1, RETRY_ALL_QUEUED);
+    // Nothing failed: retrying all again changes nothing, sends nothing, and says there was nothing to retry.
+    expect(await atOnce(`/api/reports/${id}/retry-all-failed-jobs`, 1)).toEqual([{ message: NOTHING_TO_RETRY, queued: 0, skipped: 0 }]);
     expect(await settled(id)).toMatchObject({ status: 'SENT', jobs_sent: 3 });
   });
 
@@ -188,19 +207,38 @@ describe('report actions', () => {
       ],
       ['ns-later-1@example.org', 'ns-later-2@example.org'],
     );
-    expect((await report(id, 'sendStatus=NOT_SENT')).items.map((r) => r.email)).toEqual([
-      'NS-Later-1@example.org',
-      'ns-later-2@example.org',
+    // NOT_SENT rows say why they were not sent: suppressed, with the reason.
+    expect((await report(id, 'sendStatus=NOT_SENT')).items.map((r) => [r.email, r.status, r.suppressionReason])).toEqual([
+      ['NS-Later-1@example.org', 'NOT_SENT', 'UNSUBSCRIBE'],
+      ['ns-later-2@example.org', 'NOT_SENT', 'UNSUBSCRIBE'],
     ]);
-    // The first one asked to hear from us again; the second is still suppressed.
+    expect((await report(id, 'sendStatus=NOT_SENT&email=later-2')).items.map((r) => r.suppressionReason)).toEqual(['UNSUBSCRIBE']);
+    // The first one asked to hear from us again; the second is still suppressed, now for a complaint.
     await t.db.pool.query(`DELETE FROM suppressions WHERE email_lower = 'ns-later-1@example.org'`);
-    await atOnce(`/api/reports/${id}/send-to-not-sent`, 3, NOT_SENT_QUEUED);
+    await t.db.pool.query(`UPDATE suppressions SET reason = 'COMPLAINT' WHERE email_lower = 'ns-later-2@example.org'`);
+    expect((await report(id, 'sendStatus=NOT_SENT')).items.map((r) => r.suppressionReason)).toEqual([null, 'COMPLAINT']);
+    // Asked three times at once: one queues the contact, every answer counts the suppressed one it skipped.
+    oneQueued(
+      await atOnce(`/api/reports/${id}/send-to-not-sent`, 3),
+      {
+        message: `${NOT_SENT_QUEUED} 1 email queued, 1 suppressed contact skipped (unsubscribed, bounced or complained).`,
+        queued: 1,
+        skipped: 1,
+      },
+      {
+        message: `${NONE_QUEUED} 0 emails queued, 1 suppressed contact skipped (unsubscribed, bounced or complained).`,
+        queued: 0,
+        skipped: 1,
+      },
+    );
     expect(await settled(id)).toMatchObject({ status: 'SENT', jobs_sent: 3 });
     for (const email of ['ns-1@example.org', 'ns-2@example.org', 'NS-Later-1@example.org']) expect(ses.accepted.get(email), email).toBe(1);
     expect(ses.calls.get('ns-later-2@example.org')).toBeUndefined();
     const notSent = await report(id, 'sendStatus=NOT_SENT');
-    expect(notSent.items.map((r) => r.email)).toEqual(['ns-later-2@example.org']);
+    expect(notSent.items.map((r) => [r.email, r.suppressionReason])).toEqual([['ns-later-2@example.org', 'COMPLAINT']]);
     expect(notSent.meta.totalItems).toBe(1);
+    // Jobs' rows carry no suppression reason (their own bounce or complaint says what happened).
+    expect((await report(id, 'sendStatus=SENT_WAIT_ACK')).items.map((r) => r.suppressionReason)).toEqual([null, null, null]);
     expect((await get(`/api/reports/${id}/overview-stat`)).body).toMatchObject({ jobsSent: 3, totalContactsCount: 3 });
   });
 
@@ -323,5 +361,49 @@ describe('report actions', () => {
     const campaign = (await get(`/api/campaigns/${id}`)).body;
     expect((await report(id, 'clicked=true')).meta.totalItems).toBe(campaign.uniqueClicks);
     expect((await report(id, 'opened=true')).meta.totalItems).toBe(campaign.uniqueOpens);
+  });
+});
+
+describe('resend unconfirmed (an addition to the spec)', () => {
+  it('needs a token, a campaign that exists and one that is sending or sent', async () => {
+    expect((await api().post('/api/reports/1/resend-unconfirmed')).status).toBe(401);
+    expect((await post('/api/reports/999999/resend-unconfirmed')).status).toBe(404);
+    const draft = (await post('/api/campaigns').send({ name: 'Draft' })).body.id as number;
+    expect((await post(`/api/reports/${draft}/resend-unconfirmed`)).body).toEqual({ message: NOT_SENT_YET });
+  });
+
+  it('sends again only the UNKNOWN jobs unconfirmed for an hour, once however often it is asked', async () => {
+    const { id } = await sentCampaign(contacts('unc-old@example.org', 'unc-new@example.org', 'unc-sent@example.org'));
+    expect(ses.accepted.get('unc-old@example.org')).toBe(1);
+    // Two mails whose outcome was lost: one claimed two hours ago, one ten minutes ago.
+    await t.db.pool.query(
+      `UPDATE campaign_jobs SET status = 'UNKNOWN', ses_message_id = NULL, error_message = 'lost', claimed_at = now() - $3::interval
+        WHERE campaign_id = $1 AND email = $2`,
+      [id, 'unc-old@example.org', '2 hours'],
+    );
+    await t.db.pool.query(
+      `UPDATE campaign_jobs SET status = 'UNKNOWN', ses_message_id = NULL, error_message = 'lost', claimed_at = now() - $3::interval
+        WHERE campaign_id = $1 AND email = $2`,
+      [id, 'unc-new@example.org', '10 minutes'],
+    );
+    expect((await get(`/api/reports/${id}/overview-stat`)).body).toMatchObject({
+      jobsUnknown: 2,
+      jobsUnconfirmed: 1,
+      unconfirmedResendAfterMinutes: 60,
+    });
+
+    const answers = await Promise.all(Array.from({ length: 3 }, () => post(`/api/reports/${id}/resend-unconfirmed`)));
+    const messages = answers.filter((res) => res.status === 202).map((res) => res.body.message as string);
+    expect(answers.every((res) => res.status === 202 || res.status === 409)).toBe(true);
+    expect(messages).toContain(unconfirmedQueued(1));
+    expect(messages.filter((m) => m === unconfirmedQueued(1))).toHaveLength(1);
+    await settled(id);
+    expect(ses.accepted.get('unc-old@example.org')).toBe(2);
+    expect(ses.accepted.get('unc-new@example.org')).toBe(1);
+    expect(ses.accepted.get('unc-sent@example.org')).toBe(1);
+    expect(await jobOf(id, 'unc-old@example.org')).toMatchObject({ status: 'SENT_WAIT_ACK' });
+    expect(await jobOf(id, 'unc-new@example.org')).toMatchObject({ status: 'UNKNOWN' });
+    expect((await get(`/api/reports/${id}/overview-stat`)).body).toMatchObject({ jobsUnknown: 1, jobsUnconfirmed: 0 });
+    expect((await post(`/api/reports/${id}/resend-unconfirmed`)).body).toEqual({ message: NOTHING_UNCONFIRMED });
   });
 });

@@ -55,6 +55,10 @@ export function reportsRouter({ services }: Pick<AppDeps, 'services'>): Router {
     res.status(202).json(await reports.retryAllFailed(id(req)));
   });
 
+  router.post('/api/reports/:id/resend-unconfirmed', async (req, res) => {
+    res.status(202).json(await reports.resendUnconfirmed(id(req)));
+  });
+
   router.post('/api/reports/:id/retry-job/:jobId', async (req, res) => {
     res.status(202).json(await reports.retryJob(id(req), id(req, 'jobId')));
   });

@@ -165,6 +165,85 @@ describe('SES events through SNS', () => {
     ).expect(204);
   });
 
+  describe('an event for a job left UNKNOWN', () => {
+    /** A job whose worker died before it recorded SES's answer: UNKNOWN, no message id, not counted as sent. */
+    async function unknownJob(email: string) {
+      const made = await jobWithMessageId(email);
+      await t.db.pool.query(`UPDATE campaign_jobs SET status = 'UNKNOWN', ses_message_id = NULL, error_message = 'lost' WHERE id = $1`, [
+        made.jobId,
+      ]);
+      const tags = { campaign_id: [String(made.campaignId)], job_id: [String(made.jobId)] };
+      return { ...made, tags };
+    }
+    const counters = async (campaignId: number) =>
+      (await t.db.pool.query('SELECT jobs_sent, jobs_failed FROM campaigns WHERE id = $1', [campaignId])).rows[0];
+    const counted = async (campaignId: number) =>
+      (
+        await t.db.pool.query<{ status: string; bounce_type: string; jobs: number }>(
+          'SELECT status, bounce_type, jobs FROM campaign_job_counts WHERE campaign_id = $1 AND jobs > 0 ORDER BY status',
+          [campaignId],
+        )
+      ).rows;
+
+    it('a Delivery moves it to SENT_SUCCESS with the message id, counted as sent', async () => {
+      const { jobId, campaignId, sesMessageId, tags } = await unknownJob('Lost@Example.org');
+      const mail = { messageId: sesMessageId, tags, destination: ['lost@example.org'], timestamp: '2026-11-01T10:00:00.000Z' };
+      await post(signed({ Type: 'Notification', Message: JSON.stringify({ eventType: 'Delivery', mail, delivery: {} }) })).expect(204);
+      expect(await job(jobId)).toMatchObject({ status: 'SENT_SUCCESS', ses_message_id: sesMessageId, error_message: null });
+      expect((await job(jobId)).sent_at.toISOString()).toBe('2026-11-01T10:00:00.000Z');
+      expect(await counters(campaignId)).toEqual({ jobs_sent: 1, jobs_failed: 0 });
+      expect(await counted(campaignId)).toEqual([{ status: 'SENT_SUCCESS', bounce_type: 'NONE', jobs: 1 }]);
+    });
+
+    it('a Permanent bounce records it as sent and HARD, and suppresses the address; a complaint as delivered', async () => {
+      const bounced = await unknownJob('vanished@example.org');
+      await post(
+        signed({
+          Type: 'Notification',
+          Message: JSON.stringify({
+            eventType: 'Bounce',
+            mail: { messageId: bounced.sesMessageId, tags: bounced.tags, destination: ['vanished@example.org'] },
+            bounce: { bounceType: 'Permanent', bouncedRecipients: [{ emailAddress: 'vanished@example.org' }] },
+          }),
+        }),
+      ).expect(204);
+      expect(await job(bounced.jobId)).toMatchObject({ status: 'SENT_WAIT_ACK', bounce_type: 'HARD' });
+      expect(await counters(bounced.campaignId)).toEqual({ jobs_sent: 1, jobs_failed: 0 });
+      expect(await suppression('vanished@example.org')).toMatchObject({ reason: 'HARD_BOUNCE', campaign_id: bounced.campaignId });
+
+      const complained = await unknownJob('cross@example.org');
+      await post(
+        signed({
+          Type: 'Notification',
+          Message: JSON.stringify({
+            eventType: 'Complaint',
+            mail: { messageId: complained.sesMessageId, tags: complained.tags, destination: ['cross@example.org'] },
+            complaint: { complainedRecipients: [{ emailAddress: 'cross@example.org' }] },
+          }),
+        }),
+      ).expect(204);
+      expect(await job(complained.jobId)).toMatchObject({ status: 'SENT_WAIT_ACK', complaint_type: 'complaint' });
+      expect(await counters(complained.campaignId)).toEqual({ jobs_sent: 1, jobs_failed: 0 });
+    });
+
+    it('stays UNKNOWN when the mail went to another address, or the message id is already another job’s', async () => {
+      const other = await unknownJob('mine@example.org');
+      const mail = { messageId: other.sesMessageId, tags: other.tags, destination: ['someone-else@example.org'] };
+      await post(signed({ Type: 'Notification', Message: JSON.stringify({ eventType: 'Delivery', mail, delivery: {} }) })).expect(204);
+      expect(await job(other.jobId)).toMatchObject({ status: 'UNKNOWN', ses_message_id: null });
+
+      const taken = await jobWithMessageId('taken@example.org');
+      const stale = await unknownJob('stale@example.org');
+      const reused = { messageId: taken.sesMessageId, tags: stale.tags, destination: ['stale@example.org'] };
+      await post(signed({ Type: 'Notification', Message: JSON.stringify({ eventType: 'Delivery', mail: reused, delivery: {} }) })).expect(
+        204,
+      );
+      expect(await job(stale.jobId)).toMatchObject({ status: 'UNKNOWN' });
+      expect(await job(taken.jobId)).toMatchObject({ status: 'SENT_SUCCESS' });
+      expect(await counters(stale.campaignId)).toEqual({ jobs_sent: 0, jobs_failed: 0 });
+    });
+  });
+
   it('applies a MessageId once, however often SNS repeats it', async () => {
     const { jobId, sesMessageId } = await jobWithMessageId('Repeat@Example.org');
     const bounce = signed({

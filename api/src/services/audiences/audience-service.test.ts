@@ -10,9 +10,11 @@ import { importContacts } from '../contacts/importer.js';
 import { DomainError } from '../errors.js';
 import { createAudienceService } from './audience-service.js';
 import { audienceLockArgs } from './locks.js';
+import { folderSpool } from '../../spool/folder-spool.js';
 
 let db: TestDatabase;
 let settings: ImportSettings;
+let dir: string;
 const published: { queue: string; payload: unknown }[] = [];
 let failPublish = false;
 
@@ -23,13 +25,15 @@ const queue = {
   },
 } as unknown as Queues;
 
-const service = () => createAudienceService({ db: db.database, queue, importSettings: settings, logger: pino({ level: 'silent' }) });
+const service = () =>
+  createAudienceService({ db: db.database, queue, spool: folderSpool(dir), importSettings: settings, logger: pino({ level: 'silent' }) });
 
 beforeAll(async () => {
   db = await createTestDatabase();
+  dir = await mkdtemp(join(tmpdir(), 'mailroom-audience-service-'));
   settings = {
     maxBytes: 1_000_000,
-    dir: await mkdtemp(join(tmpdir(), 'mailroom-audience-service-')),
+    spool: { kind: 'folder', dir },
     maxLineChars: 1000,
     maxColumns: 10,
     staleAfterMs: 60_000,
@@ -37,17 +41,17 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await db?.drop();
-  await rm(settings.dir, { recursive: true, force: true });
+  await rm(dir, { recursive: true, force: true });
 });
 
 async function audienceWithContacts(count: number): Promise<number> {
   const { id } = await service().create('with contacts', null);
   await db.pool.query('UPDATE audiences SET is_importing = true WHERE id = $1', [id]);
-  await writeFile(join(settings.dir, `${id}.csv`), ['email', ...Array.from({ length: count }, (_, i) => `c${i}@example.org`)].join('\n'));
+  await writeFile(join(dir, `${id}.csv`), ['email', ...Array.from({ length: count }, (_, i) => `c${i}@example.org`)].join('\n'));
   const outcome = await importContacts(
     db.database,
     { audienceId: id, path: `${id}.csv`, source: 'CSV' },
-    { dir: settings.dir, limits: settings },
+    { spool: folderSpool(dir), limits: settings },
   );
   expect(outcome.status).toBe('imported');
   return id;
@@ -108,7 +112,7 @@ describe('accepting an import', () => {
       failPublish = false;
     }
     expect(await service().get(id)).toMatchObject({ isImporting: false });
-    expect(await readdir(settings.dir)).not.toContainEqual(expect.stringMatching(new RegExp(`^${id}-`)));
+    expect(await readdir(dir)).not.toContainEqual(expect.stringMatching(new RegExp(`^${id}-`)));
 
     expect(await service().acceptImport(id, 'text', { kind: 'text', text: 'email\na@example.org\n' })).toEqual(expect.any(String));
     expect(published.at(-1)).toEqual({
@@ -132,8 +136,8 @@ describe('sweep', () => {
       [stale, fresh, held],
     );
     await db.pool.query(`UPDATE audiences SET deleted_at = now() - interval '1 hour' WHERE id = $1`, [lost]);
-    const oldFile = join(settings.dir, 'old.csv');
-    const newFile = join(settings.dir, 'new.csv');
+    const oldFile = join(dir, 'old.csv');
+    const newFile = join(dir, 'new.csv');
     await writeFile(oldFile, 'email\n');
     await writeFile(newFile, 'email\n');
     const anHourAgo = new Date(Date.now() - 3_600_000);
@@ -154,7 +158,7 @@ describe('sweep', () => {
     expect(await s.get(fresh)).toMatchObject({ isImporting: true });
     expect(await s.get(held)).toMatchObject({ isImporting: true });
     expect(published).toContainEqual({ queue: 'audience-delete', payload: { audienceId: lost } });
-    const files = await readdir(settings.dir);
+    const files = await readdir(dir);
     expect(files).toContain('new.csv');
     expect(files).not.toContain('old.csv');
   });

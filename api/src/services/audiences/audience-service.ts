@@ -3,30 +3,32 @@
  * background work they queue. No HTTP, AMQP or SQL here: errors are DomainErrors (the HTTP layer
  * maps their kinds to statuses), work goes through the typed queues, data through the repositories.
  *
- * Import, the API half: cheap checks first (type, file name, not empty, the header row has an
- * email column: only the start of the file is read), then the upload is moved into the spool
- * folder shared with the worker, the audience is claimed (isImporting) with a conditional update,
- * and the job is published with the broker's confirm before the 202. The worker half is
- * services/contacts/importer.ts.
+ * Import, the API half: the upload is streamed into the spool (a folder or an S3 bucket, shared with
+ * the workers) as it arrives, with the size cap, and its start is checked on the way (UTF-8, limits,
+ * a header row with an email column): a file that fails stops being stored at once. Then the cheap
+ * checks (type, file name, not empty), the audience is claimed (isImporting) with a conditional
+ * update, and the job is published with the broker's confirm before the 202; a refused upload is
+ * removed from the spool. The worker half is services/contacts/importer.ts.
  *
  * Delete: the audience is hidden at once (deleted_at), then a consumer purges its contacts in
  * batches and removes the row.
  */
 import { randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { Readable, Transform, type TransformCallback } from 'node:stream';
 import type { ImportSettings } from '../../config.js';
 import type { Database } from '../../db/database.js';
 import type { Logger } from '../../logger.js';
 import type { Queues } from '../../queue/registry.js';
+import type { ImportSpool } from '../../spool/index.js';
 import { headerLayout } from '../contacts/contact-rows.js';
 import { ImportFileError, readHeaderRecord } from '../contacts/csv.js';
 import { exportContactsCsv } from '../contacts/export.js';
 import { INTERRUPTED_ERROR, type ImportSource } from '../contacts/importer.js';
+import { createSearchCache } from '../search-index.js';
 import { deleteContactBatch, findContactPage, type ContactItem, type ContactPageQuery } from '../contacts/repository.js';
 import { DomainError } from '../errors.js';
 import { toPage, type Page, type PageQuery } from '../paging.js';
+import { suppressionRepository, type SuppressedContacts } from '../suppressions/repository.js';
 import { audienceRepository, type Audience } from './repository.js';
 
 export type { Audience };
@@ -46,19 +48,34 @@ export const DELETE_QUEUED = 'The audience was deleted; its contacts are removed
 const PURGE_BATCH = 10_000;
 /** The header check reads at most this much of an upload. */
 const HEADER_PEEK_BYTES = 256 * 1024;
+const HEADER_CHUNK_BYTES = 64 * 1024;
+
+/**
+ * A multipart file as receiveUpload left it: stored in the spool under `name`, or refused by the
+ * header check (`problem`; nothing stored).
+ */
+export interface SpooledUpload {
+  name: string | undefined;
+  size: number;
+  problem: string | undefined;
+}
 
 /** What the import call received: a spooled multipart file, or the pasted text as a plain field. */
-export type ImportUpload = { kind: 'file'; path: string; originalName: string; size: number } | { kind: 'text'; text: string } | undefined;
+export type ImportUpload = ({ kind: 'file'; originalName: string } & SpooledUpload) | { kind: 'text'; text: string } | undefined;
 
 export interface AudienceServiceDeps {
   db: Database;
   queue: Queues;
+  spool: ImportSpool;
   importSettings: ImportSettings;
   logger: Logger;
 }
 
-export function createAudienceService({ db, queue, importSettings, logger }: AudienceServiceDeps) {
+export function createAudienceService({ db, queue, spool, importSettings, logger }: AudienceServiceDeps) {
   const repo = audienceRepository(db);
+  /** The indexes of recent contact searches (search-index.ts), for their next pages. */
+  const searches = createSearchCache();
+  const suppressions = suppressionRepository(db);
 
   const live = async (id: number): Promise<Audience> => {
     const audience = await repo.find(id);
@@ -98,9 +115,17 @@ export function createAudienceService({ db, queue, importSettings, logger }: Aud
       });
     },
 
+    /** How many of the valid contacts are suppressed: every send skips them (see suppressions/repository.ts). */
+    async suppressedContacts(id: number): Promise<SuppressedContacts> {
+      const audience = await live(id);
+      const validContacts = Math.max(0, audience.numberOfContacts - audience.numberOfContactsWithErrors);
+      if (validContacts === 0) return { suppressedContacts: 0, unsubscribed: 0, hardBounced: 0, complained: 0 };
+      return suppressions.countSuppressedContacts({ audienceId: id, validContacts });
+    },
+
     async contacts(id: number, query: ContactPageQuery): Promise<Page<ContactItem>> {
       const audience = await live(id);
-      const { items, totalItems } = await findContactPage(db, audience, query);
+      const { items, totalItems } = await findContactPage(db, audience, query, searches);
       return toPage(items, totalItems, query);
     },
 
@@ -109,31 +134,71 @@ export function createAudienceService({ db, queue, importSettings, logger }: Aud
       return { audience, stream: await exportContactsCsv(db, audience) };
     },
 
-    /** Checks, spools and queues an import; resolves with the 202 message. */
-    async acceptImport(id: number, type: string | undefined, upload: ImportUpload): Promise<string> {
-      const source: ImportSource | undefined = type === 'csv' ? 'CSV' : type === 'text' ? 'TEXT' : undefined;
-      if (!source) throw new DomainError('invalid', INPUT_ERROR);
-      const audience = await live(id);
-      if (audience.source !== null) throw new DomainError('conflict', ALREADY_HAS_SOURCE);
-      if (audience.isImporting) throw new DomainError('conflict', IMPORT_RUNNING);
-
-      if (source === 'CSV') {
-        if (upload?.kind !== 'file') throw new DomainError('invalid', NO_CSV_FILE);
-        if (!upload.originalName.toLowerCase().endsWith('.csv')) throw new DomainError('invalid', ONLY_CSV);
-        if (upload.size === 0) throw new DomainError('invalid', EMPTY_CONTENT);
-      } else if (!upload || (upload.kind === 'text' ? upload.text.trim() === '' : upload.size === 0)) {
-        throw new DomainError('invalid', EMPTY_CONTENT);
-      }
-
-      // The spool name is ours: the member's file name never reaches the file system.
-      await mkdir(importSettings.dir, { recursive: true });
-      const name = `${id}-${randomUUID()}.csv`;
-      const spooled = join(importSettings.dir, name);
-      if (upload.kind === 'text') await writeFile(spooled, upload.text, 'utf8');
-      else await moveFile(upload.path, spooled);
-
+    /**
+     * Streams an uploaded file into the spool as it arrives (at most IMPORT_MAX_BYTES: a larger one
+     * rejects with SpoolTooLargeError and leaves nothing), checking its start on the way: a file whose
+     * start fails the header check is not stored (the rest of it is read and dropped), and the
+     * problem is handed to acceptImport. `audienceId` only names the object.
+     */
+    async receiveUpload(audienceId: number, body: Readable): Promise<SpooledUpload> {
+      const name = spoolName(audienceId);
+      const tap = new HeadTap(HEADER_PEEK_BYTES);
+      let problem: string | undefined;
+      body.on('error', (error) => tap.destroy(error));
+      body.pipe(tap);
+      const checked = tap.head.then(async (head) => {
+        try {
+          problem = await headerProblem(head, importSettings);
+        } catch (error) {
+          tap.destroy(error as Error);
+          throw error;
+        }
+        // Stop storing it: the spool aborts the write, and the rest of the body is drained.
+        if (problem !== undefined) {
+          body.unpipe(tap);
+          tap.destroy(new HeaderRefused());
+          body.resume();
+        }
+      });
+      let size = 0;
       try {
-        await checkHeader(spooled, importSettings);
+        [{ size }] = await Promise.all([spool.put(name, tap, { maxBytes: importSettings.maxBytes }), checked]);
+      } catch (error) {
+        if (problem === undefined) throw error;
+      }
+      if (problem === undefined) return { name, size, problem };
+      // Refused by its start (which may have come after the whole of a small file was stored).
+      await spool.delete(name).catch(() => undefined);
+      return { name: undefined, size: tap.bytes, problem };
+    },
+
+    /** Checks, spools (pasted text) and queues an import; resolves with the 202 message. A refused file is removed from the spool. */
+    async acceptImport(id: number, type: string | undefined, upload: ImportUpload): Promise<string> {
+      let spooled = upload?.kind === 'file' ? upload.name : undefined;
+      try {
+        const source: ImportSource | undefined = type === 'csv' ? 'CSV' : type === 'text' ? 'TEXT' : undefined;
+        if (!source) throw new DomainError('invalid', INPUT_ERROR);
+        const audience = await live(id);
+        if (audience.source !== null) throw new DomainError('conflict', ALREADY_HAS_SOURCE);
+        if (audience.isImporting) throw new DomainError('conflict', IMPORT_RUNNING);
+
+        if (source === 'CSV') {
+          if (upload?.kind !== 'file') throw new DomainError('invalid', NO_CSV_FILE);
+          if (!upload.originalName.toLowerCase().endsWith('.csv')) throw new DomainError('invalid', ONLY_CSV);
+          if (upload.size === 0) throw new DomainError('invalid', EMPTY_CONTENT);
+        } else if (!upload || (upload.kind === 'text' ? upload.text.trim() === '' : upload.size === 0)) {
+          throw new DomainError('invalid', EMPTY_CONTENT);
+        }
+
+        if (upload.kind === 'text') {
+          const problem = await headerProblem(Buffer.from(upload.text.slice(0, HEADER_PEEK_BYTES), 'utf8'), importSettings);
+          if (problem !== undefined) throw new DomainError('invalid', problem);
+          spooled = spoolName(id);
+          await spool.put(spooled, Readable.from([upload.text]), { maxBytes: importSettings.maxBytes });
+        } else if (upload.problem !== undefined || !spooled) {
+          throw new DomainError('invalid', upload.problem ?? EMPTY_CONTENT);
+        }
+
         if (!(await repo.claimImport(id))) {
           const now = await repo.find(id);
           throw now
@@ -141,13 +206,13 @@ export function createAudienceService({ db, queue, importSettings, logger }: Aud
             : new DomainError('not-found', AUDIENCE_NOT_FOUND);
         }
         try {
-          await queue.publish('contact-import', { audienceId: id, path: name, source });
+          await queue.publish('contact-import', { audienceId: id, path: spooled, source });
         } catch (error) {
           await repo.releaseImportClaim(id);
           throw error;
         }
       } catch (error) {
-        await unlink(spooled).catch(() => {});
+        if (spooled) await spool.delete(spooled).catch(() => {});
         throw error;
       }
       return IMPORT_QUEUED;
@@ -177,8 +242,8 @@ export function createAudienceService({ db, queue, importSettings, logger }: Aud
 
     /**
      * Housekeeping run by the worker at start and then periodically: imports stuck past the stale
-     * timeout with no worker on them are failed, purges that never ran are queued again, and spool
-     * files older than the timeout (their import is over one way or another) are removed.
+     * timeout with no worker on them are failed, purges that never ran are queued again, and spooled
+     * uploads older than the timeout (their import is over one way or another) are removed.
      */
     async sweep(): Promise<{ failedImports: number[]; requeuedPurges: number[] }> {
       const failedImports = await repo.failStaleImports(importSettings.staleAfterMs, INTERRUPTED_ERROR);
@@ -187,7 +252,8 @@ export function createAudienceService({ db, queue, importSettings, logger }: Aud
       for (const audienceId of requeuedPurges) {
         await queue.publish('audience-delete', { audienceId });
       }
-      await removeOldSpoolFiles(importSettings.dir, importSettings.staleAfterMs);
+      const removed = await spool.removeOlderThan(importSettings.staleAfterMs);
+      if (removed > 0) logger.info({ removed }, 'removed spooled uploads whose import is over');
       return { failedImports, requeuedPurges };
     },
   };
@@ -195,35 +261,66 @@ export function createAudienceService({ db, queue, importSettings, logger }: Aud
 
 export type AudienceService = ReturnType<typeof createAudienceService>;
 
-/** The header check of an upload: ImportFileError (encoding, limits, no email column) -> invalid. */
-async function checkHeader(file: string, settings: ImportSettings): Promise<void> {
+/** The spool name of an upload: ours, so the member's file name never reaches the file system or the bucket. */
+function spoolName(audienceId: number): string {
+  return `${audienceId}-${randomUUID()}.csv`;
+}
+
+/** The header check of an upload's start: the message of what is wrong with it (encoding, limits, no email column), if anything. */
+async function headerProblem(head: Buffer, settings: ImportSettings): Promise<string | undefined> {
   try {
-    const header = await readHeaderRecord(createReadStream(file, { start: 0, end: HEADER_PEEK_BYTES - 1 }), settings);
-    if (!header) throw new DomainError('invalid', EMPTY_CONTENT);
+    // Read as a file is, a chunk at a time: the header record ends the read, so a problem further on
+    // is the worker's to find (the importer reads 64 KB chunks too).
+    const chunks = Array.from({ length: Math.ceil(head.length / HEADER_CHUNK_BYTES) }, (_, i) =>
+      head.subarray(i * HEADER_CHUNK_BYTES, (i + 1) * HEADER_CHUNK_BYTES),
+    );
+    const header = await readHeaderRecord(Readable.from(chunks), settings);
+    if (!header) return EMPTY_CONTENT;
     headerLayout(header);
+    return undefined;
   } catch (error) {
-    if (error instanceof ImportFileError) throw new DomainError('invalid', error.message);
+    if (error instanceof ImportFileError) return error.message;
     throw error;
   }
 }
 
-async function moveFile(from: string, to: string): Promise<void> {
-  try {
-    await rename(from, to);
-  } catch (error) {
-    // The upload folder may be on another file system than the spool folder.
-    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
-    await copyFile(from, to);
-    await unlink(from).catch(() => {});
-  }
-}
+/** Why receiveUpload stopped storing an upload. */
+class HeaderRefused extends Error {}
 
-async function removeOldSpoolFiles(dir: string, olderThanMs: number): Promise<void> {
-  const names = await readdir(dir).catch(() => [] as string[]);
-  const cutoff = Date.now() - olderThanMs;
-  for (const name of names) {
-    const file = join(dir, name);
-    const info = await stat(file).catch(() => undefined);
-    if (info?.isFile() && info.mtimeMs < cutoff) await unlink(file).catch(() => {});
+/** Passes an upload through, keeping a copy of its first `limit` bytes (`head`, once they or the end have come) and counting it. */
+class HeadTap extends Transform {
+  readonly head: Promise<Buffer>;
+  bytes = 0;
+  private readonly chunks: Buffer[] = [];
+  private kept = 0;
+  private settle!: (head: Buffer) => void;
+  private settled = false;
+
+  constructor(private readonly limit: number) {
+    super();
+    this.head = new Promise((resolve) => (this.settle = resolve));
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    this.bytes += chunk.length;
+    if (!this.settled) {
+      const part = chunk.subarray(0, this.limit - this.kept);
+      this.chunks.push(part);
+      this.kept += part.length;
+      if (this.kept >= this.limit) this.finishHead();
+    }
+    done(null, chunk);
+  }
+
+  override _flush(done: TransformCallback): void {
+    this.finishHead();
+    done();
+  }
+
+  private finishHead(): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.settle(Buffer.concat(this.chunks));
+    this.chunks.length = 0;
   }
 }

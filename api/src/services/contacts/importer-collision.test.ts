@@ -11,6 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { createTestDatabase, type TestDatabase } from '../../../test/support/db.js';
 import { DUPLICATE_EMAIL } from './email.js';
 import { IMPORT_FAILED_ERROR, importContacts } from './importer.js';
+import { folderSpool } from '../../spool/folder-spool.js';
 
 const collisions = vi.hoisted(() => ({
   /** The key the next sets call seen although it is new, for this many sets. */
@@ -67,7 +68,7 @@ describe('a hash collision during an import', () => {
   it('is caught, and the contacts are copied again with other hashes', async () => {
     Object.assign(collisions, { key: 'b@example.org', sets: 1 });
     const job = await pendingImport(FILE);
-    expect(await importContacts(db.database, job, { dir, limits })).toMatchObject({
+    expect(await importContacts(db.database, job, { spool: folderSpool(dir), limits })).toMatchObject({
       status: 'imported',
       contacts: 5,
       contactsWithErrors: 2,
@@ -93,9 +94,9 @@ describe('a hash collision during an import', () => {
   it('that every copy meets is left to the queue to retry, then fails the import', async () => {
     Object.assign(collisions, { key: 'c@example.org', sets: 100 });
     const job = await pendingImport(FILE);
-    await expect(importContacts(db.database, job, { dir, limits })).rejects.toThrow(/not confirmed after 3 copies/);
+    await expect(importContacts(db.database, job, { spool: folderSpool(dir), limits })).rejects.toThrow(/not confirmed after 3 copies/);
     expect(collisions.seeds).toHaveLength(3);
-    expect(await importContacts(db.database, job, { dir, limits, finalAttempt: true })).toEqual({
+    expect(await importContacts(db.database, job, { spool: folderSpool(dir), limits, finalAttempt: true })).toEqual({
       status: 'failed',
       message: IMPORT_FAILED_ERROR,
     });

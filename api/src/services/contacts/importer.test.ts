@@ -8,6 +8,7 @@ import { createTestDatabase, type TestDatabase } from '../../../test/support/db.
 import { ENCODING_ERROR, EMPTY_FILE_ERROR } from './csv.js';
 import { DUPLICATE_EMAIL, INVALID_EMAIL, MISSING_EMAIL } from './email.js';
 import { FILE_GONE_ERROR, IMPORT_FAILED_ERROR, importContacts, NO_CONTACTS_ERROR, type ImportSource } from './importer.js';
+import { folderSpool } from '../../spool/folder-spool.js';
 
 let db: TestDatabase;
 let dir: string;
@@ -34,7 +35,7 @@ async function pendingImport(content: string | Buffer) {
 
 async function run(content: string | Buffer, source: ImportSource = 'CSV', finalAttempt = false) {
   const job = await pendingImport(content);
-  const outcome = await importContacts(db.database, { ...job, source }, { dir, limits, finalAttempt });
+  const outcome = await importContacts(db.database, { ...job, source }, { spool: folderSpool(dir), limits, finalAttempt });
   return { ...job, outcome };
 }
 
@@ -174,7 +175,11 @@ describe('importContacts', () => {
 
   it('fails cleanly when the spooled file is gone', async () => {
     const { audienceId } = await pendingImport('email\na@example.org\n');
-    const outcome = await importContacts(db.database, { audienceId, path: 'missing.csv', source: 'CSV' }, { dir, limits });
+    const outcome = await importContacts(
+      db.database,
+      { audienceId, path: 'missing.csv', source: 'CSV' },
+      { spool: folderSpool(dir), limits },
+    );
     expect(outcome).toEqual({ status: 'failed', message: FILE_GONE_ERROR });
     expect(await audience(audienceId)).toMatchObject({ is_importing: false, import_error_message: FILE_GONE_ERROR });
   });
@@ -184,13 +189,15 @@ describe('importContacts', () => {
     expect(first.outcome.status).toBe('imported');
     const again = await pendingImport('email\nb@example.org\n');
     await db.pool.query('UPDATE audiences SET is_importing = false WHERE id = $1', [again.audienceId]);
-    expect(await importContacts(db.database, { ...again, source: 'CSV' }, { dir, limits })).toEqual({
+    expect(await importContacts(db.database, { ...again, source: 'CSV' }, { spool: folderSpool(dir), limits })).toEqual({
       status: 'skipped',
       reason: 'no import pending',
     });
     const deleted = await pendingImport('email\nc@example.org\n');
     await db.pool.query('UPDATE audiences SET deleted_at = now() WHERE id = $1', [deleted.audienceId]);
-    expect(await importContacts(db.database, { ...deleted, source: 'CSV' }, { dir, limits })).toMatchObject({ status: 'skipped' });
+    expect(await importContacts(db.database, { ...deleted, source: 'CSV' }, { spool: folderSpool(dir), limits })).toMatchObject({
+      status: 'skipped',
+    });
     expect(await contacts(deleted.audienceId)).toEqual([]);
   });
 
@@ -198,7 +205,7 @@ describe('importContacts', () => {
     const job = await pendingImport('email\na@example.org\n');
     // A data layer whose transactions fail, as when the database goes away mid-import.
     const broken = { transaction: () => Promise.reject(new Error('connection refused')), query: db.database.query.bind(db.database) };
-    const options = { dir, limits };
+    const options = { spool: folderSpool(dir), limits };
     await expect(importContacts(broken as never, { ...job, source: 'CSV' }, options)).rejects.toThrow('connection refused');
     expect(await audience(job.audienceId)).toMatchObject({ is_importing: true });
     expect(existsSync(join(dir, job.path))).toBe(true);
@@ -217,7 +224,7 @@ describe('importContacts', () => {
     await client.query('BEGIN');
     await client.query(`INSERT INTO contacts (audience_id, seq, valid_seq, email) VALUES ($1, 1, 1, 'a@example.org')`, [job.audienceId]);
     client.release(true);
-    const outcome = await importContacts(db.database, { ...job, source: 'CSV' }, { dir, limits });
+    const outcome = await importContacts(db.database, { ...job, source: 'CSV' }, { spool: folderSpool(dir), limits });
     expect(outcome).toMatchObject({ status: 'imported', contacts: 2, contactsWithErrors: 0 });
     expect((await contacts(job.audienceId)).map((c) => c.email)).toEqual(['a@example.org', 'b@example.org']);
   });

@@ -16,15 +16,13 @@
  * (IMPORT_MAX_BYTES) bounds the size of one import, so one message is always one bounded chunk of work.
  */
 import { randomInt } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { unlink } from 'node:fs/promises';
-import { basename, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { z } from 'zod';
 import type { Database, Sql, Tx } from '../../db/database.js';
 import type { Logger } from '../../logger.js';
+import { SpoolObjectMissingError, type ImportSpool } from '../../spool/index.js';
 import type { contactImportJob } from '../audiences/queues.js';
 import { audienceLockArgs } from '../audiences/locks.js';
 import { ContactRowWriter, CONTACT_COPY_COLUMNS, headerLayout } from './contact-rows.js';
@@ -33,7 +31,7 @@ import { unconfirmedDuplicates, validAddressesAfter } from './repository.js';
 
 export type ImportSource = 'CSV' | 'TEXT';
 
-/** The 'contact-import' message (schema in audiences/queues.ts): the spooled file is named relative to the import folder. */
+/** The 'contact-import' message (schema in audiences/queues.ts): the spooled upload is named by its name in the spool. */
 export type ContactImportJob = z.infer<typeof contactImportJob>;
 
 export type ImportOutcome =
@@ -47,29 +45,26 @@ export const INTERRUPTED_ERROR = 'Import was interrupted; please import again.';
 export const IMPORT_FAILED_ERROR = 'The import failed; please import again.';
 
 export interface ImporterOptions {
-  dir: string;
+  /** Where the API put the upload (a folder or an S3 bucket). */
+  spool: ImportSpool;
   limits: ImportLimits;
   logger?: Logger;
 }
 
-export function spoolPath(dir: string, file: string): string {
-  return join(dir, basename(file));
-}
-
 /**
- * Imports one spooled file. Resolves with the outcome; rejects only on an infrastructure error
- * (database, disk) that a later attempt may not meet, leaving the audience importing and the file
- * in place. `finalAttempt`: no later attempt will come, so such an error fails the import instead.
+ * Imports one spooled upload. Resolves with the outcome; rejects only on an infrastructure error
+ * (database, disk, S3) that a later attempt may not meet, leaving the audience importing and the
+ * upload in the spool. `finalAttempt`: no later attempt will come, so such an error fails the import
+ * instead.
  */
 export async function importContacts(
   db: Database,
   job: ContactImportJob,
   options: ImporterOptions & { finalAttempt?: boolean },
 ): Promise<ImportOutcome> {
-  const file = spoolPath(options.dir, job.path);
   let outcome: ImportOutcome;
   try {
-    outcome = await importInTransaction(db, job, file, options);
+    outcome = await importInTransaction(db, job, options);
   } catch (error) {
     if (error instanceof ImportFileError) {
       outcome = { status: 'failed', message: error.message };
@@ -81,8 +76,11 @@ export async function importContacts(
     }
   }
   if (outcome.status === 'failed') await failImport(db, job.audienceId, outcome.message);
-  // Done with the file whatever happened (a thrown error above keeps it for the next attempt).
-  await unlink(file).catch(() => {});
+  // Done with the upload whatever happened (a thrown error above keeps it for the next attempt).
+  // Left behind if this fails: the worker's sweep removes it later.
+  await options.spool.delete(job.path).catch((err: unknown) => {
+    options.logger?.warn({ err, audienceId: job.audienceId, name: job.path }, 'could not remove a spooled upload; the sweep will');
+  });
   return outcome;
 }
 
@@ -105,7 +103,7 @@ export async function failImport(db: Sql, audienceId: number, message: string): 
   );
 }
 
-async function importInTransaction(db: Database, job: ContactImportJob, file: string, options: ImporterOptions): Promise<ImportOutcome> {
+async function importInTransaction(db: Database, job: ContactImportJob, options: ImporterOptions): Promise<ImportOutcome> {
   return db.transaction(async (tx) => {
     // The trigram index (email search) is most of the COPY's cost: it takes new entries into a
     // pending list and merges that list into the index whenever it passes gin_pending_list_limit,
@@ -131,7 +129,7 @@ async function importInTransaction(db: Database, job: ContactImportJob, file: st
     // Nothing written: ending the transaction either way is the same.
     if (skip) return { status: 'skipped', reason: skip };
 
-    const writer = await copyContacts(tx, job.audienceId, file, options.limits);
+    const writer = await copyContacts(tx, job.audienceId, () => openSpooled(options.spool, job.path), options.limits);
     if (!writer) throw new ImportFileError(EMPTY_FILE_ERROR);
     if (writer.count === 0) throw new ImportFileError(NO_CONTACTS_ERROR);
 
@@ -161,10 +159,15 @@ const COPY_ATTEMPTS = 3;
  * made a new address a duplicate, the copy is undone and done again with other hashes. Each copy's
  * hashes are seeded at random, so no file can be made to collide on purpose.
  */
-async function copyContacts(tx: Tx, audienceId: number, file: string, limits: ImportLimits): Promise<ContactRowWriter | undefined> {
+async function copyContacts(
+  tx: Tx,
+  audienceId: number,
+  open: () => Promise<Readable>,
+  limits: ImportLimits,
+): Promise<ContactRowWriter | undefined> {
   for (let attempt = 1; ; attempt++) {
     await tx.query('SAVEPOINT contacts_copy');
-    const input = await openSpoolFile(file);
+    const input = await open();
     const state: { writer?: ContactRowWriter } = {};
     const copy = tx.client.query(copyFrom(`COPY contacts ${CONTACT_COPY_COLUMNS} FROM STDIN`));
     await pipeline(Readable.from(copyText(input, audienceId, limits, state, randomInt(2 ** 31)), { highWaterMark: 4 }), copy);
@@ -209,15 +212,12 @@ async function duplicatesConfirmed(tx: Sql, audienceId: number): Promise<boolean
   }
 }
 
-async function openSpoolFile(file: string): Promise<Readable> {
-  // 64 KB: what one chunk allocates (text, fields, COPY lines) dies young in V8's new space; with
-  // 1 MB chunks it survived into the old generation and the worker measured twice the time and RSS.
-  const stream = createReadStream(file, { highWaterMark: 64 * 1024 });
-  await new Promise<void>((resolve, reject) => {
-    stream.once('open', () => resolve());
-    stream.once('error', (error: NodeJS.ErrnoException) => reject(error.code === 'ENOENT' ? new ImportFileError(FILE_GONE_ERROR) : error));
-  });
-  return stream;
+async function openSpooled(spool: ImportSpool, name: string): Promise<Readable> {
+  try {
+    return await spool.get(name);
+  } catch (error) {
+    throw error instanceof SpoolObjectMissingError ? new ImportFileError(FILE_GONE_ERROR) : error;
+  }
 }
 
 /** COPY text for the whole file, one string per parsed chunk; the first non-blank record is the header. */

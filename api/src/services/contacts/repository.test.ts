@@ -5,17 +5,12 @@ import { text } from 'node:stream/consumers';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/db.js';
+import { createSearchCache } from '../search-index.js';
 import { csvCell, exportContactsCsv } from './export.js';
 import { importContacts } from './importer.js';
 import { DUPLICATE_EMAIL, INVALID_EMAIL } from './email.js';
-import {
-  findContactPage,
-  likeContains,
-  SEARCH_CAP,
-  unconfirmedDuplicates,
-  validAddressesAfter,
-  type AudienceContactCounts,
-} from './repository.js';
+import { folderSpool } from '../../spool/folder-spool.js';
+import { findContactPage, likeContains, unconfirmedDuplicates, validAddressesAfter, type AudienceContactCounts } from './repository.js';
 
 let db: TestDatabase;
 let dir: string;
@@ -32,7 +27,7 @@ async function imported(content: string): Promise<AudienceContactCounts> {
     db.database,
     { audienceId: id, path: `${id}.csv`, source: 'CSV' },
     {
-      dir,
+      spool: folderSpool(dir),
       limits: { maxLineChars: 1000, maxColumns: 10 },
     },
   );
@@ -51,62 +46,77 @@ afterAll(async () => {
 });
 
 const emails = (page: { items: { email: string }[] }) => page.items.map((c) => c.email);
+const searches = createSearchCache();
+const find = (of: AudienceContactCounts, query: Parameters<typeof findContactPage>[2]) => findContactPage(db.pool, of, query, searches);
 
 describe('findContactPage', () => {
   it('pages through all contacts in file order, the last page included, with the stored total', async () => {
-    const first = await findContactPage(db.pool, audience, { page: 1, limit: 10 });
+    const first = await find(audience, { page: 1, limit: 10 });
     expect(first.totalItems).toBe(23);
     expect(emails(first)).toEqual(CONTACTS.slice(0, 10));
     expect(first.items[0]).toEqual({ id: expect.any(Number), email: 'User0@Example.org', errorMessage: null, data: { Number: '0' } });
     expect(first.items[2]).toMatchObject({ email: 'bad-2', errorMessage: 'Invalid email address' });
-    expect(emails(await findContactPage(db.pool, audience, { page: 3, limit: 10 }))).toEqual(CONTACTS.slice(20));
-    expect(emails(await findContactPage(db.pool, audience, { page: 4, limit: 10 }))).toEqual([]);
+    expect(emails(await find(audience, { page: 3, limit: 10 }))).toEqual(CONTACTS.slice(20));
+    expect(emails(await find(audience, { page: 4, limit: 10 }))).toEqual([]);
   });
 
   it('filters by status', async () => {
     const errors = CONTACTS.filter((e) => e.startsWith('bad'));
     const valid = CONTACTS.filter((e) => !e.startsWith('bad'));
-    const errorPage = await findContactPage(db.pool, audience, { page: 2, limit: 5, hasError: true });
+    const errorPage = await find(audience, { page: 2, limit: 5, hasError: true });
     expect(errorPage.totalItems).toBe(errors.length);
     expect(emails(errorPage)).toEqual(errors.slice(5, 10));
-    const validPage = await findContactPage(db.pool, audience, { page: 3, limit: 5, hasError: false });
+    const validPage = await find(audience, { page: 3, limit: 5, hasError: false });
     expect(validPage.totalItems).toBe(valid.length);
     expect(emails(validPage)).toEqual(valid.slice(10, 15));
   });
 
   it('filters by a case-insensitive substring of the address, alone or with the status', async () => {
-    const page = await findContactPage(db.pool, audience, { page: 1, limit: 10, email: '  user1 ' });
+    const page = await find(audience, { page: 1, limit: 10, email: '  user1 ' });
     const matching = CONTACTS.filter((e) => e.toLowerCase().includes('user1'));
     expect(page.totalItems).toBe(matching.length);
     expect(emails(page)).toEqual(matching.slice(0, 10));
-    expect(emails(await findContactPage(db.pool, audience, { page: 2, limit: 2, email: 'EXAMPLE' }))).toEqual(
+    expect(emails(await find(audience, { page: 2, limit: 2, email: 'EXAMPLE' }))).toEqual(
       CONTACTS.filter((e) => e.includes('Example')).slice(2, 4),
     );
-    const bad = await findContactPage(db.pool, audience, { page: 1, limit: 10, email: '-1', hasError: true });
+    const bad = await find(audience, { page: 1, limit: 10, email: '-1', hasError: true });
     expect(emails(bad)).toEqual(['bad-11', 'bad-14', 'bad-17']);
     expect(bad.totalItems).toBe(3);
-    expect(await findContactPage(db.pool, audience, { page: 1, limit: 10, email: '-1', hasError: false })).toEqual({
+    expect(await find(audience, { page: 1, limit: 10, email: '-1', hasError: false })).toEqual({
       items: [],
       totalItems: 0,
     });
     // A blank filter is no filter.
-    expect((await findContactPage(db.pool, audience, { page: 1, limit: 10, email: '   ' })).totalItems).toBe(23);
+    expect((await find(audience, { page: 1, limit: 10, email: '   ' })).totalItems).toBe(23);
   });
 
   it('searches LIKE wildcards literally', async () => {
     expect(likeContains('a%b_c\\')).toBe('%a\\%b\\_c\\\\%');
-    expect((await findContactPage(db.pool, audience, { page: 1, limit: 10, email: '%' })).totalItems).toBe(0);
-    expect((await findContactPage(db.pool, audience, { page: 1, limit: 10, email: '_' })).totalItems).toBe(0);
+    expect((await find(audience, { page: 1, limit: 10, email: '%' })).totalItems).toBe(0);
+    expect((await find(audience, { page: 1, limit: 10, email: '_' })).totalItems).toBe(0);
   });
 
-  it('caps what a search counts and pages through', async () => {
-    const big = await imported(['email', ...Array.from({ length: SEARCH_CAP + 5 }, (_, i) => `p${i}@example.org`)].join('\n'));
-    const page = await findContactPage(db.pool, big, { page: SEARCH_CAP / 10, limit: 10, email: 'example' });
-    expect(page.totalItems).toBe(SEARCH_CAP);
-    expect(emails(page).at(-1)).toBe(`p${SEARCH_CAP - 1}@example.org`);
-    expect((await findContactPage(db.pool, big, { page: SEARCH_CAP / 10 + 1, limit: 10, email: 'example' })).items).toEqual([]);
+  it('counts and pages a search exactly beyond 10,000 matches, with either status', async () => {
+    // 10,010 addresses at example.org and 10 invalid ones among them; two elsewhere.
+    const addresses = Array.from({ length: 10_020 }, (_, i) => (i % 1000 === 999 ? `p${i}@example` : `p${i}@example.org`));
+    const big = await imported(['email', 'x@elsewhere.net', ...addresses, 'y@elsewhere.net'].join('\n'));
+    const all = addresses.filter((email) => email.includes('example.org'));
+    const invalid = addresses.filter((email) => !email.includes('example.org'));
+    expect(all.length).toBeGreaterThan(10_005);
+    const first = await find(big, { page: 1, limit: 10, email: 'EXAMPLE.org' });
+    expect(first.totalItems).toBe(all.length);
+    expect(emails(first)).toEqual(all.slice(0, 10));
+    const lastPage = Math.ceil(all.length / 10);
+    expect(emails(await find(big, { page: lastPage, limit: 10, email: 'example.org' }))).toEqual(all.slice((lastPage - 1) * 10));
+    expect(emails(await find(big, { page: 501, limit: 10, email: 'example.org' }))).toEqual(all.slice(5000, 5010));
+    expect(await find(big, { page: lastPage + 1, limit: 10, email: 'example.org' })).toEqual({ items: [], totalItems: all.length });
+    // The status filter inside a search: 'example' matches the invalid addresses too.
+    const errors = await find(big, { page: 1, limit: 100, email: 'example', hasError: true });
+    expect({ total: errors.totalItems, emails: emails(errors) }).toEqual({ total: invalid.length, emails: invalid });
+    const valid = await find(big, { page: 1001, limit: 10, email: 'example', hasError: false });
+    expect({ total: valid.totalItems, emails: emails(valid) }).toEqual({ total: all.length, emails: all.slice(10_000, 10_010) });
     // Without a search, everything.
-    expect((await findContactPage(db.pool, big, { page: 1001, limit: 10 })).items).toHaveLength(5);
+    expect((await find(big, { page: 1003, limit: 10 })).items).toHaveLength(2);
   });
 });
 

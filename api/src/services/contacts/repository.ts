@@ -5,18 +5,23 @@
  *   (seq, valid_seq, error_seq; see contact-rows.ts), read from their (audience_id, n) indexes:
  *   O(page size) for the first and the last page alike. The totals are the audience's stored counts:
  *   no row is counted per request.
- * - Email filter (a case-insensitive substring): the trigram index on lower(email) finds rare
- *   matches, and a walk of the (audience_id, seq) index finds frequent ones early; PostgreSQL's
- *   planner picks. A search is about finding someone, so it covers the first SEARCH_CAP matches in
- *   file order: the count, and the OFFSET inside it, are bounded by that cap whatever the term
- *   ("example" matching a million rows costs the same as a term matching 10,000).
+ * - Email filter (a case-insensitive substring): exact whatever the number of matches. The search's
+ *   matching contacts are read once into a SearchIndex (search-index.ts: their numbers in the file and
+ *   whether each has an error), kept while the audience's contacts stay as they are (an audience takes
+ *   one import and its contacts are never edited, so its number of contacts is in the key). The
+ *   trigram index on lower(email) finds rare matches, a scan of the audience frequent ones; every page
+ *   of either status is then a scan of the index's bytes and a read of the page's contacts by number.
  */
 import type { Contact } from '@mailroom/api-client';
 import type { Sql } from '../../db/database.js';
+import { countOf, pageOf, searchIndexOf, stateFilter, STATES, termKey, type SearchCache } from '../search-index.js';
 import { DUPLICATE_EMAIL } from './email.js';
 
-/** Matches of an email search that can be counted and paged through. */
-export const SEARCH_CAP = 10_000;
+/** A search index's state of a contact with an error; 0 for a valid one. */
+const HAS_ERROR = 1;
+const WITH_ERROR = stateFilter((state) => state === HAS_ERROR);
+const VALID = stateFilter((state) => state !== HAS_ERROR);
+const EITHER = stateFilter(() => true);
 
 export interface ContactPageQuery {
   page: number;
@@ -60,7 +65,13 @@ export function likeContains(term: string): string {
   return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-export async function findContactPage(db: Sql, audience: AudienceContactCounts, query: ContactPageQuery): Promise<ContactPage> {
+/** A page of an audience's contacts; `searches` keeps the indexes of email searches for their next pages. */
+export async function findContactPage(
+  db: Sql,
+  audience: AudienceContactCounts,
+  query: ContactPageQuery,
+  searches: SearchCache,
+): Promise<ContactPage> {
   const offset = (query.page - 1) * query.limit;
   const term = query.email?.trim() ?? '';
 
@@ -82,24 +93,25 @@ export async function findContactPage(db: Sql, audience: AudienceContactCounts, 
     return { items: rows.map(toItem), totalItems };
   }
 
-  const status = query.hasError === undefined ? '' : query.hasError ? 'AND error_message IS NOT NULL' : 'AND error_message IS NULL';
-  // One statement: the capped set of matching (seq, id), its size, and the page joined back.
-  const { rows } = await db.query<ContactRow & { total: number }>(
-    `WITH matches AS MATERIALIZED (
-       SELECT id, seq FROM contacts
-        WHERE audience_id = $1 AND lower(email) LIKE lower($2) ${status}
-        ORDER BY seq LIMIT ${SEARCH_CAP}
-     ), page AS (
-       SELECT id, seq FROM matches ORDER BY seq LIMIT $3 OFFSET $4
-     )
-     SELECT t.total, c.id, c.email, c.error_message, c.data
-       FROM (SELECT count(*)::int AS total FROM matches) t
-       LEFT JOIN (page p JOIN contacts c ON c.id = p.id) ON true
-      ORDER BY p.seq`,
-    [audience.id, likeContains(term), query.limit, offset],
-  );
-  const totalItems = rows[0]?.total ?? 0;
-  return { items: rows.filter((row) => row.id !== null).map(toItem), totalItems };
+  if (audience.numberOfContacts === 0) return { items: [], totalItems: 0 };
+  const index = await searches.get(`${audience.id}|${audience.numberOfContacts}|${termKey(term)}`, async () => {
+    const { rows } = await db.query<{ bytes: Buffer | null }>(
+      `SELECT string_agg(int8send(seq::bigint * ${STATES} + CASE WHEN error_message IS NULL THEN 0 ELSE ${HAS_ERROR} END), ''::bytea) AS bytes
+         FROM contacts WHERE audience_id = $1 AND lower(email) LIKE lower($2)`,
+      [audience.id, likeContains(term)],
+    );
+    return searchIndexOf(rows[0]!.bytes);
+  });
+  const filter = query.hasError === undefined ? EITHER : query.hasError ? WITH_ERROR : VALID;
+  const seqs = pageOf(index, filter, offset, query.limit);
+  const { rows } =
+    seqs.length === 0
+      ? { rows: [] }
+      : await db.query<ContactRow>(
+          `SELECT id, email, error_message, data FROM contacts WHERE audience_id = $1 AND seq = ANY($2::int[]) ORDER BY seq`,
+          [audience.id, seqs],
+        );
+  return { items: rows.map(toItem), totalItems: countOf(index, filter) };
 }
 
 /** Deletes up to `limit` contacts of an audience (the purge's batch); resolves with how many went. */

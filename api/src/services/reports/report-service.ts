@@ -8,7 +8,7 @@
  * first (its queued jobs would otherwise go out with the retry).
  */
 import { PassThrough, Readable } from 'node:stream';
-import type { CampaignOverviewStats, CampaignLink } from '@mailroom/api-client';
+import type { BulkActionResult, CampaignOverviewStats, CampaignLink } from '@mailroom/api-client';
 import type { Database } from '../../db/database.js';
 import type { CampaignStatus } from '../../db/models/index.js';
 import type { Logger } from '../../logger.js';
@@ -16,7 +16,9 @@ import type { CampaignService } from '../campaigns/campaign-service.js';
 import { DomainError } from '../errors.js';
 import { offsetOf, pageMeta, toPage, type Page, type PageQuery } from '../paging.js';
 import { CAMPAIGN_NOT_FOUND, type SendingService } from '../sending/sending-service.js';
+import { createSearchCache } from '../search-index.js';
 import { pageWindow, reportRepository, type EmailPerformanceFilters, type EmailPerformanceRow, type ReportScope } from './repository.js';
+import { suppressionRepository } from '../suppressions/repository.js';
 import { writeWorkbook } from './workbook.js';
 
 export type { EmailPerformanceFilters, EmailPerformanceRow };
@@ -24,6 +26,9 @@ export type { EmailPerformanceFilters, EmailPerformanceRow };
 // SPEC.md section 8.
 export const RETRY_ALL_QUEUED = 'All failed jobs have been queued for retry. Please check the status in a few moments.';
 export const NOT_SENT_QUEUED = 'All NOT_SENT contacts have been queued for sending. Please check the status in a few moments.';
+export const NOTHING_TO_RETRY = 'There were no failed emails to retry.';
+export const NOTHING_NOT_SENT = 'There were no NOT_SENT contacts to send to.';
+export const NONE_QUEUED = 'No NOT_SENT contact was queued.';
 export const JOB_QUEUED = 'The email has been queued for retry. Please check the status in a few moments.';
 export const CONTACT_QUEUED = 'The email to this contact has been queued for sending. Please check the status in a few moments.';
 export const NOT_SENT_YET = 'The campaign has not been sent yet.';
@@ -35,6 +40,10 @@ export const CONTACT_NOT_FOUND = 'Contact not found';
 export const CONTACT_INVALID = 'This contact has no valid address.';
 export const CONTACT_SUPPRESSED = 'This address bounced, complained or unsubscribed: it is not sent to.';
 export const CONTACT_HAS_JOB = 'This contact already has an email in this campaign.';
+// Additions to the spec (Resend unconfirmed).
+export const NOTHING_UNCONFIRMED = 'There are no unconfirmed emails to send again.';
+export const unconfirmedQueued = (jobs: number): string =>
+  `${jobs} unconfirmed ${jobs === 1 ? 'email has' : 'emails have'} been queued to send again. Please check the status in a few moments.`;
 
 /** Rows a page answers in one JSON body; a larger page (NOT_SENT's 999999) is streamed. */
 export const STREAM_ABOVE = 1000;
@@ -57,6 +66,9 @@ const SNAPSHOT = { isolation: 'REPEATABLE READ', readOnly: true } as const;
 
 export function createReportService({ db, sending, campaigns, logger }: ReportServiceDeps) {
   const repo = reportRepository(db);
+  /** The indexes of recent email searches (search-index.ts), for their next pages. */
+  const searches = createSearchCache();
+  const suppressions = suppressionRepository(db);
 
   const scopeIn = async (sql: Parameters<typeof repo.scope>[0], id: number, filters: EmailPerformanceFilters): Promise<ReportScope> => {
     const scope = await repo.scope(sql, id, filters);
@@ -83,7 +95,7 @@ export function createReportService({ db, sending, campaigns, logger }: ReportSe
         Readable.from(
           (async function* () {
             const scope = await scopeIn(tx, id, filters);
-            const totalItems = repo.total(scope, filters) ?? 0;
+            const totalItems = repo.total(scope, filters) ?? (await repo.searchTotal(tx, scope, filters, searches));
             let itemCount = 0;
             yield '{"items":[';
             for await (const rows of repo.batches(tx, scope, filters, BATCH, offsetOf(query), query.limit)) {
@@ -101,7 +113,16 @@ export function createReportService({ db, sending, campaigns, logger }: ReportSe
   return {
     async overview(id: number): Promise<CampaignOverviewStats> {
       const campaign = await campaigns.get(id);
-      return { campaign, jobsSent: campaign.jobsSent, jobsFailed: campaign.jobsFailed, totalContactsCount: campaign.contactCount };
+      const unknown = await sending.unknownJobs(id);
+      return {
+        campaign,
+        jobsSent: campaign.jobsSent,
+        jobsFailed: campaign.jobsFailed,
+        totalContactsCount: campaign.contactCount,
+        jobsUnknown: unknown.unknown,
+        jobsUnconfirmed: unknown.unconfirmed,
+        unconfirmedResendAfterMinutes: Math.round(unknown.resendAfterMs / 60_000),
+      };
     },
 
     async clicks(id: number): Promise<CampaignLink[]> {
@@ -116,7 +137,8 @@ export function createReportService({ db, sending, campaigns, logger }: ReportSe
         const scope = await scopeIn(tx, id, filters);
         const total = repo.total(scope, filters);
         if (total === undefined) {
-          const { items, totalItems } = await repo.searchPage(tx, scope, filters, offset, query.limit);
+          if (query.limit > STREAM_ABOVE) return 'stream';
+          const { items, totalItems } = await repo.searchPage(tx, scope, filters, offset, query.limit, searches);
           return toPage(items, totalItems, query);
         }
         const window = pageWindow(total, offset, query.limit);
@@ -139,11 +161,12 @@ export function createReportService({ db, sending, campaigns, logger }: ReportSe
       }, SNAPSHOT);
     },
 
-    async retryAllFailed(id: number): Promise<{ message: string }> {
+    /** The spec's text with how many were queued, or that there was nothing to retry. */
+    async retryAllFailed(id: number): Promise<BulkActionResult> {
       await actionable(id);
       const { queued } = await dispatch(id, { requeue: 'failed' });
       logger.info({ campaignId: id, jobs: queued }, 'failed jobs queued again');
-      return { message: RETRY_ALL_QUEUED };
+      return { message: queued === 0 ? NOTHING_TO_RETRY : `${RETRY_ALL_QUEUED} ${emails(queued)} queued.`, queued, skipped: 0 };
     },
 
     async retryJob(id: number, jobId: number): Promise<{ message: string }> {
@@ -155,11 +178,36 @@ export function createReportService({ db, sending, campaigns, logger }: ReportSe
       return { message: JOB_QUEUED };
     },
 
-    async sendToNotSent(id: number): Promise<{ message: string }> {
+    /** A deliberate resend of the UNKNOWN jobs no SES event confirmed (some of those people may get the mail twice). */
+    async resendUnconfirmed(id: number): Promise<{ message: string }> {
+      await actionable(id);
+      const { queued } = await sending.resendUnconfirmed(id, { from: REPORT_STATES, conflict: ONLY_SENT_CAMPAIGNS });
+      logger.warn({ campaignId: id, jobs: queued }, 'unconfirmed jobs queued again by a member');
+      return { message: queued === 0 ? NOTHING_UNCONFIRMED : unconfirmedQueued(queued) };
+    },
+
+    /**
+     * The spec's text with how many were queued and how many NOT_SENT contacts were skipped as
+     * suppressed (counted after the dispatch: they are the NOT_SENT contacts left).
+     */
+    async sendToNotSent(id: number): Promise<BulkActionResult> {
       await actionable(id);
       const { queued } = await dispatch(id, { newJobs: { contacts: 'all' } });
-      logger.info({ campaignId: id, jobs: queued }, 'NOT_SENT contacts queued');
-      return { message: NOT_SENT_QUEUED };
+      const scope = await repo.scope(db, id, {});
+      const skipped =
+        scope?.audienceId && scope.validContacts > 0
+          ? (
+              await suppressions.countSuppressedContacts({
+                audienceId: scope.audienceId,
+                validContacts: scope.validContacts,
+                notSentOf: id,
+              })
+            ).suppressedContacts
+          : 0;
+      logger.info({ campaignId: id, jobs: queued, skipped }, 'NOT_SENT contacts queued');
+      const figures = `${emails(queued)} queued, ${skipped} suppressed contact${skipped === 1 ? '' : 's'} skipped (unsubscribed, bounced or complained).`;
+      const message = queued > 0 ? `${NOT_SENT_QUEUED} ${figures}` : skipped > 0 ? `${NONE_QUEUED} ${figures}` : NOTHING_NOT_SENT;
+      return { message, queued, skipped };
     },
 
     async sendToContact(id: number, contactId: number): Promise<{ message: string }> {
@@ -174,5 +222,7 @@ export function createReportService({ db, sending, campaigns, logger }: ReportSe
     },
   };
 }
+
+const emails = (n: number) => `${n} email${n === 1 ? '' : 's'}`;
 
 export type ReportService = ReturnType<typeof createReportService>;

@@ -11,20 +11,40 @@
  * - NOT_SENT walks the audience's valid contacts in file order (valid_seq) with an anti-join on the
  *   campaign's jobs: its cost grows with the contacts that do have a job between the nearer end and
  *   the page.
- * - The email filter (a case-insensitive substring) searches the audience's contacts (their trigram
- *   index, as the contacts list does), the first SEARCH_CAP matching valid addresses in file order,
- *   then applies the other filters to those contacts' jobs: the count and the paging are bounded by
- *   the cap whatever the term. A campaign whose audience was deleted searches its own jobs instead.
+ * - The email filter (a case-insensitive substring) is exact whatever the number of matches: the
+ *   search's matching jobs (or, for NOT_SENT, matching contacts without a job) are read once into a
+ *   SearchIndex (search-index.ts; the service keeps it while the campaign's jobs stay as they were),
+ *   whose state bytes give the count of every filter combination and the page's keys; the page's rows
+ *   are then read by key. Jobs in job order, as without the address; NOT_SENT in file order. Rare
+ *   terms are found with the contacts' trigram index, frequent ones with one pass over the campaign's
+ *   jobs (jobs keep their contact's address). The export and the streamed large pages read every
+ *   match through a cursor instead.
+ * - A NOT_SENT row whose address is suppressed says why (suppressionReason): looked up for the rows
+ *   of a page or a batch once they are read (withSuppressions), never for the rows a page skips.
  */
-import type { BounceType, CampaignLink, EmailPerformanceRow, SendStatus } from '@mailroom/api-client';
+import type { BounceType, CampaignLink, EmailPerformanceRow, SendStatus, SuppressionReason } from '@mailroom/api-client';
 import type { Sql, Tx } from '../../db/database.js';
 import type { CampaignStatus } from '../../db/models/index.js';
 import { likeContains } from '../contacts/repository.js';
+import {
+  countOf,
+  pageOf,
+  searchIndexOf,
+  stateFilter,
+  STATES,
+  termKey,
+  type SearchCache,
+  type SearchIndex,
+  type StateFilter,
+} from '../search-index.js';
 
 export type { EmailPerformanceRow };
 
-/** Matching addresses an email search covers (in file order). */
-export const SEARCH_CAP = 1000;
+/**
+ * Matching contacts up to which a search is read through the contacts' trigram index (then their
+ * jobs by contact); beyond, one pass over the campaign's jobs costs less than a lookup per match.
+ */
+export const TRIGRAM_PROBE = 5000;
 
 export interface EmailPerformanceFilters {
   /** Trimmed; absent or empty means no filter. */
@@ -46,6 +66,12 @@ export interface ReportScope {
   /** Jobs of the campaign, and those matching the filters but the address. */
   jobs: number;
   matchingJobs: number;
+  /**
+   * Changes whenever a job of the campaign is created or changes a state the filters read: the
+   * versions (xmin) of its campaign_job_counts rows, which the triggers rewrite in the same
+   * transaction as the jobs.
+   */
+  jobsVersion: string;
 }
 
 /** Rows in order from one end of their index. */
@@ -80,6 +106,7 @@ const NOT_SENT_COLUMNS = `NULL::bigint AS id, c.id AS "contactId", c.email, 'NOT
   false AS opened, NULL::text AS "bounceType", NULL::text AS "bounceMessage", NULL::timestamptz AS "bounceTime",
   NULL::text AS "complaintType", NULL::timestamptz AS "complaintTime", NULL::text AS "errorMessage"`;
 
+/** A row as read; suppressionReason is filled by withSuppressions. */
 export const toRow = (r: RowRecord): EmailPerformanceRow => ({
   id: r.id,
   contactId: r.contactId,
@@ -93,12 +120,63 @@ export const toRow = (r: RowRecord): EmailPerformanceRow => ({
   complaintType: r.complaintType,
   complaintTime: r.complaintTime?.toISOString() ?? null,
   errorMessage: r.errorMessage,
+  suppressionReason: null,
 });
+
+/**
+ * Marks the NOT_SENT rows whose address is suppressed with the reason, in one lookup by the
+ * suppressions' key (lower(email), as sending compares them).
+ */
+async function withSuppressions(sql: Sql, rows: EmailPerformanceRow[]): Promise<EmailPerformanceRow[]> {
+  const emails = [...new Set(rows.filter((row) => row.status === 'NOT_SENT' && row.email !== null).map((row) => row.email!))];
+  if (emails.length === 0) return rows;
+  const { rows: found } = await sql.query<{ email: string; reason: SuppressionReason }>(
+    `SELECT e.email, s.reason FROM unnest($1::text[]) AS e(email) JOIN suppressions s ON s.email_lower = lower(e.email)`,
+    [emails],
+  );
+  if (found.length === 0) return rows;
+  const reasons = new Map(found.map((row) => [row.email, row.reason]));
+  return rows.map((row) =>
+    row.status === 'NOT_SENT' && row.email !== null && reasons.has(row.email)
+      ? { ...row, suppressionReason: reasons.get(row.email)! }
+      : row,
+  );
+}
 
 const notSent = (filters: EmailPerformanceFilters) => filters.sendStatus === 'NOT_SENT';
 
 /** A contact without a job has no bounce, no open and no click. */
 const notSentCanMatch = (filters: EmailPerformanceFilters) => !filters.bounceStatus && filters.clicked !== true && filters.opened !== true;
+
+/** The job states a search index records, in the order of their codes (bits 0-2 of a state). */
+const JOB_STATUSES = ['QUEUED', 'SENDING', 'SENT_WAIT_ACK', 'SENT_SUCCESS', 'FAILED', 'UNKNOWN'] as const;
+/** A status this code does not know yet: no status filter keeps it. */
+const OTHER_STATUS = 7;
+const HARD = 8;
+const SOFT = 16;
+const OPENED = 32;
+const CLICKED = 64;
+
+/** A job's state byte: its status code, its bounce type, opened, clicked. $1 is JOB_STATUSES. */
+const JOB_STATE = `coalesce(array_position($1::text[], j.status) - 1, ${OTHER_STATUS})
+  + CASE j.bounce_type WHEN 'HARD' THEN ${HARD} WHEN 'SOFT' THEN ${SOFT} ELSE 0 END
+  + CASE WHEN j.opened_at IS NULL THEN 0 ELSE ${OPENED} END + CASE WHEN j.clicked_at IS NULL THEN 0 ELSE ${CLICKED} END`;
+
+/** The index row of a job (see search-index.ts): its id and its state. */
+const JOB_INDEX_ROW = `int8send(j.id * ${STATES} + ${JOB_STATE})`;
+
+/** Which job states the filters but the address keep. */
+export function jobStateFilter(filters: EmailPerformanceFilters): StateFilter {
+  const status = filters.sendStatus === undefined ? undefined : JOB_STATUSES.indexOf(filters.sendStatus as (typeof JOB_STATUSES)[number]);
+  const bounce = filters.bounceStatus === 'HARD' ? HARD : filters.bounceStatus === 'SOFT' ? SOFT : undefined;
+  return stateFilter(
+    (state) =>
+      (status === undefined || (state & 7) === status) &&
+      (bounce === undefined || (state & (HARD | SOFT)) === bounce) &&
+      (filters.opened === undefined || Boolean(state & OPENED) === filters.opened) &&
+      (filters.clicked === undefined || Boolean(state & CLICKED) === filters.clicked),
+  );
+}
 
 /** The conditions on a job (alias j) of every filter but the address; `params` grows with their values. */
 function jobConditions(filters: EmailPerformanceFilters, params: unknown[]): string {
@@ -146,49 +224,26 @@ function orderedRows(scope: ReportScope, filters: EmailPerformanceFilters, direc
 }
 
 /**
- * The rows of an email search, in file order, as `found` (with `ord`): the audience's first
- * SEARCH_CAP matching valid contacts, then their jobs that pass the other filters (or, for
- * NOT_SENT, those without a job). Without a live audience, the campaign's first SEARCH_CAP
- * matching jobs.
+ * Every row of an email search in display order, for a cursor (the export, a streamed page): jobs
+ * in job order, NOT_SENT contacts in file order. One pass over the campaign's jobs, or over the
+ * audience's contacts for NOT_SENT.
  */
 function searchedRows(scope: ReportScope, filters: EmailPerformanceFilters): Query | undefined {
-  const params: unknown[] = [likeContains(filters.email!)];
   if (notSent(filters)) {
     if (scope.audienceId === null || !notSentCanMatch(filters)) return undefined;
-    params.push(scope.audienceId, scope.campaignId);
     return {
-      text: `WITH matches AS MATERIALIZED (
-               SELECT id, email, valid_seq FROM contacts
-                WHERE audience_id = $2 AND valid_seq IS NOT NULL AND lower(email) LIKE lower($1)
-                ORDER BY valid_seq LIMIT ${SEARCH_CAP}),
-             found AS MATERIALIZED (
-               SELECT ${NOT_SENT_COLUMNS}, c.valid_seq AS ord FROM matches c
-                WHERE NOT EXISTS (SELECT 1 FROM campaign_jobs j WHERE j.campaign_id = $3 AND j.contact_id = c.id))`,
-      params,
+      text: `SELECT ${NOT_SENT_COLUMNS} FROM contacts c
+              WHERE c.audience_id = $2 AND c.valid_seq IS NOT NULL AND lower(c.email) LIKE lower($1)
+                AND NOT EXISTS (SELECT 1 FROM campaign_jobs j WHERE j.campaign_id = $3 AND j.contact_id = c.id)
+              ORDER BY c.valid_seq`,
+      params: [likeContains(filters.email!), scope.audienceId, scope.campaignId],
     };
   }
-  if (scope.audienceId !== null) {
-    params.push(scope.audienceId, scope.campaignId);
-    return {
-      text: `WITH matches AS MATERIALIZED (
-               SELECT id, valid_seq FROM contacts
-                WHERE audience_id = $2 AND valid_seq IS NOT NULL AND lower(email) LIKE lower($1)
-                ORDER BY valid_seq LIMIT ${SEARCH_CAP}),
-             found AS MATERIALIZED (
-               SELECT ${JOB_COLUMNS}, m.valid_seq AS ord FROM matches m
-                 JOIN campaign_jobs j ON j.campaign_id = $3 AND j.contact_id = m.id
-                WHERE true${jobConditions(filters, params)})`,
-      params,
-    };
-  }
-  params.push([scope.campaignId]);
+  const params: unknown[] = [filters.email!, [scope.campaignId]];
   return {
-    text: `WITH matches AS MATERIALIZED (
-             SELECT * FROM campaign_jobs j
-              WHERE j.campaign_id = ANY($2::bigint[]) AND lower(j.email) LIKE lower($1)
-              ORDER BY j.campaign_id, j.id LIMIT ${SEARCH_CAP}),
-           found AS MATERIALIZED (
-             SELECT ${JOB_COLUMNS}, j.id AS ord FROM matches j WHERE true${jobConditions(filters, params)})`,
+    text: `SELECT ${JOB_COLUMNS} FROM campaign_jobs j
+            WHERE j.campaign_id = ANY($2::bigint[]) AND strpos(lower(j.email), lower($1)) > 0${jobConditions(filters, params)}
+            ORDER BY j.campaign_id, j.id`,
     params,
   };
 }
@@ -208,6 +263,88 @@ export function pageWindow(total: number, offset: number, limit: number): PageWi
   return fromEnd < offset ? { direction: 'DESC', skip: fromEnd, take } : { direction: 'ASC', skip: offset, take };
 }
 
+/**
+ * The search index of an email search's jobs (search-index.ts): every job of the campaign whose
+ * address contains `term`, in job order, with its state (jobStateFilter reads it).
+ */
+async function jobSearchIndex(sql: Sql, scope: ReportScope, term: string): Promise<SearchIndex> {
+  if (scope.audienceId !== null) {
+    // A rare term: its few contacts come from the trigram index, their jobs by contact.
+    const { rows: contacts } = await sql.query<{ id: number }>(
+      `SELECT id FROM contacts WHERE audience_id = $1 AND valid_seq IS NOT NULL AND lower(email) LIKE lower($2) LIMIT ${TRIGRAM_PROBE + 1}`,
+      [scope.audienceId, likeContains(term)],
+    );
+    if (contacts.length <= TRIGRAM_PROBE) {
+      const { rows } = await sql.query<{ bytes: Buffer | null }>(
+        `SELECT string_agg(${JOB_INDEX_ROW}, ''::bytea) AS bytes FROM campaign_jobs j
+          WHERE j.campaign_id = $2 AND j.contact_id = ANY($3::bigint[])`,
+        [JOB_STATUSES, scope.campaignId, contacts.map((c) => c.id)],
+      );
+      return searchIndexOf(rows[0]!.bytes);
+    }
+  }
+  const { rows } = await sql.query<{ bytes: Buffer | null }>(
+    `SELECT string_agg(${JOB_INDEX_ROW}, ''::bytea) AS bytes FROM campaign_jobs j
+      WHERE j.campaign_id = ANY($2::bigint[]) AND strpos(lower(j.email), lower($3)) > 0`,
+    [JOB_STATUSES, [scope.campaignId], term],
+  );
+  return searchIndexOf(rows[0]!.bytes);
+}
+
+/** The search index of the audience's valid contacts without a job whose address contains `term`, in file order. */
+async function notSentSearchIndex(sql: Sql, scope: ReportScope, term: string): Promise<SearchIndex> {
+  if (scope.audienceId === null) return searchIndexOf(null);
+  const { rows } = await sql.query<{ bytes: Buffer | null }>(
+    `SELECT string_agg(int8send(c.valid_seq::bigint * ${STATES}), ''::bytea) AS bytes FROM contacts c
+      WHERE c.audience_id = $1 AND c.valid_seq IS NOT NULL AND lower(c.email) LIKE lower($2)
+        AND NOT EXISTS (SELECT 1 FROM campaign_jobs j WHERE j.campaign_id = $3 AND j.contact_id = c.id)`,
+    [scope.audienceId, likeContains(term), scope.campaignId],
+  );
+  return searchIndexOf(rows[0]!.bytes);
+}
+
+/** The campaign's jobs of these ids, in job order. */
+async function jobsById(sql: Sql, scope: ReportScope, ids: number[]): Promise<EmailPerformanceRow[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await sql.query<RowRecord>(
+    `SELECT ${JOB_COLUMNS} FROM campaign_jobs j WHERE j.id = ANY($1::bigint[]) AND j.campaign_id = $2 ORDER BY j.id`,
+    [ids, scope.campaignId],
+  );
+  return rows.map(toRow);
+}
+
+/** The audience's valid contacts of these numbers (valid_seq) as NOT_SENT rows, in file order. */
+async function notSentBySeq(sql: Sql, scope: ReportScope, seqs: number[]): Promise<EmailPerformanceRow[]> {
+  if (seqs.length === 0 || scope.audienceId === null) return [];
+  const { rows } = await sql.query<RowRecord>(
+    `SELECT ${NOT_SENT_COLUMNS} FROM contacts c WHERE c.audience_id = $1 AND c.valid_seq = ANY($2::int[]) ORDER BY c.valid_seq`,
+    [scope.audienceId, seqs],
+  );
+  return rows.map(toRow);
+}
+
+/** Every state of a NOT_SENT index (it has one). */
+const ANY_STATE = stateFilter(() => true);
+
+/** An email search's index, the states `filters` keep, and how to read rows by key; undefined when nothing can match. */
+async function searchOf(sql: Sql, scope: ReportScope, filters: EmailPerformanceFilters, cache: SearchCache) {
+  const term = filters.email!;
+  const key = `${scope.campaignId}|${scope.audienceId}|${scope.jobsVersion}|${termKey(term)}`;
+  if (notSent(filters)) {
+    if (scope.audienceId === null || !notSentCanMatch(filters)) return undefined;
+    return {
+      index: await cache.get(`not-sent|${key}`, () => notSentSearchIndex(sql, scope, term)),
+      filter: ANY_STATE,
+      rows: (seqs: number[]) => notSentBySeq(sql, scope, seqs),
+    };
+  }
+  return {
+    index: await cache.get(`jobs|${key}`, () => jobSearchIndex(sql, scope, term)),
+    filter: jobStateFilter(filters),
+    rows: (ids: number[]) => jobsById(sql, scope, ids),
+  };
+}
+
 const CURSOR = 'report_rows';
 
 export function reportRepository(db: Sql) {
@@ -218,12 +355,13 @@ export function reportRepository(db: Sql) {
       const { rows } = await sql.query<Omit<ReportScope, 'campaignId'>>(
         `SELECT c.status, a.id AS "audienceId",
                 coalesce(a.number_of_contacts - a.number_of_contacts_with_errors, 0) AS "validContacts",
-                k.jobs, k.matching AS "matchingJobs"
+                k.jobs, k.matching AS "matchingJobs", k."jobsVersion"
            FROM campaigns c
            LEFT JOIN audiences a ON a.id = c.audience_id AND a.deleted_at IS NULL
           CROSS JOIN LATERAL (
                 SELECT coalesce(sum(jobs), 0)::bigint AS jobs,
-                       coalesce(sum(jobs) FILTER (WHERE ${countConditions(filters, params)}), 0)::bigint AS matching
+                       coalesce(sum(jobs) FILTER (WHERE ${countConditions(filters, params)}), 0)::bigint AS matching,
+                       coalesce(string_agg(xmin::text || ':' || jobs, ',' ORDER BY status, bounce_type, opened, clicked), '') AS "jobsVersion"
                   FROM campaign_job_counts WHERE campaign_id = c.id) k
           WHERE c.id = $1`,
         params,
@@ -251,22 +389,25 @@ export function reportRepository(db: Sql) {
         params,
       );
       if (window.direction === 'DESC') rows.reverse();
-      return rows.map(toRow);
+      return withSuppressions(sql, rows.map(toRow));
     },
 
-    /** A page of an email search and the number of its rows, in one statement. */
-    async searchPage(sql: Sql, scope: ReportScope, filters: EmailPerformanceFilters, offset: number, limit: number) {
-      const query = searchedRows(scope, filters);
-      if (!query) return { items: [], totalItems: 0 };
-      const { params } = query;
-      const { rows } = await sql.query<RowRecord & { total: number; ord: number | null }>(
-        `${query.text}
-         SELECT t.total, p.* FROM (SELECT count(*)::int AS total FROM found) t
-           LEFT JOIN (SELECT * FROM found ORDER BY ord OFFSET $${params.push(offset)} LIMIT $${params.push(limit)}) p ON true
-          ORDER BY p.ord`,
-        params,
-      );
-      return { items: rows.filter((row) => row.ord !== null).map(toRow), totalItems: rows[0]?.total ?? 0 };
+    /**
+     * An email search's exact total and the rows of one window of it (offset, limit), read through
+     * its search index, which `cache` keeps for the next pages while the campaign's jobs stay as
+     * they were (the key holds their version, read in this snapshot).
+     */
+    async searchPage(sql: Sql, scope: ReportScope, filters: EmailPerformanceFilters, offset: number, limit: number, cache: SearchCache) {
+      const search = await searchOf(sql, scope, filters, cache);
+      if (!search) return { items: [], totalItems: 0 };
+      const keys = pageOf(search.index, search.filter, offset, limit);
+      return { items: await withSuppressions(sql, await search.rows(keys)), totalItems: countOf(search.index, search.filter) };
+    },
+
+    /** An email search's exact total (see searchPage). */
+    async searchTotal(sql: Sql, scope: ReportScope, filters: EmailPerformanceFilters, cache: SearchCache): Promise<number> {
+      const search = await searchOf(sql, scope, filters, cache);
+      return search ? countOf(search.index, search.filter) : 0;
     },
 
     /**
@@ -277,7 +418,7 @@ export function reportRepository(db: Sql) {
       const query = filters.email ? searchedRows(scope, filters) : orderedRows(scope, filters, 'ASC');
       if (!query) return;
       const { params } = query;
-      const text = filters.email ? `${query.text} SELECT * FROM found ORDER BY ord` : query.text;
+      const { text } = query;
       const window = `OFFSET $${params.push(offset)}${limit === undefined ? '' : ` LIMIT $${params.push(limit)}`}`;
       await tx.query(`DECLARE ${CURSOR} NO SCROLL CURSOR FOR ${text} ${window}`, params);
       const fetch = () => tx.query<RowRecord>(`FETCH ${Number(batch)} FROM ${CURSOR}`);
@@ -289,7 +430,8 @@ export function reportRepository(db: Sql) {
           const { rows } = await next;
           if (rows.length === 0) return;
           next = fetch();
-          yield rows.map(toRow);
+          // On a pooled connection, alongside the FETCH ahead (the transaction's connection is busy with it).
+          yield await withSuppressions(db, rows.map(toRow));
         }
       } finally {
         // The caller stopped early: the FETCH ahead settles unread.

@@ -1,13 +1,14 @@
 /**
  * The export's workbook writer on its own: it holds about one batch of rows whatever the size of the
  * export, because it takes the next batch only once the zip has taken the XML of the earlier ones and
- * the reader has read them; and its values stay text.
+ * the reader has read them; its values stay text; and it words them as the report's table does.
  */
-import { Writable } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import type { EmailPerformanceRow } from '@mailroom/api-client';
+import type { EmailPerformanceRow, SendStatus } from '@mailroom/api-client';
+import { EMAIL_PERFORMANCE_COLUMNS, SEND_STATUS_LABELS } from '@mailroom/api-client/labels';
 import { describe, expect, it } from 'vitest';
-import { writeWorkbook, zipInputOf } from './workbook.js';
+import { EXPORT_COLUMNS, writeWorkbook, zipInputOf } from './workbook.js';
 
 const row = (n: number): EmailPerformanceRow => ({
   id: n,
@@ -22,6 +23,7 @@ const row = (n: number): EmailPerformanceRow => ({
   complaintType: null,
   complaintTime: null,
   errorMessage: n % 7 === 0 ? `=cmd|' /C calc'!A${n}` : null,
+  suppressionReason: null,
 });
 
 describe('the export workbook', () => {
@@ -58,4 +60,44 @@ describe('the export workbook', () => {
     // When batch k is asked for, the compressed rows of all batches but the last two are out.
     for (let k = 3; k < BATCHES; k++) expect(arrivedAtPull[k], `batch ${k}`).toBeGreaterThan((k - 2) * perBatch * 0.8);
   }, 60_000);
+
+  it("writes the screen's words: its column headers, its send status labels, Yes/No and None", async () => {
+    const statuses = Object.keys(SEND_STATUS_LABELS) as SendStatus[];
+    const rows = statuses.map((status, n) => ({
+      ...row(n + 1),
+      status,
+      clicked: n === 0,
+      opened: n === 0,
+      bounceType: n === 1 ? ('HARD' as const) : null,
+    }));
+    const out = new PassThrough();
+    const chunks: Buffer[] = [];
+    out.on('data', (chunk: Buffer) => chunks.push(chunk));
+    await writeWorkbook(
+      out,
+      (async function* () {
+        yield rows;
+      })(),
+    );
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(Buffer.concat(chunks) as unknown as ArrayBuffer);
+    const sheet = workbook.worksheets[0]!;
+    const line = (r: number) => EMAIL_PERFORMANCE_COLUMNS.map((_, c) => sheet.getRow(r).getCell(c + 1).text);
+    expect(line(1)).toEqual([...EMAIL_PERFORMANCE_COLUMNS]);
+    const status = EMAIL_PERFORMANCE_COLUMNS.indexOf('Send Status');
+    expect(statuses.map((_, n) => line(n + 2)[status])).toEqual(statuses.map((s) => SEND_STATUS_LABELS[s]));
+    // The spec's own words, not the contract's constants.
+    expect(line(2 + statuses.indexOf('SENT_WAIT_ACK'))[status]).toBe('Sent (waiting Ack)');
+    expect(line(2).slice(2, 5)).toEqual(['Yes', 'Yes', 'None']);
+    expect(line(3).slice(2, 5)).toEqual(['No', 'No', 'HARD']);
+  });
+
+  it('writes a suppressed NOT_SENT contact as the screen shows it, with the reason', () => {
+    const status = EXPORT_COLUMNS.find(([header]) => header === 'Send Status')![1];
+    const notSent = { ...row(1), id: null, status: 'NOT_SENT' as const };
+    expect(status({ ...notSent, suppressionReason: 'HARD_BOUNCE' })).toBe('Suppressed (hard bounce)');
+    expect(status({ ...notSent, suppressionReason: 'UNSUBSCRIBE' })).toBe('Suppressed (unsubscribed)');
+    expect(status({ ...notSent, suppressionReason: 'COMPLAINT' })).toBe('Suppressed (complaint)');
+    expect(status(notSent)).toBe('NOT_SENT');
+  });
 });

@@ -9,20 +9,30 @@
 import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { EmailPerformanceRow } from '@mailroom/api-client';
+import { bounceTypeLabel, EMAIL_PERFORMANCE_COLUMNS, sendStatusLabel, yesNo } from '@mailroom/api-client/labels';
 
-/** The columns of the report's table (SPEC.md, Email Performance). */
-export const EXPORT_COLUMNS: readonly [string, (row: EmailPerformanceRow) => string | null][] = [
-  ['Email', (row) => row.email],
-  ['Send Status', (row) => row.status],
-  ['Clicked', (row) => (row.clicked ? 'Yes' : 'No')],
-  ['Opened', (row) => (row.opened ? 'Yes' : 'No')],
-  ['Bounce Type', (row) => row.bounceType],
-  ['Bounce Message', (row) => row.bounceMessage],
-  ['Bounce Time', (row) => row.bounceTime],
-  ['Complaint Type', (row) => row.complaintType],
-  ['Complaint Time', (row) => row.complaintTime],
-  ['Error Message', (row) => row.errorMessage],
-];
+type Column = (typeof EMAIL_PERFORMANCE_COLUMNS)[number];
+
+/** Each column of the report's table (SPEC.md, Email Performance) as the screen words it. */
+const CELLS: Record<Column, (row: EmailPerformanceRow) => string | null> = {
+  Email: (row) => row.email,
+  // A suppressed contact reads as on the screen ('Suppressed (unsubscribed)').
+  'Send Status': (row) => sendStatusLabel(row),
+  Clicked: (row) => yesNo(row.clicked),
+  Opened: (row) => yesNo(row.opened),
+  'Bounce Type': (row) => bounceTypeLabel(row.bounceType),
+  'Bounce Message': (row) => row.bounceMessage,
+  'Bounce Time': (row) => row.bounceTime,
+  'Complaint Type': (row) => row.complaintType,
+  'Complaint Time': (row) => row.complaintTime,
+  'Error Message': (row) => row.errorMessage,
+};
+
+/** The sheet's columns: the table's, in its order. */
+export const EXPORT_COLUMNS: readonly [Column, (row: EmailPerformanceRow) => string | null][] = EMAIL_PERFORMANCE_COLUMNS.map((column) => [
+  column,
+  CELLS[column],
+]);
 
 /** A text cell that no spreadsheet evaluates: exceljs writes rich text as an inline string. */
 const text = (value: string | null): ExcelJS.CellRichTextValue | null => (value === null ? null : { richText: [{ text: value }] });

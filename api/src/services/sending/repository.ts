@@ -33,8 +33,11 @@ export interface ClaimedJob {
 export type JobOutcome =
   | { id: number; status: 'SENT_WAIT_ACK'; messageId: string }
   | { id: number; status: 'FAILED' | 'UNKNOWN'; error: string }
-  /** Not sent: back in the queue, not before `delayMs` (0 when the campaign stopped). */
-  | { id: number; status: 'QUEUED'; delayMs: number; error?: string };
+  /**
+   * Not sent: back in the queue, not before `delayMs` (0 when the campaign stopped). `returned`: SES
+   * was never called (the worker lost the database before), so the claim does not count as an attempt.
+   */
+  | { id: number; status: 'QUEUED'; delayMs: number; error?: string; returned?: boolean };
 
 export interface NewJobs {
   /** Contacts of the audience without a job: every valid, not suppressed one, or one of them. */
@@ -42,7 +45,12 @@ export interface NewJobs {
 }
 
 /** Jobs put back in the queue: every FAILED one, or one job (if FAILED). */
-export type Requeue = 'failed' | { jobId: number };
+/**
+ * What a dispatch puts back in the queue: every FAILED job, one FAILED job, or the UNKNOWN jobs that no
+ * SES event has confirmed for `unconfirmedForMs` since they were claimed (a deliberate resend: some of
+ * those mails may have gone out).
+ */
+export type Requeue = 'failed' | { jobId: number } | { unconfirmedForMs: number };
 
 const SUPPRESSED = 'EXISTS (SELECT 1 FROM suppressions s WHERE s.email_lower = lower(c.email))';
 
@@ -107,16 +115,36 @@ export function sendingRepository(db: Database) {
       await db.query('ANALYZE campaign_jobs');
     },
 
-    /** Puts FAILED jobs back in the queue; their ids. */
-    async requeueFailed(tx: Tx, campaignId: number, requeue: Requeue): Promise<number[]> {
-      const one = requeue === 'failed' ? undefined : requeue.jobId;
+    /** Puts FAILED jobs, or long-unconfirmed UNKNOWN ones, back in the queue; their ids and how many had FAILED. */
+    async requeue(tx: Tx, campaignId: number, requeue: Requeue): Promise<{ ids: number[]; failed: number }> {
+      const [where, params] =
+        requeue === 'failed'
+          ? [`status = 'FAILED'`, [campaignId]]
+          : 'jobId' in requeue
+            ? [`status = 'FAILED' AND id = $2`, [campaignId, requeue.jobId]]
+            : [
+                `status = 'UNKNOWN' AND ses_message_id IS NULL AND claimed_at < now() - $2 * interval '1 millisecond'`,
+                [campaignId, requeue.unconfirmedForMs],
+              ];
       const { rows } = await tx.query<{ id: number }>(
-        `UPDATE campaign_jobs SET status = 'QUEUED', error_message = NULL, claimed_at = NULL, not_before = NULL, updated_at = now()
-          WHERE campaign_id = $1 AND status = 'FAILED' ${one === undefined ? '' : 'AND id = $2'}
+        `UPDATE campaign_jobs SET status = 'QUEUED', error_message = NULL, claimed_at = NULL, claim_token = NULL, not_before = NULL, updated_at = now()
+          WHERE campaign_id = $1 AND ${where}
           RETURNING id`,
-        one === undefined ? [campaignId] : [campaignId, one],
+        params,
       );
-      return rows.map((row) => row.id);
+      const ids = rows.map((row) => row.id);
+      return { ids, failed: requeue === 'failed' || 'jobId' in requeue ? ids.length : 0 };
+    },
+
+    /** UNKNOWN jobs of the campaign: all of them, and those unconfirmed for `unconfirmedForMs` (which a resend would take). */
+    async unknownJobs(campaignId: number, unconfirmedForMs: number): Promise<{ unknown: number; unconfirmed: number }> {
+      const { rows } = await db.query<{ unknown: number; unconfirmed: number }>(
+        `SELECT count(*)::int AS unknown,
+                count(*) FILTER (WHERE ses_message_id IS NULL AND claimed_at < now() - $2 * interval '1 millisecond')::int AS unconfirmed
+           FROM campaign_jobs WHERE campaign_id = $1 AND status = 'UNKNOWN'`,
+        [campaignId, unconfirmedForMs],
+      );
+      return rows[0] ?? { unknown: 0, unconfirmed: 0 };
     },
 
     async markSending(tx: Tx, campaignId: number, created: number, requeuedFailed: number): Promise<void> {
@@ -152,34 +180,53 @@ export function sendingRepository(db: Database) {
 
     /**
      * Claims the jobs of `ids` that are QUEUED while their campaign is SENDING (committed on return,
-     * before SES is called): another worker, or a redelivered message, finds them taken.
+     * before SES is called): another worker, or a redelivered message, finds them taken. The claim is
+     * named by `token`: run again with the same token (its answer was lost with the database), it
+     * answers the jobs it had taken as well, without counting another attempt.
      */
-    async claim(campaignId: number, ids: number[]): Promise<ClaimedJob[]> {
+    async claim(campaignId: number, ids: number[], token: string): Promise<ClaimedJob[]> {
       const { rows } = await db.query<ClaimedJob>(
         `WITH claimed AS (
            UPDATE campaign_jobs j
-              SET status = 'SENDING', claimed_at = now(), attempts = attempts + 1, not_before = NULL, updated_at = now()
-            WHERE j.id = ANY($2::bigint[]) AND j.campaign_id = $1 AND j.status = 'QUEUED'
+              SET status = 'SENDING', claimed_at = now(), claim_token = $3,
+                  attempts = attempts + CASE WHEN j.status = 'QUEUED' THEN 1 ELSE 0 END, not_before = NULL, updated_at = now()
+            WHERE j.id = ANY($2::bigint[]) AND j.campaign_id = $1
+              AND (j.status = 'QUEUED' OR (j.status = 'SENDING' AND j.claim_token = $3))
               AND EXISTS (SELECT 1 FROM campaigns WHERE id = $1 AND status = 'SENDING')
            RETURNING j.id, j.contact_id, j.email, j.attempts)
          SELECT claimed.id, claimed.email, claimed.attempts, coalesce(c.data, '{}') AS data
            FROM claimed LEFT JOIN contacts c ON c.id = claimed.contact_id
           ORDER BY claimed.id`,
-        [campaignId, ids],
+        [campaignId, ids, token],
       );
       return rows;
     },
 
     /**
-     * Records outcomes of claimed jobs and moves the campaign's counters in the same statement. A job
-     * the sweep had already called UNKNOWN takes its real outcome.
+     * The heartbeat of claims a living worker still holds (sending, or keeping outcomes through an
+     * outage): the stale sweep reads claimed_at, so these never look abandoned.
      */
-    async record(campaignId: number, outcomes: JobOutcome[]): Promise<void> {
+    async heartbeat(claims: { token: string; ids: number[] }[]): Promise<void> {
+      if (claims.length === 0) return;
+      await db.query(
+        `UPDATE campaign_jobs SET claimed_at = now()
+          WHERE id = ANY($1::bigint[]) AND status = 'SENDING' AND claim_token = ANY($2::uuid[])`,
+        [claims.flatMap((claim) => claim.ids), claims.map((claim) => claim.token)],
+      );
+    },
+
+    /**
+     * Records the outcomes of one claim (`token`) and moves the campaign's counters in the same
+     * statement. A job the sweep had already called UNKNOWN takes its real outcome. Only the claim's
+     * own jobs change, so running it again (its answer was lost) changes nothing more. A job given
+     * back (`returned`: claimed, never sent) is QUEUED again without counting the attempt.
+     */
+    async record(campaignId: number, token: string, outcomes: JobOutcome[]): Promise<void> {
       if (outcomes.length === 0) return;
       await db.query(
         `WITH outcome AS (
-           SELECT * FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::float8[])
-                         AS o(id, status, message_id, error, delay_ms)),
+           SELECT * FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::float8[], $8::bool[])
+                         AS o(id, status, message_id, error, delay_ms, returned)),
          done AS (
            UPDATE campaign_jobs j
               SET status = o.status,
@@ -189,9 +236,11 @@ export function sendingRepository(db: Database) {
                   claimed_at = CASE WHEN o.status = 'QUEUED' THEN NULL ELSE j.claimed_at END,
                   not_before = CASE WHEN o.status = 'QUEUED' AND o.delay_ms > 0
                                     THEN now() + o.delay_ms * interval '1 millisecond' END,
+                  attempts = CASE WHEN o.returned THEN greatest(0, j.attempts - 1) ELSE j.attempts END,
+                  claim_token = CASE WHEN o.status = 'QUEUED' THEN NULL ELSE j.claim_token END,
                   updated_at = now()
              FROM outcome o
-            WHERE j.id = o.id AND j.campaign_id = $1 AND j.status IN ('SENDING', 'UNKNOWN')
+            WHERE j.id = o.id AND j.campaign_id = $1 AND j.status IN ('SENDING', 'UNKNOWN') AND j.claim_token = $7
            RETURNING j.status)
          UPDATE campaigns
             SET jobs_sent = jobs_sent + (SELECT count(*) FROM done WHERE status = 'SENT_WAIT_ACK'),
@@ -205,6 +254,8 @@ export function sendingRepository(db: Database) {
           outcomes.map((o) => (o.status === 'SENT_WAIT_ACK' ? o.messageId : null)),
           outcomes.map((o) => ('error' in o ? (o.error ?? null) : null)),
           outcomes.map((o) => (o.status === 'QUEUED' ? o.delayMs : 0)),
+          token,
+          outcomes.map((o) => o.status === 'QUEUED' && o.returned === true),
         ],
       );
     },
@@ -235,12 +286,17 @@ export function sendingRepository(db: Database) {
       });
     },
 
-    /** Jobs left SENDING longer than `staleAfterMs` (their worker died mid-send) become UNKNOWN. */
+    /**
+     * Jobs whose claim had no heartbeat for `staleAfterMs` (their worker died mid-send) become
+     * UNKNOWN. PostgreSQL's own restart counts as a heartbeat of every claim: while it was down no
+     * worker could write one, and each living one writes its next within the stale time.
+     */
     async markStaleUnknown(staleAfterMs: number, message: string): Promise<number> {
       const { rowCount } = await db.query(
         `UPDATE campaign_jobs SET status = 'UNKNOWN', error_message = $2, updated_at = now()
           WHERE campaign_id IN (SELECT id FROM campaigns WHERE status IN ('SENDING', 'ERROR'))
-            AND status = 'SENDING' AND claimed_at < now() - $1 * interval '1 millisecond'`,
+            AND status = 'SENDING'
+            AND greatest(claimed_at, pg_postmaster_start_time()) < now() - $1 * interval '1 millisecond'`,
         [staleAfterMs, message],
       );
       return rowCount;

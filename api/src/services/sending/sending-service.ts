@@ -14,20 +14,29 @@
  * growing delay; a daily quota, a paused or suspended account stops the campaign in ERROR with the
  * reason (its unsent jobs stay QUEUED for continue). The campaign is SENT once no job is left.
  *
- * `sweep` (periodic, in every worker): jobs left SENDING past the stale time (their worker died
- * mid-send) become UNKNOWN and are never resent by themselves; queued jobs of a campaign idle for
- * that long are published again (their message was lost); finished campaigns become SENT.
+ * A database outage loses nothing of a living worker: each claim is named by a token; a claim, a
+ * record or a stop that finds the database gone is tried again (0.2 s, doubling to 1 s) until it
+ * answers, holding SES's answers in memory meanwhile (at most a claim's worth per running batch); a
+ * claimed job that could not be handed to SES (no send slot without the database) is given back
+ * QUEUED without counting the attempt, and claimed again once the database is back. A heartbeat
+ * keeps the held claims' claimed_at fresh.
+ *
+ * `sweep` (periodic, in every worker): jobs whose claim had no heartbeat for the stale time (their
+ * worker died mid-send) become UNKNOWN and are never resent by themselves; queued jobs of a campaign
+ * idle for that long are published again (their message was lost); finished campaigns become SENT.
  */
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { SendEmailCommandInput, SESv2Client } from '@aws-sdk/client-sesv2';
 import type { SendingSettings } from '../../config.js';
-import type { Database } from '../../db/database.js';
+import { isDatabaseUnavailable, type Database } from '../../db/database.js';
 import type { CampaignStatus } from '../../db/models/index.js';
 import type { Logger } from '../../logger.js';
 import { compileMail } from '../../mail/compose.js';
 import { snapshotLinks } from '../../mail/links.js';
 import { mergeTagsIn, resolveFields } from '../../mail/merge-tags.js';
 import { assertOneLine, HeaderValueError, sendEmailInput } from '../../mail/message.js';
-import { createMailSender, DAILY_QUOTA_REACHED, type SendOutcome } from '../../mail/ses-sender.js';
+import { createMailSender, DAILY_QUOTA_REACHED, type PreparedMail, type SendOutcome } from '../../mail/ses-sender.js';
 import { createTrackingTokens, trackingUrls } from '../../mail/tracking-tokens.js';
 import type { Queues } from '../../queue/registry.js';
 import { DomainError } from '../errors.js';
@@ -37,6 +46,11 @@ import type { SendRateLimiter } from './send-rate.js';
 export const CAMPAIGN_NOT_FOUND = 'Campaign not found';
 export const STALE_SEND = 'The worker stopped while sending this email; it may or may not have gone out.';
 const UNREACHABLE_ATTEMPTS = 5;
+/** The heartbeat of held claims runs this many times per stale time. */
+const HEARTBEATS_PER_STALE = 4;
+/** While the database is away, the send path tries again after 0.2 s, doubling up to 1 s. */
+const OUTAGE_RETRY_FIRST_MS = 200;
+const OUTAGE_RETRY_MAX_MS = 1_000;
 const PUBLISHES_AT_ONCE = 8;
 const CACHED_CAMPAIGNS = 16;
 /** A dispatch of this many jobs or more refreshes the planner's statistics before the workers start. */
@@ -84,6 +98,40 @@ export function createSendingService(deps: SendingServiceDeps) {
   const urls = trackingUrls(deps.publicUrl, createTrackingTokens(deps.trackingSecret));
   const run = concurrency(settings.concurrency);
   const mails = new Map<number, CampaignMail>();
+  /** Claims this process holds (claimed, outcome not recorded yet): token -> job ids. */
+  const held = new Map<string, number[]>();
+  const heartbeatMs = Math.max(250, settings.staleAfterMs / HEARTBEATS_PER_STALE);
+  let heartbeat: NodeJS.Timeout | undefined;
+  /** Keeps the claims held by this process fresh for the stale sweep (a failed beat is tried at the next). */
+  const startHeartbeat = () => {
+    if (heartbeat) return;
+    heartbeat = setInterval(() => {
+      if (held.size === 0) return;
+      repo
+        .heartbeat([...held].map(([token, ids]) => ({ token, ids })))
+        .catch((err: unknown) => logger.debug({ err }, 'claim heartbeat failed; the next one tries again'));
+    }, heartbeatMs);
+    heartbeat.unref();
+  };
+
+  /**
+   * Runs a statement of the send path until the database answers it: while PostgreSQL is away the
+   * worker keeps what it knows (claims, SES's answers) and writes it once it is back. The statements
+   * given here are safe to run again (claims and records are named by their token). Only an error
+   * that is not an outage ends the wait; a process forced to stop loses what it held (UNKNOWN).
+   */
+  const untilAnswered = async <T>(what: string, work: () => Promise<T>): Promise<T> => {
+    for (let waitMs = OUTAGE_RETRY_FIRST_MS, tries = 1; ; tries++) {
+      try {
+        return await work();
+      } catch (error) {
+        if (!isDatabaseUnavailable(error)) throw error;
+        if (tries === 1) logger.warn({ what }, 'database unavailable; holding on and trying again');
+        await sleep(waitMs);
+        waitMs = Math.min(OUTAGE_RETRY_MAX_MS, waitMs * 2);
+      }
+    }
+  };
 
   const publish = async (campaignId: number, ids: number[]): Promise<void> => {
     const batches: number[][] = [];
@@ -141,9 +189,9 @@ export function createSendingService(deps: SendingServiceDeps) {
         }
         const created =
           plan.newJobs && campaign.audienceId !== null ? await repo.createJobs(tx, campaignId, campaign.audienceId, plan.newJobs) : [];
-        const requeued = plan.requeue ? await repo.requeueFailed(tx, campaignId, plan.requeue) : [];
-        await repo.markSending(tx, campaignId, created.length, requeued.length);
-        return { wasSending: campaign.status === 'SENDING', ids: [...created, ...requeued] };
+        const requeued = plan.requeue ? await repo.requeue(tx, campaignId, plan.requeue) : { ids: [], failed: 0 };
+        await repo.markSending(tx, campaignId, created.length, requeued.failed);
+        return { wasSending: campaign.status === 'SENDING', ids: [...created, ...requeued.ids] };
       });
       if (ids.length >= ANALYZE_AFTER_JOBS) await repo.analyzeJobs();
       const queued = wasSending ? ids.sort((a, b) => a - b) : await repo.queuedJobIds(campaignId);
@@ -153,6 +201,19 @@ export function createSendingService(deps: SendingServiceDeps) {
       );
       if (queued.length === 0) await repo.finishIfDone(campaignId);
       return { queued: queued.length };
+    },
+
+    /** The campaign's UNKNOWN jobs, and those unconfirmed long enough for a deliberate resend. */
+    async unknownJobs(campaignId: number): Promise<{ unknown: number; unconfirmed: number; resendAfterMs: number }> {
+      return {
+        ...(await repo.unknownJobs(campaignId, settings.unconfirmedResendAfterMs)),
+        resendAfterMs: settings.unconfirmedResendAfterMs,
+      };
+    },
+
+    /** Queues the campaign's long-unconfirmed UNKNOWN jobs again, through the same dispatch as every send. */
+    resendUnconfirmed(campaignId: number, plan: Omit<DispatchPlan, 'requeue'>): Promise<{ queued: number }> {
+      return this.dispatch(campaignId, { ...plan, requeue: { unconfirmedForMs: settings.unconfirmedResendAfterMs } });
     },
 
     /** The 'campaign-send' consumer: sends the jobs of one message that are still to send. */
@@ -172,18 +233,28 @@ export function createSendingService(deps: SendingServiceDeps) {
       const stop = async (reason: string) => {
         if (stopped) return;
         stopped = reason;
-        if (await repo.stop(campaignId, reason)) logger.warn({ campaignId, reason }, 'campaign stopped');
+        if (await untilAnswered('stop the campaign', () => repo.stop(campaignId, reason)))
+          logger.warn({ campaignId, reason }, 'campaign stopped');
       };
 
+      /** Why a claimed job could not be handed to SES (the database went away, mostly); per chunk. */
+      let failure: unknown;
       const sendJob = (job: ClaimedJob): Promise<JobOutcome> =>
         run(async () => {
           const notSent: JobOutcome = { id: job.id, status: 'QUEUED', delayMs: 0 };
           if (stopped) return notSent;
-          // Rendered, serialised and signed before the slot: once the slot comes, the call goes out at once.
-          const prepared = await mailer.prepare(mail.input(job));
-          if ((await limiter.take()) === 'quota-reached') {
-            await stop(DAILY_QUOTA_REACHED);
-            return notSent;
+          let prepared: PreparedMail;
+          try {
+            // Rendered, serialised and signed before the slot: once the slot comes, the call goes out at once.
+            prepared = await mailer.prepare(mail.input(job));
+            if ((await limiter.take()) === 'quota-reached') {
+              await stop(DAILY_QUOTA_REACHED);
+              return notSent;
+            }
+          } catch (error) {
+            // SES was never called: the claim is given back as it was.
+            failure ??= error;
+            return { id: job.id, status: 'QUEUED', delayMs: 0, returned: true };
           }
           if (stopped) return notSent;
           return outcomeOf(job, await mailer.send(prepared), stop);
@@ -192,28 +263,51 @@ export function createSendingService(deps: SendingServiceDeps) {
       let sent = 0;
       const later: number[] = [];
       let laterDelayMs = 0;
-      for (let at = 0; at < jobIds.length && !stopped;) {
-        const chunk = jobIds.slice(at, (at += claimSize(limiter.rate())));
-        const claimed = await repo.claim(campaignId, chunk);
-        if (claimed.length === 0) continue;
-        const outcomes = await Promise.all(claimed.map(sendJob));
-        await repo.record(campaignId, outcomes);
-        for (const outcome of outcomes) {
-          if (outcome.status === 'SENT_WAIT_ACK') sent++;
-          if (outcome.status === 'QUEUED' && outcome.delayMs > 0) {
-            later.push(outcome.id);
-            laterDelayMs = Math.max(laterDelayMs, outcome.delayMs);
+      const pending = [...jobIds];
+      while (pending.length > 0 && !stopped) {
+        const chunk = pending.splice(0, claimSize(limiter.rate()));
+        const token = randomUUID();
+        failure = undefined;
+        // Held from before the claim is asked for: its answer may be lost with the database.
+        held.set(token, chunk);
+        startHeartbeat();
+        try {
+          const claimed = await untilAnswered('claim jobs', () => repo.claim(campaignId, chunk, token));
+          if (claimed.length === 0) continue;
+          held.set(
+            token,
+            claimed.map((job) => job.id),
+          );
+          const outcomes = await Promise.all(claimed.map(sendJob));
+          // What SES answered is kept here until the database has it.
+          await untilAnswered('record outcomes', () => repo.record(campaignId, token, outcomes));
+          for (const outcome of outcomes) {
+            if (outcome.status === 'SENT_WAIT_ACK') sent++;
+            if (outcome.status !== 'QUEUED') continue;
+            if (outcome.returned) pending.push(outcome.id);
+            else if (outcome.delayMs > 0) {
+              later.push(outcome.id);
+              laterDelayMs = Math.max(laterDelayMs, outcome.delayMs);
+            }
           }
+        } finally {
+          held.delete(token);
         }
+        // An outage: the given-back jobs are claimed again once the database answers. Anything else
+        // fails the message (retried by the queue) with every outcome recorded.
+        if (failure !== undefined && !isDatabaseUnavailable(failure)) throw failure;
       }
       if (later.length > 0 && !stopped) await queue.publish('campaign-send', { campaignId, jobIds: later }, { delayMs: laterDelayMs });
-      await repo.finishIfDone(campaignId);
+      await untilAnswered('finish the campaign', () => repo.finishIfDone(campaignId));
       return { sent };
     },
 
     /** Housekeeping; see the file's comment. */
     async sweep(): Promise<{ unknown: number; republished: number; finished: number }> {
-      const unknown = await repo.markStaleUnknown(settings.staleAfterMs, STALE_SEND);
+      // Just after this process found the database gone, the living workers get two heartbeats'
+      // time to write theirs (and what they held) before any claim is judged abandoned.
+      const settled = db.msSinceUnavailable() > 2 * heartbeatMs;
+      const unknown = settled ? await repo.markStaleUnknown(settings.staleAfterMs, STALE_SEND) : 0;
       if (unknown > 0) logger.warn({ jobs: unknown }, 'jobs left sending by a stopped worker are now UNKNOWN');
       let republished = 0;
       for (const campaignId of await repo.takeIdleCampaigns(settings.staleAfterMs)) {
@@ -229,6 +323,7 @@ export function createSendingService(deps: SendingServiceDeps) {
 
     /** Stops taking send slots and closes the connections to SES (the process is closing). */
     async close(): Promise<void> {
+      clearInterval(heartbeat);
       limiter.close();
       await mailer.close();
     },
@@ -252,7 +347,8 @@ export function createSendingService(deps: SendingServiceDeps) {
       case 'unknown':
         return { id: job.id, status: 'UNKNOWN', error: outcome.reason };
       case 'throttled':
-        await limiter.throttled();
+        // Slowing the other workers down is worth a try, not a lost outcome.
+        await limiter.throttled().catch((err: unknown) => logger.warn({ err }, 'could not share the throttle'));
         return { id: job.id, status: 'QUEUED', delayMs: retryDelayMs(job.attempts), error: outcome.reason };
       case 'not-sent':
         if (job.attempts < UNREACHABLE_ATTEMPTS)

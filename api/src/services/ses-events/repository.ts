@@ -51,6 +51,33 @@ export function sesEventRepository(db: Database) {
       return found > 0;
     },
 
+    /**
+     * A job left UNKNOWN (its worker died between claiming it and recording SES's answer, or SES answered
+     * ambiguously) that an event names by its tags: the event proves SES took the mail, so the job takes
+     * the message id and SENT_WAIT_ACK, and counts as sent, before the event itself is applied by that id.
+     * Only when no job holds the message id yet, and only for a job whose address the mail went to.
+     */
+    async settleUnknown(
+      tx: Tx,
+      sesMessageId: string,
+      job: { campaignId: number; jobId: number },
+      recipients: string[],
+      sentAt: Date,
+    ): Promise<boolean> {
+      const { rowCount } = await tx.query(
+        `WITH settled AS (
+           UPDATE campaign_jobs j
+              SET status = 'SENT_WAIT_ACK', ses_message_id = $3, error_message = NULL, sent_at = coalesce(j.sent_at, $5), updated_at = now()
+            WHERE j.id = $1 AND j.campaign_id = $2 AND j.status = 'UNKNOWN' AND j.ses_message_id IS NULL
+              AND lower(j.email) = ANY($4::text[])
+              AND NOT EXISTS (SELECT 1 FROM campaign_jobs o WHERE o.ses_message_id = $3)
+           RETURNING j.campaign_id)
+         UPDATE campaigns c SET jobs_sent = jobs_sent + 1 FROM settled WHERE c.id = settled.campaign_id`,
+        [job.jobId, job.campaignId, sesMessageId, recipients.map((email) => email.toLowerCase()), sentAt],
+      );
+      return rowCount === 1;
+    },
+
     /** Adds addresses to the suppressions (kept lower-cased; an address already there keeps its first reason). */
     async suppress(tx: Tx, emails: string[], reason: SuppressionReason, campaignId: number | null): Promise<void> {
       if (emails.length === 0) return;

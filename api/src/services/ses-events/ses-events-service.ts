@@ -2,7 +2,8 @@
  * SES delivery events, as SNS posts them to the webhook (DESIGN.md section 3): Delivery moves a
  * job to SENT_SUCCESS; Bounce records its type (Permanent as HARD, others SOFT), message and time;
  * Complaint records its type and time; hard bounces and complaints suppress the address for every
- * later send of the organisation.
+ * later send of the organisation. Any of the three, naming by its tags a job left UNKNOWN, proves
+ * the mail went out: the job is settled as sent first, then the event applies as to any other.
  *
  * Trust first: a message is used only once its SNS signature verifies (sns-message.ts) and its
  * topic is one this deployment subscribed to; each SNS MessageId is applied once.
@@ -21,6 +22,9 @@ const sesEvent = z.object({
   notificationType: z.string().optional(),
   mail: z.object({
     messageId: z.string().min(1),
+    // When SES accepted the mail, and the addresses it was sent to.
+    timestamp: z.string().optional(),
+    destination: z.array(z.string()).default([]),
     // The EmailTags the mail was sent with (event publishing): campaign_id and job_id name its job.
     tags: z.record(z.string(), z.array(z.string())).optional(),
   }),
@@ -93,6 +97,10 @@ export function createSesEventService({ db, verify, topicArns, confirmSubscripti
     const taggedJob = jobOfTags(event.mail.tags);
     return db.transaction(async (tx) => {
       if (!(await repo.firstDelivery(tx, message.MessageId))) return 'repeated';
+      if (taggedJob && (kind === 'Delivery' || kind === 'Bounce' || kind === 'Complaint')) {
+        const settled = await repo.settleUnknown(tx, sesMessageId, taggedJob, event.mail.destination, timeOf(event.mail.timestamp));
+        if (settled) logger.info({ ...taggedJob, kind }, 'an UNKNOWN job is settled by its SES event');
+      }
       /**
        * An event can overtake the worker's record of the send it is about (SES answered, the event came
        * back, and the worker has not written the message id yet). Then the job it names by its tags is

@@ -1,10 +1,12 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { createContext, startTransition, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useNotify } from '../notify/NotifyProvider';
 import { isOrgMember, nonMemberMessage } from './membership';
+import { safeReturnPath } from './returnTo';
 import type { AuthService, Profile } from './types';
 
-export type AuthState = { status: 'loading' } | { status: 'signedOut' } | { status: 'signedIn'; profile: Profile };
+/** `sessionEnded`: the session was ended elsewhere (another tab, the provider) while this tab was signed in. */
+export type AuthState = { status: 'loading' } | { status: 'signedOut'; sessionEnded?: boolean } | { status: 'signedIn'; profile: Profile };
 
 interface AuthContextValue {
   state: AuthState;
@@ -62,8 +64,14 @@ export function AuthProvider({
           void navigate('/login', { replace: true });
           return;
         }
-        setState({ status: 'signedIn', profile: session.profile });
-        if (session.returnTo) void navigate(session.returnTo, { replace: true });
+        // The router moves to the return address in a transition; signing in in the same transition
+        // commits both at once. Signed in first, the callback path would meet the catch-all
+        // redirect to /audiences before the return address arrived.
+        const returnTo = safeReturnPath(session.returnTo);
+        startTransition(() => {
+          if (returnTo) void navigate(returnTo, { replace: true });
+          setState({ status: 'signedIn', profile: session.profile });
+        });
       })
       .catch((error: unknown) => {
         if (!active) return;
@@ -76,11 +84,11 @@ export function AuthProvider({
     };
   }, [auth]);
 
-  useEffect(() => auth.onSessionEnded(() => setState({ status: 'signedOut' })), [auth]);
+  useEffect(() => auth.onSessionEnded(() => setState({ status: 'signedOut', sessionEnded: true })), [auth]);
 
   const signIn = useCallback(
     (returnTo?: string) => {
-      auth.signIn(returnTo).catch((error: unknown) => notify('error', errorMessage(error)));
+      auth.signIn(safeReturnPath(returnTo) ?? undefined).catch((error: unknown) => notify('error', errorMessage(error)));
     },
     [auth, notify],
   );

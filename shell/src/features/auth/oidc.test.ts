@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { testConfig } from '../../test/render';
-import { CALLBACK_PATH, createOidcAuth } from './oidc';
+import { CALLBACK_PATH, CHOOSE_ACCOUNT_KEY, SESSION_CHANNEL, createOidcAuth } from './oidc';
 
 const ORIGIN = window.location.origin;
 const AUTHORITY = testConfig.oidc.authority;
@@ -129,5 +129,63 @@ describe('where the shell keeps the tokens', () => {
     });
     await expect(reloaded.getAccessToken()).resolves.toBe(ACCESS_TOKEN);
     expect(fetchMock.mock.calls.map(([input]) => new URL(String(input)).pathname)).not.toContain('/token');
+  });
+
+  /** Signs Mia in through the stubbed provider; answers the tab's AuthService after the callback. */
+  async function signedInTab() {
+    const provider = stubProvider();
+    const assign = catchRedirect();
+    void createOidcAuth(testConfig, ORIGIN).signIn();
+    await vi.waitFor(() => expect(assign).toHaveBeenCalledTimes(1));
+    const authorize = new URL(assign.mock.calls[0]![0]);
+    provider.rememberNonce(authorize.searchParams.get('nonce'));
+    window.history.replaceState(null, '', `${CALLBACK_PATH}?code=code-1&state=${authorize.searchParams.get('state')}`);
+    const auth = createOidcAuth(testConfig, ORIGIN);
+    await auth.restoreSession();
+    window.history.replaceState(null, '', '/audiences');
+    assign.mockClear();
+    return { auth, assign };
+  }
+
+  it('after a refused account, the next sign-in asks the provider for the account (prompt=login)', async () => {
+    const { auth, assign } = await signedInTab();
+    void auth.signIn();
+    await vi.waitFor(() => expect(assign).toHaveBeenCalledTimes(1));
+    expect(new URL(assign.mock.calls[0]![0]).searchParams.get('prompt')).toBeNull();
+
+    assign.mockClear();
+    await auth.forget();
+    void auth.signIn('/audiences');
+    await vi.waitFor(() => expect(assign).toHaveBeenCalledTimes(1));
+    expect(new URL(assign.mock.calls[0]![0]).searchParams.get('prompt')).toBe('login');
+    expect(sessionStorage.getItem(CHOOSE_ACCOUNT_KEY)).toBe('1');
+  });
+
+  it('a logout tells the other tabs of the browser', async () => {
+    const { auth } = await signedInTab();
+    const otherTab = new BroadcastChannel(SESSION_CHANNEL);
+    const heard = new Promise((resolve) => otherTab.addEventListener('message', (event) => resolve(event.data)));
+    try {
+      // The redirect to the provider's logout never resolves: the page would be gone.
+      void auth.signOut();
+      await expect(heard).resolves.toBe('signedOut');
+    } finally {
+      otherTab.close();
+    }
+  });
+
+  it("another tab's logout ends this tab's session", async () => {
+    const { auth } = await signedInTab();
+    const ended = vi.fn();
+    const stop = auth.onSessionEnded(ended);
+    const otherTab = new BroadcastChannel(SESSION_CHANNEL);
+    try {
+      otherTab.postMessage('signedOut');
+      await vi.waitFor(() => expect(ended).toHaveBeenCalledTimes(1));
+      expect(contents(sessionStorage)).not.toContain(ACCESS_TOKEN);
+    } finally {
+      otherTab.close();
+      stop();
+    }
   });
 });

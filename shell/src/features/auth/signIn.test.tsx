@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { fakeAuth, mia, renderShell, stubQuotaFetch } from '../../test/render';
 import { emailDomain, isOrgMember } from './membership';
@@ -57,5 +57,46 @@ describe('sign-in on load', () => {
     renderShell({ path: '/campaigns/edit/4', auth });
     (await screen.findByRole('button', { name: 'Sign In With Example ID' })).click();
     await waitFor(() => expect(auth.signIn).toHaveBeenCalledWith('/campaigns/edit/4'));
+  });
+
+  it('lands on the deep link, query included, when the provider sends the browser back', async () => {
+    stubQuotaFetch();
+    const auth = fakeAuth(mia);
+    auth.restoreSession.mockResolvedValue({ profile: mia, returnTo: '/campaigns/reports/1?tab=click-performance' } as never);
+    const view = renderShell({ path: '/login/callback?code=1&state=2', auth });
+    await screen.findByTestId('remote');
+    await waitFor(() => expect(view.address()).toBe('/campaigns/reports/1?tab=click-performance'));
+    expect(screen.getByTestId('remote').textContent).toBe('reports remote at /campaigns/reports showing /campaigns/reports/1');
+  });
+
+  it('never follows a return address that leaves the app', async () => {
+    stubQuotaFetch();
+    const auth = fakeAuth(mia);
+    auth.restoreSession.mockResolvedValue({ profile: mia, returnTo: '//evil.test/audiences' } as never);
+    const view = renderShell({ path: '/login/callback?code=1&state=2', auth });
+    await screen.findByTestId('remote');
+    expect(view.address()).toBe('/audiences');
+
+    const signedOut = fakeAuth(null);
+    renderShell({ path: '/login', auth: signedOut });
+    const buttons = await screen.findAllByRole('button', { name: 'Sign In With Example ID' });
+    buttons.at(-1)!.click();
+    await waitFor(() => expect(signedOut.signIn).toHaveBeenCalledWith(undefined));
+  });
+
+  it('a session ended elsewhere shows /login with a note', async () => {
+    stubQuotaFetch();
+    const auth = fakeAuth(mia);
+    let endSession = () => {};
+    auth.onSessionEnded.mockImplementation((listener) => {
+      endSession = listener;
+      return () => {};
+    });
+    const view = renderShell({ path: '/templates', auth });
+    await screen.findByTestId('remote');
+    act(() => endSession());
+    expect(await screen.findByText('You have been signed out. Sign in again to continue.')).toBeTruthy();
+    expect(view.location()).toBe('/login');
+    expect(screen.queryByTestId('remote')).toBeNull();
   });
 });

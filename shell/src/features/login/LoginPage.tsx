@@ -1,5 +1,5 @@
 import { useLocation } from 'react-router-dom';
-import { Button, Title1, Text, makeStyles, tokens } from '@fluentui/react-components';
+import { Button, MessageBar, MessageBarBody, Title1, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { useAuth } from '../auth/AuthProvider';
 import { useShell } from '../../ShellContext';
 import { WIDE_SCREEN, useMediaQuery } from '../layout/useMediaQuery';
@@ -21,11 +21,17 @@ const useStyles = makeStyles({
   narrowPhoto: { width: '160px', height: '160px', borderRadius: tokens.borderRadiusCircular, objectFit: 'cover' },
 });
 
-/** /login: one button to the organisation's identity provider, and a food photo beside it on wide windows. */
+/** What a tab shows when its session was ended elsewhere (another tab's logout, the provider). */
+export const SESSION_ENDED_MESSAGE = 'You have been signed out. Sign in again to continue.';
+
+/**
+ * /login: one button to the organisation's identity provider, and a food photo beside it on wide
+ * windows; a note when the session was ended elsewhere.
+ */
 export function LoginPage() {
   const styles = useStyles();
   const { config } = useShell();
-  const { signIn } = useAuth();
+  const { signIn, state } = useAuth();
   const location = useLocation();
   const wide = useMediaQuery(WIDE_SCREEN);
   const background = useLoginBackground(config.stockPhoto, wide);
@@ -33,14 +39,19 @@ export function LoginPage() {
 
   return (
     <div className={styles.page}>
-      <div className={styles.panel}>
+      <main className={styles.panel}>
         {!wide && <img className={styles.narrowPhoto} src={background.url} alt="" />}
         <Title1 as="h1">Mailroom</Title1>
         <Text>Audiences, templates and campaigns for {config.orgName}.</Text>
+        {state.status === 'signedOut' && state.sessionEnded && (
+          <MessageBar intent="info" role="status">
+            <MessageBarBody>{SESSION_ENDED_MESSAGE}</MessageBarBody>
+          </MessageBar>
+        )}
         <Button appearance="primary" size="large" onClick={() => signIn(from)}>
           Sign In With {config.orgName} ID
         </Button>
-      </div>
+      </main>
       {wide && (
         <div
           className={styles.photo}

@@ -1,14 +1,14 @@
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { FluentProvider, webLightTheme } from '@fluentui/react-components';
 import { describe, expect, it, vi } from 'vitest';
+import { SENDS_MAIL } from '@mailroom/mf-contract';
 import { ShellContext } from '../../ShellContext';
 import { sampleQuota, stubQuotaFetch, testConfig } from '../../test/render';
 import { QuotaBar } from './QuotaBar';
 import { cappedPercentage, formatPercentage, quotaLevel } from './quota';
 
-function renderQuotaBar() {
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+function renderQuotaBar(queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } })) {
   return render(
     <FluentProvider theme={webLightTheme}>
       <QueryClientProvider client={queryClient}>
@@ -103,5 +103,62 @@ describe('QuotaBar', () => {
     expect(toggle.getAttribute('aria-expanded')).toBe('true');
     expect(screen.getByText('Max send rate: 14 per second')).toBeTruthy();
     expect(screen.getByText('24-hour limit: 50000')).toBeTruthy();
+  });
+});
+
+describe('the quota after a send', () => {
+  /** fetch answering the quota call with each of `answers` in turn (the last one again after that). */
+  function stubQuotas(...answers: number[]) {
+    let call = 0;
+    const fetchMock = vi.fn(async () => {
+      const emailsSent = answers[Math.min(call++, answers.length - 1)]!;
+      return new Response(JSON.stringify({ ...sampleQuota, emailsSent }), { status: 200, headers: { 'Content-Type': 'application/json' } });
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    return fetchMock;
+  }
+
+  /** What a remote does: a mutation on the shared client, marked or not as sending mail. */
+  const runMutation = (queryClient: QueryClient, meta?: Record<string, unknown>) =>
+    queryClient
+      .getMutationCache()
+      .build(queryClient, { mutationFn: async () => 'queued', ...(meta ? { meta } : {}) })
+      .execute(undefined);
+
+  it('is read again as soon as a mutation that sends mail succeeds', async () => {
+    const fetchMock = stubQuotas(0, 3);
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    renderQuotaBar(queryClient);
+    expect(await within(await screen.findByRole('region', { name: 'Daily sending quota' })).findByText('Sent: 0')).toBeTruthy();
+
+    await act(() => runMutation(queryClient, { other: true }));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+
+    await act(() => runMutation(queryClient, SENDS_MAIL));
+    expect(await within(region()).findByText('Sent: 3')).toBeTruthy();
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+  });
+
+  it('is read every 5 s after a send until the count stands still for 30 s', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const fetchMock = stubQuotas(0, 1, 2, 2);
+      const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+      renderQuotaBar(queryClient);
+      expect(await within(await screen.findByRole('region', { name: 'Daily sending quota' })).findByText('Sent: 0')).toBeTruthy();
+      await act(() => runMutation(queryClient, SENDS_MAIL));
+      expect(await within(region()).findByText('Sent: 1')).toBeTruthy();
+      await act(() => vi.advanceTimersByTimeAsync(5000));
+      expect(await within(region()).findByText('Sent: 2')).toBeTruthy();
+      // 2 stays: read every 5 s for 30 s more, then the idle 5-minute refresh again.
+      await act(() => vi.advanceTimersByTimeAsync(35_000));
+      const settled = fetchMock.mock.calls.length;
+      expect(settled).toBeGreaterThanOrEqual(8);
+      await act(() => vi.advanceTimersByTimeAsync(60_000));
+      expect(fetchMock).toHaveBeenCalledTimes(settled);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -1,7 +1,15 @@
 import { Field, Input, Select, Title2, makeStyles, tokens } from '@fluentui/react-components';
 import { PeopleRegular, SearchRegular } from '@fluentui/react-icons';
 import type { Audience } from '@mailroom/api-client';
-import { PagedTableFooter, QueryStateSwitch, useDebouncedValue, type PageSize } from '@mailroom/ui';
+import {
+  PagedTableFooter,
+  QueryStateSwitch,
+  isEmptyList,
+  useDebouncedValue,
+  usePageInRange,
+  type EmptyStateProps,
+  type PageSize,
+} from '@mailroom/ui';
 import { useState } from 'react';
 import { MAX_PAGE_SIZE, useContacts } from '../api/audiences';
 import type { ContactListParams } from '../api/keys';
@@ -29,6 +37,16 @@ const useStyles = makeStyles({
   search: { minWidth: '280px' },
 });
 
+/**
+ * What the contacts area says when it shows none. An audience takes one import, so while it runs there are no
+ * contacts yet, and the banner above says it runs: the area tells when they will appear, not how to import.
+ */
+function emptyState(importing: boolean, filtered: boolean): EmptyStateProps {
+  if (importing) return { icon: <PeopleRegular />, title: 'Contacts will appear here when the import finishes' };
+  if (filtered) return { icon: <PeopleRegular />, title: 'No contacts match the filters' };
+  return { icon: <PeopleRegular />, title: 'No contacts yet', description: 'Import contacts from the Options menu.' };
+}
+
 export function ContactsSection({ audience }: { audience: Audience }) {
   const styles = useStyles();
   const [emailText, setEmailText] = useState('');
@@ -52,7 +70,7 @@ export function ContactsSection({ audience }: { audience: Audience }) {
     ...(appliedEmail ? { email: appliedEmail } : {}),
     ...(hasError === undefined ? {} : { hasError }),
   };
-  const contacts = useContacts(audience.id, params);
+  const contacts = usePageInRange(useContacts(audience.id, params), { page, pageSize, allPageSize: limit, onPageChange: setPage });
   const filtered = appliedEmail !== '' || status !== 'all';
 
   return (
@@ -89,12 +107,8 @@ export function ContactsSection({ audience }: { audience: Audience }) {
         query={contacts}
         loadingLabel="Loading contacts..."
         errorTitle="Failed to load contacts"
-        isEmpty={(data) => data.items.length === 0}
-        empty={{
-          icon: <PeopleRegular />,
-          title: filtered ? 'No contacts match the filters' : 'No contacts yet',
-          description: filtered ? undefined : 'Import contacts from the Options menu.',
-        }}
+        isEmpty={isEmptyList}
+        empty={emptyState(audience.isImporting, filtered)}
       >
         {(data) => (
           <div>

@@ -223,6 +223,15 @@ describe('Audience detail: import state', () => {
     expect(contactCalls(api).length).toBe(before + 1);
   });
 
+  it('while importing, the empty contacts area says they will appear when the import finishes, not how to import', async () => {
+    const { api } = setup({}, { isImporting: true, source: null, numberOfContacts: 0, numberOfContactsWithErrors: 0 });
+    api.contacts.set(7, []);
+    expect(await screen.findByText(/Contacts are being imported in the background/)).toBeTruthy();
+    expect(await screen.findByText('Contacts will appear here when the import finishes')).toBeTruthy();
+    expect(screen.queryByText('No contacts yet')).toBeNull();
+    expect(screen.queryByText('Import contacts from the Options menu.')).toBeNull();
+  });
+
   it("shows the last import's error", async () => {
     setup({}, { importErrorMessage: 'The file has no email column' });
     expect(await screen.findByText('Import Error')).toBeTruthy();

@@ -53,7 +53,7 @@ describe('Import wizard', () => {
     await waitFor(() => expect(location().pathname).toBe('/audiences/4'));
     expect(notify).toHaveBeenCalledWith('info', 'Contacts are being imported in the background.');
     expect(await screen.findByText(/Contacts are being imported in the background/)).toBeTruthy();
-    expect(await screen.findByText('No contacts yet')).toBeTruthy();
+    expect(await screen.findByText('Contacts will appear here when the import finishes')).toBeTruthy();
 
     const [upload] = uploads(api);
     expect(upload!.query.get('type')).toBe('text');

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { expectBody, type Audience, type Campaign } from '@mailroom/api-client';
+import { expectBody, type Audience, type Campaign, type SuppressedContacts } from '@mailroom/api-client';
 import { useApiClient } from '@mailroom/mf-contract/react';
+import { SENDS_MAIL } from '@mailroom/mf-contract';
 import { useCallback } from 'react';
 import type { CampaignUpdateInput } from '../utils/draft';
 import { editorKeys } from './keys';
@@ -34,6 +35,7 @@ export function useSaveCampaign(id: number) {
 export function useSendCampaign(id: number) {
   const client = useApiClient();
   return useMutation({
+    meta: SENDS_MAIL,
     mutationFn: async () => {
       const { data } = await client.POST('/api/campaigns/{id}/send', { params: { path: { id } } });
       return expectBody(data);
@@ -72,6 +74,24 @@ export function useFetchAudience() {
   );
 }
 
+/** Counts the audience's suppressed valid contacts afresh when Send is pressed: addresses unsubscribe and bounce meanwhile. */
+export function useFetchSuppressedContacts() {
+  const client = useApiClient();
+  const queryClient = useQueryClient();
+  return useCallback(
+    (id: number) =>
+      queryClient.fetchQuery({
+        queryKey: editorKeys.suppressed(id),
+        queryFn: async ({ signal }) => {
+          const { data } = await client.GET('/api/audiences/{id}/suppressed-contacts', { params: { path: { id } }, signal });
+          return expectBody<SuppressedContacts>(data);
+        },
+        staleTime: 0,
+      }),
+    [client, queryClient],
+  );
+}
+
 export interface TestEmailInput {
   emails: string[];
   fromEmail: string;
@@ -86,6 +106,7 @@ export interface TestEmailInput {
 export function useSendTestEmail() {
   const client = useApiClient();
   return useMutation({
+    meta: SENDS_MAIL,
     mutationFn: async (input: TestEmailInput) => {
       const { data } = await client.POST('/api/campaigns/send-test-email', { body: input });
       return expectBody(data);

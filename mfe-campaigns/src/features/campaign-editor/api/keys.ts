@@ -36,6 +36,7 @@ export const editorKeys = {
   audiencePage: (params: PickerParams) => [...editorKeys.all, 'audience-picker', params] as const,
   templatePage: (params: PickerParams) => [...editorKeys.all, 'template-picker', params] as const,
   audience: (id: number) => [...editorKeys.all, 'audience', id] as const,
+  suppressed: (audienceId: number) => [...editorKeys.audience(audienceId), 'suppressed'] as const,
   contacts: (audienceId: number, params: PreviewContactsParams) => [...editorKeys.audience(audienceId), 'contacts', params] as const,
   rendered: (params: RenderParams) => [...editorKeys.all, 'rendered', params] as const,
   validation: (params: ValidateParams) => [...editorKeys.all, 'validation', params] as const,

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { expectBody, type ContactList, type RenderedEmail, type ValidationResult } from '@mailroom/api-client';
+import { expectBody, type ContactList, type RenderedEmail, type SuppressedContacts, type ValidationResult } from '@mailroom/api-client';
 import { useApiClient } from '@mailroom/mf-contract/react';
 import { editorKeys, type PreviewContactsParams, type RenderParams, type ValidateParams } from './keys';
 
@@ -44,5 +44,18 @@ export function useCampaignValidation(params: ValidateParams | null) {
       return expectBody<ValidationResult[]>(data);
     },
     enabled: params !== null,
+  });
+}
+
+/** How many of the audience's valid contacts are suppressed (skipped by the send), for the preview's validation banner. */
+export function useSuppressedContacts(audienceId: number | null) {
+  const client = useApiClient();
+  return useQuery({
+    queryKey: editorKeys.suppressed(audienceId ?? 0),
+    queryFn: async ({ signal }) => {
+      const { data } = await client.GET('/api/audiences/{id}/suppressed-contacts', { params: { path: { id: audienceId! } }, signal });
+      return expectBody<SuppressedContacts>(data);
+    },
+    enabled: audienceId !== null,
   });
 }

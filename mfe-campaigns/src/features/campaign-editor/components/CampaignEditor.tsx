@@ -11,14 +11,14 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import { EyeRegular, MailRegular, SendRegular } from '@fluentui/react-icons';
-import { errorMessage, type Audience, type Campaign } from '@mailroom/api-client';
+import { errorMessage, type Audience, type Campaign, type SuppressedContacts } from '@mailroom/api-client';
 import { REMOTES } from '@mailroom/mf-contract/remotes';
 import { useRemote } from '@mailroom/mf-contract/react';
 import { RouterLink } from '@mailroom/ui';
 import { useCallback, useState } from 'react';
 import { useBeforeUnload, useNavigate } from 'react-router-dom';
 import { CampaignStatusBadge, STATUS_LABELS } from '../../../components/CampaignStatusBadge';
-import { useAuthorizedSenders, useFetchAudience, useSaveCampaign, useSendCampaign } from '../api/campaign';
+import { useAuthorizedSenders, useFetchAudience, useFetchSuppressedContacts, useSaveCampaign, useSendCampaign } from '../api/campaign';
 import { draftOf, updateInputOf, type CampaignDraft } from '../utils/draft';
 import { PRESEND_MESSAGES, presendError } from '../utils/presend';
 import { AudiencePickerDialog } from './AudiencePickerDialog';
@@ -38,7 +38,6 @@ const useStyles = makeStyles({
   title: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: tokens.spacingHorizontalM },
   actions: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalS },
   name: { width: '100%', maxWidth: '480px' },
-  fieldset: { border: 'none', margin: 0, padding: 0, minWidth: 0 },
 });
 
 /** The dialog the editor shows: at most one at a time, each rendered by the editor itself. */
@@ -48,8 +47,8 @@ type EditorDialog =
   | { kind: 'error'; message: string }
   | { kind: 'test-email' }
   | { kind: 'preview' }
-  | { kind: 'invalid-contacts'; audience: Audience }
-  | { kind: 'confirm-send'; audienceName: string; recipients: number | null };
+  | { kind: 'invalid-contacts'; audience: Audience; suppressed: SuppressedContacts | null }
+  | { kind: 'confirm-send'; audienceName: string; recipients: number | null; suppressed: SuppressedContacts | null };
 
 const SECTIONS = ['to', 'from', 'subject', 'content'] as const;
 
@@ -65,6 +64,7 @@ export function CampaignEditor({ campaign }: { campaign: Campaign }) {
   const send = useSendCampaign(campaign.id);
   const senders = useAuthorizedSenders();
   const fetchAudience = useFetchAudience();
+  const fetchSuppressed = useFetchSuppressedContacts();
 
   const editable = campaign.status === 'DRAFT';
   const busy = save.isPending || preparingSend || send.isPending;
@@ -109,15 +109,14 @@ export function CampaignEditor({ campaign }: { campaign: Campaign }) {
         return;
       }
       const { id, name } = draft.audience!;
-      let audience: Audience | null = null;
-      try {
-        audience = await fetchAudience(id);
-      } catch (error) {
-        // The confirmation still opens, without the count (SPEC 8), but the member is told.
-        notify('error', errorMessage(error, 'Failed to load the audience'));
-      }
-      if (audience && audience.numberOfContactsWithErrors > 0) setDialog({ kind: 'invalid-contacts', audience });
-      else setDialog(confirmFor(audience, name));
+      const [read, counted] = await Promise.allSettled([fetchAudience(id), fetchSuppressed(id)]);
+      // The confirmation still opens without a count that could not be read (SPEC 8), but the member is told.
+      if (read.status === 'rejected') notify('error', errorMessage(read.reason, 'Failed to load the audience'));
+      else if (counted.status === 'rejected') notify('error', errorMessage(counted.reason, 'Failed to count the suppressed contacts'));
+      const audience = read.status === 'fulfilled' ? read.value : null;
+      const suppressed = counted.status === 'fulfilled' ? counted.value : null;
+      if (audience && audience.numberOfContactsWithErrors > 0) setDialog({ kind: 'invalid-contacts', audience, suppressed });
+      else setDialog(confirmFor(audience, name, suppressed));
     } finally {
       setPreparingSend(false);
     }
@@ -149,7 +148,7 @@ export function CampaignEditor({ campaign }: { campaign: Campaign }) {
       <div className={styles.header}>
         <div className={styles.title}>
           <Title1 as="h1" id="campaign-editor-title">
-            Draft Email
+            {editable ? 'Draft Email' : 'Campaign'}
           </Title1>
           <CampaignStatusBadge status={campaign.status} neutralUnlessSent />
         </div>
@@ -179,22 +178,21 @@ export function CampaignEditor({ campaign }: { campaign: Campaign }) {
         </MessageBar>
       )}
 
-      <fieldset className={styles.fieldset} disabled={!editable}>
-        <Field
-          className={styles.name}
-          label="Campaign name"
-          validationState={nameBlank ? 'error' : 'none'}
-          validationMessage={nameBlank ? 'Fill your campaign name' : undefined}
-        >
-          <Input
-            size="large"
-            appearance="underline"
-            value={draft.name}
-            maxLength={200}
-            onChange={(_, data) => update({ name: data.value })}
-          />
-        </Field>
-      </fieldset>
+      <Field
+        className={styles.name}
+        label="Campaign name"
+        validationState={nameBlank ? 'error' : 'none'}
+        validationMessage={nameBlank ? 'Fill your campaign name' : undefined}
+      >
+        <Input
+          size="large"
+          appearance="underline"
+          value={draft.name}
+          maxLength={200}
+          disabled={!editable}
+          onChange={(_, data) => update({ name: data.value })}
+        />
+      </Field>
 
       <div className={styles.actions}>
         <Button icon={<MailRegular />} disabled={!editable} onClick={openTestEmail}>
@@ -205,14 +203,13 @@ export function CampaignEditor({ campaign }: { campaign: Campaign }) {
         </Button>
       </div>
 
-      <fieldset className={styles.fieldset} disabled={!editable}>
-        <Accordion multiple collapsible defaultOpenItems={editable ? openAtStart(draft) : [...SECTIONS]}>
-          <ToSection audience={draft.audience} onChoose={() => setDialog({ kind: 'audience-picker' })} />
-          <FromSection fromName={draft.fromName} fromEmail={draft.fromEmail} onChange={update} />
-          <SubjectSection subject={draft.subject} previewText={draft.previewText} onChange={update} />
-          <ContentSection template={draft.template} onChoose={() => setDialog({ kind: 'template-picker' })} />
-        </Accordion>
-      </fieldset>
+      {/* The sections still open and close when read-only: only what edits the campaign is disabled. */}
+      <Accordion multiple collapsible defaultOpenItems={editable ? openAtStart(draft) : [...SECTIONS]}>
+        <ToSection audience={draft.audience} disabled={!editable} onChoose={() => setDialog({ kind: 'audience-picker' })} />
+        <FromSection fromName={draft.fromName} fromEmail={draft.fromEmail} disabled={!editable} onChange={update} />
+        <SubjectSection subject={draft.subject} previewText={draft.previewText} disabled={!editable} onChange={update} />
+        <ContentSection template={draft.template} disabled={!editable} onChoose={() => setDialog({ kind: 'template-picker' })} />
+      </Accordion>
 
       {dialog?.kind === 'audience-picker' && (
         <AudiencePickerDialog
@@ -253,13 +250,14 @@ export function CampaignEditor({ campaign }: { campaign: Campaign }) {
         <InvalidContactsDialog
           audience={dialog.audience}
           onCancel={closeDialog}
-          onProceed={() => setDialog(confirmFor(dialog.audience, dialog.audience.name))}
+          onProceed={() => setDialog(confirmFor(dialog.audience, dialog.audience.name, dialog.suppressed))}
         />
       )}
       {dialog?.kind === 'confirm-send' && (
         <ConfirmSendDialog
           audienceName={dialog.audienceName}
           recipients={dialog.recipients}
+          suppressed={dialog.suppressed}
           busy={send.isPending}
           onConfirm={confirmSend}
           onCancel={closeDialog}
@@ -269,11 +267,12 @@ export function CampaignEditor({ campaign }: { campaign: Campaign }) {
   );
 }
 
-function confirmFor(audience: Audience | null, audienceName: string): EditorDialog {
+function confirmFor(audience: Audience | null, audienceName: string, suppressed: SuppressedContacts | null): EditorDialog {
   return {
     kind: 'confirm-send',
     audienceName: audience?.name ?? audienceName,
     recipients: audience ? Math.max(0, audience.numberOfContacts - audience.numberOfContactsWithErrors) : null,
+    suppressed,
   };
 }
 

@@ -8,8 +8,16 @@ const useStyles = makeStyles({
   chosen: { display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: tokens.spacingHorizontalM },
 });
 
-/** The template the campaign sends; `onChoose` opens the template picker. */
-export function ContentSection({ template, onChoose }: { template: CampaignDraft['template']; onChoose: () => void }) {
+/** The template the campaign sends; `onChoose` opens the template picker; `disabled` in a campaign no longer a draft. */
+export function ContentSection({
+  template,
+  onChoose,
+  disabled = false,
+}: {
+  template: CampaignDraft['template'];
+  onChoose: () => void;
+  disabled?: boolean;
+}) {
   const styles = useStyles();
   const name = template ? template.name || `Template ${template.id}` : '';
   return (
@@ -22,7 +30,7 @@ export function ContentSection({ template, onChoose }: { template: CampaignDraft
       ) : (
         <Text>No template chosen yet.</Text>
       )}
-      <Button icon={<DocumentRegular />} onClick={onChoose}>
+      <Button icon={<DocumentRegular />} disabled={disabled} onClick={onChoose}>
         {template ? 'Change template' : 'Choose template'}
       </Button>
     </EditorSection>

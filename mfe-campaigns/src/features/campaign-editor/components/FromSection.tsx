@@ -12,10 +12,12 @@ export interface FromSectionProps {
   fromName: string;
   fromEmail: string;
   onChange: (change: { fromName?: string; fromEmail?: string }) => void;
+  /** A campaign no longer a draft: shown, not edited. */
+  disabled?: boolean;
 }
 
 /** The sender: a free name, and an address chosen from the organisation's authorized ones (SPEC 5). */
-export function FromSection({ fromName, fromEmail, onChange }: FromSectionProps) {
+export function FromSection({ fromName, fromEmail, onChange, disabled = false }: FromSectionProps) {
   const styles = useStyles();
   const senders = useAuthorizedSenders();
   const addresses = senders.data ?? [];
@@ -27,7 +29,7 @@ export function FromSection({ fromName, fromEmail, onChange }: FromSectionProps)
   return (
     <EditorSection value="from" title="From" done={done} summary={summary}>
       <Field className={styles.field} label="Name">
-        <Input value={fromName} maxLength={200} onChange={(_, data) => onChange({ fromName: data.value })} />
+        <Input value={fromName} maxLength={200} disabled={disabled} onChange={(_, data) => onChange({ fromName: data.value })} />
       </Field>
       <Field
         className={styles.field}
@@ -46,7 +48,7 @@ export function FromSection({ fromName, fromEmail, onChange }: FromSectionProps)
       >
         <Select
           value={unauthorized ? '' : fromEmail}
-          disabled={!senders.isSuccess}
+          disabled={disabled || !senders.isSuccess}
           onChange={(_, data) => onChange({ fromEmail: data.value })}
         >
           <option value="">{senders.isPending ? 'Loading addresses...' : 'Choose an address'}</option>

@@ -3,7 +3,7 @@ import { errorMessage, type Contact } from '@mailroom/api-client';
 import { EmailFrame, ErrorPanel, FullScreenDialog } from '@mailroom/ui';
 import { useState } from 'react';
 import type { RenderParams, ValidateParams } from '../api/keys';
-import { useCampaignValidation, usePreviewContacts, useRenderedEmail } from '../api/preview';
+import { useCampaignValidation, usePreviewContacts, useRenderedEmail, useSuppressedContacts } from '../api/preview';
 import type { CampaignDraft } from '../utils/draft';
 import { PreviewContactsTable } from './PreviewContactsTable';
 import { ValidationSummary } from './ValidationSummary';
@@ -65,6 +65,7 @@ export function PreviewDialog({ draft, onClose }: PreviewDialogProps) {
 
   const validateParams: ValidateParams | null = audienceId === null ? null : { templateId, audienceId, ...texts };
   const validation = useCampaignValidation(validateParams);
+  const suppressed = useSuppressedContacts(audienceId);
 
   return (
     <FullScreenDialog title="Preview Campaign" closeLabel="Close preview" onClose={onClose}>
@@ -84,7 +85,7 @@ export function PreviewDialog({ draft, onClose }: PreviewDialogProps) {
               </>
             )}
           </dl>
-          <ValidationSummary validation={validateParams ? validation : null} />
+          <ValidationSummary validation={validateParams ? validation : null} suppressed={audienceId === null ? null : suppressed} />
           {audienceId !== null && (
             <section aria-labelledby="preview-contacts-title">
               <Subtitle2 as="h3" id="preview-contacts-title">

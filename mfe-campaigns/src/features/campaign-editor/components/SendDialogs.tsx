@@ -1,5 +1,6 @@
-import type { Audience } from '@mailroom/api-client';
+import type { Audience, SuppressedContacts } from '@mailroom/api-client';
 import { ConfirmDialog } from '@mailroom/ui';
+import { suppressedNote } from '../utils/presend';
 
 export function InvalidContactsDialog({
   audience,
@@ -23,17 +24,23 @@ export interface ConfirmSendDialogProps {
   audienceName: string;
   /** numberOfContacts minus numberOfContactsWithErrors (SPEC: Campaign editor); null when the audience could not be read. */
   recipients: number | null;
+  /** How many of those are suppressed (skipped by the send); null when they could not be counted. */
+  suppressed: SuppressedContacts | null;
   busy: boolean;
   onConfirm: () => void;
   onCancel: () => void;
 }
 
-export function ConfirmSendDialog({ audienceName, recipients, busy, onConfirm, onCancel }: ConfirmSendDialogProps) {
+export function ConfirmSendDialog({ audienceName, recipients, suppressed, busy, onConfirm, onCancel }: ConfirmSendDialogProps) {
+  const note = suppressedNote(suppressed, recipients === null ? 'audience' : 'them');
   return (
     <ConfirmDialog open title="Send campaign" confirmLabel="Send now" busy={busy} onConfirm={onConfirm} onCancel={onCancel}>
-      {recipients === null
-        ? `This campaign will be sent to the valid contacts of “${audienceName}”. Send it now?`
-        : `This campaign will be sent to ${recipients} contact${recipients === 1 ? '' : 's'} of “${audienceName}”. Send it now?`}
+      <p>
+        {recipients === null
+          ? `This campaign will be sent to the valid contacts of “${audienceName}”. Send it now?`
+          : `This campaign will be sent to ${recipients} contact${recipients === 1 ? '' : 's'} of “${audienceName}”. Send it now?`}
+      </p>
+      {note && <p>{note}</p>}
     </ConfirmDialog>
   );
 }

@@ -9,17 +9,19 @@ export interface SubjectSectionProps {
   subject: string;
   previewText: string;
   onChange: (change: { subject?: string; previewText?: string }) => void;
+  /** A campaign no longer a draft: shown, not edited. */
+  disabled?: boolean;
 }
 
-export function SubjectSection({ subject, previewText, onChange }: SubjectSectionProps) {
+export function SubjectSection({ subject, previewText, onChange, disabled = false }: SubjectSectionProps) {
   const styles = useStyles();
   return (
     <EditorSection value="subject" title="Subject" done={subject.trim() !== ''} summary={subject.trim() || 'What is this email about?'}>
       <Field className={styles.field} label="Subject">
-        <Input value={subject} maxLength={998} onChange={(_, data) => onChange({ subject: data.value })} />
+        <Input value={subject} maxLength={998} disabled={disabled} onChange={(_, data) => onChange({ subject: data.value })} />
       </Field>
       <Field className={styles.field} label="Preview text" hint="Shown after the subject in most inboxes.">
-        <Input value={previewText} maxLength={500} onChange={(_, data) => onChange({ previewText: data.value })} />
+        <Input value={previewText} maxLength={500} disabled={disabled} onChange={(_, data) => onChange({ previewText: data.value })} />
       </Field>
     </EditorSection>
   );

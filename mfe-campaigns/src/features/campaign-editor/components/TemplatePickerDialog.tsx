@@ -1,12 +1,13 @@
 import type { TemplateSummary } from '@mailroom/api-client';
-import { formatDateTime } from '@mailroom/ui';
+import { DATE_TIME_MINUTES_FORMAT, formatDateTime } from '@mailroom/ui';
 import { useTemplatePage } from '../api/pickers';
 import { PickerDialog } from './PickerDialog';
 import { TemplatePreviewImage } from './TemplatePreviewImage';
 
 const COLUMNS = [
   { header: 'Preview', cell: (template: TemplateSummary) => <TemplatePreviewImage name={template.name} preview={template.preview} /> },
-  { header: 'Last edited', cell: (template: TemplateSummary) => formatDateTime(template.updatedAt) },
+  // Templates' dates are to the minute, as the templates list shows them (SPEC 9).
+  { header: 'Last edited', cell: (template: TemplateSummary) => formatDateTime(template.updatedAt, DATE_TIME_MINUTES_FORMAT) },
 ];
 
 /** Chooses the campaign's template; it does not lead to the template editor (SPEC: Campaign editor). */

@@ -5,8 +5,16 @@ import { RouterLink } from '@mailroom/ui';
 import type { CampaignDraft } from '../utils/draft';
 import { EditorSection } from './EditorSection';
 
-/** The audience the campaign goes to; `onChoose` opens the audience picker. */
-export function ToSection({ audience, onChoose }: { audience: CampaignDraft['audience']; onChoose: () => void }) {
+/** The audience the campaign goes to; `onChoose` opens the audience picker; `disabled` in a campaign no longer a draft. */
+export function ToSection({
+  audience,
+  onChoose,
+  disabled = false,
+}: {
+  audience: CampaignDraft['audience'];
+  onChoose: () => void;
+  disabled?: boolean;
+}) {
   return (
     <EditorSection value="to" title="To" done={audience !== null} summary={audience ? audience.name : 'Who receives this campaign?'}>
       {audience ? (
@@ -16,7 +24,7 @@ export function ToSection({ audience, onChoose }: { audience: CampaignDraft['aud
       ) : (
         <Text>No audience chosen yet.</Text>
       )}
-      <Button icon={<PeopleRegular />} onClick={onChoose}>
+      <Button icon={<PeopleRegular />} disabled={disabled} onClick={onChoose}>
         {audience ? 'Change audience' : 'Choose audience'}
       </Button>
     </EditorSection>

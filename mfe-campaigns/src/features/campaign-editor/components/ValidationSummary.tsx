@@ -11,10 +11,11 @@ import {
   makeStyles,
   tokens,
 } from '@fluentui/react-components';
-import { errorMessage, type ValidationResult } from '@mailroom/api-client';
+import { errorMessage, type SuppressedContacts, type ValidationResult } from '@mailroom/api-client';
 import { ColumnHeaders, PagedTableFooter, ScrollingTable, TruncatedText } from '@mailroom/ui';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useState } from 'react';
+import { suppressedNote } from '../utils/presend';
 
 /** The API lists at most this many contacts with missing fields. */
 export const MAX_VALIDATION_RESULTS = 1000;
@@ -25,10 +26,43 @@ const useStyles = makeStyles({
 });
 
 /**
- * The validation banner and the table of contacts with missing fields (Email, Missing Fields).
- * `validation` is null while no audience is chosen: there is nothing to check yet.
+ * The validation banner and the table of contacts with missing fields (Email, Missing Fields), after
+ * how many valid contacts are suppressed and will be skipped (as the send confirmation says).
+ * `validation` and `suppressed` are null while no audience is chosen: there is nothing to check yet.
  */
-export function ValidationSummary({ validation }: { validation: UseQueryResult<ValidationResult[]> | null }) {
+export function ValidationSummary({
+  validation,
+  suppressed = null,
+}: {
+  validation: UseQueryResult<ValidationResult[]> | null;
+  suppressed?: UseQueryResult<SuppressedContacts> | null;
+}) {
+  const styles = useStyles();
+  const note = suppressedNote(suppressed?.data, 'audience');
+  return (
+    <div className={styles.root}>
+      {note && (
+        <MessageBar intent="warning" layout="multiline">
+          <MessageBarBody>
+            <MessageBarTitle>Suppressed contacts</MessageBarTitle>
+            {note}
+          </MessageBarBody>
+        </MessageBar>
+      )}
+      {suppressed?.isError && (
+        <MessageBar intent="error" layout="multiline">
+          <MessageBarBody>{errorMessage(suppressed.error, 'Failed to count the suppressed contacts')}</MessageBarBody>
+          <MessageBarActions>
+            <Button onClick={() => void suppressed.refetch()}>Retry</Button>
+          </MessageBarActions>
+        </MessageBar>
+      )}
+      <MissingFields validation={validation} />
+    </div>
+  );
+}
+
+function MissingFields({ validation }: { validation: UseQueryResult<ValidationResult[]> | null }) {
   const styles = useStyles();
   const [page, setPage] = useState(1);
 

@@ -138,10 +138,31 @@ describe('Campaign editor', () => {
     expect(screen.getByRole('link', { name: 'View report' }).getAttribute('href')).toBe('/campaigns/reports/2');
     expect((screen.getByRole('button', { name: 'Send' }) as HTMLButtonElement).disabled).toBe(true);
     expect((screen.getByRole('button', { name: 'Finish later' }) as HTMLButtonElement).disabled).toBe(true);
-    // Disabled by the fieldset around the form, which the element's own property does not reflect.
-    expect(screen.getByLabelText('Subject').matches(':disabled')).toBe(true);
-    expect(screen.getByLabelText('Campaign name').matches(':disabled')).toBe(true);
     expect(screen.getByRole('button', { name: 'Preview Campaign' }).matches(':disabled')).toBe(false);
+  });
+
+  it("titles a campaign no longer a draft by what it is, not 'Draft Email', and its controls look disabled", async () => {
+    const api = createFakeApi({ campaigns: [campaign({ ...complete, status: 'SENT' })], templates: [welcome] });
+    const { user } = renderApp('/campaigns/edit/2', api);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Campaign' })).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'Draft Email' })).toBeNull();
+    expect(screen.getByText('Sent')).toBeTruthy();
+    // Fluent's own disabled (its look, its attribute), not merely a fieldset that silences a control drawn as enabled.
+    const controls = [
+      screen.getByRole('button', { name: 'Change audience' }),
+      screen.getByRole('button', { name: 'Change template' }),
+      screen.getByLabelText('Campaign name'),
+      screen.getByLabelText('Name'),
+      screen.getByLabelText('Email'),
+      screen.getByLabelText('Subject'),
+      screen.getByLabelText('Preview text'),
+    ];
+    for (const control of controls) expect(control.hasAttribute('disabled'), control.outerHTML.slice(0, 80)).toBe(true);
+    // The sections still open and close: reading them is not editing.
+    const to = within(await section('To')).getByRole('button');
+    expect(to.matches(':disabled')).toBe(false);
+    await user.click(to);
+    expect(to.getAttribute('aria-expanded')).toBe('false');
   });
 });
 
@@ -199,6 +220,17 @@ describe('Pickers', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Select Template 11' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(within(await section('Content')).getByText('Template 11')).toBeTruthy();
+  });
+
+  it("shows the templates' last edit to the minute, as the templates list does (SPEC 9)", async () => {
+    const edited = template({ id: 4, name: 'Welcome back', updatedAt: new Date(2024, 2, 4, 15, 20, 30).toISOString() });
+    const api = createFakeApi({ campaigns: [empty], templates: [edited] });
+    const { user } = renderApp('/campaigns/edit/1', api);
+    await user.click(await screen.findByRole('button', { name: 'Choose template' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Choose a template' });
+    const row = (await within(dialog).findByText('Welcome back')).closest('tr')!;
+    expect(within(row).getByText('2024-03-04 15:20 PM')).toBeTruthy();
+    expect(row.textContent).not.toContain('15:20:30');
   });
 });
 
@@ -369,6 +401,47 @@ describe('Send', () => {
     await user.click(within(warning).getByRole('button', { name: 'Proceed with Valid Contacts' }));
     const confirm = await screen.findByRole('alertdialog', { name: 'Send campaign' });
     expect(within(confirm).getByText('This campaign will be sent to 8 contacts of “Donors”. Send it now?')).toBeTruthy();
+  });
+
+  it('confirms with the spec count and says how many of those are suppressed and will be skipped, and why', async () => {
+    const api = createFakeApi({
+      campaigns: [complete],
+      audiences: [newsletter],
+      templates: [welcome],
+      suppressed: { 7: { suppressedContacts: 2, unsubscribed: 2, hardBounced: 0, complained: 0 } },
+    });
+    const { user } = renderApp('/campaigns/edit/2', api);
+    await user.click(await screen.findByRole('button', { name: 'Send' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Send campaign' });
+    expect(within(dialog).getByText('This campaign will be sent to 10 contacts of “Newsletter”. Send it now?')).toBeTruthy();
+    expect(within(dialog).getByText('2 of them are suppressed and will be skipped (2 unsubscribed).')).toBeTruthy();
+  });
+
+  it('carries the suppressed count past the invalid-contacts warning', async () => {
+    const api = createFakeApi({
+      campaigns: [{ ...complete, audienceId: 8, audienceName: 'Donors' }],
+      audiences: [donors],
+      templates: [welcome],
+      suppressed: { 8: { suppressedContacts: 1, unsubscribed: 0, hardBounced: 0, complained: 1 } },
+    });
+    const { user } = renderApp('/campaigns/edit/2', api);
+    await user.click(await screen.findByRole('button', { name: 'Send' }));
+    const warning = await screen.findByRole('alertdialog', { name: 'Invalid contacts' });
+    await user.click(within(warning).getByRole('button', { name: 'Proceed with Valid Contacts' }));
+    const confirm = await screen.findByRole('alertdialog', { name: 'Send campaign' });
+    expect(within(confirm).getByText('This campaign will be sent to 8 contacts of “Donors”. Send it now?')).toBeTruthy();
+    expect(within(confirm).getByText('1 of them is suppressed and will be skipped (1 complained).')).toBeTruthy();
+  });
+
+  it('still confirms when the suppressed contacts cannot be counted, and says so', async () => {
+    const api = createFakeApi({ campaigns: [complete], audiences: [newsletter], templates: [welcome] });
+    api.on('GET', /suppressed-contacts$/, () => api.json(503, { message: 'Try again later' }));
+    const { user, notify } = renderApp('/campaigns/edit/2', api);
+    await user.click(await screen.findByRole('button', { name: 'Send' }));
+    const confirm = await screen.findByRole('alertdialog', { name: 'Send campaign' });
+    expect(within(confirm).getByText('This campaign will be sent to 10 contacts of “Newsletter”. Send it now?')).toBeTruthy();
+    expect(within(confirm).queryByText(/suppressed/)).toBeNull();
+    expect(notify).toHaveBeenCalledWith('error', 'Try again later');
   });
 
   it('cancelling the invalid-contacts warning sends nothing', async () => {

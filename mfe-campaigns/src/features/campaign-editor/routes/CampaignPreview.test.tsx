@@ -106,6 +106,32 @@ describe('Preview Campaign', () => {
     expect(within(row).getByText('fullName')).toBeTruthy();
   });
 
+  it('says how many valid contacts are suppressed and will be skipped, as the send confirmation does', async () => {
+    const api = createFakeApi({
+      campaigns: [spring],
+      audiences: [newsletter],
+      contacts,
+      templates: [welcome],
+      suppressed: { 7: { suppressedContacts: 2, unsubscribed: 0, hardBounced: 1, complained: 1 } },
+    });
+    const { dialog } = await openPreview(api);
+    expect(
+      await within(dialog).findByText(
+        "2 of the audience's valid contacts are suppressed and will be skipped (1 bounced for good, 1 complained).",
+      ),
+    ).toBeTruthy();
+    expect(within(dialog).getByText('Suppressed contacts')).toBeTruthy();
+    expect(api.calls('GET', '/api/audiences/7/suppressed-contacts')).toHaveLength(1);
+  });
+
+  it('says nothing of suppressed contacts when there are none', async () => {
+    const api = createFakeApi({ campaigns: [spring], audiences: [newsletter], contacts, templates: [welcome] });
+    const { dialog } = await openPreview(api);
+    expect(await within(dialog).findByText(/1 contact lacks fields this email uses/)).toBeTruthy();
+    await waitFor(() => expect(api.calls('GET', '/api/audiences/7/suppressed-contacts')).toHaveLength(1));
+    expect(within(dialog).queryByText('Suppressed contacts')).toBeNull();
+  });
+
   it('says so when every contact has the fields', async () => {
     const plain = template({ id: 3, name: 'Welcome', html: '<p>Hello</p>' });
     const api = createFakeApi({ campaigns: [{ ...spring, subject: 'News' }], audiences: [newsletter], contacts, templates: [plain] });

@@ -1,3 +1,4 @@
+import type { SuppressedContacts } from '@mailroom/api-client';
 import type { CampaignDraft } from './draft';
 
 /** The pre-send checks' messages (SPEC 5), in the order they run. */
@@ -30,4 +31,26 @@ export function presendError(
   if (draft.fromName.trim() === '') return PRESEND_MESSAGES.fromName;
   if (!isAuthorizedSender(draft.fromEmail, authorizedSenders)) return PRESEND_MESSAGES.fromEmail;
   return null;
+}
+
+/**
+ * What the send confirmation and the preview add to the spec's count (numberOfContacts minus
+ * numberOfContactsWithErrors): how many of those valid contacts are suppressed and will be skipped,
+ * and why. Null when none is (or the count could not be read).
+ */
+export function suppressedNote(counts: SuppressedContacts | null | undefined, whose: 'them' | 'audience'): string | null {
+  if (!counts || counts.suppressedContacts === 0) return null;
+  const n = counts.suppressedContacts;
+  const reasons = (
+    [
+      [counts.unsubscribed, 'unsubscribed'],
+      [counts.hardBounced, 'bounced for good'],
+      [counts.complained, 'complained'],
+    ] as const
+  )
+    .filter(([count]) => count > 0)
+    .map(([count, why]) => `${count} ${why}`)
+    .join(', ');
+  const of = whose === 'them' ? 'of them' : `of the audience's valid contacts`;
+  return `${n} ${of} ${n === 1 ? 'is' : 'are'} suppressed and will be skipped (${reasons}).`;
 }

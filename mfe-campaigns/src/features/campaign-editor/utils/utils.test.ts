@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { campaign } from '../../../test/fake-api';
 import { draftOf, updateInputOf } from './draft';
-import { PRESEND_MESSAGES, presendError } from './presend';
+import { PRESEND_MESSAGES, presendError, suppressedNote } from './presend';
 import { MAX_TEST_ADDRESSES, parseTestAddresses } from './testAddresses';
 
 const ready = draftOf(
@@ -61,5 +61,30 @@ describe('parseTestAddresses', () => {
     expect(parseTestAddresses(' , ')).toEqual({ problem: 'Enter at least one email address' });
     const many = Array.from({ length: MAX_TEST_ADDRESSES + 1 }, (_, i) => `p${i}@example.org`).join(',');
     expect(parseTestAddresses(many)).toEqual({ problem: `At most ${MAX_TEST_ADDRESSES} addresses` });
+  });
+});
+
+describe('suppressedNote', () => {
+  const counts = (unsubscribed: number, hardBounced: number, complained: number) => ({
+    suppressedContacts: unsubscribed + hardBounced + complained,
+    unsubscribed,
+    hardBounced,
+    complained,
+  });
+
+  it('says nothing when no valid contact is suppressed, or the count is unknown', () => {
+    expect(suppressedNote(counts(0, 0, 0), 'them')).toBeNull();
+    expect(suppressedNote(null, 'them')).toBeNull();
+    expect(suppressedNote(undefined, 'audience')).toBeNull();
+  });
+
+  it('names how many are skipped and each reason that applies', () => {
+    expect(suppressedNote(counts(1, 0, 0), 'them')).toBe('1 of them is suppressed and will be skipped (1 unsubscribed).');
+    expect(suppressedNote(counts(2, 3, 1), 'them')).toBe(
+      '6 of them are suppressed and will be skipped (2 unsubscribed, 3 bounced for good, 1 complained).',
+    );
+    expect(suppressedNote(counts(0, 2, 0), 'audience')).toBe(
+      "2 of the audience's valid contacts are suppressed and will be skipped (2 bounced for good).",
+    );
   });
 });

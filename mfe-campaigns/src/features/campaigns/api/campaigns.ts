@@ -1,6 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { expectBody } from '@mailroom/api-client';
 import { useApiClient } from '@mailroom/mf-contract/react';
+import { SENDS_MAIL } from '@mailroom/mf-contract';
 import { campaignKeys, type CampaignListParams } from './keys';
 
 /** The name a new campaign gets (SPEC 9). */
@@ -85,6 +86,7 @@ export function useContinueCampaign(id: number) {
   const client = useApiClient();
   const invalidateLists = useInvalidateLists();
   return useMutation({
+    meta: SENDS_MAIL,
     mutationFn: async () => {
       const { data } = await client.POST('/api/campaigns/{id}/continue', { params: { path: { id } } });
       return expectBody(data);

@@ -1,6 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   expectBody,
+  type BulkActionResult,
   type Campaign,
   type CampaignLink,
   type CampaignOverviewStats,
@@ -8,6 +9,7 @@ import {
   type SendStatus,
 } from '@mailroom/api-client';
 import { useApiClient } from '@mailroom/mf-contract/react';
+import { SENDS_MAIL } from '@mailroom/mf-contract';
 import { fileNameFromContentDisposition, saveBlob } from '@mailroom/ui';
 import { reportKeys, type EmailPerformanceFilters, type EmailPerformancePageParams } from './keys';
 
@@ -97,22 +99,29 @@ export function useExportEmailPerformance(id: number) {
 function useSendAction<T>(id: number, post: (variables: T) => Promise<{ message: string } | undefined>) {
   const queryClient = useQueryClient();
   return useMutation({
+    meta: SENDS_MAIL,
     mutationFn: async (variables: T) => expectBody(await post(variables)).message,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: reportKeys.report(id) }),
+  });
+}
+
+/** A bulk action: answers what the server queued and skipped, with its message, and refreshes the whole report. */
+function useBulkAction(id: number, post: () => Promise<BulkActionResult | undefined>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () => expectBody(await post()),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: reportKeys.report(id) }),
   });
 }
 
 export function useRetryAllFailedJobs(id: number) {
   const client = useApiClient();
-  return useSendAction<void>(
-    id,
-    async () => (await client.POST('/api/reports/{id}/retry-all-failed-jobs', { params: { path: { id } } })).data,
-  );
+  return useBulkAction(id, async () => (await client.POST('/api/reports/{id}/retry-all-failed-jobs', { params: { path: { id } } })).data);
 }
 
 export function useSendToNotSent(id: number) {
   const client = useApiClient();
-  return useSendAction<void>(id, async () => (await client.POST('/api/reports/{id}/send-to-not-sent', { params: { path: { id } } })).data);
+  return useBulkAction(id, async () => (await client.POST('/api/reports/{id}/send-to-not-sent', { params: { path: { id } } })).data);
 }
 
 export function useRetryJob(id: number) {
@@ -128,5 +137,14 @@ export function useSendToContact(id: number) {
   return useSendAction<number>(
     id,
     async (contactId) => (await client.POST('/api/reports/{id}/send-to-contact/{contactId}', { params: { path: { id, contactId } } })).data,
+  );
+}
+
+/** Queues again the UNKNOWN mails no SES event confirmed (an addition to the spec); some may go out twice. */
+export function useResendUnconfirmed(id: number) {
+  const client = useApiClient();
+  return useSendAction<void>(
+    id,
+    async () => (await client.POST('/api/reports/{id}/resend-unconfirmed', { params: { path: { id } } })).data,
   );
 }

@@ -90,8 +90,8 @@ describe('Campaign report', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Spring news' })).toBeTruthy();
   });
 
-  it('sends a report address without an id back to the campaigns', async () => {
+  it('sends a report address without an id, unknown to the app, to /audiences (SPEC section 2)', async () => {
     const { location } = setup('/campaigns/reports');
-    await waitFor(() => expect(location().pathname).toBe('/campaigns'));
+    await waitFor(() => expect(location().pathname).toBe('/audiences'));
   });
 });

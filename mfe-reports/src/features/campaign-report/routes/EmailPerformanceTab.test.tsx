@@ -1,5 +1,5 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import type { CampaignStatus } from '@mailroom/api-client';
+import type { CampaignStatus, EmailPerformanceRow } from '@mailroom/api-client';
 import { formatDateTime } from '@mailroom/ui';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { campaign, createFakeApi, row, type FakeApi } from '../../../test/fake-api';
@@ -31,11 +31,15 @@ const rows = [
   }),
 ];
 
-function setup({ fakeTimers = false, status = 'SENT' }: { fakeTimers?: boolean; status?: CampaignStatus } = {}) {
+function setup({
+  fakeTimers = false,
+  status = 'SENT',
+  rowsOf5 = rows,
+}: { fakeTimers?: boolean; status?: CampaignStatus; rowsOf5?: EmailPerformanceRow[] } = {}) {
   const api = createFakeApi({
     campaigns: [campaign({ id: 5, name: 'Spring news', status })],
     stats: { 5: { jobsSent: 11, jobsFailed: 1, totalContactsCount: 12 } },
-    rows: { 5: rows },
+    rows: { 5: rowsOf5 },
   });
   return { api, ...renderApp('/campaigns/reports/5?tab=email-performance', api, { fakeTimers }) };
 }
@@ -275,7 +279,7 @@ describe('Email performance: sending actions', () => {
       title: 'Retry All Failed Jobs',
       confirm: 'Retry All',
       path: '/api/reports/5/retry-all-failed-jobs',
-      success: 'All failed jobs have been queued for retry. Please check the status in a few moments.',
+      success: '1 failed queued',
       failure: 'Failed to retry failed jobs',
     },
     {
@@ -283,7 +287,7 @@ describe('Email performance: sending actions', () => {
       title: 'Send to NOT_SENT Contacts',
       confirm: 'Send to NOT_SENT',
       path: '/api/reports/5/send-to-not-sent',
-      success: 'All NOT_SENT contacts have been queued for sending. Please check the status in a few moments.',
+      success: '1 NOT_SENT queued, 0 suppressed skipped',
       failure: 'Failed to send to NOT_SENT contacts',
     },
   ])("'$button'", ({ button, title, confirm, path, success, failure }) => {
@@ -314,6 +318,58 @@ describe('Email performance: sending actions', () => {
       await user.click(await dialogButton(title, confirm));
       await waitFor(() => expect(notify).toHaveBeenCalledWith('error', failure));
     });
+  });
+});
+
+/** Contacts a send skips for good: NOT_SENT rows whose address is suppressed, one per reason. */
+const suppressed = [
+  row({ contactId: 20, id: null, email: 'quit@example.org', status: 'NOT_SENT', suppressionReason: 'UNSUBSCRIBE' }),
+  row({ contactId: 21, id: null, email: 'bounced@example.org', status: 'NOT_SENT', suppressionReason: 'HARD_BOUNCE' }),
+  row({ contactId: 22, id: null, email: 'angry@example.org', status: 'NOT_SENT', suppressionReason: 'COMPLAINT' }),
+];
+
+describe('Email performance: suppressed contacts', () => {
+  it("shows a suppressed NOT_SENT contact as 'Suppressed' with the reason, and offers no send action for it", async () => {
+    setup({ rowsOf5: [row({ contactId: 10, id: null, email: 'waiting@example.org', status: 'NOT_SENT' }), ...suppressed] });
+    for (const [email, label] of [
+      ['quit@example.org', 'Suppressed (unsubscribed)'],
+      ['bounced@example.org', 'Suppressed (hard bounce)'],
+      ['angry@example.org', 'Suppressed (complaint)'],
+    ] as const) {
+      const line = await rowOf(email);
+      expect(within(line).getByText(label)).toBeTruthy();
+      expect(within(line).queryByRole('button'), email).toBeNull();
+    }
+    const waiting = await rowOf('waiting@example.org');
+    expect(within(waiting).getByText('NOT_SENT')).toBeTruthy();
+    expect(within(waiting).getByRole('button', { name: 'Send email to this contact' })).toBeTruthy();
+  });
+
+  it("'Send to NOT_SENT' toasts how many it queued and how many suppressed contacts it skipped", async () => {
+    const { api, user, notify } = setup({ rowsOf5: [...rows, ...suppressed] });
+    await table();
+    await user.click(screen.getByRole('button', { name: 'Send to all NOT_SENT contacts' }));
+    await user.click(await dialogButton('Send to NOT_SENT Contacts', 'Send to NOT_SENT'));
+    await waitFor(() => expect(notify).toHaveBeenCalledWith('success', '1 NOT_SENT queued, 3 suppressed skipped'));
+    expect(api.calls('POST', '/api/reports/5/send-to-not-sent')).toHaveLength(1);
+  });
+
+  it("'Send to NOT_SENT' with only suppressed contacts left tells it as news, not as a success", async () => {
+    const { user, notify } = setup({ rowsOf5: suppressed });
+    await table();
+    await user.click(screen.getByRole('button', { name: 'Send to all NOT_SENT contacts' }));
+    await user.click(await dialogButton('Send to NOT_SENT Contacts', 'Send to NOT_SENT'));
+    await waitFor(() => expect(notify).toHaveBeenCalledWith('info', '0 NOT_SENT queued, 3 suppressed skipped'));
+    expect(notify).not.toHaveBeenCalledWith('success', expect.anything());
+  });
+
+  it("'Retry All' with nothing failed says there was nothing to retry", async () => {
+    const { user, notify } = setup({ rowsOf5: rows.filter((r) => r.status !== 'FAILED') });
+    await table();
+    await user.click(screen.getByRole('button', { name: 'Retry All Failed' }));
+    await user.click(await dialogButton('Retry All Failed Jobs', 'Retry All'));
+    await waitFor(() => expect(notify).toHaveBeenCalledWith('info', 'Nothing to retry'));
+    expect(notify).not.toHaveBeenCalledWith('success', expect.anything());
   });
 });
 

@@ -7,6 +7,9 @@ import { templateKeys, type TemplateListParams } from './keys';
 export const NEW_TEMPLATE_NAME = 'My template';
 export const NEW_CAMPAIGN_NAME = 'My Campaign';
 
+/** The API's largest page of templates (each row carries its preview image); a larger `limit` is answered 400. */
+export const MAX_TEMPLATES_PAGE_SIZE = 100;
+
 export function useTemplates(params: TemplateListParams) {
   const client = useApiClient();
   return useQuery({

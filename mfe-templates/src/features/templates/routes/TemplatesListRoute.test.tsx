@@ -48,6 +48,15 @@ describe('Templates list', () => {
     expect(await screen.findByText('11–12 of 12')).toBeTruthy();
   });
 
+  it('asks at most 100 templates a page whatever ?limit= says (the API answers more with 400)', async () => {
+    const api = createFakeApi({ templates: [welcome, newsletter] });
+    const { location } = renderApp('/templates?limit=500', api);
+    await screen.findByRole('table', { name: 'Templates' });
+    expect(api.calls('GET', '/api/templates').map((call) => call.query.get('limit'))).not.toContain('500');
+    expect(api.calls('GET', '/api/templates')[0]!.query.toString()).toBe('page=1&limit=100');
+    await waitFor(() => expect(location().search).toBe('?limit=100&page=1'));
+  });
+
   it('searches by name on Enter and on the Search button, from page 1', async () => {
     const api = createFakeApi({ templates: [welcome, newsletter, appeal] });
     const { user, location } = renderApp('/templates?page=2&limit=2', api);
@@ -211,6 +220,20 @@ describe('Row menu', () => {
     await waitFor(() => expect(screen.queryByText('Newsletter', { selector: 'a' })).toBeNull());
     expect(api.calls('DELETE', '/api/templates/2')).toHaveLength(1);
     expect(notify).toHaveBeenCalledWith('success', 'Successfully delete template Newsletter');
+  });
+
+  it('deleting the only template of the last page shows the page before it, with its pager', async () => {
+    const many = Array.from({ length: 6 }, (_, i) => template({ id: i + 1, name: `Template ${i + 1}` }));
+    const api = createFakeApi({ templates: many });
+    const { user, location } = renderApp('/templates?page=2&limit=5', api);
+    expect(await screen.findByText('6–6 of 6')).toBeTruthy();
+    await openMenu(user, 'Template 6');
+    await user.click(await screen.findByRole('menuitem', { name: 'Delete' }));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Go ahead' }));
+    expect(await screen.findByText('1–5 of 5')).toBeTruthy();
+    expect(screen.getAllByRole('link', { name: /^Template \d$/ })).toHaveLength(5);
+    expect(screen.queryByText('No templates yet')).toBeNull();
+    expect(location().search).toBe('?page=1&limit=5');
   });
 
   it('says so when the delete fails and keeps the row', async () => {

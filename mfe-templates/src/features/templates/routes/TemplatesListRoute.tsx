@@ -3,14 +3,14 @@ import { errorMessage } from '@mailroom/api-client';
 import { useRemote } from '@mailroom/mf-contract/react';
 import { LIST_PAGE_SIZES, ListScreen, PagedListSection, useQueryParams } from '@mailroom/ui';
 import { useNavigate } from 'react-router-dom';
-import { useCreateTemplate, useTemplates } from '../api/templates';
+import { MAX_TEMPLATES_PAGE_SIZE, useCreateTemplate, useTemplates } from '../api/templates';
 import { TemplatesTable } from '../components/TemplatesTable';
 
 /** /templates: the templates, searched by name and paged through the query string. */
 export function TemplatesListRoute() {
   const { basePath, notify } = useRemote();
   const navigate = useNavigate();
-  const params = useQueryParams();
+  const params = useQueryParams({ maxLimit: MAX_TEMPLATES_PAGE_SIZE });
   const templates = useTemplates({ page: params.page, limit: params.limit, name: params.name });
   const createTemplate = useCreateTemplate();
 

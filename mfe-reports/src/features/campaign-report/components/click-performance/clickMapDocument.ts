@@ -208,7 +208,8 @@ ${panel} .${CLASSES.details}:target { display: block; }
 ${panel}:has(.${CLASSES.details}:target) #${CLICK_MAP_IDS.summary} { display: none; }
 a.${CLASSES.link} { position: relative; }
 a.${CLASSES.link}:hover, a.${CLASSES.link}:focus-visible { outline: 3px solid ${palette.link} !important; outline-offset: 2px; }
-.${CLASSES.badge} { all: initial; position: absolute; bottom: calc(100% - 2px); right: -4px; z-index: 2147483646; padding: 1px 6px;
+/* The badge ends at its link's right edge: past it, a link at the email's right edge widened the page, which scrolled sideways. */
+.${CLASSES.badge} { all: initial; position: absolute; bottom: calc(100% - 2px); right: 0; z-index: 2147483646; padding: 1px 6px;
   border-radius: 9px; background: ${palette.accent}; color: ${palette.onAccent}; font: 600 11px/16px "Segoe UI", system-ui, sans-serif;
   white-space: nowrap; pointer-events: none; }
 @media (max-width: 720px) {

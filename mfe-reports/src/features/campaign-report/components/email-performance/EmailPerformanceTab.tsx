@@ -14,6 +14,7 @@ import {
 } from '../../api/report';
 import { EmailPerformanceFilterBar, filtersOf, NO_FILTER, type FilterSelections } from './EmailPerformanceFilterBar';
 import { EmailPerformanceTable } from './EmailPerformanceTable';
+import { UnknownOutcomes } from './UnknownOutcomes';
 
 /** Email performance page sizes and the report's email search debounce (SPEC 9). */
 export const EMAIL_PERFORMANCE_PAGE_SIZES: readonly PageSize[] = [5, 10, 25, 50];
@@ -65,15 +66,15 @@ export function EmailPerformanceTab({ campaignId, sending }: { campaignId: numbe
           confirmLabel: 'Retry All',
           text: 'Every failed email of this campaign will be queued to be sent again.',
           mutation: retryAllFailed,
-          success: 'All failed jobs have been queued for retry. Please check the status in a few moments.',
           failure: 'Failed to retry failed jobs',
         }
       : {
           title: 'Send to NOT_SENT Contacts',
           confirmLabel: 'Send to NOT_SENT',
-          text: 'Every valid contact of the audience that has not been sent this campaign yet will be queued.',
+          text:
+            'Every valid contact of the audience that has not been sent this campaign yet will be queued. ' +
+            'Suppressed contacts (unsubscribed, bounced or complained) are skipped.',
           mutation: sendToNotSent,
-          success: 'All NOT_SENT contacts have been queued for sending. Please check the status in a few moments.',
           failure: 'Failed to send to NOT_SENT contacts',
         };
   const dialog = confirming && bulkDialog(confirming);
@@ -101,6 +102,7 @@ export function EmailPerformanceTab({ campaignId, sending }: { campaignId: numbe
           <MessageBarBody>Showing all NOT_SENT contacts. This may take a moment to load all data.</MessageBarBody>
         </MessageBar>
       )}
+      <UnknownOutcomes campaignId={campaignId} />
 
       <div className={styles.actions}>
         <Button
@@ -164,7 +166,9 @@ export function EmailPerformanceTab({ campaignId, sending }: { campaignId: numbe
           onCancel={() => setConfirming(null)}
           onConfirm={() =>
             dialog.mutation.mutate(undefined, {
-              onSuccess: () => notify('success', dialog.success),
+              // The server's message is the spec's text with what was queued and skipped, or that there was
+              // nothing to do: then it is news, not a success.
+              onSuccess: ({ message, queued }) => notify(queued > 0 ? 'success' : 'info', message),
               onError: (error) => notify('error', errorMessage(error, dialog.failure)),
               onSettled: () => setConfirming(null),
             })

@@ -1,22 +1,9 @@
 import { Badge, TableBody, TableCell, TableRow } from '@fluentui/react-components';
 import { ArrowClockwiseRegular, SendRegular } from '@fluentui/react-icons';
 import type { EmailPerformanceRow } from '@mailroom/api-client';
+import { bounceTypeLabel, EMAIL_PERFORMANCE_COLUMNS, yesNo } from '@mailroom/api-client/labels';
 import { CellItems, ColumnHeaders, formatDateTime, IconButton, ScrollingTable, TruncatedText } from '@mailroom/ui';
-import { SEND_STATUSES } from './sendStatus';
-
-/** The ten columns of SPEC section 2. */
-export const EMAIL_PERFORMANCE_COLUMNS = [
-  'Email',
-  'Send Status',
-  'Clicked',
-  'Opened',
-  'Bounce Type',
-  'Bounce Message',
-  'Bounce Time',
-  'Complaint Type',
-  'Complaint Time',
-  'Error Message',
-] as const;
+import { statusChip } from './sendStatus';
 
 export interface EmailPerformanceTableProps {
   rows: EmailPerformanceRow[];
@@ -27,7 +14,6 @@ export interface EmailPerformanceTableProps {
   sendingContactId?: number;
 }
 
-const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
 const text = (value: string | null) => (value ? <TruncatedText text={value} /> : null);
 
 export function EmailPerformanceTable({ rows, onRetryJob, onSendToContact, retryingJobId, sendingContactId }: EmailPerformanceTableProps) {
@@ -60,7 +46,7 @@ export function EmailPerformanceTable({ rows, onRetryJob, onSendToContact, retry
           </TableRow>
         ) : (
           rows.map((row) => {
-            const status = SEND_STATUSES[row.status];
+            const status = statusChip(row);
             return (
               <TableRow key={`${row.contactId}-${row.id ?? 'not-sent'}`}>
                 <TableCell>{row.email ? <TruncatedText text={row.email} /> : 'N/A'}</TableCell>
@@ -70,12 +56,13 @@ export function EmailPerformanceTable({ rows, onRetryJob, onSendToContact, retry
                       {status.label}
                     </Badge>
                     {row.status === 'FAILED' && row.id !== null && retryButton(row.id)}
-                    {row.status === 'NOT_SENT' && sendButton(row.contactId)}
+                    {/* A suppressed address is never sent to (the API answers 409): no send action. */}
+                    {row.status === 'NOT_SENT' && !row.suppressionReason && sendButton(row.contactId)}
                   </CellItems>
                 </TableCell>
                 <TableCell>{yesNo(row.clicked)}</TableCell>
                 <TableCell>{yesNo(row.opened)}</TableCell>
-                <TableCell>{row.bounceType ?? 'None'}</TableCell>
+                <TableCell>{bounceTypeLabel(row.bounceType)}</TableCell>
                 <TableCell>{text(row.bounceMessage)}</TableCell>
                 <TableCell>{formatDateTime(row.bounceTime)}</TableCell>
                 <TableCell>{text(row.complaintType)}</TableCell>

@@ -1,16 +1,24 @@
 import type { BadgeProps } from '@fluentui/react-components';
-import type { SendStatus } from '@mailroom/api-client';
+import type { EmailPerformanceRow, SendStatus } from '@mailroom/api-client';
+import { SEND_STATUS_LABELS, sendStatusLabel } from '@mailroom/api-client/labels';
 
-/**
- * Every send status with its label (SPEC 4) and chip colour, in the Send Status filter's order: the spec's
- * four first, then the server's in-between states, which rows can show too.
- */
-export const SEND_STATUSES: Record<SendStatus, { label: string; color: BadgeProps['color'] }> = {
-  FAILED: { label: 'Failed', color: 'danger' },
-  SENT_WAIT_ACK: { label: 'Sent (waiting Ack)', color: 'informative' },
-  SENT_SUCCESS: { label: 'Sent successfully', color: 'success' },
-  NOT_SENT: { label: 'NOT_SENT', color: 'subtle' },
-  QUEUED: { label: 'Queued', color: 'informative' },
-  SENDING: { label: 'Sending', color: 'warning' },
-  UNKNOWN: { label: 'Unknown', color: 'severe' },
+/** Each send status's chip colour; its label is the one the export writes too (SEND_STATUS_LABELS). */
+const COLORS: Record<SendStatus, BadgeProps['color']> = {
+  FAILED: 'danger',
+  SENT_WAIT_ACK: 'informative',
+  SENT_SUCCESS: 'success',
+  NOT_SENT: 'subtle',
+  QUEUED: 'informative',
+  SENDING: 'warning',
+  UNKNOWN: 'severe',
 };
+
+/** Every send status with its label and chip colour, in the Send Status filter's order (SEND_STATUS_LABELS's). */
+export const SEND_STATUSES = Object.fromEntries(
+  (Object.keys(SEND_STATUS_LABELS) as SendStatus[]).map((status) => [status, { label: SEND_STATUS_LABELS[status], color: COLORS[status] }]),
+) as Record<SendStatus, { label: string; color: BadgeProps['color'] }>;
+
+/** A row's chip: its status, or 'Suppressed (reason)' for a NOT_SENT contact that is never sent to. */
+export function statusChip(row: Pick<EmailPerformanceRow, 'status' | 'suppressionReason'>): { label: string; color: BadgeProps['color'] } {
+  return row.suppressionReason ? { label: sendStatusLabel(row), color: 'important' } : SEND_STATUSES[row.status];
+}

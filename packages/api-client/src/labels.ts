@@ -1,0 +1,62 @@
+/**
+ * What the product shows for the contract's values, wherever a person reads them: the report's
+ * table on the screen and the API's xlsx export both read these, so the two never say it differently.
+ * A NOT_SENT row whose address is suppressed reads 'Suppressed' with the reason: it is never sent to,
+ * and no action is offered for it. Type imports only: the API imports this module without the client.
+ */
+import type { components } from './schema.js';
+
+type SendStatus = components['schemas']['SendStatus'];
+type BounceType = components['schemas']['BounceType'];
+type SuppressionReason = components['schemas']['SuppressionReason'];
+type EmailPerformanceRow = components['schemas']['EmailPerformanceRow'];
+
+/** The columns of the report's Email Performance table (SPEC section 2), in order. */
+export const EMAIL_PERFORMANCE_COLUMNS = [
+  'Email',
+  'Send Status',
+  'Clicked',
+  'Opened',
+  'Bounce Type',
+  'Bounce Message',
+  'Bounce Time',
+  'Complaint Type',
+  'Complaint Time',
+  'Error Message',
+] as const;
+
+/**
+ * Every send status with its label (SPEC 4), in the Send Status filter's order: the spec's four
+ * first, then the server's in-between states, which rows can show too. A status the contract adds
+ * fails the type check here until it has its label.
+ */
+export const SEND_STATUS_LABELS: Readonly<Record<SendStatus, string>> = {
+  FAILED: 'Failed',
+  SENT_WAIT_ACK: 'Sent (waiting Ack)',
+  SENT_SUCCESS: 'Sent successfully',
+  NOT_SENT: 'NOT_SENT',
+  QUEUED: 'Queued',
+  SENDING: 'Sending',
+  UNKNOWN: 'Unknown',
+};
+
+export const SUPPRESSED_LABEL = 'Suppressed';
+
+export const SUPPRESSION_REASON_LABELS: Readonly<Record<SuppressionReason, string>> = {
+  UNSUBSCRIBE: 'unsubscribed',
+  HARD_BOUNCE: 'hard bounce',
+  COMPLAINT: 'complaint',
+};
+
+/** The Send Status of a row as words: 'Sent successfully', or 'Suppressed (unsubscribed)'. */
+export function sendStatusLabel(row: Pick<EmailPerformanceRow, 'status' | 'suppressionReason'>): string {
+  return row.suppressionReason
+    ? `${SUPPRESSED_LABEL} (${SUPPRESSION_REASON_LABELS[row.suppressionReason]})`
+    : SEND_STATUS_LABELS[row.status];
+}
+
+/** Clicked and Opened. */
+export const yesNo = (value: boolean): string => (value ? 'Yes' : 'No');
+
+/** A row without a bounce reads None. */
+export const bounceTypeLabel = (bounceType: BounceType | null): string => bounceType ?? 'None';
