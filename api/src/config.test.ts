@@ -109,6 +109,8 @@ describe('loadConfig', () => {
       AUTHORIZED_SENDER_EMAILS: 'news@example.org',
       PUBLIC_URL: 'https://mail.example.org',
       TRACKING_SECRET: 'a-production-tracking-secret',
+      AMQP_URL: 'amqp://broker',
+      ORG_EMAIL_DOMAIN: 'example.org',
     };
     expect(problems({ ...production, S3_BUCKET: 'spool' })).toEqual([expect.stringMatching(/^AWS_REGION: required with S3_BUCKET/)]);
     expect(problems({ ...production, S3_BUCKET: 'spool', AWS_REGION: 'eu-west-1' })).toEqual([]);
