@@ -87,6 +87,24 @@ const steps = [
     report: { file: 'lint-rules.json', kind: 'vitest' },
   },
   {
+    // The production image's files started from a `pnpm deploy --prod` tree, and the compose file and
+    // Kubernetes manifests checked against their schemas and each other (deploy/).
+    name: 'deploy',
+    cwd: 'tests',
+    cmd: [
+      'pnpm',
+      'exec',
+      'vitest',
+      'run',
+      '--root',
+      'deploy',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${join(reports, 'deploy.json')}`,
+    ],
+    report: { file: 'deploy.json', kind: 'vitest' },
+  },
+  {
     name: 'e2e',
     cwd: 'tests',
     cmd: ['pnpm', 'exec', 'playwright', 'test', '-c', 'e2e/playwright.config.ts'],

@@ -109,18 +109,11 @@ describe('loadConfig', () => {
       AUTHORIZED_SENDER_EMAILS: 'news@example.org',
       PUBLIC_URL: 'https://mail.example.org',
       TRACKING_SECRET: 'a-production-tracking-secret',
+      AMQP_URL: 'amqp://broker',
+      ORG_EMAIL_DOMAIN: 'example.org',
     };
     expect(problems({ ...production, S3_BUCKET: 'spool' })).toEqual([expect.stringMatching(/^AWS_REGION: required with S3_BUCKET/)]);
     expect(problems({ ...production, S3_BUCKET: 'spool', AWS_REGION: 'eu-west-1' })).toEqual([]);
-  });
-
-  it('reads the proxies trusted to name the client, loopback by default', () => {
-    expect(loadConfig({}).trustProxy).toEqual(['loopback']);
-    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, fd00::/8,loopback' }).trustProxy).toEqual(['10.0.0.0/8', 'fd00::/8', 'loopback']);
-    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
-    for (const bad of ['everyone', '10.0.0.0/33', '10.0.0.0/8/1', ' , ']) {
-      expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY: must be a number of hops/);
-    }
   });
 
   it('is frozen', () => {
@@ -152,9 +145,11 @@ describe('loadConfig', () => {
       NODE_ENV: 'production',
       DATABASE_URL: 'postgres://mailroom@db/mailroom',
       OIDC_ISSUER: 'https://id.example.org/realms/example',
+      ORG_EMAIL_DOMAIN: 'example.org',
       PUBLIC_URL: 'https://mail.example.org',
       TRACKING_SECRET: 'a-long-random-production-secret',
       AUTHORIZED_SENDER_EMAILS: 'news@example.org',
+      AMQP_URL: 'amqp://mailroom@broker',
     });
     expect(config.validateResponses).toBe(false);
     expect(() => loadConfig({ NODE_ENV: 'production', TRACKING_SECRET: 'short' })).toThrow(/TRACKING_SECRET: must be at least 16/);
@@ -167,13 +162,77 @@ describe('loadConfig', () => {
       NODE_ENV: 'production',
       DATABASE_URL: 'postgres://mailroom@db/mailroom',
       OIDC_ISSUER: 'https://id.example.org/realms/example',
+      ORG_EMAIL_DOMAIN: 'example.org',
       PUBLIC_URL: 'https://mail.example.org',
       TRACKING_SECRET: 'a-long-random-production-secret',
       AUTHORIZED_SENDER_EMAILS: 'news@example.org',
+      AMQP_URL: 'amqp://mailroom@broker',
     };
     expect(loadConfig(production).stack.snsCertificateFile).toBeUndefined();
     expect(() => loadConfig({ ...production, EMBEDDED_SNS_CERTIFICATE_FILE: '/tmp/sns.pem' })).toThrow(
       /EMBEDDED_SNS_CERTIFICATE_FILE: not allowed when NODE_ENV=production/,
     );
+  });
+
+  describe('in production', () => {
+    const production = {
+      NODE_ENV: 'production',
+      DATABASE_URL: 'postgres://mailroom@db/mailroom',
+      AMQP_URL: 'amqp://mailroom@broker',
+      OIDC_ISSUER: 'https://id.example.org/realms/example',
+      ORG_EMAIL_DOMAIN: 'example.org',
+      PUBLIC_URL: 'https://mail.example.org',
+      TRACKING_SECRET: 'a-long-random-production-secret',
+      AUTHORIZED_SENDER_EMAILS: 'news@example.org',
+    };
+
+    it('refuses to start the API or a worker without a broker, which development does without', () => {
+      expect(loadConfig(production).amqpUrl).toBe('amqp://mailroom@broker');
+      expect(() => loadConfig({ ...production, AMQP_URL: '' })).toThrow(/AMQP_URL: required when NODE_ENV=production/);
+      expect(loadConfig({ ...production, NODE_ENV: 'development', AMQP_URL: undefined }).amqpUrl).toBeUndefined();
+    });
+
+    it('refuses the development tracking secret, which anyone can read', () => {
+      const { trackingSecret } = loadConfig({});
+      expect(() => loadConfig({ ...production, TRACKING_SECRET: trackingSecret })).toThrow(
+        /TRACKING_SECRET: the development secret is not allowed when NODE_ENV=production/,
+      );
+    });
+
+    it('asks the static front and the migration step only for the settings they use', () => {
+      const web = {
+        NODE_ENV: 'production',
+        OIDC_ISSUER: production.OIDC_ISSUER,
+        ORG_EMAIL_DOMAIN: 'example.org',
+        PUBLIC_URL: production.PUBLIC_URL,
+      };
+      expect(loadConfig(web, { role: 'web' }).oidc.issuer).toBe(production.OIDC_ISSUER);
+      expect(() => loadConfig(web)).toThrow(/TRACKING_SECRET: required/);
+      expect(() => loadConfig({ NODE_ENV: 'production', PUBLIC_URL: production.PUBLIC_URL }, { role: 'web' })).toThrow(
+        /OIDC_ISSUER: required when NODE_ENV=production/,
+      );
+      expect(() => loadConfig({ ...web, ORG_EMAIL_DOMAIN: undefined }, { role: 'web' })).toThrow(
+        /ORG_EMAIL_DOMAIN: required when NODE_ENV=production/,
+      );
+      const migrate = { NODE_ENV: 'production', DATABASE_URL: production.DATABASE_URL };
+      expect(loadConfig(migrate, { role: 'migrate' }).databaseUrl).toBe(production.DATABASE_URL);
+      expect(() => loadConfig({ NODE_ENV: 'production' }, { role: 'migrate' })).toThrow(/DATABASE_URL: required/);
+    });
+  });
+
+  it('trusts the client address given by the proxies TRUST_PROXY names, never by any hop', () => {
+    expect(loadConfig({}).trustProxy).toEqual(['loopback']);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8,192.0.2.7, fd00::/8, uniquelocal' }).trustProxy).toEqual([
+      'loopback',
+      '10.0.0.0/8',
+      '192.0.2.7',
+      'fd00::/8',
+      'uniquelocal',
+    ]);
+    for (const bad of ['true', 'everyone', '10.0.0.0/33', '10.0.0.0/8/1', 'fd00::/129', '300.1.1.1', 'loopback,']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY: must be a hop count, false, or addresses/);
+    }
   });
 });

@@ -47,15 +47,52 @@ const wholeNumber = (message: string) => z.string().regex(/^\d+$/, message).tran
 const positiveInt = (fallback: number) =>
   ifSet(wholeNumber('must be a whole number').pipe(z.number().int().positive('must be above 0'))).transform((value) => value ?? fallback);
 
+/** Express's names for address ranges, besides addresses and CIDR blocks. */
+const PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGES.includes(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY: which hops in front of the API may tell the client's address (X-Forwarded-For), for
+ * the per-address rate limits. A hop count, `false`, or a list of addresses, CIDR blocks and range
+ * names. Never `true`: trusting every hop lets any client pick its own address.
+ */
+const trustProxy = ifSet(
+  z.string().transform((value, context) => {
+    if (value === 'false') return false;
+    if (/^\d+$/.test(value)) return Number(value);
+    const entries = value.split(',').map((entry) => entry.trim());
+    if (value === 'true' || entries.some((entry) => !isProxyAddress(entry))) {
+      context.addIssue({
+        code: 'custom',
+        message: `must be a hop count, false, or addresses, CIDR blocks and ${PROXY_RANGES.join(', ')} separated by commas (never true)`,
+      });
+      return z.NEVER;
+    }
+    return entries;
+  }),
+);
+
 const emailAddress = z.string().regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address');
 
 const envSchema = z.object({
   NODE_ENV: ifSet(z.enum(['development', 'test', 'production'], 'must be development, test or production')),
   PORT: ifSet(wholeNumber('must be a port number').pipe(z.number().max(65535, 'must be a port number'))).transform((port) => port ?? 3000),
+  HEALTH_PORT: ifSet(
+    wholeNumber('must be a port number').pipe(z.number().min(1, 'must be a port number').max(65535, 'must be a port number')),
+  ),
   LOG_LEVEL: ifSet(z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`)).transform((level) => level ?? 'info'),
   DATABASE_URL: optionalUrl(['postgres:', 'postgresql:']),
   DATABASE_POOL_MAX: positiveInt(8),
   HTTP_PROCESSES: positiveInt(availableParallelism()),
+  TRUST_PROXY: trustProxy,
   AMQP_URL: optionalUrl(['amqp:', 'amqps:']),
   QUEUE_PREFIX: ifSet(z.string().regex(/^[\w.:-]+$/, 'may hold letters, digits, and . _ : - only')),
   OIDC_ISSUER: optionalUrl(['http:', 'https:']),
@@ -66,24 +103,6 @@ const envSchema = z.object({
   // Per client address: failed sign-ins on /api per 15 minutes, and requests to the public routes per minute.
   RATE_LIMIT_SIGN_IN_FAILURES: positiveInt(100),
   RATE_LIMIT_PUBLIC: positiveInt(3000),
-  // Who may name the client's address in X-Forwarded-For: the balancer in front (its addresses or
-  // networks, Express's names loopback, linklocal, uniquelocal), or a number of proxy hops.
-  TRUST_PROXY: ifSet(
-    z
-      .string()
-      .transform((list) =>
-        /^\d+$/.test(list.trim())
-          ? Number(list.trim())
-          : list
-              .split(',')
-              .map((item) => item.trim())
-              .filter((item) => item !== ''),
-      )
-      .refine(
-        (value) => typeof value === 'number' || (value.length > 0 && value.every(isTrustedProxy)),
-        'must be a number of hops, or addresses, networks (a.b.c.d/n) or loopback, linklocal, uniquelocal, comma-separated',
-      ),
-  ),
   ORG_EMAIL_DOMAIN: ifSet(
     z
       .string()
@@ -150,12 +169,19 @@ const envSchema = z.object({
 export interface Config {
   nodeEnv: 'development' | 'test' | 'production';
   port: number;
+  /** The worker's probes (/healthz, /readyz) listen here when set: a worker serves no other HTTP. */
+  healthPort: number | undefined;
   /**
    * Processes of the HTTP entry sharing its port (node:cluster): one per core by default, as a Node
    * process answers on one. Always 1 without AMQP_URL.
    */
   httpProcesses: number;
   logLevel: (typeof LOG_LEVELS)[number];
+  /**
+   * Express's `trust proxy`: the hops in front whose X-Forwarded-For gives the client's address
+   * (rate limits count per address). Default: loopback only (a proxy on the same machine).
+   */
+  trustProxy: number | false | readonly string[];
   databaseUrl: string;
   databasePoolMax: number;
   /** Unset: the in-process queue (single process only). */
@@ -173,11 +199,6 @@ export interface Config {
   tokenMaxAgeSeconds: number;
   /** Per client address: failed sign-ins (401/403 on /api) per 15 minutes; requests to the public routes per minute. */
   rateLimits: { signInFailures: number; publicRequests: number };
-  /**
-   * Express's `trust proxy`: the proxies whose X-Forwarded-For names the client (the rate limits
-   * count by it). Default `loopback`: a proxy on the same machine.
-   */
-  trustProxy: number | readonly string[];
   orgEmailDomain: string;
   orgName: string;
   aws: {
@@ -254,6 +275,19 @@ export interface StackSettings {
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
+/**
+ * Which process reads the configuration. With NODE_ENV=production each refuses to start without the
+ * settings it uses: the API and the workers all of them; the static front what it tells the shell;
+ * the migration step the database.
+ */
+export type ConfigRole = 'api' | 'web' | 'migrate';
+
+const PRODUCTION_SETTINGS: Record<ConfigRole, readonly string[]> = {
+  api: ['DATABASE_URL', 'AMQP_URL', 'OIDC_ISSUER', 'ORG_EMAIL_DOMAIN', 'AUTHORIZED_SENDER_EMAILS', 'PUBLIC_URL', 'TRACKING_SECRET'],
+  web: ['OIDC_ISSUER', 'ORG_EMAIL_DOMAIN', 'PUBLIC_URL'],
+  migrate: ['DATABASE_URL'],
+};
+
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
@@ -262,7 +296,7 @@ export class ConfigError extends Error {
 }
 
 /** Reads and validates the configuration; throws ConfigError listing every bad variable. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, { role = 'api' }: { role?: ConfigRole } = {}): Readonly<Config> {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.') || '(environment)'}: ${issue.message}`));
@@ -272,19 +306,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   const production = nodeEnv === 'production';
 
   const problems: string[] = [];
+  const needed = PRODUCTION_SETTINGS[role];
   const required = <T>(name: string, value: T | undefined, devDefault: T): T => {
     if (value !== undefined) return value;
-    if (production) problems.push(`${name}: required when NODE_ENV=production`);
+    if (production && needed.includes(name)) problems.push(`${name}: required when NODE_ENV=production`);
     return devDefault;
   };
+  // Without a broker the queue is in one process's memory: a restart loses what it held, and no
+  // second process (another API, a worker) can take part.
+  if (production && needed.includes('AMQP_URL') && !e.AMQP_URL) problems.push('AMQP_URL: required when NODE_ENV=production');
+  // The key that signs every tracking and unsubscribe link: the development one is public.
+  if (production && e.TRACKING_SECRET === DEV_TRACKING_SECRET) {
+    problems.push('TRACKING_SECRET: the development secret is not allowed when NODE_ENV=production');
+  }
 
-  const orgEmailDomain = e.ORG_EMAIL_DOMAIN ?? 'example.org';
+  // Who may sign in: a deployment that forgot it would let in no one of its own.
+  const orgEmailDomain = required('ORG_EMAIL_DOMAIN', e.ORG_EMAIL_DOMAIN, 'example.org');
   const config: Config = {
     nodeEnv,
     port: e.PORT,
+    healthPort: e.HEALTH_PORT,
     // Without a broker the queue lives in the HTTP process, and so must everything it carries.
     httpProcesses: e.AMQP_URL ? e.HTTP_PROCESSES : 1,
     logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY ?? ['loopback'],
     databaseUrl: required('DATABASE_URL', e.DATABASE_URL, 'postgres://postgres@127.0.0.1:5432/mailroom'),
     databasePoolMax: e.DATABASE_POOL_MAX,
     amqpUrl: e.AMQP_URL,
@@ -297,7 +342,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     },
     tokenMaxAgeSeconds: e.TOKEN_MAX_AGE_SECONDS,
     rateLimits: { signInFailures: e.RATE_LIMIT_SIGN_IN_FAILURES, publicRequests: e.RATE_LIMIT_PUBLIC },
-    trustProxy: e.TRUST_PROXY ?? ['loopback'],
     orgEmailDomain,
     orgName: e.ORG_NAME ?? 'Example',
     aws: {
@@ -348,16 +392,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   problems.push(...s3SpoolProblems(e, production));
   if (problems.length > 0) throw new ConfigError(problems);
   return deepFreeze(config);
-}
-
-const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
-
-function isTrustedProxy(item: string): boolean {
-  if (PROXY_NAMES.has(item)) return true;
-  const [address, bits, ...rest] = item.split('/');
-  const family = isIP(address ?? '');
-  if (family === 0 || rest.length > 0) return false;
-  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
 }
 
 /**

@@ -9,7 +9,7 @@
  *              $PORT), signed in through the embedded provider's real login form as the seeded member.
  *              The stack takes its settings from the environment (as root, embedded PostgreSQL cannot
  *              initialise: give DATABASE_URL, e.g. an empty database on the machine's PostgreSQL).
- *   (default)  Chromium against the built dist/ folders served by packages/rspack-config/serve.mjs on
+ *   (default)  Chromium against the built dist/ folders served by packages/static-server/serve.mjs on
  *              free local ports, with a stand-in /config.json, /remotes.json and API answers, and a
  *              signed-in session put into oidc-client-ts's store before the page starts: the same
  *              bundles, loaded the way the browser loads them, without a database or provider.
@@ -27,7 +27,7 @@ import { setTimeout, clearTimeout } from 'node:timers';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { REMOTES, REMOTE_NAMES, remoteManifestUrl } from '@mailroom/mf-contract/remotes';
-import { serveStatic } from '../../packages/rspack-config/serve.mjs';
+import { serveStatic } from '../../packages/static-server/serve.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

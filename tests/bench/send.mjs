@@ -3,17 +3,23 @@
 // here, counting SendEmail calls per recipient. Prints emails per second from the send request until
 // no job is QUEUED, duplicates (recipients mailed more than once; must be 0), lost (contacts never
 // mailed; must be 0) and the peak RSS of each process. Budget: >= 1,500 emails per second.
+// Its ceiling, in the same run: as many SendEmail calls to the same endpoint by a bare loop in two
+// processes started as the workers are, with the workers' signer, pool and concurrency and no
+// database or queue (support/bare-send.mjs); `sendRatio` is the campaign's emails per second over
+// the loop's.
 //
 // This file also exports what the rate-cap and tracking benchmarks share: the stack with two workers
 // and the endpoint, a realistic template, a campaign sent through the API.
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { seedGeneratedAudience, seedTemplate } from '../../api/test/support/seed.ts';
 import { startSesEndpoint } from '../../api/test/support/ses-endpoint.ts';
-import { peakRssMb, processTree } from './support/processes.mjs';
-import { startStack } from './support/stack.mjs';
+import { peakRssMb, processTree, spawnNode, stopAll } from './support/processes.mjs';
+import { API_DIR, scriptArgs, startStack } from './support/stack.mjs';
 
 export const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 100_000);
 const log = (...args) => console.log(...args);
@@ -84,6 +90,37 @@ async function call(stack, method, path, body) {
   const text = await res.text();
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
   return text ? JSON.parse(text) : undefined;
+}
+
+const BARE_SEND = join(import.meta.dirname, 'support/bare-send.mjs');
+
+/**
+ * The ceiling: `calls` SendEmail calls to `endpoint` split over `processes` bare loops, each started
+ * with the worker's Node flags and SEND_CONCURRENCY (50) in flight. Seconds from the go to the last
+ * answer; the processes start and resolve their settings before it.
+ */
+export async function bareSendSeconds(endpoint, calls, processes = 2, concurrency = Number(process.env.SEND_CONCURRENCY ?? 50)) {
+  const flags = scriptArgs('worker').slice(0, -1);
+  const share = Math.ceil(calls / processes);
+  const children = Array.from({ length: processes }, (_, i) =>
+    spawnNode([...flags, BARE_SEND, endpoint, String(Math.min(share, calls - i * share)), String(concurrency), String(i * share + 1)], {
+      cwd: API_DIR,
+      stdio: ['pipe', 'pipe', 'inherit'],
+    }),
+  );
+  try {
+    const lines = children.map((child) => createInterface({ input: child.stdout })[Symbol.asyncIterator]());
+    for (const line of lines) if ((await line.next()).value !== 'ready') throw new Error('a bare send loop did not start');
+    const started = performance.now();
+    for (const child of children) child.stdin.write('go\n');
+    const results = await Promise.all(lines.map(async (line) => JSON.parse((await line.next()).value)));
+    const seconds = (performance.now() - started) / 1000;
+    const failed = results.reduce((sum, result) => sum + result.failed, 0);
+    if (failed > 0) throw new Error(`${failed} bare SendEmail calls failed`);
+    return seconds;
+  } finally {
+    await stopAll(children);
+  }
 }
 
 /** A draft to the audience, ready to send. */
@@ -171,7 +208,27 @@ async function main() {
     log(
       `CPU per mail: ${JSON.stringify(cpuMsPerMail)} ms; load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`,
     );
-    log(JSON.stringify({ bench: 'send', contacts: CONTACTS, emailsPerSecond, duplicates, lost, peakRssMb: peakRss, cpuMsPerMail }));
+
+    const ceilingSeconds = await bareSendSeconds(stack.ses.endpoint, CONTACTS);
+    const ceilingPerSecond = Math.round(CONTACTS / ceilingSeconds);
+    const sendRatio = Number((emailsPerSecond / ceilingPerSecond).toFixed(2));
+    log(
+      `ceiling: ${CONTACTS} SendEmail calls by a bare loop in two processes (same signer, pool, concurrency, endpoint) in ` +
+        `${ceilingSeconds.toFixed(1)} s: ${ceilingPerSecond} calls/s; the campaign sends at ${sendRatio} x`,
+    );
+    log(
+      JSON.stringify({
+        bench: 'send',
+        contacts: CONTACTS,
+        emailsPerSecond,
+        ceilingPerSecond,
+        sendRatio,
+        duplicates,
+        lost,
+        peakRssMb: peakRss,
+        cpuMsPerMail,
+      }),
+    );
   } finally {
     await stack.stop();
   }

@@ -3,10 +3,31 @@
 // links): half opens, half clicks, spread over every job and link. Prints requests per second, p99
 // latency and errors (anything but the image or the redirect). Budget: >= 5,000 requests/s,
 // p99 <= 20 ms, no errors.
+// Its ceiling, in the same run: the API's HTTP processes stopped, a bare Node server in as many
+// processes on the same port answering the same requests with the API's own 302 and GIF, byte for
+// byte (support/bare-tracking.mjs), under the same load; `trackingRatio` is the API's requests per
+// second over the bare server's.
 import autocannon from 'autocannon';
+import { Buffer } from 'node:buffer';
+import { once } from 'node:events';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createTrackingTokens } from '../../api/src/mail/tracking-tokens.ts';
+import { spawnNode, stopAll } from './support/processes.mjs';
 import { seedCampaign, sendCampaign, startCampaignStack } from './send.mjs';
+
+const BARE_TRACKING = join(import.meta.dirname, 'support/bare-tracking.mjs');
+
+/** An answer of the API's as the bare server replays it: status, headers (less the per-connection ones), body. */
+async function recorded(url) {
+  const response = await fetch(url, { redirect: 'manual' });
+  const headers = Object.fromEntries(
+    [...response.headers].filter(([name]) => !['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(name)),
+  );
+  return { status: response.status, headers, body: Buffer.from(await response.arrayBuffer()).toString('base64') };
+}
 
 const CONTACTS = 1000;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
@@ -58,7 +79,32 @@ async function main() {
     );
     console.log(`latency p50 ${result.latency.p50} ms, p99 ${p99Ms} ms; 2xx ${result['2xx']}, 3xx ${result['3xx']}, errors ${errors}`);
     console.log(`${requestsPerSecond} requests/s (budget >= 5000), p99 ${p99Ms} ms (budget <= 20), errors ${errors} (must be 0)`);
-    console.log(JSON.stringify({ bench: 'tracking', requestsPerSecond, p99Ms, errors }));
+
+    // The ceiling: the same port, the same requests, the API's answers without the API.
+    const answers = { open: await recorded(stack.baseUrl + requests[0].path), click: await recorded(stack.baseUrl + requests[1].path) };
+    stack.http.kill('SIGTERM');
+    if (stack.http.exitCode === null) await once(stack.http, 'exit');
+    const processes = Number(process.env.HTTP_PROCESSES ?? availableParallelism());
+    const bare = spawnNode([BARE_TRACKING], {
+      env: { ...process.env, PORT: new URL(stack.baseUrl).port, HTTP_PROCESSES: String(processes), BARE_ANSWERS: JSON.stringify(answers) },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let ceiling;
+    try {
+      const [line] = await once(createInterface({ input: bare.stdout }), 'line');
+      if (line !== 'ready') throw new Error(`the bare server said ${line}`);
+      await run(3);
+      ceiling = await run(SECONDS);
+    } finally {
+      await stopAll([bare]);
+    }
+    const ceilingPerSecond = Math.round(ceiling.requests.average);
+    const trackingRatio = Number((requestsPerSecond / ceilingPerSecond).toFixed(2));
+    console.log(
+      `ceiling: a bare Node server in ${processes} processes on the same port with the same answers: ${ceilingPerSecond} requests/s, ` +
+        `p99 ${ceiling.latency.p99} ms; the API answers at ${trackingRatio} x`,
+    );
+    console.log(JSON.stringify({ bench: 'tracking', requestsPerSecond, p99Ms, errors, ceilingPerSecond, trackingRatio }));
   } finally {
     await stack.stop();
   }

@@ -49,8 +49,8 @@ export function createApp(deps: AppDeps): Express {
   const { config, logger } = deps;
   const app = express();
   app.disable('x-powered-by');
-  // The proxy or balancer in front names the client (TRUST_PROXY; by default one on the same machine).
-  app.set('trust proxy', typeof config.trustProxy === 'number' ? config.trustProxy : [...config.trustProxy]);
+  // Which proxies in front may name the client (TRUST_PROXY; by default one on the same machine).
+  app.set('trust proxy', config.trustProxy);
   app.use(securityHeaders(API_SECURITY_HEADERS));
   if (config.operationLogPath && config.validateResponses) app.use(operationLog(config.operationLogPath));
   // One count per address for every public route, whichever mount below a request goes through.

@@ -10,7 +10,7 @@
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { REMOTES, REMOTE_NAMES, remotePort, remoteUrlVariable, type RemoteName } from '@mailroom/mf-contract/remotes';
-import { serveStatic } from '@mailroom/rspack-config/serve';
+import { serveStatic } from '@mailroom/static-server';
 import { startEmbeddedPostgres } from '../embedded/postgres.js';
 import { startEmbeddedSes } from '../embedded/ses.js';
 import { embeddedSnsVerifierFromFile } from '../embedded/sns.js';

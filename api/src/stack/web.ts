@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import express, { type Express, type Request } from 'express';
+import express, { type Express, type Request, type RequestHandler } from 'express';
 import type { RemotesManifest, ShellConfig } from '@mailroom/mf-contract';
 import { REMOTE_NAMES, remoteManifestUrl, remoteUrlVariable, type RemoteName } from '@mailroom/mf-contract/remotes';
 import type { Config } from '../config.js';
@@ -40,10 +40,21 @@ function shellSecurityHeaders(shellConfig: ShellConfig, remotes: RemotesManifest
   return (request) => (request.path === SILENT_CHECK_PATH ? silentCheck : page);
 }
 
-export function createWebApp(options: { shellDist: string; shellConfig: ShellConfig; remotes: RemotesManifest; api: Express }): Express {
+export interface WebAppOptions {
+  shellDist: string;
+  shellConfig: ShellConfig;
+  remotes: RemotesManifest;
+  /** Mounted after the shell; without it (the `web` entry) the API is another process behind the same origin. */
+  api?: Express;
+  /** Answered ahead of the shell's files and its page fallback (the remotes' files, a probe). */
+  mounts?: { path: string; handler: RequestHandler }[];
+}
+
+export function createWebApp(options: WebAppOptions): Express {
   const web = express();
   web.disable('x-powered-by');
   web.use(securityHeaders(shellSecurityHeaders(options.shellConfig, options.remotes)));
+  for (const { path, handler } of options.mounts ?? []) web.use(path, handler);
   web.get('/config.json', (_request, response) => {
     response.set('Cache-Control', 'no-cache').json(options.shellConfig);
   });
@@ -65,7 +76,7 @@ export function createWebApp(options: { shellDist: string; shellConfig: ShellCon
       response.set('Cache-Control', 'no-cache').sendFile(join(options.shellDist, 'index.html'));
     });
   }
-  web.use(options.api);
+  if (options.api) web.use(options.api);
   return web;
 }
 

@@ -76,7 +76,7 @@ async function freePort() {
  * exactly as production does, V8 memory settings included, but without pnpm in between, so that the
  * PIDs they measure are the processes themselves.
  */
-function scriptArgs(script) {
+export function scriptArgs(script) {
   const command = API_PACKAGE.scripts[script].trim().split(/\s+/);
   if (command[0] !== 'node') throw new Error(`api script ${script} should start with node: ${API_PACKAGE.scripts[script]}`);
   return command.slice(1);

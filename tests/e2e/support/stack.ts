@@ -148,7 +148,7 @@ export async function startCampaignsRemote(): Promise<number> {
   const log = openSync(join(stateDir, 'campaigns-remote.log'), 'a');
   const child = spawn(
     process.execPath,
-    [join(repoRoot, 'packages/rspack-config/serve.mjs'), `${REMOTES.campaigns.dir}/dist`, String(PORTS.campaignsRemote)],
+    [join(repoRoot, 'packages/static-server/serve.mjs'), `${REMOTES.campaigns.dir}/dist`, String(PORTS.campaignsRemote)],
     { cwd: repoRoot, detached: true, stdio: ['ignore', log, log] },
   );
   closeSync(log);
