@@ -324,6 +324,8 @@ test.describe('Template editor', () => {
     await serveEditorStandIn(page);
     const id = await createTemplate(api, uniqueName('Leave'), { text: 'Before' });
     await page.goto(`/templates/edit/${id}`);
+    // The stored design first: a change typed before it loads would be replaced by it.
+    await expect(editorText(page)).toHaveValue('Before');
     await editorText(page).fill('Saved when leaving');
     await expect(saveIndicator(page)).toHaveText('Unsaved changes');
     await page.getByRole('link', { name: 'Back to Templates' }).click();
