@@ -269,61 +269,40 @@ async function expectCampaignSettled(id: number, domain: string, { workerDied }:
 }
 
 describe('a campaign of 20,000 contacts, two worker processes', () => {
-  it('rides out RabbitMQ stopped twice mid-send', async () => {
-    const domain = 'mq.outage.example.org';
-    const { id: audienceId } = await seedGeneratedAudience(t.db.pool, CONTACTS, domain);
-    const workers = [startWorker('worker-mq-a'), startWorker('worker-mq-b')];
-    const watched = [...workers, apiProcess];
-    const readiness = watchReadiness(apiPort);
-    const id = await sendCampaign(audienceId, 'RabbitMQ outage');
-    const outages: Outage[] = [];
-    for (const share of [0.2, 0.55]) {
-      const o = await outage('RabbitMQ', domain, share * CONTACTS, watched);
-      outages.push(o);
-    }
-    const settled = await expectCampaignSettled(id, domain, { workerDied: false });
-    const recovered = outages.map(recoverySeconds);
-    await readiness.stop();
-    const readyAfter = readinessAround(outages, readiness.samples);
-    for (const p of watched) expect(p.running(), `${p.name} still running${p.logs()}`).toBe(true);
-    for (const s of recovered) expect(s).toBeLessThanOrEqual(RECOVER_WITHIN_S);
-    for (const s of readyAfter) expect(s).toBeLessThanOrEqual(READY_WITHIN_S);
-    console.log('[outages] RabbitMQ stopped twice:', {
-      mailsPerAddressMax: settled.mails.max,
-      jobs: settled.counts,
-      secondsToResume: recovered,
-      secondsToReady: readyAfter,
-    });
-    for (const worker of workers) expect(await worker.stop()).toEqual({ code: 0, signal: null });
-  }, 300_000);
-
-  it('rides out PostgreSQL stopped twice mid-send: nothing UNKNOWN, nothing lost', async () => {
-    const domain = 'pg.outage.example.org';
-    const { id: audienceId } = await seedGeneratedAudience(t.db.pool, CONTACTS, domain);
-    const workers = [startWorker('worker-pg-a'), startWorker('worker-pg-b')];
-    const watched = [...workers, apiProcess];
-    const readiness = watchReadiness(apiPort);
-    const id = await sendCampaign(audienceId, 'PostgreSQL outage');
-    const outages: Outage[] = [];
-    for (const share of [0.2, 0.55]) {
-      const o = await outage('PostgreSQL', domain, share * CONTACTS, watched);
-      outages.push(o);
-    }
-    const settled = await expectCampaignSettled(id, domain, { workerDied: false });
-    const recovered = outages.map(recoverySeconds);
-    await readiness.stop();
-    const readyAfter = readinessAround(outages, readiness.samples);
-    for (const p of watched) expect(p.running(), `${p.name} still running${p.logs()}`).toBe(true);
-    for (const s of recovered) expect(s).toBeLessThanOrEqual(RECOVER_WITHIN_S);
-    for (const s of readyAfter) expect(s).toBeLessThanOrEqual(READY_WITHIN_S);
-    console.log('[outages] PostgreSQL stopped twice:', {
-      mailsPerAddressMax: settled.mails.max,
-      jobs: settled.counts,
-      secondsToResume: recovered,
-      secondsToReady: readyAfter,
-    });
-    for (const worker of workers) expect(await worker.stop()).toEqual({ code: 0, signal: null });
-  }, 300_000);
+  it.each([
+    ['rides out RabbitMQ stopped twice mid-send', 'RabbitMQ', 'mq'],
+    ['rides out PostgreSQL stopped twice mid-send: nothing UNKNOWN, nothing lost', 'PostgreSQL', 'pg'],
+  ] as const)(
+    '%s',
+    async (_title, service, tag) => {
+      const domain = `${tag}.outage.example.org`;
+      const { id: audienceId } = await seedGeneratedAudience(t.db.pool, CONTACTS, domain);
+      const workers = [startWorker(`worker-${tag}-a`), startWorker(`worker-${tag}-b`)];
+      const watched = [...workers, apiProcess];
+      const readiness = watchReadiness(apiPort);
+      const id = await sendCampaign(audienceId, `${service} outage`);
+      const outages: Outage[] = [];
+      for (const share of [0.2, 0.55]) {
+        const o = await outage(service, domain, share * CONTACTS, watched);
+        outages.push(o);
+      }
+      const settled = await expectCampaignSettled(id, domain, { workerDied: false });
+      const recovered = outages.map(recoverySeconds);
+      await readiness.stop();
+      const readyAfter = readinessAround(outages, readiness.samples);
+      for (const p of watched) expect(p.running(), `${p.name} still running${p.logs()}`).toBe(true);
+      for (const s of recovered) expect(s).toBeLessThanOrEqual(RECOVER_WITHIN_S);
+      for (const s of readyAfter) expect(s).toBeLessThanOrEqual(READY_WITHIN_S);
+      console.log(`[outages] ${service} stopped twice:`, {
+        mailsPerAddressMax: settled.mails.max,
+        jobs: settled.counts,
+        secondsToResume: recovered,
+        secondsToReady: readyAfter,
+      });
+      for (const worker of workers) expect(await worker.stop()).toEqual({ code: 0, signal: null });
+    },
+    300_000,
+  );
 
   it('survives a worker SIGKILLed three times at random moments: every contact mailed at most once', async () => {
     const domain = 'kill.outage.example.org';
