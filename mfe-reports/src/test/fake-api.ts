@@ -118,7 +118,8 @@ export function createFakeApi(
     if (operation === 'resend-unconfirmed' && method === 'POST') {
       const now = stats.get(id);
       if (now) stats.set(id, { ...now, jobsUnconfirmed: 0 });
-      return json(202, { message: `${now?.jobsUnconfirmed ?? 0} unconfirmed emails queued` });
+      const queued = now?.jobsUnconfirmed ?? 0;
+      return json(202, { message: `${queued} unconfirmed emails queued`, queued, skipped: 0 });
     }
     // The bulk actions answer their figures as the server does: queued, and NOT_SENT contacts skipped as suppressed.
     const all = rows.get(id) ?? [];

@@ -2092,7 +2092,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Message"];
+                    "application/json": components["schemas"]["BulkActionResult"];
                 };
             };
             400: components["responses"]["BadRequest"];

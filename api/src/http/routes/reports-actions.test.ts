@@ -404,6 +404,6 @@ describe('resend unconfirmed (an addition to the spec)', () => {
     expect(await jobOf(id, 'unc-old@example.org')).toMatchObject({ status: 'SENT_WAIT_ACK' });
     expect(await jobOf(id, 'unc-new@example.org')).toMatchObject({ status: 'UNKNOWN' });
     expect((await get(`/api/reports/${id}/overview-stat`)).body).toMatchObject({ jobsUnknown: 1, jobsUnconfirmed: 0 });
-    expect((await post(`/api/reports/${id}/resend-unconfirmed`)).body).toEqual({ message: NOTHING_UNCONFIRMED });
+    expect((await post(`/api/reports/${id}/resend-unconfirmed`)).body).toEqual({ message: NOTHING_UNCONFIRMED, queued: 0, skipped: 0 });
   });
 });

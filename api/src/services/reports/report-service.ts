@@ -179,11 +179,11 @@ export function createReportService({ db, sending, campaigns, logger }: ReportSe
     },
 
     /** A deliberate resend of the UNKNOWN jobs no SES event confirmed (some of those people may get the mail twice). */
-    async resendUnconfirmed(id: number): Promise<{ message: string }> {
+    async resendUnconfirmed(id: number): Promise<BulkActionResult> {
       await actionable(id);
       const { queued } = await sending.resendUnconfirmed(id, { from: REPORT_STATES, conflict: ONLY_SENT_CAMPAIGNS });
       logger.warn({ campaignId: id, jobs: queued }, 'unconfirmed jobs queued again by a member');
-      return { message: queued === 0 ? NOTHING_UNCONFIRMED : unconfirmedQueued(queued) };
+      return { message: queued === 0 ? NOTHING_UNCONFIRMED : unconfirmedQueued(queued), queued, skipped: 0 };
     },
 
     /**

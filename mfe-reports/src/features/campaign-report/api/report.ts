@@ -109,6 +109,7 @@ function useSendAction<T>(id: number, post: (variables: T) => Promise<{ message:
 function useBulkAction(id: number, post: () => Promise<BulkActionResult | undefined>) {
   const queryClient = useQueryClient();
   return useMutation({
+    meta: SENDS_MAIL,
     mutationFn: async () => expectBody(await post()),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: reportKeys.report(id) }),
   });
@@ -143,8 +144,5 @@ export function useSendToContact(id: number) {
 /** Queues again the UNKNOWN mails no SES event confirmed (an addition to the spec); some may go out twice. */
 export function useResendUnconfirmed(id: number) {
   const client = useApiClient();
-  return useSendAction<void>(
-    id,
-    async () => (await client.POST('/api/reports/{id}/resend-unconfirmed', { params: { path: { id } } })).data,
-  );
+  return useBulkAction(id, async () => (await client.POST('/api/reports/{id}/resend-unconfirmed', { params: { path: { id } } })).data);
 }

@@ -50,7 +50,7 @@ export function UnknownOutcomes({ campaignId }: { campaignId: number }) {
           onCancel={() => setConfirming(false)}
           onConfirm={() =>
             resend.mutate(undefined, {
-              onSuccess: (message) => notify('success', message),
+              onSuccess: ({ message, queued }) => notify(queued > 0 ? 'success' : 'info', message),
               onError: (error) => notify('error', errorMessage(error, 'Failed to resend unconfirmed emails')),
               onSettled: () => setConfirming(false),
             })
