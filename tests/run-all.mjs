@@ -29,6 +29,27 @@ const env = { ...process.env, MAILROOM_OPERATION_LOG: operationLog, FORCE_COLOR:
 const { REMOTES } = await import('@mailroom/mf-contract/remotes');
 const frontends = ['shell', ...Object.values(REMOTES).map((remote) => remote.dir)];
 
+/** A vitest suite of the tests package (`tests/<root>`), with its JSON report. */
+const testsSuite = (name, root) => {
+  const report = `${root}.json`;
+  return {
+    name,
+    cwd: 'tests',
+    cmd: [
+      'pnpm',
+      'exec',
+      'vitest',
+      'run',
+      '--root',
+      root,
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${join(reports, report)}`,
+    ],
+    report: { file: report, kind: /** @type {const} */ ('vitest') },
+  };
+};
+
 /** @type {{ name: string, cmd: string[], cwd?: string, report?: { file: string, kind: 'vitest' | 'playwright' } }[]} */
 const steps = [
   { name: 'build', cmd: ['pnpm', 'build'] },
@@ -52,58 +73,13 @@ const steps = [
         report: { file: report, kind: /** @type {const} */ ('vitest') },
       };
     }),
-  {
-    name: 'contract',
-    cwd: 'tests',
-    cmd: [
-      'pnpm',
-      'exec',
-      'vitest',
-      'run',
-      '--root',
-      'contract',
-      '--reporter=default',
-      '--reporter=json',
-      `--outputFile.json=${join(reports, 'contract.json')}`,
-    ],
-    report: { file: 'contract.json', kind: 'vitest' },
-  },
+  testsSuite('contract', 'contract'),
   { name: 'contract coverage', cwd: 'tests', cmd: ['node', 'contract/check.mjs', operationLog] },
-  {
-    // The lint configuration's own rules (import boundaries, typed and hooks rules) fire where they should.
-    name: 'lint rules',
-    cwd: 'tests',
-    cmd: [
-      'pnpm',
-      'exec',
-      'vitest',
-      'run',
-      '--root',
-      'lint',
-      '--reporter=default',
-      '--reporter=json',
-      `--outputFile.json=${join(reports, 'lint-rules.json')}`,
-    ],
-    report: { file: 'lint-rules.json', kind: 'vitest' },
-  },
-  {
-    // The production image's files started from a `pnpm deploy --prod` tree, and the compose file and
-    // Kubernetes manifests checked against their schemas and each other (deploy/).
-    name: 'deploy',
-    cwd: 'tests',
-    cmd: [
-      'pnpm',
-      'exec',
-      'vitest',
-      'run',
-      '--root',
-      'deploy',
-      '--reporter=default',
-      '--reporter=json',
-      `--outputFile.json=${join(reports, 'deploy.json')}`,
-    ],
-    report: { file: 'deploy.json', kind: 'vitest' },
-  },
+  // The lint configuration's own rules (import boundaries, typed and hooks rules) fire where they should.
+  testsSuite('lint rules', 'lint'),
+  // The production image's files started from a `pnpm deploy --prod` tree, and the compose file and
+  // Kubernetes manifests checked against their schemas and each other (deploy/).
+  testsSuite('deploy', 'deploy'),
   {
     name: 'e2e',
     cwd: 'tests',
