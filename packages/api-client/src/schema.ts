@@ -413,6 +413,67 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/reports/{id}/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The campaign's outcome figures, people and machines apart (an addition to the spec)
+         * @description Counts kept as events and hits arrive (never a scan of jobs or hits). Rates are the client's to
+         *     compute, over `sent`.
+         */
+        get: operations["getCampaignReportOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/{id}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /** Opens, clicks and sends over time, per hour for the first 72 hours of sending, then per day (an addition to the spec) */
+        get: operations["getCampaignReportTimeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/{id}/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /** Deliverability by recipient domain, the top domains and 'other' (an addition to the spec) */
+        get: operations["getCampaignReportDomains"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/reports/{id}/email-performance": {
         parameters: {
             query?: never;
@@ -907,6 +968,74 @@ export interface components {
             contactId: components["schemas"]["Id"];
             email: string;
             missingFields: string[];
+        };
+        /**
+         * @description An addition to the spec. `sent` is the mails handed to SES (jobs past SENDING that did not fail:
+         *     SENT_WAIT_ACK, SENT_SUCCESS, bounced, complained; the spec's jobsSent). People and machines: a job
+         *     opened (clicked) by a person counts under openedHuman (clickedHuman) even if a machine came first;
+         *     openedMachine (clickedMachine) counts jobs opened (clicked) by machines only. openedHuman +
+         *     openedMachine is the spec's uniqueOpens, clickedHuman + clickedMachine its uniqueClicks.
+         */
+        ReportOverview: {
+            sent: number;
+            /** @description Jobs in SENT_SUCCESS. */
+            delivered: number;
+            bouncedHard: number;
+            bouncedSoft: number;
+            complaints: number;
+            /** @description Addresses that unsubscribed through this campaign's mails. */
+            unsubscribed: number;
+            openedHuman: number;
+            openedMachine: number;
+            clickedHuman: number;
+            clickedMachine: number;
+            failed: number;
+            unknown: number;
+            totalContactsCount: number;
+            /**
+             * Format: date-time
+             * @description When sending started; null for a campaign never sent.
+             */
+            sendingStartedAt: string | null;
+        };
+        ReportTimelineBucket: {
+            /** Format: date-time */
+            start: string;
+            /**
+             * @description The bucket's length, 1 for the first 72 hours after sending started, then 24.
+             * @enum {integer}
+             */
+            hours: 1 | 24;
+            /** @description Mails handed to SES in the bucket. */
+            sent: number;
+            /** @description Open hits judged human in the bucket. */
+            opensHuman: number;
+            opensMachine: number;
+            clicksHuman: number;
+            clicksMachine: number;
+        };
+        /** @description An addition to the spec. Buckets in time order from the hour sending started; empty before sending. */
+        ReportTimeline: {
+            /** Format: date-time */
+            sendingStartedAt: string | null;
+            buckets: components["schemas"]["ReportTimelineBucket"][];
+        };
+        ReportDomain: {
+            /** @description A recipient domain in lower case, or null for all the others together ('other'). */
+            domain: string | null;
+            sent: number;
+            delivered: number;
+            bouncedHard: number;
+            bouncedSoft: number;
+            complaints: number;
+            openedHuman: number;
+            clickedHuman: number;
+            /** @description The domain's bounce or complaint rate stands far above the campaign's (see README). */
+            flagged: boolean;
+        };
+        /** @description An addition to the spec. The top recipient domains by mails sent, then 'other' (domain null) when any remain. */
+        ReportDomains: {
+            domains: components["schemas"]["ReportDomain"][];
         };
         CampaignOverviewStats: {
             campaign: components["schemas"]["Campaign"];
@@ -1959,6 +2088,87 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CampaignOverviewStats"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getCampaignReportOverview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The figures */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportOverview"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getCampaignReportTimeline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The timeline */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportTimeline"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getCampaignReportDomains: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The domains */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportDomains"];
                 };
             };
             400: components["responses"]["BadRequest"];

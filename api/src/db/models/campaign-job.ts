@@ -20,6 +20,9 @@ export class CampaignJob extends Model<InferAttributes<CampaignJob>, InferCreati
   declare complaintTime: CreationOptional<Date | null>;
   declare openedAt: CreationOptional<Date | null>;
   declare clickedAt: CreationOptional<Date | null>;
+  /** The first open and click a person made (migration 0010); opened_at and clicked_at count machines too. */
+  declare humanOpenedAt: CreationOptional<Date | null>;
+  declare humanClickedAt: CreationOptional<Date | null>;
   /** When the claim was made or last confirmed by its living worker (the heartbeat the stale sweep reads). */
   declare claimedAt: CreationOptional<Date | null>;
   /** The claim holding the job (a worker's own id for it), for recording or giving it back after an outage. */
@@ -50,6 +53,8 @@ export class CampaignJob extends Model<InferAttributes<CampaignJob>, InferCreati
         complaintTime: { type: DataTypes.DATE, allowNull: true },
         openedAt: { type: DataTypes.DATE, allowNull: true },
         clickedAt: { type: DataTypes.DATE, allowNull: true },
+        humanOpenedAt: { type: DataTypes.DATE, allowNull: true },
+        humanClickedAt: { type: DataTypes.DATE, allowNull: true },
         claimedAt: { type: DataTypes.DATE, allowNull: true },
         claimToken: { type: DataTypes.UUID, allowNull: true },
         sentAt: { type: DataTypes.DATE, allowNull: true },
