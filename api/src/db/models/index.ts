@@ -16,10 +16,17 @@ export type { SuppressionReason } from './suppression.js';
 
 /**
  * Tables written only by the SQL functions and triggers of the migrations, and read by raw SQL:
- * campaign_job_counts (triggers on campaign_jobs, 0006), send_rate (the rate schedule, 0005) and
- * tracking_events (the tracking recorder, 0005).
+ * campaign_job_counts (triggers on campaign_jobs, 0006), send_rate (the rate schedule, 0005),
+ * tracking_events (the tracking recorder, 0005), and the report's campaign_hourly_counts and
+ * campaign_domain_counts (triggers on campaign_jobs and tracking_events, 0016).
  */
-export const SQL_ONLY_TABLES: readonly string[] = ['campaign_job_counts', 'send_rate', 'tracking_events'];
+export const SQL_ONLY_TABLES: readonly string[] = [
+  'campaign_domain_counts',
+  'campaign_hourly_counts',
+  'campaign_job_counts',
+  'send_rate',
+  'tracking_events',
+];
 
 export interface Models {
   Audience: typeof Audience;
