@@ -99,7 +99,13 @@ function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverride
     quota: createQuotaService(account),
     sending,
     campaigns,
-    reports: createReportService({ db, sending, campaigns, logger: logger.child({ component: 'reports' }) }),
+    reports: createReportService({
+      db,
+      sending,
+      campaigns,
+      logger: logger.child({ component: 'reports' }),
+      orgEmailDomain: config.orgEmailDomain,
+    }),
     tracking: createTrackingService({ db, trackingSecret: config.trackingSecret, logger: logger.child({ component: 'tracking' }) }),
     sesEvents: createSesEventService({
       db,

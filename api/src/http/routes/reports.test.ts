@@ -462,7 +462,7 @@ describe('report calls', () => {
       });
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(exported.body as ArrayBuffer);
-    expect(workbook.worksheets[0]!.actualRowCount).toBe(sentGmail + 1);
+    expect(workbook.getWorksheet('Email performance')!.actualRowCount).toBe(sentGmail + 1);
   }, 60_000);
 
   it('exports the rows of the filters as email-performance-{id}.xlsx, every value a plain string cell', async () => {
@@ -487,7 +487,9 @@ describe('report calls', () => {
       const workbook = new ExcelJS.Workbook();
       // exceljs's typings call a Buffer an ArrayBuffer; it reads Node's Buffer.
       await workbook.xlsx.load(res.body as ArrayBuffer);
-      const sheet = workbook.worksheets[0]!;
+      // The Summary sheet comes first (reports-overview.test.ts reads it).
+      expect(workbook.worksheets.map((s) => s.name)).toEqual(['Summary', 'Email performance']);
+      const sheet = workbook.getWorksheet('Email performance')!;
       const cells: (string | null)[][] = [];
       sheet.eachRow({ includeEmpty: true }, (row) => {
         const values: (string | null)[] = [];

@@ -38,6 +38,19 @@ export function reportsRouter({ services }: Pick<AppDeps, 'services'>): Router {
     res.json(await reports.overview(id(req)));
   });
 
+  // Additions to the spec: the overview's figures, its timeline and deliverability by domain.
+  router.get('/api/reports/:id/overview', async (req, res) => {
+    res.json(await reports.outcome(id(req)));
+  });
+
+  router.get('/api/reports/:id/timeline', async (req, res) => {
+    res.json(await reports.timeline(id(req)));
+  });
+
+  router.get('/api/reports/:id/domains', async (req, res) => {
+    res.json(await reports.domains(id(req)));
+  });
+
   router.get('/api/reports/:id/email-performance', async (req, res) => {
     const page = await reports.emailPerformance(id(req), filtersOf(req), pageQuery(req));
     if (!('stream' in page)) return void res.json(page);

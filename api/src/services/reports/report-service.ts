@@ -8,7 +8,14 @@
  * first (its queued jobs would otherwise go out with the retry).
  */
 import { PassThrough, Readable } from 'node:stream';
-import type { BulkActionResult, CampaignOverviewStats, CampaignLink } from '@mailroom/api-client';
+import type {
+  BulkActionResult,
+  CampaignOverviewStats,
+  CampaignLink,
+  ReportDomains,
+  ReportOverview,
+  ReportTimeline,
+} from '@mailroom/api-client';
 import type { Database } from '../../db/database.js';
 import type { CampaignStatus } from '../../db/models/index.js';
 import type { Logger } from '../../logger.js';
@@ -20,6 +27,8 @@ import { createSearchCache } from '../search-index.js';
 import { pageWindow, reportRepository, type EmailPerformanceFilters, type EmailPerformanceRow, type ReportScope } from './repository.js';
 import { suppressionRepository } from '../suppressions/repository.js';
 import { writeWorkbook } from './workbook.js';
+import { outcomeRepository } from './outcome-repository.js';
+import { domainTable, timelineBuckets } from './outcome.js';
 
 export type { EmailPerformanceFilters, EmailPerformanceRow };
 
@@ -59,13 +68,23 @@ export interface ReportServiceDeps {
   sending: SendingService;
   campaigns: CampaignService;
   logger: Logger;
+  /** The organisation's own domain: the domain table always shows it when the campaign mailed it. */
+  orgEmailDomain?: string | undefined;
 }
 
 /** A snapshot: the total and the rows of one page agree. */
 const SNAPSHOT = { isolation: 'REPEATABLE READ', readOnly: true } as const;
 
-export function createReportService({ db, sending, campaigns, logger }: ReportServiceDeps) {
+export function createReportService({ db, sending, campaigns, logger, orgEmailDomain }: ReportServiceDeps) {
   const repo = reportRepository(db);
+  const outcomes = outcomeRepository(db);
+  const found = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new DomainError('not-found', CAMPAIGN_NOT_FOUND);
+    return value;
+  };
+  const domainsOn = async (sql: Parameters<typeof outcomes.domains>[2], id: number): Promise<ReportDomains> => ({
+    domains: domainTable(found(await outcomes.domains(id, orgEmailDomain, sql))),
+  });
   /** The indexes of recent email searches (search-index.ts), for their next pages. */
   const searches = createSearchCache();
   const suppressions = suppressionRepository(db);
@@ -125,6 +144,22 @@ export function createReportService({ db, sending, campaigns, logger }: ReportSe
       };
     },
 
+    /** The outcome figures, people and machines apart (an addition to the spec), from the aggregates. */
+    async outcome(id: number): Promise<ReportOverview> {
+      return found(await outcomes.overview(id));
+    },
+
+    /** Sends, opens and clicks per hour for the first 72 hours after sending started, then per day. */
+    async timeline(id: number): Promise<ReportTimeline> {
+      const { sendingStartedAt, hours } = found(await outcomes.hours(id));
+      return { sendingStartedAt: sendingStartedAt?.toISOString() ?? null, buckets: timelineBuckets(sendingStartedAt, hours) };
+    },
+
+    /** Deliverability by recipient domain: the top domains, the organisation's, and 'other'. */
+    async domains(id: number): Promise<ReportDomains> {
+      return domainsOn(db, id);
+    },
+
     async clicks(id: number): Promise<CampaignLink[]> {
       if (!(await repo.campaignStatus(id))) throw new DomainError('not-found', CAMPAIGN_NOT_FOUND);
       return repo.links(id);
@@ -148,14 +183,16 @@ export function createReportService({ db, sending, campaigns, logger }: ReportSe
       return answer === 'stream' ? { stream: await streamedPage(id, filters, query) } : answer;
     },
 
-    /** Every row of the filters as an xlsx workbook, streamed from one snapshot. */
+    /** A Summary sheet (the outcome figures and the domain table), then every row of the filters: an xlsx workbook streamed from one snapshot. */
     async exportEmailPerformance(id: number, filters: EmailPerformanceFilters): Promise<Readable> {
       if (!(await repo.campaignStatus(id))) throw new DomainError('not-found', CAMPAIGN_NOT_FOUND);
       return db.streamInTransaction((tx) => {
         const out = new PassThrough();
         (async () => {
           const scope = await scopeIn(tx, id, filters);
-          await writeWorkbook(out, repo.batches(tx, scope, filters, BATCH));
+          // The Summary sheet first, from the same snapshot as the rows.
+          const summary = { overview: found(await outcomes.overview(id, tx)), domains: (await domainsOn(tx, id)).domains };
+          await writeWorkbook(out, repo.batches(tx, scope, filters, BATCH), summary);
         })().catch((err: unknown) => out.destroy(err as Error));
         return out;
       }, SNAPSHOT);

@@ -5,10 +5,14 @@
  * Every value is an inline string cell (`t="inlineStr"`): an address or a bounce message that
  * starts with '=' is text to the spreadsheet, never a formula, and nothing is interpreted as a
  * number or a date. No shared-strings table (it would grow with the file) and no styles.
+ *
+ * The first sheet, 'Summary' (an addition to the spec), holds the report overview's figures, each
+ * with its rate over the mails sent, and the deliverability by domain: labels are text cells as
+ * above, counts and rates are numbers (rates in percent, one decimal).
  */
 import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import type { EmailPerformanceRow } from '@mailroom/api-client';
+import type { EmailPerformanceRow, ReportDomain, ReportOverview } from '@mailroom/api-client';
 import { bounceTypeLabel, EMAIL_PERFORMANCE_COLUMNS, sendStatusLabel, yesNo } from '@mailroom/api-client/labels';
 
 type Column = (typeof EMAIL_PERFORMANCE_COLUMNS)[number];
@@ -65,12 +69,71 @@ function drained(stream: Writable | undefined): Promise<void> {
   });
 }
 
+/** What the Summary sheet shows: the overview's figures and the domain table, read with the rows. */
+export interface WorkbookSummary {
+  overview: ReportOverview;
+  domains: readonly ReportDomain[];
+}
+
+/** Percent of `total`, one decimal; empty when nothing was sent. */
+const percent = (count: number, total: number): number | null => (total === 0 ? null : Math.round((count / total) * 1000) / 10);
+
+/** The overview's figures as the Summary sheet words them, in the order of the report's Overview tab. */
+export const SUMMARY_FIGURES: readonly [string, (o: ReportOverview) => number][] = [
+  ['Sent', (o) => o.sent],
+  ['Delivered', (o) => o.delivered],
+  ['Bounced (hard)', (o) => o.bouncedHard],
+  ['Bounced (soft)', (o) => o.bouncedSoft],
+  ['Complaints', (o) => o.complaints],
+  ['Unsubscribed', (o) => o.unsubscribed],
+  ['Opened by people', (o) => o.openedHuman],
+  ['Opened by machines only', (o) => o.openedMachine],
+  ['Clicked by people', (o) => o.clickedHuman],
+  ['Clicked by machines only', (o) => o.clickedMachine],
+  ['Failed', (o) => o.failed],
+  ['Unknown', (o) => o.unknown],
+];
+
+/** The domain table's columns: a text cell for the domain and the flag, numbers for the rest. */
+export const SUMMARY_DOMAIN_COLUMNS: readonly [string, (d: ReportDomain) => string | number | null][] = [
+  ['Domain', (d) => d.domain ?? 'Other'],
+  ['Sent', (d) => d.sent],
+  ['Delivered', (d) => d.delivered],
+  ['Bounced (hard)', (d) => d.bouncedHard],
+  ['Bounced (soft)', (d) => d.bouncedSoft],
+  ['Complaints', (d) => d.complaints],
+  ['Opened by people (% of sent)', (d) => percent(d.openedHuman, d.sent)],
+  ['Clicked by people (% of sent)', (d) => percent(d.clickedHuman, d.sent)],
+  ['Bounces or complaints far above the campaign', (d) => yesNo(d.flagged)],
+];
+
+const cell = (value: string | number | null) => (typeof value === 'string' ? text(value) : value);
+
+function writeSummary(workbook: ExcelJS.stream.xlsx.WorkbookWriter, { overview, domains }: WorkbookSummary): void {
+  const sheet = workbook.addWorksheet('Summary');
+  const row = (...values: (string | number | null)[]) => sheet.addRow(values.map(cell)).commit();
+  row('Sending started', overview.sendingStartedAt ?? 'Not sent');
+  row('Total contacts', overview.totalContactsCount);
+  row();
+  row('Figure', 'Count', '% of sent');
+  for (const [label, count] of SUMMARY_FIGURES) row(label, count(overview), percent(count(overview), overview.sent));
+  row('Click-to-open by people (% of opened by people)', null, percent(overview.clickedHuman, overview.openedHuman));
+  row();
+  row(...SUMMARY_DOMAIN_COLUMNS.map(([header]) => header));
+  for (const domain of domains) row(...SUMMARY_DOMAIN_COLUMNS.map(([, value]) => value(domain)));
+  sheet.commit();
+}
+
 /**
- * Writes the workbook of `batches` into `out` and ends it. Between batches it waits until the zip has
+ * Writes the workbook of `batches` (after the Summary sheet of `summary`, when given) into `out` and ends it. Between batches it waits until the zip has
  * taken the XML written so far and `out` has room (exceljs itself does not wait), and it stops asking
  * for batches once `out` is destroyed (the reader left).
  */
-export async function writeWorkbook(out: Writable, batches: AsyncIterable<EmailPerformanceRow[]>): Promise<void> {
+export async function writeWorkbook(
+  out: Writable,
+  batches: AsyncIterable<EmailPerformanceRow[]>,
+  summary?: WorkbookSummary,
+): Promise<void> {
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
     stream: out,
     useStyles: false,
@@ -78,6 +141,7 @@ export async function writeWorkbook(out: Writable, batches: AsyncIterable<EmailP
     // The quickest deflate: the export is bound by CPU, and the rows compress well at any level.
     zip: { zlib: { level: 1 } },
   });
+  if (summary) writeSummary(workbook, summary);
   const sheet = workbook.addWorksheet('Email performance');
   sheet.addRow(EXPORT_COLUMNS.map(([header]) => text(header))).commit();
   const zipInput = zipInputOf(sheet);
