@@ -127,6 +127,9 @@ const EXPECTED: [string, string, string, string[]][] = [
 const ADDITIONS: [string, string, string, string[]][] = [
   ['GET', '/api/audiences/{id}/suppressed-contacts', 'countSuppressedContacts', []],
   ['POST', '/api/reports/{id}/resend-unconfirmed', 'resendUnconfirmedJobs', []],
+  ['GET', '/api/reports/{id}/overview', 'getCampaignReportOverview', []],
+  ['GET', '/api/reports/{id}/timeline', 'getCampaignReportTimeline', []],
+  ['GET', '/api/reports/{id}/domains', 'getCampaignReportDomains', []],
 ];
 
 describe('paths of SPEC.md section 7', () => {
@@ -573,6 +576,9 @@ describe('express-openapi-validator', () => {
     ['replicateCampaign', 'POST', '/api/campaigns/4/replicate'],
     ['listCampaignLinks', 'GET', '/api/reports/4/clicks'],
     ['getCampaignOverviewStat', 'GET', '/api/reports/4/overview-stat'],
+    ['getCampaignReportOverview', 'GET', '/api/reports/4/overview'],
+    ['getCampaignReportTimeline', 'GET', '/api/reports/4/timeline'],
+    ['getCampaignReportDomains', 'GET', '/api/reports/4/domains'],
     [
       'listEmailPerformance',
       'GET',
