@@ -98,7 +98,16 @@ const COUNTS = ['sent', 'delivered', 'bouncedHard', 'bouncedSoft', 'complaints',
 
 /** The campaign's counts: the sum of every group's (the groups split the campaign's domains between them). */
 export function campaignCounts(groups: readonly DomainCounts[]): DomainCounts {
-  const total: DomainCounts = { domain: null, sent: 0, delivered: 0, bouncedHard: 0, bouncedSoft: 0, complaints: 0, openedHuman: 0, clickedHuman: 0 };
+  const total: DomainCounts = {
+    domain: null,
+    sent: 0,
+    delivered: 0,
+    bouncedHard: 0,
+    bouncedSoft: 0,
+    complaints: 0,
+    openedHuman: 0,
+    clickedHuman: 0,
+  };
   for (const group of groups) for (const key of COUNTS) total[key] += group[key];
   return total;
 }
