@@ -79,8 +79,8 @@ export async function seedReportCampaign(pool, audienceId, name = 'Report bench'
 }
 
 /**
- * The campaign's opens and clicks, recorded as the tracking would leave them: seven open hits per
- * opened job and three click hits per clicked job (2,0xx,xxx hits at a million jobs), spread over the
+ * The campaign's opens and clicks, recorded as the tracking would leave them: eight open hits per
+ * opened job and three click hits per clicked job (about 2,150,000 hits at a million jobs), spread over the
  * ten days since sending started. A job opened by machines only has machine hits only; a person's job
  * has a machine's first hit (a privacy proxy's fetch) and the person's after. One INSERT ... SELECT:
  * the triggers of migration 0016 build the hourly aggregates as they do for record_tracking_hits.
@@ -92,11 +92,11 @@ export async function seedReportHits(pool, campaignId) {
   );
   const { rowCount } = await pool.query(
     `INSERT INTO tracking_events (campaign_id, job_id, kind, link_id, user_agent, machine, created_at)
-     SELECT j.campaign_id, j.id, CASE WHEN g > 7 THEN 'CLICK' ELSE 'OPEN' END, CASE WHEN g > 7 THEN $2::bigint END, 'bench',
-            CASE WHEN g > 7 THEN j.human_clicked_at IS NULL OR g = 8 ELSE j.human_opened_at IS NULL OR g = 1 END,
+     SELECT j.campaign_id, j.id, CASE WHEN g > 8 THEN 'CLICK' ELSE 'OPEN' END, CASE WHEN g > 8 THEN $2::bigint END, 'bench',
+            CASE WHEN g > 8 THEN j.human_clicked_at IS NULL OR g = 9 ELSE j.human_opened_at IS NULL OR g = 1 END,
             j.sent_at + ((j.id * 131 + g * 7919) % 864000) * interval '1 second'
-       FROM campaign_jobs j, generate_series(1, 10) AS g
-      WHERE j.campaign_id = $1 AND j.opened_at IS NOT NULL AND (g <= 7 OR j.clicked_at IS NOT NULL)`,
+       FROM campaign_jobs j, generate_series(1, 11) AS g
+      WHERE j.campaign_id = $1 AND j.opened_at IS NOT NULL AND (g <= 8 OR j.clicked_at IS NOT NULL)`,
     [campaignId, rows[0].id],
   );
   return rowCount;
