@@ -344,7 +344,7 @@ describe('two API and two worker processes with no folder in common', () => {
     );
     expect(jobsTracked[0]).toEqual({ opened: TRACKED, clicked: TRACKED });
     const { rows: links } = await db.pool.query<{ clicks: number; unique_clicks: number }>(
-      'SELECT clicks, unique_clicks FROM campaign_links WHERE campaign_id = $1',
+      'SELECT clicks, unique_clicks FROM campaign_links WHERE campaign_id = $1 AND NOT hidden',
       [campaign],
     );
     expect(links).toEqual([{ clicks: TRACKED, unique_clicks: TRACKED }]);

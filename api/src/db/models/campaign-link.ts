@@ -8,6 +8,8 @@ export class CampaignLink extends Model<InferAttributes<CampaignLink>, InferCrea
   declare position: number;
   declare clicks: CreationOptional<number>;
   declare uniqueClicks: CreationOptional<number>;
+  /** The link no person sees (migration 0015): only scanners follow it; never in the report. */
+  declare hidden: CreationOptional<boolean>;
 
   static initModel(sequelize: Sequelize): typeof CampaignLink {
     // init() binds a class to one Sequelize instance; a subclass per instance lets several coexist (tests).
@@ -20,6 +22,7 @@ export class CampaignLink extends Model<InferAttributes<CampaignLink>, InferCrea
         position: { type: DataTypes.INTEGER, allowNull: false },
         clicks: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
         uniqueClicks: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+        hidden: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
       },
       { sequelize, tableName: 'campaign_links', modelName: 'CampaignLink', underscored: true, timestamps: false },
     );

@@ -354,14 +354,19 @@ describe('campaign calls', () => {
 
     const campaign = await get(`/api/campaigns/${id}?job_success_count=true`);
     expect(campaign.body).toMatchObject({ status: 'SENDING', contactCount: 3, jobSuccessCount: 0, deliveryDate: expect.any(String) });
-    const links = await t.db.pool.query('SELECT id, href, position FROM campaign_links WHERE campaign_id = $1 ORDER BY position', [id]);
+    const links = await t.db.pool.query('SELECT id, href, position FROM campaign_links WHERE campaign_id = $1 AND NOT hidden ORDER BY position', [id]);
     expect(links.rows.map((l) => [l.href, l.position])).toEqual([
       ['https://example.org/news?a=1&b=2', 0],
       ['https://example.org/events', 1],
     ]);
     const [news, events] = links.rows.map((l) => l.id as number);
+    // The hidden link (an addition to the spec): last, to the product's address, first in the body.
+    const hidden = await t.db.pool.query('SELECT id, href, position FROM campaign_links WHERE campaign_id = $1 AND hidden', [id]);
+    expect(hidden.rows).toEqual([{ id: expect.any(Number), href: `${t.config.publicUrl.replace(/\/+$/, '')}/`, position: 2 }]);
     expect(campaign.body.html).toBe(
-      '<html><body><p>Hello {{firstName}} from {{City}}, {{email}}</p>' +
+      `<html><body><a href="${hidden.rows[0].href}" data-link-id="${hidden.rows[0].id}" data-hidden-link="" aria-hidden="true" tabindex="-1" ` +
+        'style="display:block;width:0;height:0;max-height:0;overflow:hidden;font-size:0;line-height:0;mso-hide:all"></a>' +
+        '<p>Hello {{firstName}} from {{City}}, {{email}}</p>' +
         `<a data-link-id="${news}" href="https://example.org/news?a=1&amp;b=2">News</a> <a href="mailto:x@example.org">Mail</a> ` +
         `<a data-link-id="${events}" href="https://example.org/events">Events</a></body></html>`,
     );

@@ -306,7 +306,7 @@ describe('report actions', () => {
         [id],
       )
     ).rows;
-    const links = (await t.db.pool.query<{ id: number }>('SELECT id FROM campaign_links WHERE campaign_id = $1', [id])).rows;
+    const links = (await t.db.pool.query<{ id: number }>('SELECT id FROM campaign_links WHERE campaign_id = $1 AND NOT hidden', [id])).rows;
     expect(links).toHaveLength(2);
     const events = sesEventRepository(t.deps.db);
     const tracking = trackingRepository(t.deps.db);
@@ -323,12 +323,14 @@ describe('report actions', () => {
         if (message && n % 5 === 2)
           work.push(t.deps.db.transaction((tx) => events.bounced(tx, message, { type: 'SOFT', message: 'full', time: at })));
         if (message && n % 7 === 0) work.push(t.deps.db.transaction((tx) => events.complained(tx, message, { type: 'abuse', time: at })));
+        // People and machines (bots every other job) mixed.
+        const machineReason = n % 2 === 1 ? ('bot-user-agent' as const) : null;
         for (let k = 0; k < n % 4; k++)
-          work.push(tracking.recordHits([{ jobId: job.id, linkId: null, userAgent: 'test', at: new Date() }]));
+          work.push(tracking.recordHits([{ jobId: job.id, linkId: null, userAgent: 'test', at: new Date(), clientIp: null, machineReason }]));
         if (n % 3 === 0)
           work.push(
-            tracking.recordHits([{ jobId: job.id, linkId: links[n % 2]!.id, userAgent: 'test', at: new Date() }]),
-            tracking.recordHits([{ jobId: job.id, linkId: links[0]!.id, userAgent: 'test', at: new Date() }]),
+            tracking.recordHits([{ jobId: job.id, linkId: links[n % 2]!.id, userAgent: 'test', at: new Date(), clientIp: null, machineReason }]),
+            tracking.recordHits([{ jobId: job.id, linkId: links[0]!.id, userAgent: 'test', at: new Date(), clientIp: null, machineReason: null }]),
           );
         return work;
       }),
@@ -336,13 +338,14 @@ describe('report actions', () => {
     await settled(id);
 
     const { rows: counted } = await t.db.pool.query(
-      `SELECT campaign_id, status, bounce_type, opened, clicked, jobs::int FROM campaign_job_counts WHERE jobs <> 0
-        ORDER BY 1, 2, 3, 4, 5`,
+      `SELECT campaign_id, status, bounce_type, opened, clicked, human_opened, human_clicked, jobs::int FROM campaign_job_counts
+        WHERE jobs <> 0 ORDER BY 1, 2, 3, 4, 5, 6, 7`,
     );
     const { rows: actual } = await t.db.pool.query(
       `SELECT campaign_id, status, coalesce(bounce_type, 'NONE') AS bounce_type, opened_at IS NOT NULL AS opened,
-              clicked_at IS NOT NULL AS clicked, count(*)::int AS jobs
-         FROM campaign_jobs GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5`,
+              clicked_at IS NOT NULL AS clicked, human_opened_at IS NOT NULL AS human_opened,
+              human_clicked_at IS NOT NULL AS human_clicked, count(*)::int AS jobs
+         FROM campaign_jobs GROUP BY 1, 2, 3, 4, 5, 6, 7 ORDER BY 1, 2, 3, 4, 5, 6, 7`,
     );
     expect(counted).toEqual(actual);
     expect(actual.filter((row) => row.campaign_id === id).length).toBeGreaterThan(4);

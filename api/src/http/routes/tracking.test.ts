@@ -52,7 +52,7 @@ beforeAll(async () => {
   campaignId = await sentCampaign(auth, templateId);
   otherCampaignId = await sentCampaign(auth, templateId);
   jobs = (await t.db.pool.query('SELECT id, email FROM campaign_jobs WHERE campaign_id = $1 ORDER BY id', [campaignId])).rows;
-  links = (await t.db.pool.query('SELECT id, href FROM campaign_links WHERE campaign_id = $1 ORDER BY position', [campaignId])).rows;
+  links = (await t.db.pool.query('SELECT id, href FROM campaign_links WHERE campaign_id = $1 AND NOT hidden ORDER BY position', [campaignId])).rows;
 });
 afterAll(() => t?.close());
 
@@ -125,7 +125,7 @@ describe('click redirect', () => {
     expect(await events(bob.id, 'CLICK')).toBe(3);
     // A click is an open too (images were blocked): Bob had not opened.
     expect(await counters()).toEqual({ unique_clicks: before.unique_clicks + 1, unique_opens: before.unique_opens + 1 });
-    const counts = await t.db.pool.query('SELECT clicks, unique_clicks FROM campaign_links WHERE campaign_id = $1 ORDER BY position', [
+    const counts = await t.db.pool.query('SELECT clicks, unique_clicks FROM campaign_links WHERE campaign_id = $1 AND NOT hidden ORDER BY position', [
       campaignId,
     ]);
     expect(counts.rows).toEqual([
@@ -161,15 +161,15 @@ describe('click redirect', () => {
     const before = await counters(otherCampaignId);
     // A second API process: its own service, its own buffer.
     const second = createTrackingService({ db: t.deps.db, trackingSecret: t.config.trackingSecret, logger: t.deps.logger });
-    const link = (await one<{ id: number }>('SELECT min(id) AS id FROM campaign_links WHERE campaign_id = $1', [otherCampaignId])).id;
+    const link = (await one<{ id: number }>('SELECT min(id) AS id FROM campaign_links WHERE campaign_id = $1 AND NOT hidden', [otherCampaignId])).id;
     for (const service of [t.deps.services.tracking, second]) {
       for (let i = 0; i < 5; i++) {
-        service.open(tokens.open(otherJob), 'x');
-        expect(await service.click(tokens.click(otherJob, link), 'x')).toBe('https://example.org/a?x=1&y=2');
+        service.open(tokens.open(otherJob), { userAgent: 'x', ip: undefined });
+        expect(await service.click(tokens.click(otherJob, link), { userAgent: 'x', ip: undefined })).toBe('https://example.org/a?x=1&y=2');
       }
     }
     // A job with another campaign's link (a token the product never signs, but a signed one): not recorded.
-    await t.deps.services.tracking.click(tokens.click(ann.id, link), 'x');
+    await t.deps.services.tracking.click(tokens.click(ann.id, link), { userAgent: 'x', ip: undefined });
     await Promise.all([recorded(), second.close()]);
     expect(await counters(otherCampaignId)).toEqual({ unique_opens: before.unique_opens + 1, unique_clicks: before.unique_clicks + 1 });
     expect(await one('SELECT clicks, unique_clicks FROM campaign_links WHERE id = $1', [link])).toEqual({ clicks: 10, unique_clicks: 1 });

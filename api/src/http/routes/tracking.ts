@@ -12,6 +12,7 @@
  */
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { AppDeps } from '../../deps.js';
+import type { HitRequest } from '../../services/tracking/tracking-service.js';
 
 /** openapi.yaml's TrackingToken. */
 export const TRACKING_TOKEN = { maxLength: 512, pattern: '^[A-Za-z0-9._~-]+$' };
@@ -52,6 +53,12 @@ function tokenOf(req: Request, res: Response, operationId: string): string | und
   return undefined;
 }
 
+/**
+ * What the tracking classification judges a hit on: its agent and the client's address. req.ip is
+ * the socket's peer unless TRUST_PROXY names the proxies whose X-Forwarded-For to believe (app.ts).
+ */
+const hitRequest = (req: Request): HitRequest => ({ userAgent: req.get('user-agent') ?? '', ip: req.ip });
+
 /** The open pixel and the click redirect, mounted ahead of the request log and the validator. */
 export function trackingHits({ services }: Pick<AppDeps, 'services'>): Router {
   const { tracking } = services;
@@ -61,14 +68,14 @@ export function trackingHits({ services }: Pick<AppDeps, 'services'>): Router {
     const token = tokenOf(req, res, 'trackOpen');
     if (token === undefined) return;
     // The image whatever the token: a mail client shows a broken image otherwise.
-    tracking.open(token, req.get('user-agent') ?? '');
+    tracking.open(token, hitRequest(req));
     res.status(200).set({ 'Content-Type': 'image/gif', 'Cache-Control': 'no-store, max-age=0' }).end(PIXEL);
   }) satisfies RequestHandler);
 
   router.get('/t/c/:token', async (req, res) => {
     const token = tokenOf(req, res, 'trackClick');
     if (token === undefined) return;
-    const href = await tracking.click(token, req.get('user-agent') ?? '');
+    const href = await tracking.click(token, hitRequest(req));
     if (!href) {
       res.status(404).json({ message: 'Not found' });
       return;

@@ -439,10 +439,10 @@ export function reportRepository(db: Sql) {
       }
     },
 
-    /** The campaign's links in the order of the html. */
+    /** The campaign's links in the order of the html (the hidden link is no link of the spec's). */
     async links(campaignId: number): Promise<CampaignLink[]> {
       const { rows } = await db.query<CampaignLink>(
-        `SELECT id, href, clicks, unique_clicks AS "uniqueClicks" FROM campaign_links WHERE campaign_id = $1 ORDER BY position`,
+        `SELECT id, href, clicks, unique_clicks AS "uniqueClicks" FROM campaign_links WHERE campaign_id = $1 AND NOT hidden ORDER BY position`,
         [campaignId],
       );
       return rows;

@@ -69,11 +69,11 @@ export function sendingRepository(db: Database) {
     async insertLinks(tx: Tx, campaignId: number, links: SnapshotLink[]): Promise<number[]> {
       if (links.length === 0) return [];
       const { rows } = await tx.query<{ id: number; position: number }>(
-        `INSERT INTO campaign_links (campaign_id, href, position)
-         SELECT $1, l.href, l.position FROM unnest($2::text[], $3::int[]) AS l(href, position)
+        `INSERT INTO campaign_links (campaign_id, href, position, hidden)
+         SELECT $1, l.href, l.position, l.hidden FROM unnest($2::text[], $3::int[], $4::boolean[]) AS l(href, position, hidden)
          ORDER BY l.position
          RETURNING id, position`,
-        [campaignId, links.map((l) => l.href), links.map((l) => l.position)],
+        [campaignId, links.map((l) => l.href), links.map((l) => l.position), links.map((l) => l.hidden === true)],
       );
       const byPosition = new Map(rows.map((row) => [row.position, row.id]));
       return links.map((link) => byPosition.get(link.position)!);

@@ -183,7 +183,8 @@ export function createSendingService(deps: SendingServiceDeps) {
         if (!campaign) throw new DomainError('not-found', CAMPAIGN_NOT_FOUND);
         if (!plan.from.includes(campaign.status)) throw new DomainError('conflict', plan.conflict);
         if (plan.snapshot) {
-          const snapshot = snapshotLinks(plan.snapshot.html);
+          // The hidden link leads to the product's own address: a scanner following it harms nothing.
+          const snapshot = snapshotLinks(plan.snapshot.html, `${deps.publicUrl.replace(/\/+$/, '')}/`);
           const linkIds = await repo.insertLinks(tx, campaignId, snapshot.links);
           await repo.saveSnapshot(tx, campaignId, snapshot.html(linkIds), plan.snapshot.plainText);
         }

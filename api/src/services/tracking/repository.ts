@@ -1,27 +1,40 @@
 /**
  * Opens, clicks and unsubscribes. Hits are recorded a buffer at a time, in one call (the function
- * of migration 0005); a click's target is one indexed read, and never changes once sent.
+ * of migration 0015, with the rules over a mail's hits of classify.ts); a click's target is one
+ * indexed read, and never changes once sent.
  */
 import type { Database } from '../../db/database.js';
+import { BURST_MS, TOO_SOON_MS, type MachineReason } from './classify.js';
 
-/** An open (no link) or a click of a job. */
+/** An open (no link) or a click of a job, with its evidence and the verdict on it alone. */
 export interface TrackingHit {
   jobId: number;
   linkId: number | null;
   userAgent: string;
   at: Date;
+  /** A valid address (inet) or null. */
+  clientIp: string | null;
+  /** A machine's reason; null for a person's hit (so far: the recording may find it in a burst). */
+  machineReason: MachineReason | null;
 }
 
 export function trackingRepository(db: Database) {
   return {
     /** How many were recorded (hits of jobs deleted since are not). */
     async recordHits(hits: TrackingHit[]): Promise<number> {
-      const { rows } = await db.query<{ recorded: number }>('SELECT record_tracking_hits($1, $2, $3, $4) AS recorded', [
-        hits.map((hit) => hit.jobId),
-        hits.map((hit) => hit.linkId),
-        hits.map((hit) => hit.userAgent),
-        hits.map((hit) => hit.at),
-      ]);
+      const { rows } = await db.query<{ recorded: number }>(
+        'SELECT record_tracking_hits($1, $2, $3, $4, $5::inet[], $6, $7, $8) AS recorded',
+        [
+          hits.map((hit) => hit.jobId),
+          hits.map((hit) => hit.linkId),
+          hits.map((hit) => hit.userAgent),
+          hits.map((hit) => hit.at),
+          hits.map((hit) => hit.clientIp),
+          hits.map((hit) => hit.machineReason),
+          TOO_SOON_MS,
+          BURST_MS,
+        ],
+      );
       return rows[0]?.recorded ?? 0;
     },
 

@@ -17,7 +17,22 @@
 import type { Database } from '../../db/database.js';
 import type { Logger } from '../../logger.js';
 import { createTrackingTokens } from '../../mail/tracking-tokens.js';
+import { classifyHit, clientAddress } from './classify.js';
 import { trackingRepository, type TrackingHit } from './repository.js';
+
+/** What the request of a hit tells about who made it. */
+export interface HitRequest {
+  userAgent: string;
+  /** Express's req.ip (X-Forwarded-For only from the proxies TRUST_PROXY names). */
+  ip: string | undefined;
+}
+
+/** A hit with its evidence and the verdict on what it says by itself (classify.ts). */
+function judged(kind: 'open' | 'click', jobId: number, linkId: number | null, { userAgent, ip }: HitRequest): TrackingHit {
+  const clientIp = clientAddress(ip);
+  const verdict = classifyHit({ kind, userAgent, clientIp });
+  return { jobId, linkId, userAgent, at: new Date(), clientIp, machineReason: verdict.machine ? verdict.reason : null };
+}
 
 export interface TrackingServiceDeps {
   db: Database;
@@ -74,12 +89,12 @@ export function createTrackingService({ db, trackingSecret, logger, flushEveryMs
   };
 
   return {
-    open(token: string, userAgent: string): void {
+    open(token: string, request: HitRequest): void {
       const read = tokens.readOpen(token);
-      if (read) take({ jobId: read.jobId, linkId: null, userAgent, at: new Date() });
+      if (read) take(judged('open', read.jobId, null, request));
     },
 
-    async click(token: string, userAgent: string): Promise<string | undefined> {
+    async click(token: string, request: HitRequest): Promise<string | undefined> {
       const read = tokens.readClick(token);
       if (!read) return undefined;
       let href = hrefs.get(read.linkId);
@@ -89,7 +104,7 @@ export function createTrackingService({ db, trackingSecret, logger, flushEveryMs
         if (hrefs.size >= CACHED_LINKS) hrefs.clear();
         hrefs.set(read.linkId, href);
       }
-      take({ jobId: read.jobId, linkId: read.linkId, userAgent, at: new Date() });
+      take(judged('click', read.jobId, read.linkId, request));
       return href;
     },
 

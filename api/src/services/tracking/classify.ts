@@ -1,0 +1,97 @@
+/**
+ * Which opens and clicks a person made, and which a machine (an addition to the spec; README,
+ * "Architecture"). Every rule is here; the recording (record_tracking_hits, migration 0015) applies
+ * the ones that need more than the hit itself with the figures below.
+ *
+ * Of one hit, from what the request says (classifyHit):
+ *  - Gmail's and Yahoo's image proxies fetch the images when the person opens the mail: human. Checked
+ *    first, since their agents name a proxy and would pass for bots;
+ *  - Apple Mail Privacy Protection fetches every image on delivery, opened or not, from Apple's
+ *    addresses (or its relay partners') with a bare "Mozilla/5.0": a machine open. Only opens: a
+ *    person clicking in Safari through iCloud Private Relay comes from the same addresses;
+ *  - a bot's user agent (isbot), or none at all: a machine;
+ *  - anything else (a browser, a mail client): a person.
+ * Of one mail's hits together (in SQL, over the job's recent hits, whichever process took them):
+ *  - a click less than TOO_SOON_MS after the mail was sent: a link scanner (too soon for a person);
+ *  - every link of the mail (two or more) followed within BURST_MS: a scanner's burst; the mail's
+ *    hits from BURST_MS before it to BURST_MS after it are machines';
+ *  - a hit on the hidden link (an anchor with no text and no size, that no person sees): its
+ *    mail's hits within BURST_MS either side are machines'.
+ */
+import { BlockList, isIP } from 'node:net';
+import { isbot } from 'isbot';
+
+export type MachineReason = 'apple-privacy-proxy' | 'bot-user-agent' | 'too-soon' | 'scanner-burst' | 'hidden-link';
+export type HumanReason = 'gmail-image-proxy' | 'yahoo-image-proxy' | 'person';
+
+export type Verdict = { machine: true; reason: MachineReason } | { machine: false; reason: HumanReason };
+
+/** What one hit tells by itself. */
+export interface HitEvidence {
+  kind: 'open' | 'click';
+  userAgent: string;
+  /** The client's address as Express gives it (req.ip, TRUST_PROXY applied); null when unknown. */
+  clientIp: string | null;
+}
+
+/** A click sooner than this after sending is a scanner's: a person has not read the mail yet. */
+export const TOO_SOON_MS = 10_000;
+/** How close together a scanner's hits of one mail come (every link, or the hidden link and the rest). */
+export const BURST_MS = 5_000;
+
+/**
+ * The main blocks of Apple's published egress ranges (iCloud Private Relay, through which Mail
+ * Privacy Protection fetches images): Apple's own 17.0.0.0/8 and its IPv6 blocks, and the blocks of
+ * its relay partners (Akamai, Cloudflare, Fastly) that hold most of the published list.
+ */
+export const APPLE_PROXY_RANGES: readonly string[] = [
+  '17.0.0.0/8',
+  '104.28.0.0/16',
+  '146.75.0.0/16',
+  '172.224.0.0/12',
+  '2403:300::/32',
+  '2620:149::/32',
+  '2a01:b740::/32',
+  '2a02:26f7::/32',
+  '2a04:4e41::/32',
+  '2a09:bac0::/29',
+  '2606:54c0::/29',
+];
+
+const appleProxies = new BlockList();
+for (const range of APPLE_PROXY_RANGES) {
+  const [address, prefix] = range.split('/') as [string, string];
+  appleProxies.addSubnet(address, Number(prefix), isIP(address) === 6 ? 'ipv6' : 'ipv4');
+}
+
+/** An IPv4 client behind a dual-stack socket shows as ::ffff:a.b.c.d. */
+const IPV4_MAPPED = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i;
+
+/** The address as PostgreSQL's inet takes it, or null for anything that is not one. */
+export function clientAddress(ip: string | undefined): string | null {
+  if (!ip) return null;
+  const address = IPV4_MAPPED.exec(ip)?.[1] ?? ip;
+  return isIP(address) === 0 ? null : address;
+}
+
+export function isAppleProxy(ip: string | null): boolean {
+  const address = clientAddress(ip ?? undefined);
+  if (address === null) return false;
+  return appleProxies.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4');
+}
+
+/** Apple's image proxy announces itself with nothing but this. */
+const APPLE_PROXY_AGENT = 'Mozilla/5.0';
+const GMAIL_PROXY = /GoogleImageProxy|ggpht\.com/i;
+const YAHOO_PROXY = /YahooMailProxy/i;
+
+/** The verdict on one hit from its own evidence; the recording adds the rules over a mail's hits. */
+export function classifyHit({ kind, userAgent, clientIp }: HitEvidence): Verdict {
+  const agent = userAgent.trim();
+  if (GMAIL_PROXY.test(agent)) return { machine: false, reason: 'gmail-image-proxy' };
+  if (YAHOO_PROXY.test(agent)) return { machine: false, reason: 'yahoo-image-proxy' };
+  if (kind === 'open' && (agent === APPLE_PROXY_AGENT || isAppleProxy(clientIp))) return { machine: true, reason: 'apple-privacy-proxy' };
+  // No mail client or browser sends no agent at all.
+  if (agent === '' || isbot(agent)) return { machine: true, reason: 'bot-user-agent' };
+  return { machine: false, reason: 'person' };
+}
