@@ -178,6 +178,86 @@ describe('click redirect', () => {
   });
 });
 
+describe('people and machines (an addition to the spec)', () => {
+  const SAFARI = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15';
+  let classified: { id: number }[];
+  let hiddenLink: number;
+  const hits = (jobId: number) =>
+    t.db.pool
+      .query(
+        `SELECT kind, host(client_ip) AS ip, machine, machine_reason AS reason, since_sent_ms > 3500000 AS "sentAnHourAgo"
+           FROM tracking_events WHERE job_id = $1 ORDER BY id`,
+        [jobId],
+      )
+      .then((r) => r.rows);
+  const human = (jobId: number) =>
+    one('SELECT human_opened_at IS NOT NULL AS opened, human_clicked_at IS NOT NULL AS clicked FROM campaign_jobs WHERE id = $1', [jobId]);
+
+  beforeAll(async () => {
+    const templateId = await seedTemplate(t.db.pool, { html: '<body><p><a href="https://example.org/only">Only</a></p></body>' });
+    const id = await sentCampaign(await bearer(), templateId);
+    await t.db.pool.query(`UPDATE campaign_jobs SET sent_at = now() - interval '1 hour' WHERE campaign_id = $1`, [id]);
+    classified = (await t.db.pool.query('SELECT id FROM campaign_jobs WHERE campaign_id = $1 ORDER BY id', [id])).rows;
+    hiddenLink = (await one<{ id: number }>('SELECT id FROM campaign_links WHERE campaign_id = $1 AND hidden', [id])).id;
+  });
+
+  it("keeps each hit's address (X-Forwarded-For from a trusted proxy), agent and time since sending; Apple's proxy first, then a person", async () => {
+    const job = classified[0]!.id;
+    // The test's requests come from loopback, which TRUST_PROXY trusts by default.
+    await api().get(`/t/o/${tokens.open(job)}`).set('User-Agent', SAFARI).set('X-Forwarded-For', '17.58.1.2');
+    await recorded();
+    expect(await human(job)).toEqual({ opened: false, clicked: false });
+    await api().get(`/t/o/${tokens.open(job)}`).set('User-Agent', SAFARI).set('X-Forwarded-For', '198.51.100.4');
+    await recorded();
+    expect(await hits(job)).toEqual([
+      { kind: 'OPEN', ip: '17.58.1.2', machine: true, reason: 'apple-privacy-proxy', sentAnHourAgo: true },
+      { kind: 'OPEN', ip: '198.51.100.4', machine: false, reason: null, sentAnHourAgo: true },
+    ]);
+    // A later human open of a mail first opened by a machine counts as a human open.
+    expect(await human(job)).toEqual({ opened: true, clicked: false });
+  });
+
+  it('takes the socket address, not X-Forwarded-For, when TRUST_PROXY trusts no proxy', async () => {
+    const untrusting = await createTestApp({ env: { TRUST_PROXY: 'false' } });
+    try {
+      const { rows } = await untrusting.db.pool.query(
+        `WITH c AS (INSERT INTO campaigns (name, status) VALUES ('Direct', 'SENT') RETURNING id)
+         INSERT INTO campaign_jobs (campaign_id, contact_id, email, status, sent_at) SELECT id, 1, 'x@example.org', 'SENT_SUCCESS', now() FROM c
+         RETURNING id`,
+      );
+      const job = rows[0].id as number;
+      const own = createTrackingTokens(untrusting.config.trackingSecret);
+      await request(untrusting.app).get(`/t/o/${own.open(job)}`).set('User-Agent', SAFARI).set('X-Forwarded-For', '17.58.1.2');
+      await untrusting.deps.services.tracking.flush();
+      const event = await untrusting.db.pool.query('SELECT host(client_ip) AS ip, machine FROM tracking_events WHERE job_id = $1', [job]);
+      expect(event.rows).toEqual([{ ip: '127.0.0.1', machine: false }]);
+    } finally {
+      await untrusting.close();
+    }
+  });
+
+  it("a hit on the hidden link makes the mail's hits around it machines', its own included, and is no click of the spec", async () => {
+    const job = classified[1]!.id;
+    const before = await counters(await one<{ id: number }>('SELECT campaign_id AS id FROM campaign_jobs WHERE id = $1', [job]).then((r) => r.id));
+    await api().get(`/t/o/${tokens.open(job)}`).set('User-Agent', SAFARI).set('X-Forwarded-For', '40.94.0.1');
+    await recorded();
+    expect(await human(job)).toEqual({ opened: true, clicked: false });
+    const res = await api().get(`/t/c/${tokens.click(job, hiddenLink)}`).set('User-Agent', SAFARI).set('X-Forwarded-For', '40.94.0.2');
+    expect(res.status).toBe(302);
+    await recorded();
+    expect(await hits(job)).toEqual([
+      { kind: 'OPEN', ip: '40.94.0.1', machine: true, reason: 'hidden-link', sentAnHourAgo: true },
+      { kind: 'CLICK', ip: '40.94.0.2', machine: true, reason: 'hidden-link', sentAnHourAgo: true },
+    ]);
+    expect(await human(job)).toEqual({ opened: false, clicked: false });
+    // The spec's figures: the open counts (as every open does), the hidden click does not.
+    const campaign = await one<{ id: number }>('SELECT campaign_id AS id FROM campaign_jobs WHERE id = $1', [job]);
+    expect(await counters(campaign.id)).toEqual({ unique_opens: before.unique_opens + 1, unique_clicks: before.unique_clicks });
+    expect(await one('SELECT clicks FROM campaign_links WHERE id = $1', [hiddenLink])).toEqual({ clicks: 0 });
+    expect(await one('SELECT clicked_at FROM campaign_jobs WHERE id = $1', [job])).toEqual({ clicked_at: null });
+  });
+});
+
 describe('unsubscribe', () => {
   const suppressed = () => t.db.pool.query('SELECT email_lower, reason, campaign_id FROM suppressions').then((r) => r.rows);
 
