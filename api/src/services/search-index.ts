@@ -29,8 +29,11 @@ export function stateFilter(keep: (state: number) => boolean): StateFilter {
   return Uint8Array.from({ length: STATES }, (_, state) => (keep(state) ? 1 : 0));
 }
 
-/** A state is below this (7 bits): a row travels as one int8, key * STATES + state. */
-export const STATES = 128;
+/**
+ * A state is below this (one byte): a row travels as one int8, key * STATES + state, read back into
+ * a double, exact for keys below 2^45 (35 trillion).
+ */
+export const STATES = 256;
 
 /**
  * Reads what a build statement answers: the concatenated `int8send(key * STATES + state)` of every

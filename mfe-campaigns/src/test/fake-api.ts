@@ -28,6 +28,8 @@ export function campaign(overrides: Partial<Campaign> & Pick<Campaign, 'id' | 'n
     jobsFailed: 0,
     uniqueOpens: 0,
     uniqueClicks: 0,
+    humanUniqueOpens: 0,
+    humanUniqueClicks: 0,
     errorMessage: null,
     ...overrides,
   };

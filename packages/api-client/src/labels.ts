@@ -58,5 +58,18 @@ export function sendStatusLabel(row: Pick<EmailPerformanceRow, 'status' | 'suppr
 /** Clicked and Opened. */
 export const yesNo = (value: boolean): string => (value ? 'Yes' : 'No');
 
+/** An addition to the spec: 'Yes (machine)' for an open or a click that only machines made (the table's Opened and Clicked). */
+export const MACHINE_HIT_LABEL = 'Yes (machine)';
+
+/** Opened or Clicked on the screen, people apart from machines: 'Yes' (a person), 'Yes (machine)' or 'No'. */
+export const hitLabel = (any: boolean, human: boolean): string => (human ? 'Yes' : any ? MACHINE_HIT_LABEL : 'No');
+
+/** An addition to the spec: the export's column after the spec's, saying what a person did of the row's opens and clicks. */
+export const HUMAN_HITS_COLUMN = 'Opened / Clicked by a person';
+
+/** 'Yes / No': a person opened, no person clicked (the Opened and Clicked columns say whether anyone did). */
+export const humanHitsLabel = (row: Pick<EmailPerformanceRow, 'humanOpened' | 'humanClicked'>): string =>
+  `${yesNo(row.humanOpened)} / ${yesNo(row.humanClicked)}`;
+
 /** A row without a bounce reads None. */
 export const bounceTypeLabel = (bounceType: BounceType | null): string => bounceType ?? 'None';

@@ -905,6 +905,13 @@ export interface components {
             jobsFailed: number;
             uniqueOpens: number;
             uniqueClicks: number;
+            /**
+             * @description An addition to the spec: the jobs opened by a person (uniqueOpens less the jobs only machines
+             *     opened: privacy proxies, link scanners, bots; README, "Architecture").
+             */
+            humanUniqueOpens: number;
+            /** @description An addition to the spec, as humanUniqueOpens for uniqueClicks. */
+            humanUniqueClicks: number;
             /** @description Why the campaign is in ERROR */
             errorMessage: string | null;
         };
@@ -1103,6 +1110,10 @@ export interface components {
             /** Format: date-time */
             complaintTime: string | null;
             errorMessage: string | null;
+            /** @description An addition to the spec. A person opened it (opened is true for machines' opens too). */
+            humanOpened: boolean;
+            /** @description An addition to the spec. A person clicked (clicked is true for machines' clicks too). */
+            humanClicked: boolean;
             /**
              * @description An addition to the spec: set on a NOT_SENT row whose address is suppressed (such a contact is never sent
              *     to; send-to-contact answers 409), null otherwise.
@@ -1242,6 +1253,13 @@ export interface components {
         EmailPerformanceClicked: boolean;
         /** @description true for rows with an open, false for rows without; omitted for all */
         EmailPerformanceOpened: boolean;
+        /**
+         * @description An addition to the spec: true for rows a person clicked, false for rows no person clicked (not
+         *     clicked, or by machines only); omitted for all. With clicked=true&humanClicked=false: machines' only.
+         */
+        EmailPerformanceHumanClicked: boolean;
+        /** @description An addition to the spec, as humanClicked for opens. */
+        EmailPerformanceHumanOpened: boolean;
     };
     requestBodies: never;
     headers: {
@@ -2194,6 +2212,13 @@ export interface operations {
                 clicked?: components["parameters"]["EmailPerformanceClicked"];
                 /** @description true for rows with an open, false for rows without; omitted for all */
                 opened?: components["parameters"]["EmailPerformanceOpened"];
+                /**
+                 * @description An addition to the spec: true for rows a person clicked, false for rows no person clicked (not
+                 *     clicked, or by machines only); omitted for all. With clicked=true&humanClicked=false: machines' only.
+                 */
+                humanClicked?: components["parameters"]["EmailPerformanceHumanClicked"];
+                /** @description An addition to the spec, as humanClicked for opens. */
+                humanOpened?: components["parameters"]["EmailPerformanceHumanOpened"];
             };
             header?: never;
             path: {
@@ -2231,6 +2256,13 @@ export interface operations {
                 clicked?: components["parameters"]["EmailPerformanceClicked"];
                 /** @description true for rows with an open, false for rows without; omitted for all */
                 opened?: components["parameters"]["EmailPerformanceOpened"];
+                /**
+                 * @description An addition to the spec: true for rows a person clicked, false for rows no person clicked (not
+                 *     clicked, or by machines only); omitted for all. With clicked=true&humanClicked=false: machines' only.
+                 */
+                humanClicked?: components["parameters"]["EmailPerformanceHumanClicked"];
+                /** @description An addition to the spec, as humanClicked for opens. */
+                humanOpened?: components["parameters"]["EmailPerformanceHumanOpened"];
             };
             header?: never;
             path: {

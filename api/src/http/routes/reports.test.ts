@@ -60,6 +60,9 @@ function jobState(k: number) {
     errorMessage: status === 'FAILED' ? `+cmd|' /C calc'!A${k}` : null,
     opened,
     clicked: opened && k % 3 === 1,
+    // People and machines (an addition to the spec): some opens and clicks only machines made.
+    humanOpened: opened && k % 5 !== 0,
+    humanClicked: opened && k % 3 === 1 && k % 5 !== 0 && k % 2 === 0,
   };
 }
 
@@ -71,13 +74,14 @@ async function insertJobs(
   const states = contacts.map((_, k) => state(k));
   const { rows } = await t.db.pool.query<{ id: number }>(
     `INSERT INTO campaign_jobs (campaign_id, contact_id, email, status, bounce_type, bounce_message, bounce_time,
-                                complaint_type, complaint_time, error_message, opened_at, clicked_at)
+                                complaint_type, complaint_time, error_message, opened_at, clicked_at, human_opened_at, human_clicked_at)
      SELECT $1, j.contact_id, j.email, j.status, j.bounce_type, j.bounce_message, j.bounce_time, j.complaint_type,
-            j.complaint_time, j.error_message, CASE WHEN j.opened THEN now() END, CASE WHEN j.clicked THEN now() END
+            j.complaint_time, j.error_message, CASE WHEN j.opened THEN now() END, CASE WHEN j.clicked THEN now() END,
+            CASE WHEN j.human_opened THEN now() END, CASE WHEN j.human_clicked THEN now() END
        FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::text[],
-                   $9::timestamptz[], $10::text[], $11::boolean[], $12::boolean[])
+                   $9::timestamptz[], $10::text[], $11::boolean[], $12::boolean[], $13::boolean[], $14::boolean[])
             WITH ORDINALITY AS j(contact_id, email, status, bounce_type, bounce_message, bounce_time, complaint_type,
-                                 complaint_time, error_message, opened, clicked, n)
+                                 complaint_time, error_message, opened, clicked, human_opened, human_clicked, n)
       ORDER BY j.n
      RETURNING id`,
     [
@@ -93,6 +97,8 @@ async function insertJobs(
       states.map((s) => s.errorMessage),
       states.map((s) => s.opened),
       states.map((s) => s.clicked),
+      states.map((s) => s.humanOpened),
+      states.map((s) => s.humanClicked),
     ],
   );
   await t.db.pool.query('UPDATE campaigns SET contact_count = contact_count + $2 WHERE id = $1', [campaignId, rows.length]);
@@ -127,6 +133,8 @@ const notSentRow = (c: { id: number; email: string }): EmailPerformanceRow => ({
   complaintTime: null,
   errorMessage: null,
   suppressionReason: null,
+  humanOpened: false,
+  humanClicked: false,
 });
 
 let readers: Seeded;
@@ -183,6 +191,8 @@ interface Filters {
   bounceStatus?: BounceType;
   clicked?: boolean;
   opened?: boolean;
+  humanClicked?: boolean;
+  humanOpened?: boolean;
 }
 
 const queryOf = (filters: Filters, extra: Record<string, number> = {}) =>
@@ -202,6 +212,8 @@ function expected(seeded: Seeded, filters: Filters): EmailPerformanceRow[] {
       (!filters.bounceStatus || r.bounceType === filters.bounceStatus) &&
       (filters.clicked === undefined || r.clicked === filters.clicked) &&
       (filters.opened === undefined || r.opened === filters.opened) &&
+      (filters.humanClicked === undefined || r.humanClicked === filters.humanClicked) &&
+      (filters.humanOpened === undefined || r.humanOpened === filters.humanOpened) &&
       (!term || r.email!.toLowerCase().includes(term)),
   );
 }
@@ -220,6 +232,8 @@ const rowOf = (job: Seeded['jobs'][number] | EmailPerformanceRow): EmailPerforma
   complaintTime: job.complaintTime,
   errorMessage: job.errorMessage,
   suppressionReason: job.suppressionReason,
+  humanOpened: job.humanOpened,
+  humanClicked: job.humanClicked,
 });
 
 async function page(campaignId: number, filters: Filters, pageNo: number, limit: number) {
@@ -303,6 +317,26 @@ describe('report calls', () => {
     const sizes = [...combinations()].map((filters) => expected(readers, filters).length);
     expect(sizes.filter((n) => n > 0).length).toBeGreaterThan(sizes.length / 5);
     expect(sizes.some((n) => n === 0)).toBe(true);
+  }, 120_000);
+
+  it('answers the people-only filters exactly (an addition to the spec), with and without an address search', async () => {
+    const cases: Filters[] = [];
+    for (const humanOpened of [true, false, undefined])
+      for (const humanClicked of [true, false, undefined])
+        for (const opened of [true, undefined])
+          for (const email of [undefined, 'sam'])
+            for (const sendStatus of [undefined, 'SENT_SUCCESS', 'NOT_SENT'] as const)
+              if (humanOpened !== undefined || humanClicked !== undefined) cases.push({ humanOpened, humanClicked, opened, email, sendStatus });
+    for (const seeded of [readers, orphan])
+      for (const filters of cases) {
+        const want = expected(seeded, filters);
+        const body = await page(seeded.campaignId, filters, 1, 100);
+        expect({ filters, items: body.items, total: body.meta.totalItems }).toEqual({ filters, items: want, total: want.length });
+      }
+    // Machines' opens only: opened, by no person. The seed has some, and they are told apart.
+    const machinesOnly = expected(readers, { opened: true, humanOpened: false });
+    expect(machinesOnly.length).toBeGreaterThan(0);
+    expect(machinesOnly.length).toBeLessThan(expected(readers, { opened: true }).length);
   }, 120_000);
 
   it('pages every view from both ends: each page is the slice of the whole', async () => {

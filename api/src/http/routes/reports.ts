@@ -19,6 +19,8 @@ const filtersOf = (req: Request): EmailPerformanceFilters => ({
   bounceStatus: str(req.query.bounceStatus) as BounceType | undefined,
   clicked: bool(req.query.clicked),
   opened: bool(req.query.opened),
+  humanClicked: bool(req.query.humanClicked),
+  humanOpened: bool(req.query.humanOpened),
 });
 
 /** Streams a body with backpressure; once the headers are out a failure can only cut it (logged). */

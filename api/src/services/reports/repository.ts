@@ -53,6 +53,9 @@ export interface EmailPerformanceFilters {
   bounceStatus?: BounceType | undefined;
   clicked?: boolean | undefined;
   opened?: boolean | undefined;
+  /** An addition to the spec: a person clicked (true) or did not (false: not clicked, or by machines only). */
+  humanClicked?: boolean | undefined;
+  humanOpened?: boolean | undefined;
 }
 
 /** The campaign as its report needs it, with the totals its filters read. */
@@ -89,6 +92,8 @@ interface RowRecord {
   status: SendStatus;
   clicked: boolean;
   opened: boolean;
+  humanClicked: boolean;
+  humanOpened: boolean;
   bounceType: BounceType | null;
   bounceMessage: string | null;
   bounceTime: Date | null;
@@ -98,12 +103,13 @@ interface RowRecord {
 }
 
 const JOB_COLUMNS = `j.id, j.contact_id AS "contactId", j.email, j.status, j.clicked_at IS NOT NULL AS clicked,
-  j.opened_at IS NOT NULL AS opened, j.bounce_type AS "bounceType", j.bounce_message AS "bounceMessage",
+  j.opened_at IS NOT NULL AS opened, j.human_clicked_at IS NOT NULL AS "humanClicked",
+  j.human_opened_at IS NOT NULL AS "humanOpened", j.bounce_type AS "bounceType", j.bounce_message AS "bounceMessage",
   j.bounce_time AS "bounceTime", j.complaint_type AS "complaintType", j.complaint_time AS "complaintTime",
   j.error_message AS "errorMessage"`;
 
 const NOT_SENT_COLUMNS = `NULL::bigint AS id, c.id AS "contactId", c.email, 'NOT_SENT' AS status, false AS clicked,
-  false AS opened, NULL::text AS "bounceType", NULL::text AS "bounceMessage", NULL::timestamptz AS "bounceTime",
+  false AS opened, false AS "humanClicked", false AS "humanOpened", NULL::text AS "bounceType", NULL::text AS "bounceMessage", NULL::timestamptz AS "bounceTime",
   NULL::text AS "complaintType", NULL::timestamptz AS "complaintTime", NULL::text AS "errorMessage"`;
 
 /** A row as read; suppressionReason is filled by withSuppressions. */
@@ -121,6 +127,8 @@ export const toRow = (r: RowRecord): EmailPerformanceRow => ({
   complaintTime: r.complaintTime?.toISOString() ?? null,
   errorMessage: r.errorMessage,
   suppressionReason: null,
+  humanOpened: r.humanOpened,
+  humanClicked: r.humanClicked,
 });
 
 /**
@@ -146,21 +154,35 @@ async function withSuppressions(sql: Sql, rows: EmailPerformanceRow[]): Promise<
 const notSent = (filters: EmailPerformanceFilters) => filters.sendStatus === 'NOT_SENT';
 
 /** A contact without a job has no bounce, no open and no click. */
-const notSentCanMatch = (filters: EmailPerformanceFilters) => !filters.bounceStatus && filters.clicked !== true && filters.opened !== true;
+const notSentCanMatch = (filters: EmailPerformanceFilters) =>
+  !filters.bounceStatus && filters.clicked !== true && filters.opened !== true && filters.humanClicked !== true && filters.humanOpened !== true;
 
-/** The job states a search index records, in the order of their codes (bits 0-2 of a state). */
+/** The job states a search index records, in the order of their codes (status: state % 8). */
 const JOB_STATUSES = ['QUEUED', 'SENDING', 'SENT_WAIT_ACK', 'SENT_SUCCESS', 'FAILED', 'UNKNOWN'] as const;
 /** A status this code does not know yet: no status filter keeps it. */
 const OTHER_STATUS = 7;
-const HARD = 8;
-const SOFT = 16;
-const OPENED = 32;
-const CLICKED = 64;
+/**
+ * A job's state is a number in mixed radix, below 216 (one byte): status (8 values), bounce (none,
+ * hard, soft), open and click (none, by machines only, by a person: an addition to the spec). Its
+ * parts are read back by division, so any combination stays exact, whatever the order hits came in.
+ */
+const BOUNCE = 8;
+const OPEN = 24;
+const CLICK = 72;
+const HARD = 1;
+const SOFT = 2;
+const MACHINES = 1;
+const PERSON = 2;
 
-/** A job's state byte: its status code, its bounce type, opened, clicked. $1 is JOB_STATUSES. */
+/** A job's state byte (see BOUNCE). $1 is JOB_STATUSES. */
 const JOB_STATE = `coalesce(array_position($1::text[], j.status) - 1, ${OTHER_STATUS})
-  + CASE j.bounce_type WHEN 'HARD' THEN ${HARD} WHEN 'SOFT' THEN ${SOFT} ELSE 0 END
-  + CASE WHEN j.opened_at IS NULL THEN 0 ELSE ${OPENED} END + CASE WHEN j.clicked_at IS NULL THEN 0 ELSE ${CLICKED} END`;
+  + ${BOUNCE} * CASE j.bounce_type WHEN 'HARD' THEN ${HARD} WHEN 'SOFT' THEN ${SOFT} ELSE 0 END
+  + ${OPEN} * CASE WHEN j.human_opened_at IS NOT NULL THEN ${PERSON} WHEN j.opened_at IS NOT NULL THEN ${MACHINES} ELSE 0 END
+  + ${CLICK} * CASE WHEN j.human_clicked_at IS NOT NULL THEN ${PERSON} WHEN j.clicked_at IS NOT NULL THEN ${MACHINES} ELSE 0 END`;
+
+/** Whether an open or click part of a state (0, MACHINES, PERSON) passes the filters on it. */
+const hitPasses = (part: number, any: boolean | undefined, person: boolean | undefined) =>
+  (any === undefined || (part !== 0) === any) && (person === undefined || (part === PERSON) === person);
 
 /** The index row of a job (see search-index.ts): its id and its state. */
 const JOB_INDEX_ROW = `int8send(j.id * ${STATES} + ${JOB_STATE})`;
@@ -171,10 +193,10 @@ export function jobStateFilter(filters: EmailPerformanceFilters): StateFilter {
   const bounce = filters.bounceStatus === 'HARD' ? HARD : filters.bounceStatus === 'SOFT' ? SOFT : undefined;
   return stateFilter(
     (state) =>
-      (status === undefined || (state & 7) === status) &&
-      (bounce === undefined || (state & (HARD | SOFT)) === bounce) &&
-      (filters.opened === undefined || Boolean(state & OPENED) === filters.opened) &&
-      (filters.clicked === undefined || Boolean(state & CLICKED) === filters.clicked),
+      (status === undefined || state % BOUNCE === status) &&
+      (bounce === undefined || Math.floor(state / BOUNCE) % 3 === bounce) &&
+      hitPasses(Math.floor(state / OPEN) % 3, filters.opened, filters.humanOpened) &&
+      hitPasses(Math.floor(state / CLICK) % 3, filters.clicked, filters.humanClicked),
   );
 }
 
@@ -185,6 +207,8 @@ function jobConditions(filters: EmailPerformanceFilters, params: unknown[]): str
   if (filters.bounceStatus) where.push(`j.bounce_type = $${params.push(filters.bounceStatus)}`);
   if (filters.clicked !== undefined) where.push(`j.clicked_at IS ${filters.clicked ? 'NOT ' : ''}NULL`);
   if (filters.opened !== undefined) where.push(`j.opened_at IS ${filters.opened ? 'NOT ' : ''}NULL`);
+  if (filters.humanClicked !== undefined) where.push(`j.human_clicked_at IS ${filters.humanClicked ? 'NOT ' : ''}NULL`);
+  if (filters.humanOpened !== undefined) where.push(`j.human_opened_at IS ${filters.humanOpened ? 'NOT ' : ''}NULL`);
   return where.map((condition) => ` AND ${condition}`).join('');
 }
 
@@ -195,6 +219,8 @@ function countConditions(filters: EmailPerformanceFilters, params: unknown[]): s
   if (filters.bounceStatus) where.push(`bounce_type = $${params.push(filters.bounceStatus)}`);
   if (filters.clicked !== undefined) where.push(`clicked = ${filters.clicked}`);
   if (filters.opened !== undefined) where.push(`opened = ${filters.opened}`);
+  if (filters.humanClicked !== undefined) where.push(`human_clicked = ${filters.humanClicked}`);
+  if (filters.humanOpened !== undefined) where.push(`human_opened = ${filters.humanOpened}`);
   return where.join(' AND ');
 }
 
@@ -361,7 +387,7 @@ export function reportRepository(db: Sql) {
           CROSS JOIN LATERAL (
                 SELECT coalesce(sum(jobs), 0)::bigint AS jobs,
                        coalesce(sum(jobs) FILTER (WHERE ${countConditions(filters, params)}), 0)::bigint AS matching,
-                       coalesce(string_agg(xmin::text || ':' || jobs, ',' ORDER BY status, bounce_type, opened, clicked), '') AS "jobsVersion"
+                       coalesce(string_agg(xmin::text || ':' || jobs, ',' ORDER BY status, bounce_type, opened, clicked, human_opened, human_clicked), '') AS "jobsVersion"
                   FROM campaign_job_counts WHERE campaign_id = c.id) k
           WHERE c.id = $1`,
         params,

@@ -6,7 +6,7 @@
 import { PassThrough, Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { EmailPerformanceRow, SendStatus } from '@mailroom/api-client';
-import { EMAIL_PERFORMANCE_COLUMNS, SEND_STATUS_LABELS } from '@mailroom/api-client/labels';
+import { EMAIL_PERFORMANCE_COLUMNS, HUMAN_HITS_COLUMN, SEND_STATUS_LABELS } from '@mailroom/api-client/labels';
 import { describe, expect, it } from 'vitest';
 import { EXPORT_COLUMNS, writeWorkbook, zipInputOf } from './workbook.js';
 
@@ -24,6 +24,8 @@ const row = (n: number): EmailPerformanceRow => ({
   complaintTime: null,
   errorMessage: n % 7 === 0 ? `=cmd|' /C calc'!A${n}` : null,
   suppressionReason: null,
+  humanOpened: n % 4 === 0,
+  humanClicked: n % 12 === 0,
 });
 
 describe('the export workbook', () => {
@@ -82,14 +84,23 @@ describe('the export workbook', () => {
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(Buffer.concat(chunks) as unknown as ArrayBuffer);
     const sheet = workbook.worksheets[0]!;
-    const line = (r: number) => EMAIL_PERFORMANCE_COLUMNS.map((_, c) => sheet.getRow(r).getCell(c + 1).text);
-    expect(line(1)).toEqual([...EMAIL_PERFORMANCE_COLUMNS]);
+    const line = (r: number) => EXPORT_COLUMNS.map((_, c) => sheet.getRow(r).getCell(c + 1).text);
+    // The spec's columns, then whether a person opened and clicked (an addition to the spec).
+    expect(line(1)).toEqual([...EMAIL_PERFORMANCE_COLUMNS, HUMAN_HITS_COLUMN]);
     const status = EMAIL_PERFORMANCE_COLUMNS.indexOf('Send Status');
     expect(statuses.map((_, n) => line(n + 2)[status])).toEqual(statuses.map((s) => SEND_STATUS_LABELS[s]));
     // The spec's own words, not the contract's constants.
     expect(line(2 + statuses.indexOf('SENT_WAIT_ACK'))[status]).toBe('Sent (waiting Ack)');
     expect(line(2).slice(2, 5)).toEqual(['Yes', 'Yes', 'None']);
     expect(line(3).slice(2, 5)).toEqual(['No', 'No', 'HARD']);
+  });
+
+  it('says whether a person opened and clicked, apart from the spec\'s Opened and Clicked', () => {
+    const human = EXPORT_COLUMNS.find(([header]) => header === HUMAN_HITS_COLUMN)![1];
+    const machineOnly = { ...row(2), opened: true, clicked: true, humanOpened: false, humanClicked: false };
+    expect(human(machineOnly)).toBe('No / No');
+    expect(human({ ...machineOnly, humanOpened: true })).toBe('Yes / No');
+    expect(human({ ...machineOnly, humanOpened: true, humanClicked: true })).toBe('Yes / Yes');
   });
 
   it('writes a suppressed NOT_SENT contact as the screen shows it, with the reason', () => {

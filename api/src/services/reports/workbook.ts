@@ -13,9 +13,16 @@
 import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { EmailPerformanceRow, ReportDomain, ReportOverview } from '@mailroom/api-client';
-import { bounceTypeLabel, EMAIL_PERFORMANCE_COLUMNS, sendStatusLabel, yesNo } from '@mailroom/api-client/labels';
+import {
+  bounceTypeLabel,
+  EMAIL_PERFORMANCE_COLUMNS,
+  HUMAN_HITS_COLUMN,
+  humanHitsLabel,
+  sendStatusLabel,
+  yesNo,
+} from '@mailroom/api-client/labels';
 
-type Column = (typeof EMAIL_PERFORMANCE_COLUMNS)[number];
+type Column = (typeof EMAIL_PERFORMANCE_COLUMNS)[number] | typeof HUMAN_HITS_COLUMN;
 
 /** Each column of the report's table (SPEC.md, Email Performance) as the screen words it. */
 const CELLS: Record<Column, (row: EmailPerformanceRow) => string | null> = {
@@ -30,13 +37,15 @@ const CELLS: Record<Column, (row: EmailPerformanceRow) => string | null> = {
   'Complaint Type': (row) => row.complaintType,
   'Complaint Time': (row) => row.complaintTime,
   'Error Message': (row) => row.errorMessage,
+  [HUMAN_HITS_COLUMN]: humanHitsLabel,
 };
 
-/** The sheet's columns: the table's, in its order. */
-export const EXPORT_COLUMNS: readonly [Column, (row: EmailPerformanceRow) => string | null][] = EMAIL_PERFORMANCE_COLUMNS.map((column) => [
-  column,
-  CELLS[column],
-]);
+/**
+ * The sheet's columns: the table's, in its order (the spec's Opened and Clicked count machines too),
+ * then whether a person opened and clicked (an addition to the spec).
+ */
+const COLUMNS: readonly Column[] = [...EMAIL_PERFORMANCE_COLUMNS, HUMAN_HITS_COLUMN];
+export const EXPORT_COLUMNS: readonly [Column, (row: EmailPerformanceRow) => string | null][] = COLUMNS.map((column) => [column, CELLS[column]]);
 
 /** A text cell that no spreadsheet evaluates: exceljs writes rich text as an inline string. */
 const text = (value: string | null): ExcelJS.CellRichTextValue | null => (value === null ? null : { richText: [{ text: value }] });

@@ -34,10 +34,20 @@ export function CampaignsTable({ campaigns }: { campaigns: CampaignSummary[] }) 
                 <CampaignStatusCell campaign={campaign} />
               </TableCell>
               <TableCell>
-                <CampaignRateCell count={campaign.uniqueOpens} jobsSent={campaign.jobsSent} unit="open" />
+                <CampaignRateCell
+                  count={campaign.uniqueOpens}
+                  humanCount={campaign.humanUniqueOpens}
+                  jobsSent={campaign.jobsSent}
+                  unit="open"
+                />
               </TableCell>
               <TableCell>
-                <CampaignRateCell count={campaign.uniqueClicks} jobsSent={campaign.jobsSent} unit="click" />
+                <CampaignRateCell
+                  count={campaign.uniqueClicks}
+                  humanCount={campaign.humanUniqueClicks}
+                  jobsSent={campaign.jobsSent}
+                  unit="click"
+                />
               </TableCell>
               <TableCell>
                 <CampaignActions

@@ -29,6 +29,8 @@ const sent = campaign({
   jobsFailed: 2,
   uniqueOpens: 17,
   uniqueClicks: 3,
+  humanUniqueOpens: 12,
+  humanUniqueClicks: 1,
 });
 const sending = campaign({
   id: 3,
@@ -95,6 +97,9 @@ describe('Campaigns list', () => {
     expect(cells.getByText('17 opens')).toBeTruthy();
     expect(cells.getByText('7.5%')).toBeTruthy();
     expect(cells.getByText('3 clicks')).toBeTruthy();
+    // Without machines (an addition to the spec): 12 / 40 and 1 / 40, under each rate.
+    expect(cells.getByText('30.0% by people')).toBeTruthy();
+    expect(cells.getByText('2.5% by people')).toBeTruthy();
     // The reports remote owns that address; here the link is what can be checked.
     expect(cells.getByRole('link', { name: 'View report of Winter news' }).getAttribute('href')).toBe('/campaigns/reports/2');
   });
@@ -108,6 +113,7 @@ describe('Campaigns list', () => {
     expect(cells.getByText('1 open')).toBeTruthy();
     expect(cells.getByText('0.0%')).toBeTruthy();
     expect(cells.getByText('0 clicks')).toBeTruthy();
+    expect(cells.getAllByText('0.0% by people')).toHaveLength(2);
   });
 
   it('shows Sending with its progress, Sent and Error chips', async () => {
