@@ -27,6 +27,8 @@ export function campaign(overrides: Partial<Campaign> & Pick<Campaign, 'id' | 'n
     jobsFailed: 1,
     uniqueOpens: 4,
     uniqueClicks: 2,
+    humanUniqueOpens: 3,
+    humanUniqueClicks: 1,
     errorMessage: null,
     ...overrides,
   };
@@ -46,6 +48,9 @@ export function row(overrides: Partial<EmailPerformanceRow> & Pick<EmailPerforma
     complaintTime: null,
     errorMessage: null,
     suppressionReason: null,
+    // A person's, unless a test says only machines opened or clicked.
+    humanOpened: overrides.opened ?? false,
+    humanClicked: overrides.clicked ?? false,
     ...overrides,
   };
 }
@@ -80,13 +85,17 @@ export function createFakeApi(
     const yes = (name: string) => (query.has(name) ? query.get(name) === 'true' : undefined);
     const clicked = yes('clicked');
     const opened = yes('opened');
+    const humanClicked = yes('humanClicked');
+    const humanOpened = yes('humanOpened');
     return (rows.get(id) ?? []).filter(
       (r) =>
         (!email || (r.email ?? '').toLowerCase().includes(email)) &&
         (!query.has('sendStatus') || r.status === query.get('sendStatus')) &&
         (!query.has('bounceStatus') || r.bounceType === query.get('bounceStatus')) &&
         (clicked === undefined || r.clicked === clicked) &&
-        (opened === undefined || r.opened === opened),
+        (opened === undefined || r.opened === opened) &&
+        (humanClicked === undefined || r.humanClicked === humanClicked) &&
+        (humanOpened === undefined || r.humanOpened === humanOpened),
     );
   }
 

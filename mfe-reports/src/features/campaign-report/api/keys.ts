@@ -8,6 +8,9 @@ export interface EmailPerformanceFilters {
   bounceStatus?: BounceType;
   clicked?: boolean;
   opened?: boolean;
+  /** An addition to the spec: opened or clicked by a person (not only machines). */
+  humanClicked?: boolean;
+  humanOpened?: boolean;
 }
 
 export interface EmailPerformancePageParams extends EmailPerformanceFilters {

@@ -15,7 +15,7 @@ const LONG_BOUNCE = 'smtp; 550 5.1.1 The email account that you tried to reach d
 
 /** Twelve contacts: eight delivered, one failed, one not sent, one without an address, one hard bounce. */
 const rows = [
-  ...Array.from({ length: 8 }, (_, i) => row({ contactId: i + 1, clicked: i < 3, opened: i < 5 })),
+  ...Array.from({ length: 8 }, (_, i) => row({ contactId: i + 1, clicked: i < 3, opened: i < 5, humanOpened: i < 3, humanClicked: i < 2 })),
   row({ contactId: 9, id: 1009, email: 'failed@example.org', status: 'FAILED', errorMessage: LONG_ERROR }),
   row({ contactId: 10, id: null, email: 'waiting@example.org', status: 'NOT_SENT' }),
   row({ contactId: 11, email: null, status: 'SENT_WAIT_ACK' }),
@@ -223,6 +223,27 @@ describe('Email performance: filters', () => {
     await user.selectOptions(screen.getByLabelText('Clicked'), 'All');
     await user.selectOptions(screen.getByLabelText('Opened'), 'All');
     await waitFor(() => expect(lastQuery(api)).toBe('page=1&limit=10'));
+  });
+
+  it("shows opens and clicks only machines made as 'Yes (machine)' (an addition to the spec)", async () => {
+    setup();
+    await table();
+    const cells = async (email: string) => (await rowOf(email)).querySelectorAll('td');
+    // Clicked, Opened: a person did both; a machine clicked, a person opened; machines only opened.
+    expect([...(await cells('contact1@example.org'))].slice(2, 4).map((cell) => cell.textContent)).toEqual(['Yes', 'Yes']);
+    expect([...(await cells('contact3@example.org'))].slice(2, 4).map((cell) => cell.textContent)).toEqual(['Yes (machine)', 'Yes']);
+    expect([...(await cells('contact4@example.org'))].slice(2, 4).map((cell) => cell.textContent)).toEqual(['No', 'Yes (machine)']);
+  });
+
+  it("sends 'Yes, by a person' as humanOpened and humanClicked (an addition to the spec)", async () => {
+    const { api, user } = setup();
+    await screen.findByText('1–10 of 12');
+    await user.selectOptions(screen.getByLabelText('Opened'), 'Yes, by a person');
+    await waitFor(() => expect(lastQuery(api)).toBe('page=1&limit=10&humanOpened=true'));
+    expect(await screen.findByText('1–3 of 3')).toBeTruthy();
+    await user.selectOptions(screen.getByLabelText('Clicked'), 'Yes, by a person');
+    await waitFor(() => expect(lastQuery(api)).toBe('page=1&limit=10&humanClicked=true&humanOpened=true'));
+    expect(await screen.findByText('1–2 of 2')).toBeTruthy();
   });
 });
 

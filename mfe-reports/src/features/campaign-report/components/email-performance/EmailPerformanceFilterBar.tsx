@@ -4,7 +4,8 @@ import type { BounceType, SendStatus } from '@mailroom/api-client';
 import type { EmailPerformanceFilters } from '../../api/keys';
 import { SEND_STATUSES } from './sendStatus';
 
-type YesNo = '' | 'true' | 'false';
+/** 'human': by a person, not only machines (an addition to the spec). */
+type YesNo = '' | 'true' | 'human' | 'false';
 
 /** The filter selects' values; '' is All. */
 export interface FilterSelections {
@@ -16,7 +17,7 @@ export interface FilterSelections {
 
 export const NO_FILTER: FilterSelections = { sendStatus: '', bounceStatus: '', clicked: '', opened: '' };
 
-const yesNo = (value: YesNo) => (value === '' ? undefined : value === 'true');
+const yesNo = (value: YesNo) => (value === '' || value === 'human' ? undefined : value === 'true');
 
 /** The query the selections and the (debounced, trimmed) email search ask for; All filters are left out. */
 export function filtersOf(email: string, selections: FilterSelections): EmailPerformanceFilters {
@@ -28,6 +29,8 @@ export function filtersOf(email: string, selections: FilterSelections): EmailPer
     ...(selections.bounceStatus ? { bounceStatus: selections.bounceStatus } : {}),
     ...(clicked === undefined ? {} : { clicked }),
     ...(opened === undefined ? {} : { opened }),
+    ...(selections.clicked === 'human' ? { humanClicked: true } : {}),
+    ...(selections.opened === 'human' ? { humanOpened: true } : {}),
   };
 }
 
@@ -58,6 +61,7 @@ export function EmailPerformanceFilterBar({
     <>
       <option value="">All</option>
       <option value="true">Yes</option>
+      <option value="human">Yes, by a person</option>
       <option value="false">No</option>
     </>
   );

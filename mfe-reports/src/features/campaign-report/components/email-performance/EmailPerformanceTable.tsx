@@ -1,7 +1,7 @@
 import { Badge, TableBody, TableCell, TableRow } from '@fluentui/react-components';
 import { ArrowClockwiseRegular, SendRegular } from '@fluentui/react-icons';
 import type { EmailPerformanceRow } from '@mailroom/api-client';
-import { bounceTypeLabel, EMAIL_PERFORMANCE_COLUMNS, yesNo } from '@mailroom/api-client/labels';
+import { bounceTypeLabel, EMAIL_PERFORMANCE_COLUMNS, hitLabel } from '@mailroom/api-client/labels';
 import { CellItems, ColumnHeaders, formatDateTime, IconButton, ScrollingTable, TruncatedText } from '@mailroom/ui';
 import { statusChip } from './sendStatus';
 
@@ -60,8 +60,9 @@ export function EmailPerformanceTable({ rows, onRetryJob, onSendToContact, retry
                     {row.status === 'NOT_SENT' && !row.suppressionReason && sendButton(row.contactId)}
                   </CellItems>
                 </TableCell>
-                <TableCell>{yesNo(row.clicked)}</TableCell>
-                <TableCell>{yesNo(row.opened)}</TableCell>
+                {/* 'Yes (machine)': only machines opened or clicked (an addition to the spec). */}
+                <TableCell>{hitLabel(row.clicked, row.humanClicked)}</TableCell>
+                <TableCell>{hitLabel(row.opened, row.humanOpened)}</TableCell>
                 <TableCell>{bounceTypeLabel(row.bounceType)}</TableCell>
                 <TableCell>{text(row.bounceMessage)}</TableCell>
                 <TableCell>{formatDateTime(row.bounceTime)}</TableCell>
