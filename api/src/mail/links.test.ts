@@ -43,7 +43,9 @@ describe('snapshotLinks', () => {
     const copy = snapshotLinks(sent, 'https://mail.example.org/');
     expect(copy.links.map((link) => link.hidden === true)).toEqual([false, true]);
     expect(copy.html([7, 8]).match(/data-hidden-link/g)).toHaveLength(1);
-    expect(snapshotLinks(sent).html([9])).toBe('<html><body class="x"><p><a data-link-id="9" href="https://example.org/a">A</a></p></body></html>');
+    expect(snapshotLinks(sent).html([9])).toBe(
+      '<html><body class="x"><p><a data-link-id="9" href="https://example.org/a">A</a></p></body></html>',
+    );
   });
 
   it('tracks http(s) addresses only', () => {

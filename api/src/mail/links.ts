@@ -66,7 +66,8 @@ export function snapshotLinks(source: string, hiddenHref?: string): LinkSnapshot
     else if (attribute(tag, LINK_ID_ATTRIBUTE)) stale.push(tag);
   }
 
-  const hidden: SnapshotLink | undefined = hiddenHref === undefined ? undefined : { href: hiddenHref, position: tracked.length, hidden: true };
+  const hidden: SnapshotLink | undefined =
+    hiddenHref === undefined ? undefined : { href: hiddenHref, position: tracked.length, hidden: true };
   const links = tracked.map(({ link }) => link);
   if (hidden) links.push(hidden);
 

@@ -5,6 +5,9 @@
 -- one of the spec's links: not in the links table or the click map, never a click or an open.
 ALTER TABLE campaign_links ADD COLUMN hidden boolean NOT NULL DEFAULT false;
 
+-- A job's hits around a moment (the bursts below): a range of this index, however many hits the job has.
+CREATE INDEX tracking_events_job_time ON tracking_events (job_id, created_at);
+
 -- record_tracking_hits (migration 0005) also keeps each hit's evidence and verdict and the jobs'
 -- first human open and click (migration 0010). The API process judges each hit by what it says
 -- (hit_reasons: a machine's reason, or NULL for a person's, classifyHit); this function adds what
@@ -83,30 +86,29 @@ BEGIN
   -- The other data-modifying parts run to completion whether read or not.
   SELECT count(*) INTO recorded FROM events;
 
-  -- Bursts, in the hits of this call's jobs around this call's hits (the job index, a few rows a job).
-  WITH around AS (
-    SELECT h.job, min(h.at) - 2 * burst AS from_at, max(h.at) + 2 * burst AS to_at
-      FROM unnest(hit_jobs, hit_times) AS h(job, at) GROUP BY h.job),
+  -- Bursts, in the hits of this call's jobs around this call's hits (the job and time index).
+  WITH batch AS (
+    SELECT h.job, min(h.at) AS first_at, max(h.at) AS last_at FROM unnest(hit_jobs, hit_times) AS h(job, at) GROUP BY h.job),
   recent AS (
-    SELECT e.id, e.job_id, e.campaign_id, e.link_id, e.created_at, e.machine, coalesce(l.hidden, false) AS hidden
-      FROM around a
-      JOIN tracking_events e ON e.job_id = a.job AND e.created_at BETWEEN a.from_at AND a.to_at
+    SELECT e.id, e.job_id, e.campaign_id, e.link_id, e.created_at, e.machine, coalesce(l.hidden, false) AS hidden,
+           e.created_at BETWEEN b.first_at AND b.last_at AS in_call
+      FROM batch b
+      JOIN tracking_events e ON e.job_id = b.job AND e.created_at BETWEEN b.first_at - 2 * burst AND b.last_at + 2 * burst
       LEFT JOIN campaign_links l ON l.id = e.link_id),
   link_count AS (
     SELECT l.campaign_id, count(*) AS n FROM campaign_links l
-     WHERE l.campaign_id IN (SELECT campaign_id FROM recent WHERE link_id IS NOT NULL AND NOT hidden) AND NOT l.hidden
+     WHERE l.campaign_id IN (SELECT campaign_id FROM recent WHERE in_call AND link_id IS NOT NULL AND NOT hidden) AND NOT l.hidden
      GROUP BY l.campaign_id),
   found AS (
     SELECT r.job_id, r.created_at - burst AS from_at, r.created_at + burst AS to_at, 'hidden-link' AS reason
       FROM recent r WHERE r.hidden
     UNION ALL
-    -- Every link of the mail (two or more) followed from this click on, within burst_ms.
-    SELECT c.job_id, c.created_at - burst, c.created_at + 2 * burst, 'scanner-burst'
+    -- Every link of the mail (two or more) followed within burst_ms of one of this call's clicks.
+    SELECT c.job_id, c.created_at - 2 * burst, c.created_at + 2 * burst, 'scanner-burst'
       FROM recent c JOIN link_count n ON n.campaign_id = c.campaign_id AND n.n >= 2
-     WHERE c.link_id IS NOT NULL AND NOT c.hidden
-       AND (SELECT count(DISTINCT o.link_id) FROM recent o
-             WHERE o.job_id = c.job_id AND o.link_id IS NOT NULL AND NOT o.hidden
-               AND o.created_at BETWEEN c.created_at AND c.created_at + burst) = n.n),
+     WHERE c.in_call AND c.link_id IS NOT NULL AND NOT c.hidden
+       AND (SELECT count(DISTINCT o.link_id) FROM tracking_events o JOIN campaign_links ol ON ol.id = o.link_id AND NOT ol.hidden
+             WHERE o.job_id = c.job_id AND o.created_at BETWEEN c.created_at - burst AND c.created_at + burst) = n.n),
   turned AS (
     SELECT DISTINCT ON (r.id) r.id, f.reason
       FROM recent r JOIN found f ON f.job_id = r.job_id AND r.created_at BETWEEN f.from_at AND f.to_at

@@ -354,7 +354,10 @@ describe('campaign calls', () => {
 
     const campaign = await get(`/api/campaigns/${id}?job_success_count=true`);
     expect(campaign.body).toMatchObject({ status: 'SENDING', contactCount: 3, jobSuccessCount: 0, deliveryDate: expect.any(String) });
-    const links = await t.db.pool.query('SELECT id, href, position FROM campaign_links WHERE campaign_id = $1 AND NOT hidden ORDER BY position', [id]);
+    const links = await t.db.pool.query(
+      'SELECT id, href, position FROM campaign_links WHERE campaign_id = $1 AND NOT hidden ORDER BY position',
+      [id],
+    );
     expect(links.rows.map((l) => [l.href, l.position])).toEqual([
       ['https://example.org/news?a=1&b=2', 0],
       ['https://example.org/events', 1],

@@ -326,11 +326,17 @@ describe('report actions', () => {
         // People and machines (bots every other job) mixed.
         const machineReason = n % 2 === 1 ? ('bot-user-agent' as const) : null;
         for (let k = 0; k < n % 4; k++)
-          work.push(tracking.recordHits([{ jobId: job.id, linkId: null, userAgent: 'test', at: new Date(), clientIp: null, machineReason }]));
+          work.push(
+            tracking.recordHits([{ jobId: job.id, linkId: null, userAgent: 'test', at: new Date(), clientIp: null, machineReason }]),
+          );
         if (n % 3 === 0)
           work.push(
-            tracking.recordHits([{ jobId: job.id, linkId: links[n % 2]!.id, userAgent: 'test', at: new Date(), clientIp: null, machineReason }]),
-            tracking.recordHits([{ jobId: job.id, linkId: links[0]!.id, userAgent: 'test', at: new Date(), clientIp: null, machineReason: null }]),
+            tracking.recordHits([
+              { jobId: job.id, linkId: links[n % 2]!.id, userAgent: 'test', at: new Date(), clientIp: null, machineReason },
+            ]),
+            tracking.recordHits([
+              { jobId: job.id, linkId: links[0]!.id, userAgent: 'test', at: new Date(), clientIp: null, machineReason: null },
+            ]),
           );
         return work;
       }),

@@ -326,7 +326,8 @@ describe('report calls', () => {
         for (const opened of [true, undefined])
           for (const email of [undefined, 'sam'])
             for (const sendStatus of [undefined, 'SENT_SUCCESS', 'NOT_SENT'] as const)
-              if (humanOpened !== undefined || humanClicked !== undefined) cases.push({ humanOpened, humanClicked, opened, email, sendStatus });
+              if (humanOpened !== undefined || humanClicked !== undefined)
+                cases.push({ humanOpened, humanClicked, opened, email, sendStatus });
     for (const seeded of [readers, orphan])
       for (const filters of cases) {
         const want = expected(seeded, filters);

@@ -52,7 +52,9 @@ beforeAll(async () => {
   campaignId = await sentCampaign(auth, templateId);
   otherCampaignId = await sentCampaign(auth, templateId);
   jobs = (await t.db.pool.query('SELECT id, email FROM campaign_jobs WHERE campaign_id = $1 ORDER BY id', [campaignId])).rows;
-  links = (await t.db.pool.query('SELECT id, href FROM campaign_links WHERE campaign_id = $1 AND NOT hidden ORDER BY position', [campaignId])).rows;
+  links = (
+    await t.db.pool.query('SELECT id, href FROM campaign_links WHERE campaign_id = $1 AND NOT hidden ORDER BY position', [campaignId])
+  ).rows;
 });
 afterAll(() => t?.close());
 
@@ -125,9 +127,10 @@ describe('click redirect', () => {
     expect(await events(bob.id, 'CLICK')).toBe(3);
     // A click is an open too (images were blocked): Bob had not opened.
     expect(await counters()).toEqual({ unique_clicks: before.unique_clicks + 1, unique_opens: before.unique_opens + 1 });
-    const counts = await t.db.pool.query('SELECT clicks, unique_clicks FROM campaign_links WHERE campaign_id = $1 AND NOT hidden ORDER BY position', [
-      campaignId,
-    ]);
+    const counts = await t.db.pool.query(
+      'SELECT clicks, unique_clicks FROM campaign_links WHERE campaign_id = $1 AND NOT hidden ORDER BY position',
+      [campaignId],
+    );
     expect(counts.rows).toEqual([
       { clicks: 2, unique_clicks: 1 },
       { clicks: 1, unique_clicks: 1 },
@@ -161,7 +164,9 @@ describe('click redirect', () => {
     const before = await counters(otherCampaignId);
     // A second API process: its own service, its own buffer.
     const second = createTrackingService({ db: t.deps.db, trackingSecret: t.config.trackingSecret, logger: t.deps.logger });
-    const link = (await one<{ id: number }>('SELECT min(id) AS id FROM campaign_links WHERE campaign_id = $1 AND NOT hidden', [otherCampaignId])).id;
+    const link = (
+      await one<{ id: number }>('SELECT min(id) AS id FROM campaign_links WHERE campaign_id = $1 AND NOT hidden', [otherCampaignId])
+    ).id;
     for (const service of [t.deps.services.tracking, second]) {
       for (let i = 0; i < 5; i++) {
         service.open(tokens.open(otherJob), { userAgent: 'x', ip: undefined });
@@ -204,10 +209,16 @@ describe('people and machines (an addition to the spec)', () => {
   it("keeps each hit's address (X-Forwarded-For from a trusted proxy), agent and time since sending; Apple's proxy first, then a person", async () => {
     const job = classified[0]!.id;
     // The test's requests come from loopback, which TRUST_PROXY trusts by default.
-    await api().get(`/t/o/${tokens.open(job)}`).set('User-Agent', SAFARI).set('X-Forwarded-For', '17.58.1.2');
+    await api()
+      .get(`/t/o/${tokens.open(job)}`)
+      .set('User-Agent', SAFARI)
+      .set('X-Forwarded-For', '17.58.1.2');
     await recorded();
     expect(await human(job)).toEqual({ opened: false, clicked: false });
-    await api().get(`/t/o/${tokens.open(job)}`).set('User-Agent', SAFARI).set('X-Forwarded-For', '198.51.100.4');
+    await api()
+      .get(`/t/o/${tokens.open(job)}`)
+      .set('User-Agent', SAFARI)
+      .set('X-Forwarded-For', '198.51.100.4');
     await recorded();
     expect(await hits(job)).toEqual([
       { kind: 'OPEN', ip: '17.58.1.2', machine: true, reason: 'apple-privacy-proxy', sentAnHourAgo: true },
@@ -227,7 +238,10 @@ describe('people and machines (an addition to the spec)', () => {
       );
       const job = rows[0].id as number;
       const own = createTrackingTokens(untrusting.config.trackingSecret);
-      await request(untrusting.app).get(`/t/o/${own.open(job)}`).set('User-Agent', SAFARI).set('X-Forwarded-For', '17.58.1.2');
+      await request(untrusting.app)
+        .get(`/t/o/${own.open(job)}`)
+        .set('User-Agent', SAFARI)
+        .set('X-Forwarded-For', '17.58.1.2');
       await untrusting.deps.services.tracking.flush();
       const event = await untrusting.db.pool.query('SELECT host(client_ip) AS ip, machine FROM tracking_events WHERE job_id = $1', [job]);
       expect(event.rows).toEqual([{ ip: '127.0.0.1', machine: false }]);
@@ -238,11 +252,19 @@ describe('people and machines (an addition to the spec)', () => {
 
   it("a hit on the hidden link makes the mail's hits around it machines', its own included, and is no click of the spec", async () => {
     const job = classified[1]!.id;
-    const before = await counters(await one<{ id: number }>('SELECT campaign_id AS id FROM campaign_jobs WHERE id = $1', [job]).then((r) => r.id));
-    await api().get(`/t/o/${tokens.open(job)}`).set('User-Agent', SAFARI).set('X-Forwarded-For', '40.94.0.1');
+    const before = await counters(
+      await one<{ id: number }>('SELECT campaign_id AS id FROM campaign_jobs WHERE id = $1', [job]).then((r) => r.id),
+    );
+    await api()
+      .get(`/t/o/${tokens.open(job)}`)
+      .set('User-Agent', SAFARI)
+      .set('X-Forwarded-For', '40.94.0.1');
     await recorded();
     expect(await human(job)).toEqual({ opened: true, clicked: false });
-    const res = await api().get(`/t/c/${tokens.click(job, hiddenLink)}`).set('User-Agent', SAFARI).set('X-Forwarded-For', '40.94.0.2');
+    const res = await api()
+      .get(`/t/c/${tokens.click(job, hiddenLink)}`)
+      .set('User-Agent', SAFARI)
+      .set('X-Forwarded-For', '40.94.0.2');
     expect(res.status).toBe(302);
     await recorded();
     expect(await hits(job)).toEqual([

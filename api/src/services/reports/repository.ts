@@ -155,7 +155,11 @@ const notSent = (filters: EmailPerformanceFilters) => filters.sendStatus === 'NO
 
 /** A contact without a job has no bounce, no open and no click. */
 const notSentCanMatch = (filters: EmailPerformanceFilters) =>
-  !filters.bounceStatus && filters.clicked !== true && filters.opened !== true && filters.humanClicked !== true && filters.humanOpened !== true;
+  !filters.bounceStatus &&
+  filters.clicked !== true &&
+  filters.opened !== true &&
+  filters.humanClicked !== true &&
+  filters.humanOpened !== true;
 
 /** The job states a search index records, in the order of their codes (status: state % 8). */
 const JOB_STATUSES = ['QUEUED', 'SENDING', 'SENT_WAIT_ACK', 'SENT_SUCCESS', 'FAILED', 'UNKNOWN'] as const;

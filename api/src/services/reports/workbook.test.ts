@@ -95,7 +95,7 @@ describe('the export workbook', () => {
     expect(line(3).slice(2, 5)).toEqual(['No', 'No', 'HARD']);
   });
 
-  it('says whether a person opened and clicked, apart from the spec\'s Opened and Clicked', () => {
+  it("says whether a person opened and clicked, apart from the spec's Opened and Clicked", () => {
     const human = EXPORT_COLUMNS.find(([header]) => header === HUMAN_HITS_COLUMN)![1];
     const machineOnly = { ...row(2), opened: true, clicked: true, humanOpened: false, humanClicked: false };
     expect(human(machineOnly)).toBe('No / No');

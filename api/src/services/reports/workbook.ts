@@ -45,7 +45,10 @@ const CELLS: Record<Column, (row: EmailPerformanceRow) => string | null> = {
  * then whether a person opened and clicked (an addition to the spec).
  */
 const COLUMNS: readonly Column[] = [...EMAIL_PERFORMANCE_COLUMNS, HUMAN_HITS_COLUMN];
-export const EXPORT_COLUMNS: readonly [Column, (row: EmailPerformanceRow) => string | null][] = COLUMNS.map((column) => [column, CELLS[column]]);
+export const EXPORT_COLUMNS: readonly [Column, (row: EmailPerformanceRow) => string | null][] = COLUMNS.map((column) => [
+  column,
+  CELLS[column],
+]);
 
 /** A text cell that no spreadsheet evaluates: exceljs writes rich text as an inline string. */
 const text = (value: string | null): ExcelJS.CellRichTextValue | null => (value === null ? null : { richText: [{ text: value }] });

@@ -143,7 +143,9 @@ describe('the sending pipeline', () => {
     );
 
     const tokens = createTrackingTokens(t.config.trackingSecret);
-    const links = (await t.db.pool.query('SELECT id, href FROM campaign_links WHERE campaign_id = $1 AND NOT hidden ORDER BY position', [id])).rows;
+    const links = (
+      await t.db.pool.query('SELECT id, href FROM campaign_links WHERE campaign_id = $1 AND NOT hidden ORDER BY position', [id])
+    ).rows;
     for (const [n, person] of people.entries()) {
       const mail = mailsTo('each').find((m) => m.to === person.email)!;
       const job = jobs.find((j) => j.email === person.email)!;

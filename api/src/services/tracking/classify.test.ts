@@ -18,22 +18,66 @@ const YAHOO_PROXY = 'YahooMailProxy; https://help.yahoo.com/kb/yahoo-mail-proxy-
 
 describe('classifyHit', () => {
   const cases: [string, HitEvidence, Verdict][] = [
-    ['Apple MPP: bare agent from 17/8', { kind: 'open', userAgent: 'Mozilla/5.0', clientIp: '17.58.101.12' }, { machine: true, reason: 'apple-privacy-proxy' }],
-    ['Apple MPP: bare agent from a relay partner', { kind: 'open', userAgent: 'Mozilla/5.0', clientIp: '172.226.5.18' }, { machine: true, reason: 'apple-privacy-proxy' }],
-    ['Apple MPP over IPv6 (Akamai relay)', { kind: 'open', userAgent: IPHONE_MAIL, clientIp: '2a02:26f7:b3c0:4000::1' }, { machine: true, reason: 'apple-privacy-proxy' }],
-    ['Apple MPP seen as IPv4-mapped IPv6', { kind: 'open', userAgent: APPLE_MAIL_MAC, clientIp: '::ffff:17.142.160.59' }, { machine: true, reason: 'apple-privacy-proxy' }],
-    ['the bare agent from elsewhere is still the proxy', { kind: 'open', userAgent: 'Mozilla/5.0', clientIp: '198.51.100.20' }, { machine: true, reason: 'apple-privacy-proxy' }],
-    ['a person clicking through iCloud Private Relay', { kind: 'click', userAgent: SAFARI_MAC, clientIp: '104.28.40.12' }, { machine: false, reason: 'person' }],
-    ['Gmail image proxy', { kind: 'open', userAgent: GMAIL_PROXY, clientIp: '66.249.84.27' }, { machine: false, reason: 'gmail-image-proxy' }],
-    ['Yahoo image proxy', { kind: 'open', userAgent: YAHOO_PROXY, clientIp: '98.137.27.103' }, { machine: false, reason: 'yahoo-image-proxy' }],
+    [
+      'Apple MPP: bare agent from 17/8',
+      { kind: 'open', userAgent: 'Mozilla/5.0', clientIp: '17.58.101.12' },
+      { machine: true, reason: 'apple-privacy-proxy' },
+    ],
+    [
+      'Apple MPP: bare agent from a relay partner',
+      { kind: 'open', userAgent: 'Mozilla/5.0', clientIp: '172.226.5.18' },
+      { machine: true, reason: 'apple-privacy-proxy' },
+    ],
+    [
+      'Apple MPP over IPv6 (Akamai relay)',
+      { kind: 'open', userAgent: IPHONE_MAIL, clientIp: '2a02:26f7:b3c0:4000::1' },
+      { machine: true, reason: 'apple-privacy-proxy' },
+    ],
+    [
+      'Apple MPP seen as IPv4-mapped IPv6',
+      { kind: 'open', userAgent: APPLE_MAIL_MAC, clientIp: '::ffff:17.142.160.59' },
+      { machine: true, reason: 'apple-privacy-proxy' },
+    ],
+    [
+      'the bare agent from elsewhere is still the proxy',
+      { kind: 'open', userAgent: 'Mozilla/5.0', clientIp: '198.51.100.20' },
+      { machine: true, reason: 'apple-privacy-proxy' },
+    ],
+    [
+      'a person clicking through iCloud Private Relay',
+      { kind: 'click', userAgent: SAFARI_MAC, clientIp: '104.28.40.12' },
+      { machine: false, reason: 'person' },
+    ],
+    [
+      'Gmail image proxy',
+      { kind: 'open', userAgent: GMAIL_PROXY, clientIp: '66.249.84.27' },
+      { machine: false, reason: 'gmail-image-proxy' },
+    ],
+    [
+      'Yahoo image proxy',
+      { kind: 'open', userAgent: YAHOO_PROXY, clientIp: '98.137.27.103' },
+      { machine: false, reason: 'yahoo-image-proxy' },
+    ],
     ['Apple Mail without MPP', { kind: 'open', userAgent: APPLE_MAIL_MAC, clientIp: '203.0.113.9' }, { machine: false, reason: 'person' }],
     ['Outlook for Windows', { kind: 'open', userAgent: OUTLOOK, clientIp: '203.0.113.10' }, { machine: false, reason: 'person' }],
     ['Chrome clicking', { kind: 'click', userAgent: CHROME, clientIp: '2001:db8::7' }, { machine: false, reason: 'person' }],
     ['no address known', { kind: 'open', userAgent: CHROME, clientIp: null }, { machine: false, reason: 'person' }],
-    ['Googlebot', { kind: 'click', userAgent: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)', clientIp: '66.249.66.1' }, { machine: true, reason: 'bot-user-agent' }],
-    ['python-requests', { kind: 'click', userAgent: 'python-requests/2.31.0', clientIp: '192.0.2.1' }, { machine: true, reason: 'bot-user-agent' }],
+    [
+      'Googlebot',
+      { kind: 'click', userAgent: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)', clientIp: '66.249.66.1' },
+      { machine: true, reason: 'bot-user-agent' },
+    ],
+    [
+      'python-requests',
+      { kind: 'click', userAgent: 'python-requests/2.31.0', clientIp: '192.0.2.1' },
+      { machine: true, reason: 'bot-user-agent' },
+    ],
     ['curl', { kind: 'open', userAgent: 'curl/8.5.0', clientIp: '192.0.2.1' }, { machine: true, reason: 'bot-user-agent' }],
-    ['Barracuda', { kind: 'click', userAgent: 'Barracuda Sentinel (EE)', clientIp: '192.0.2.2' }, { machine: true, reason: 'bot-user-agent' }],
+    [
+      'Barracuda',
+      { kind: 'click', userAgent: 'Barracuda Sentinel (EE)', clientIp: '192.0.2.2' },
+      { machine: true, reason: 'bot-user-agent' },
+    ],
     ['no agent at all', { kind: 'click', userAgent: '', clientIp: '192.0.2.3' }, { machine: true, reason: 'bot-user-agent' }],
   ];
   it.each(cases)('%s', (_, evidence, verdict) => {
@@ -48,7 +92,7 @@ describe('classifyHit', () => {
   });
 });
 
-describe('a mail\'s hits, recorded (record_tracking_hits)', () => {
+describe("a mail's hits, recorded (record_tracking_hits)", () => {
   let db: TestDatabase;
   let campaignId: number;
   let linkIds: { a: number; b: number; hidden: number };
@@ -90,7 +134,11 @@ describe('a mail\'s hits, recorded (record_tracking_hits)', () => {
   const MIN = 60_000;
 
   const timelines: [string, Hit[], Expected][] = [
-    ['a person opens', [open(5 * MIN, APPLE_MAIL_MAC, '203.0.113.7')], { reasons: [null], humanOpened: true, humanClicked: false, opened: true, clicked: false }],
+    [
+      'a person opens',
+      [open(5 * MIN, APPLE_MAIL_MAC, '203.0.113.7')],
+      { reasons: [null], humanOpened: true, humanClicked: false, opened: true, clicked: false },
+    ],
     [
       "Apple's proxy on delivery, then the person hours later",
       [open(2_000, 'Mozilla/5.0', '17.58.1.2'), open(120 * MIN, IPHONE_MAIL, '198.51.100.4', 1)],
@@ -101,15 +149,21 @@ describe('a mail\'s hits, recorded (record_tracking_hits)', () => {
       [open(1_500, 'Mozilla/5.0', '17.58.1.2')],
       { reasons: ['apple-privacy-proxy'], humanOpened: false, humanClicked: false, opened: true, clicked: false },
     ],
-    ["Gmail's proxy when the person opens", [open(30 * MIN, GMAIL_PROXY, '66.249.84.1')], { reasons: [null], humanOpened: true, humanClicked: false, opened: true, clicked: false }],
+    [
+      "Gmail's proxy when the person opens",
+      [open(30 * MIN, GMAIL_PROXY, '66.249.84.1')],
+      { reasons: [null], humanOpened: true, humanClicked: false, opened: true, clicked: false },
+    ],
     [
       'a Safe Links-like scanner: every link and the pixel within seconds, over two flushes',
-      [
-        click(40_000, 'a', CHROME, '40.94.0.1'),
-        open(40_600, CHROME, '40.94.0.2'),
-        click(41_200, 'b', CHROME, '40.94.0.3', 1),
-      ],
-      { reasons: ['scanner-burst', 'scanner-burst', 'scanner-burst'], humanOpened: false, humanClicked: false, opened: true, clicked: true },
+      [click(40_000, 'a', CHROME, '40.94.0.1'), open(40_600, CHROME, '40.94.0.2'), click(41_200, 'b', CHROME, '40.94.0.3', 1)],
+      {
+        reasons: ['scanner-burst', 'scanner-burst', 'scanner-burst'],
+        humanOpened: false,
+        humanClicked: false,
+        opened: true,
+        clicked: true,
+      },
     ],
     [
       'a click too soon after sending',
@@ -118,7 +172,11 @@ describe('a mail\'s hits, recorded (record_tracking_hits)', () => {
     ],
     [
       'the hidden link followed after the pixel (another flush), then the person later',
-      [open(20_000, CHROME, '52.1.1.1'), click(20_000 + BURST_MS - 1_000, 'hidden', CHROME, '52.1.1.2', 1), open(60 * MIN, OUTLOOK, '203.0.113.8', 2)],
+      [
+        open(20_000, CHROME, '52.1.1.1'),
+        click(20_000 + BURST_MS - 1_000, 'hidden', CHROME, '52.1.1.2', 1),
+        open(60 * MIN, OUTLOOK, '203.0.113.8', 2),
+      ],
       { reasons: ['hidden-link', 'hidden-link', null], humanOpened: true, humanClicked: false, opened: true, clicked: false },
     ],
     [
@@ -126,7 +184,11 @@ describe('a mail\'s hits, recorded (record_tracking_hits)', () => {
       [click(30_000, 'hidden', 'Mozilla/5.0 (compatible; scanner)', '52.1.1.2')],
       { reasons: ['hidden-link'], humanOpened: false, humanClicked: false, opened: false, clicked: false },
     ],
-    ['a bot clicks', [click(10 * MIN, 'a', 'python-requests/2.31.0', '192.0.2.1')], { reasons: ['bot-user-agent'], humanOpened: false, humanClicked: false, opened: true, clicked: true }],
+    [
+      'a bot clicks',
+      [click(10 * MIN, 'a', 'python-requests/2.31.0', '192.0.2.1')],
+      { reasons: ['bot-user-agent'], humanOpened: false, humanClicked: false, opened: true, clicked: true },
+    ],
     [
       'a person clicks both links, a minute apart',
       [click(5 * MIN, 'a', CHROME, '203.0.113.5'), click(6 * MIN, 'b', CHROME, '203.0.113.5', 1)],

@@ -13,8 +13,8 @@
  *  - anything else (a browser, a mail client): a person.
  * Of one mail's hits together (in SQL, over the job's recent hits, whichever process took them):
  *  - a click less than TOO_SOON_MS after the mail was sent: a link scanner (too soon for a person);
- *  - every link of the mail (two or more) followed within BURST_MS: a scanner's burst; the mail's
- *    hits from BURST_MS before it to BURST_MS after it are machines';
+ *  - every link of the mail (two or more) followed within BURST_MS either side of one of its clicks:
+ *    a scanner's burst; the mail's hits within 2 x BURST_MS of that click are machines';
  *  - a hit on the hidden link (an anchor with no text and no size, that no person sees): its
  *    mail's hits within BURST_MS either side are machines'.
  */
