@@ -403,10 +403,23 @@ describe('report overview, timeline and domains (additions to the spec)', () => 
         if (n % 8 === 0) work.push(t.deps.db.transaction((tx) => events.complained(tx, message, { type: 'abuse', time: at })));
         if (n % 10 === 3) work.push(tracking.unsubscribe(jobId));
         for (let k = 0; k < n % 4; k++)
-          work.push(tracking.recordHits([{ jobId, linkId: null, userAgent: 'test', at: new Date(Date.now() - (n % 30) * HOUR) }]));
+          work.push(
+            tracking.recordHits([
+              { jobId, linkId: null, userAgent: 'test', at: new Date(Date.now() - (n % 30) * HOUR), clientIp: null, machineReason: null },
+            ]),
+          );
         if (n % 3 === 0)
           work.push(
-            tracking.recordHits([{ jobId, linkId: links[n % 2]!.id, userAgent: 'test', at: new Date(Date.now() - (n % 5) * HOUR) }]),
+            tracking.recordHits([
+              {
+                jobId,
+                linkId: links[n % 2]!.id,
+                userAgent: 'test',
+                at: new Date(Date.now() - (n % 5) * HOUR),
+                clientIp: null,
+                machineReason: null,
+              },
+            ]),
           );
         // The classification's verdicts: a person's open and click, a machine's hits.
         if (n % 4 === 1) work.push(pool.query('UPDATE campaign_jobs SET human_opened_at = now() WHERE id = $1', [jobId]));
