@@ -11,7 +11,7 @@ const useStyles = makeStyles({
   flag: { color: tokens.colorStatusWarningForeground1, fontWeight: tokens.fontWeightSemibold },
 });
 
-const COLUMNS = ['Domain', 'Sent', 'Delivered', 'Bounced (hard)', 'Bounced (soft)', 'Complaints', 'Open rate (people)', 'Click rate (people)'];
+const COLUMNS = ['Domain', 'Mails sent', 'Delivered', 'Bounced (hard)', 'Bounced (soft)', 'Complaints', 'Open rate (people)', 'Click rate (people)'];
 
 /**
  * Deliverability by recipient domain (an addition to the spec): the top domains, then 'Other'. A

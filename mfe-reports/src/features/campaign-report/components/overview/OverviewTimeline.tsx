@@ -27,7 +27,7 @@ const useStyles = makeStyles({
   number: { textAlign: 'end', fontVariantNumeric: 'tabular-nums' },
 });
 
-const COLUMNS = ['Time', 'Sent', 'Sent so far', 'Opens by people', 'Opens by machines', 'Clicks by people', 'Clicks by machines'];
+const COLUMNS = ['Time', 'Mails sent', 'Sent so far', 'Opens by people', 'Opens by machines', 'Clicks by people', 'Clicks by machines'];
 
 /**
  * Opens and clicks per hour for the first 72 hours of sending, then per day, people and machines
