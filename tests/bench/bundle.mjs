@@ -4,8 +4,8 @@
  * first signed-in view of /audiences, how much more for a later move to /campaigns, and then how much
  * more for a move from there to a campaign's report (/campaigns/reports/{id}, Overview tab, with figures,
  * a timeline and domains to show: the report's charts load there and only there).
- * Budget: first view <= 300 KB, move <= 60 KB, the report's move <= 120 KB more than before its
- * charts (issue 16; the figure before them is in README.md).
+ * Budget: first view <= 300 KB, move <= 60 KB, the report's move <= 120 KB more than the 62.1 KB it
+ * was before its charts (issue 16).
  *
  * Methods, best first (the one used is printed):
  *   --stack    Chromium against the whole product (`pnpm --filter @mailroom/api stack`, web on :8080 or
@@ -35,7 +35,8 @@ import { serveStatic } from '../../packages/static-server/serve.mjs';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const BUDGET = { firstViewKbGzip: 300, moveKbGzip: 60 };
+// The report's move: 62.1 KB before its Overview had charts (issue 16), plus the 120 KB they may add.
+const BUDGET = { firstViewKbGzip: 300, moveKbGzip: 60, reportMoveKbGzip: 182.1 };
 const MEMBER = { email: 'mia@example.org', password: 'mailroom', firstName: 'Mia', lastName: 'Member' };
 
 const args = new Set(process.argv.slice(2));
@@ -138,7 +139,9 @@ async function measure(page, baseUrl, report = null) {
   await scripts.settle();
   const before = new Map([...first, ...move]);
   const reportMove = new Map([...scripts.snapshot()].filter(([url]) => !before.has(url)));
-  return { first, move, firstCss, moveCss, reportMove };
+  const cssBefore = new Map([...firstCss, ...moveCss]);
+  const reportMoveCss = new Map([...scripts.styles()].filter(([url]) => !cssBefore.has(url)));
+  return { first, move, firstCss, moveCss, reportMove, reportMoveCss };
 }
 
 /** A sent campaign with a day of opens and clicks, the answers the report's Overview tab asks for. */
@@ -180,14 +183,42 @@ function benchReport() {
     clicksHuman: 10 - Math.floor(i / 3),
     clicksMachine: i < 2 ? 15 : 0,
   }));
-  const domain = (name, sent) => ({ domain: name, sent, delivered: sent - 5, bouncedHard: 3, bouncedSoft: 2, complaints: 0, openedHuman: sent / 3, clickedHuman: sent / 10, flagged: false });
+  const domain = (name, sent) => ({
+    domain: name,
+    sent,
+    delivered: sent - 5,
+    bouncedHard: 3,
+    bouncedSoft: 2,
+    complaints: 0,
+    openedHuman: sent / 3,
+    clickedHuman: sent / 10,
+    flagged: false,
+  });
   return {
     path: `/campaigns/reports/${id}`,
     name: campaign.name,
     json: {
       [`/api/campaigns/${id}`]: campaign,
-      [`/api/reports/${id}/overview-stat`]: { campaign, jobsSent: 990, jobsFailed: 10, totalContactsCount: 1000, jobsUnknown: 0, jobsUnconfirmed: 0, unconfirmedResendAfterMinutes: 60 },
-      [`/api/reports/${id}/overview`]: { ...figures, openedHuman: 400, openedMachine: 100, clickedHuman: 90, clickedMachine: 30, failed: 10, unknown: 0, totalContactsCount: 1000, sendingStartedAt: campaign.deliveryDate },
+      [`/api/reports/${id}/overview-stat`]: {
+        campaign,
+        jobsSent: 990,
+        jobsFailed: 10,
+        totalContactsCount: 1000,
+        jobsUnknown: 0,
+        jobsUnconfirmed: 0,
+        unconfirmedResendAfterMinutes: 60,
+      },
+      [`/api/reports/${id}/overview`]: {
+        ...figures,
+        openedHuman: 400,
+        openedMachine: 100,
+        clickedHuman: 90,
+        clickedMachine: 30,
+        failed: 10,
+        unknown: 0,
+        totalContactsCount: 1000,
+        sendingStartedAt: campaign.deliveryDate,
+      },
       [`/api/reports/${id}/timeline`]: { sendingStartedAt: campaign.deliveryDate, buckets },
       [`/api/reports/${id}/domains`]: { domains: [domain('gmail.com', 600), domain('outlook.com', 300), domain(null, 90)] },
     },
@@ -376,14 +407,35 @@ listFiles(`then a move to /campaigns: ${moveKbGzip} KB more in ${result.move.siz
 // Only the local method knows a campaign to report on (the stack's seed has none sent).
 const reportMoveKbGzip = result.reportMove ? kb(sum(result.reportMove)) : null;
 if (result.reportMove) {
-  listFiles(`then a move to a campaign's report (Overview): ${reportMoveKbGzip} KB more in ${result.reportMove.size} files`, result.reportMove);
+  listFiles(
+    `then a move to a campaign's report (Overview): ${reportMoveKbGzip} KB more in ${result.reportMove.size} files (budget ${BUDGET.reportMoveKbGzip} KB)`,
+    result.reportMove,
+  );
 }
 const firstViewCssKbGzip = kb(sum(result.firstCss));
 const moveCssKbGzip = kb(sum(result.moveCss));
 console.log('Style sheets (CSS, not counted above: Griffel styles extracted at build time)');
 listFiles(`first signed-in view of /audiences: ${firstViewCssKbGzip} KB in ${result.firstCss.size} files`, result.firstCss);
 listFiles(`then a move to /campaigns: ${moveCssKbGzip} KB more in ${result.moveCss.size} files`, result.moveCss);
+const reportMoveCssKbGzip = result.reportMoveCss ? kb(sum(result.reportMoveCss)) : null;
+if (result.reportMoveCss) {
+  listFiles(
+    `then a move to a campaign's report: ${reportMoveCssKbGzip} KB more in ${result.reportMoveCss.size} files`,
+    result.reportMoveCss,
+  );
+}
 console.log(
-  `first view ${firstViewKbGzip <= BUDGET.firstViewKbGzip ? 'within' : 'OVER'} budget, move ${moveKbGzip <= BUDGET.moveKbGzip ? 'within' : 'OVER'} budget`,
+  `first view ${firstViewKbGzip <= BUDGET.firstViewKbGzip ? 'within' : 'OVER'} budget, move ${moveKbGzip <= BUDGET.moveKbGzip ? 'within' : 'OVER'} budget` +
+    (reportMoveKbGzip === null ? '' : `, report move ${reportMoveKbGzip <= BUDGET.reportMoveKbGzip ? 'within' : 'OVER'} budget`),
 );
-console.log(JSON.stringify({ bench: 'bundle', firstViewKbGzip, moveKbGzip, reportMoveKbGzip, firstViewCssKbGzip, moveCssKbGzip }));
+console.log(
+  JSON.stringify({
+    bench: 'bundle',
+    firstViewKbGzip,
+    moveKbGzip,
+    reportMoveKbGzip,
+    firstViewCssKbGzip,
+    moveCssKbGzip,
+    reportMoveCssKbGzip,
+  }),
+);

@@ -82,7 +82,16 @@ export function figures(overrides: Partial<ReportOverview> = {}): ReportOverview
 }
 
 export function domain(overrides: Partial<ReportDomain> & Pick<ReportDomain, 'domain' | 'sent'>): ReportDomain {
-  return { delivered: overrides.sent, bouncedHard: 0, bouncedSoft: 0, complaints: 0, openedHuman: 0, clickedHuman: 0, flagged: false, ...overrides };
+  return {
+    delivered: overrides.sent,
+    bouncedHard: 0,
+    bouncedSoft: 0,
+    complaints: 0,
+    openedHuman: 0,
+    clickedHuman: 0,
+    flagged: false,
+    ...overrides,
+  };
 }
 
 const NOT_SENT_TIMELINE: ReportTimeline = { sendingStartedAt: null, buckets: [] };
@@ -104,7 +113,8 @@ export function createFakeApi(
   const stats = new Map<number, Stats>(Object.entries(init.stats ?? {}).map(([id, s]) => [Number(id), { ...s }]));
   const rows = new Map<number, EmailPerformanceRow[]>(Object.entries(init.rows ?? {}).map(([id, list]) => [Number(id), list]));
   const links = new Map<number, CampaignLink[]>(Object.entries(init.links ?? {}).map(([id, list]) => [Number(id), list]));
-  const byId = <T,>(record: Record<number, T> | undefined) => new Map<number, T>(Object.entries(record ?? {}).map(([id, v]) => [Number(id), v]));
+  const byId = <T>(record: Record<number, T> | undefined) =>
+    new Map<number, T>(Object.entries(record ?? {}).map(([id, v]) => [Number(id), v]));
   const overviews = byId(init.figures);
   const timelines = byId(init.timelines);
   const domains = byId(init.domains);

@@ -177,7 +177,7 @@ describe('Campaign report: Overview figures, timeline and domains (an addition t
     expect(screen.queryByText('No opens yet.')).toBeNull();
   });
 
-  it("a campaign not sent yet says so plainly, with no figures, timeline or domains", async () => {
+  it('a campaign not sent yet says so plainly, with no figures, timeline or domains', async () => {
     setupOutcomes({}, { status: 'DRAFT', deliveryDate: null });
     expect(await screen.findByText('Not sent yet: the figures, the timeline and the domains appear once sending starts.')).toBeTruthy();
     expect(screen.queryByRole('list', { name: 'Figures' })).toBeNull();
@@ -199,12 +199,24 @@ describe('Campaign report: Overview figures, timeline and domains (an addition t
 
   it("the timeline's figures as a table: hourly then daily buckets, the sent so far, people and machines apart", async () => {
     const user = userEvent.setup();
-    const day = { start: '2024-04-05T00:00:00.000Z', hours: 24 as const, sent: 0, opensHuman: 3, opensMachine: 0, clicksHuman: 1, clicksMachine: 0 };
+    const day = {
+      start: '2024-04-05T00:00:00.000Z',
+      hours: 24 as const,
+      sent: 0,
+      opensHuman: 3,
+      opensMachine: 0,
+      clicksHuman: 1,
+      clicksMachine: 0,
+    };
     setupOutcomes({
       figures: sentFigures,
       timeline: {
         sendingStartedAt: STARTED,
-        buckets: [hour(0, { sent: 120, opensHuman: 30, opensMachine: 35, clicksHuman: 5, clicksMachine: 9 }), hour(1, { sent: 80, opensHuman: 12 }), day],
+        buckets: [
+          hour(0, { sent: 120, opensHuman: 30, opensMachine: 35, clicksHuman: 5, clicksMachine: 9 }),
+          hour(1, { sent: 80, opensHuman: 12 }),
+          day,
+        ],
       },
     });
     const toggle = await screen.findByRole('switch', { name: 'Show as table' });
@@ -213,7 +225,11 @@ describe('Campaign report: Overview figures, timeline and domains (an addition t
     const table = await screen.findByRole('table', { name: 'Timeline' });
     const rows = within(table)
       .getAllByRole('row')
-      .map((row) => within(row).getAllByRole(row.querySelector('th') ? 'columnheader' : 'cell').map((cell) => cell.textContent));
+      .map((row) =>
+        within(row)
+          .getAllByRole(row.querySelector('th') ? 'columnheader' : 'cell')
+          .map((cell) => cell.textContent),
+      );
     expect(rows).toEqual([
       ['Time', 'Mails sent', 'Sent so far', 'Opens by people', 'Opens by machines', 'Clicks by people', 'Clicks by machines'],
       [formatDateTime(STARTED, 'YYYY-MM-DD HH:mm'), '120', '120', '30', '35', '5', '9'],
@@ -229,7 +245,17 @@ describe('Campaign report: Overview figures, timeline and domains (an addition t
       figures: sentFigures,
       domains: [
         domain({ domain: 'gmail.com', sent: 120, delivered: 118, bouncedHard: 1, bouncedSoft: 1, openedHuman: 60, clickedHuman: 15 }),
-        domain({ domain: 'outlook.com', sent: 60, delivered: 52, bouncedHard: 5, bouncedSoft: 3, complaints: 1, openedHuman: 12, clickedHuman: 3, flagged: true }),
+        domain({
+          domain: 'outlook.com',
+          sent: 60,
+          delivered: 52,
+          bouncedHard: 5,
+          bouncedSoft: 3,
+          complaints: 1,
+          openedHuman: 12,
+          clickedHuman: 3,
+          flagged: true,
+        }),
         domain({ domain: null, sent: 20, delivered: 20, openedHuman: 8, clickedHuman: 2 }),
       ],
     });
@@ -238,7 +264,11 @@ describe('Campaign report: Overview figures, timeline and domains (an addition t
       const row = within(table)
         .getAllByRole('row')
         .find((r) => r.querySelector('td')?.textContent?.startsWith(name));
-      return row ? within(row).getAllByRole('cell').map((cell) => cell.textContent) : null;
+      return row
+        ? within(row)
+            .getAllByRole('cell')
+            .map((cell) => cell.textContent)
+        : null;
     };
     expect(cells('gmail.com')).toEqual(['gmail.com', '120', '118', '1', '1', '0', '50.0%', '12.5%']);
     expect(cells('outlook.com')).toEqual(['outlook.com High bounces or complaints', '60', '52', '5', '3', '1', '20.0%', '5.0%']);

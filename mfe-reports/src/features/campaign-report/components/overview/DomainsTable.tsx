@@ -1,4 +1,14 @@
-import { Subtitle1, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, makeStyles, tokens, useId } from '@fluentui/react-components';
+import {
+  Subtitle1,
+  TableBody,
+  TableCell,
+  TableHeader,
+  TableHeaderCell,
+  TableRow,
+  makeStyles,
+  tokens,
+  useId,
+} from '@fluentui/react-components';
 import { WarningFilled } from '@fluentui/react-icons';
 import type { ReportDomain } from '@mailroom/api-client';
 import { ScrollingTable } from '@mailroom/ui';
@@ -11,7 +21,16 @@ const useStyles = makeStyles({
   flag: { color: tokens.colorStatusWarningForeground1, fontWeight: tokens.fontWeightSemibold },
 });
 
-const COLUMNS = ['Domain', 'Mails sent', 'Delivered', 'Bounced (hard)', 'Bounced (soft)', 'Complaints', 'Open rate (people)', 'Click rate (people)'];
+const COLUMNS = [
+  'Domain',
+  'Mails sent',
+  'Delivered',
+  'Bounced (hard)',
+  'Bounced (soft)',
+  'Complaints',
+  'Open rate (people)',
+  'Click rate (people)',
+];
 
 /**
  * Deliverability by recipient domain (an addition to the spec): the top domains, then 'Other'. A

@@ -1,4 +1,4 @@
-import { Caption1, Card, Text, makeStyles, tokens } from '@fluentui/react-components';
+import { Caption1, Text, makeStyles, tokens } from '@fluentui/react-components';
 import type { ReportOverview } from '@mailroom/api-client';
 import { overviewFigures } from './figures';
 
@@ -12,7 +12,19 @@ const useStyles = makeStyles({
     padding: 0,
     listStyleType: 'none',
   },
-  tile: { height: '100%', rowGap: tokens.spacingVerticalXS },
+  // A plain tile rather than Fluent's Card: Card's styles call Griffel's shorthands at run time, which
+  // the apps' build leaves out of the shared @griffel/react (every style is pre-computed at build time).
+  tile: {
+    display: 'flex',
+    flexDirection: 'column',
+    rowGap: tokens.spacingVerticalXS,
+    height: '100%',
+    boxSizing: 'border-box',
+    padding: tokens.spacingHorizontalM,
+    borderRadius: tokens.borderRadiusMedium,
+    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+    backgroundColor: tokens.colorNeutralBackground2,
+  },
   label: { color: tokens.colorNeutralForeground2 },
   rate: { fontVariantNumeric: 'tabular-nums' },
 });
@@ -24,13 +36,13 @@ export function OverviewFigures({ figures }: { figures: ReportOverview }) {
     <ul className={styles.grid} aria-label="Figures">
       {overviewFigures(figures).map((figure) => (
         <li key={figure.label}>
-          <Card className={styles.tile} appearance="filled-alternative" size="small">
+          <div className={styles.tile}>
             <Text className={styles.label}>{figure.label}</Text>
             <Text size={600} weight="semibold" className={styles.rate}>
               {figure.rate}
             </Text>
             <Caption1>{figure.detail}</Caption1>
-          </Card>
+          </div>
         </li>
       ))}
     </ul>

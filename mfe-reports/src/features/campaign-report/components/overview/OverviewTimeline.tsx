@@ -66,13 +66,18 @@ export function OverviewTimeline({ timeline }: { timeline: ReportTimeline }) {
                 {buckets.map((bucket, index) => (
                   <TableRow key={bucket.start}>
                     <TableCell>{bucketLabel(bucket)}</TableCell>
-                    {[bucket.sent, sentSoFar[index] ?? 0, bucket.opensHuman, bucket.opensMachine, bucket.clicksHuman, bucket.clicksMachine].map(
-                      (value, column) => (
-                        <TableCell key={column} className={styles.number}>
-                          {value}
-                        </TableCell>
-                      ),
-                    )}
+                    {[
+                      bucket.sent,
+                      sentSoFar[index] ?? 0,
+                      bucket.opensHuman,
+                      bucket.opensMachine,
+                      bucket.clicksHuman,
+                      bucket.clicksMachine,
+                    ].map((value, column) => (
+                      <TableCell key={column} className={styles.number}>
+                        {value}
+                      </TableCell>
+                    ))}
                   </TableRow>
                 ))}
               </TableBody>
