@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 /**
  * `pnpm bench bundle`: how much JavaScript (gzip level 9, file by file) the browser loads for the
- * first signed-in view of /audiences, and how much more for a later move to /campaigns.
- * Budget: first view <= 300 KB, move <= 60 KB.
+ * first signed-in view of /audiences, how much more for a later move to /campaigns, and then how much
+ * more for a move from there to a campaign's report (/campaigns/reports/{id}, Overview tab, with figures,
+ * a timeline and domains to show: the report's charts load there and only there).
+ * Budget: first view <= 300 KB, move <= 60 KB, the report's move <= 120 KB more than the 62.1 KB it
+ * was before its charts (issue 16).
  *
  * Methods, best first (the one used is printed):
  *   --stack    Chromium against the whole product (`pnpm --filter @mailroom/api stack`, web on :8080 or
@@ -32,7 +35,8 @@ import { serveStatic } from '../../packages/static-server/serve.mjs';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const BUDGET = { firstViewKbGzip: 300, moveKbGzip: 60 };
+// The report's move: 62.1 KB before its Overview had charts (issue 16), plus the 120 KB they may add.
+const BUDGET = { firstViewKbGzip: 300, moveKbGzip: 60, reportMoveKbGzip: 182.1 };
 const MEMBER = { email: 'mia@example.org', password: 'mailroom', firstName: 'Mia', lastName: 'Member' };
 
 const args = new Set(process.argv.slice(2));
@@ -99,8 +103,11 @@ function listFiles(title, files) {
   for (const [url, size] of [...files].sort((a, b) => b[1] - a[1])) console.log(`    ${String(kb(size)).padStart(7)} KB  ${url}`);
 }
 
-/** Opens /audiences signed in, then moves to /campaigns through the drawer; returns the two figures. */
-async function measure(page, baseUrl) {
+/**
+ * Opens /audiences signed in, then moves to /campaigns through the drawer, then (given `report`, a
+ * campaign the API answers for) to that campaign's report; returns the figures.
+ */
+async function measure(page, baseUrl, report = null) {
   const scripts = trackScripts(page);
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
@@ -119,7 +126,103 @@ async function measure(page, baseUrl) {
   await scripts.settle();
   const move = new Map([...scripts.snapshot()].filter(([url]) => !first.has(url)));
   const moveCss = new Map([...scripts.styles()].filter(([url]) => !firstCss.has(url)));
-  return { first, move, firstCss, moveCss };
+  if (!report) return { first, move, firstCss, moveCss };
+
+  // The shell's router follows the address on popstate, as after a click on the campaign's report link.
+  await page.evaluate((path) => {
+    window.history.pushState({}, '', path);
+    window.dispatchEvent(new window.PopStateEvent('popstate'));
+  }, report.path);
+  await title(report.name).waitFor({ timeout: 60_000 });
+  await page.getByRole('region', { name: 'Timeline' }).waitFor({ timeout: 60_000 });
+  await page.waitForLoadState('networkidle');
+  await scripts.settle();
+  const before = new Map([...first, ...move]);
+  const reportMove = new Map([...scripts.snapshot()].filter(([url]) => !before.has(url)));
+  const cssBefore = new Map([...firstCss, ...moveCss]);
+  const reportMoveCss = new Map([...scripts.styles()].filter(([url]) => !cssBefore.has(url)));
+  return { first, move, firstCss, moveCss, reportMove, reportMoveCss };
+}
+
+/** A sent campaign with a day of opens and clicks, the answers the report's Overview tab asks for. */
+function benchReport() {
+  const id = 1;
+  const start = Date.parse('2024-04-02T09:00:00.000Z');
+  const hour = 3_600_000;
+  const campaign = {
+    id,
+    name: 'Bench campaign',
+    status: 'SENT',
+    audienceId: 1,
+    audienceName: 'Bench audience',
+    numberOfContacts: 1000,
+    contactCount: 1000,
+    fromName: 'Mia Member',
+    fromEmail: 'news@example.org',
+    subject: 'Bench news',
+    previewText: null,
+    templateId: 1,
+    template: null,
+    html: '<!DOCTYPE html><html><body><p>Hello</p></body></html>',
+    deliveryDate: new Date(start).toISOString(),
+    updatedAt: new Date(start).toISOString(),
+    updatedByEmail: MEMBER.email,
+    jobsSent: 990,
+    jobsFailed: 10,
+    uniqueOpens: 500,
+    uniqueClicks: 120,
+    errorMessage: null,
+  };
+  const figures = { sent: 990, delivered: 970, bouncedHard: 12, bouncedSoft: 8, complaints: 2, unsubscribed: 4 };
+  const buckets = Array.from({ length: 24 }, (_, i) => ({
+    start: new Date(start + i * hour).toISOString(),
+    hours: 1,
+    sent: i < 2 ? 495 : 0,
+    opensHuman: 40 - i,
+    opensMachine: i < 3 ? 60 : 2,
+    clicksHuman: 10 - Math.floor(i / 3),
+    clicksMachine: i < 2 ? 15 : 0,
+  }));
+  const domain = (name, sent) => ({
+    domain: name,
+    sent,
+    delivered: sent - 5,
+    bouncedHard: 3,
+    bouncedSoft: 2,
+    complaints: 0,
+    openedHuman: sent / 3,
+    clickedHuman: sent / 10,
+    flagged: false,
+  });
+  return {
+    path: `/campaigns/reports/${id}`,
+    name: campaign.name,
+    json: {
+      [`/api/campaigns/${id}`]: campaign,
+      [`/api/reports/${id}/overview-stat`]: {
+        campaign,
+        jobsSent: 990,
+        jobsFailed: 10,
+        totalContactsCount: 1000,
+        jobsUnknown: 0,
+        jobsUnconfirmed: 0,
+        unconfirmedResendAfterMinutes: 60,
+      },
+      [`/api/reports/${id}/overview`]: {
+        ...figures,
+        openedHuman: 400,
+        openedMachine: 100,
+        clickedHuman: 90,
+        clickedMachine: 30,
+        failed: 10,
+        unknown: 0,
+        totalContactsCount: 1000,
+        sendingStartedAt: campaign.deliveryDate,
+      },
+      [`/api/reports/${id}/timeline`]: { sendingStartedAt: campaign.deliveryDate, buckets },
+      [`/api/reports/${id}/domains`]: { domains: [domain('gmail.com', 600), domain('outlook.com', 300), domain(null, 90)] },
+    },
+  };
 }
 
 /** The built bundles on free ports, with stand-ins for the runtime config, the API and the identity provider. */
@@ -137,6 +240,7 @@ async function measureLocal(chromium) {
       servers.push(server);
       remotes[name] = remoteManifestUrl(name, `http://127.0.0.1:${await listen(server)}`);
     }
+    const report = benchReport();
     const page0 = { currentPage: 1, itemCount: 0, itemsPerPage: 10, totalItems: 0, totalPages: 0 };
     const emptyList = { items: [], meta: page0 };
     const json = {
@@ -145,6 +249,7 @@ async function measureLocal(chromium) {
       '/api/audiences': emptyList,
       '/api/templates': emptyList,
       '/api/campaigns': { data: emptyList },
+      ...report.json,
     };
     const shell = serveStatic(join(root, 'shell', 'dist'), 0, { host: '127.0.0.1', json });
     servers.push(shell);
@@ -186,7 +291,7 @@ async function measureLocal(chromium) {
       const page = await context.newPage();
       return {
         method: 'browser, built bundles on local static servers (stand-in config, API and session)',
-        ...(await measure(page, baseUrl)),
+        ...(await measure(page, baseUrl, report)),
       };
     } finally {
       await browser.close();
@@ -299,12 +404,38 @@ listFiles(
   result.first,
 );
 listFiles(`then a move to /campaigns: ${moveKbGzip} KB more in ${result.move.size} files (budget ${BUDGET.moveKbGzip} KB)`, result.move);
+// Only the local method knows a campaign to report on (the stack's seed has none sent).
+const reportMoveKbGzip = result.reportMove ? kb(sum(result.reportMove)) : null;
+if (result.reportMove) {
+  listFiles(
+    `then a move to a campaign's report (Overview): ${reportMoveKbGzip} KB more in ${result.reportMove.size} files (budget ${BUDGET.reportMoveKbGzip} KB)`,
+    result.reportMove,
+  );
+}
 const firstViewCssKbGzip = kb(sum(result.firstCss));
 const moveCssKbGzip = kb(sum(result.moveCss));
 console.log('Style sheets (CSS, not counted above: Griffel styles extracted at build time)');
 listFiles(`first signed-in view of /audiences: ${firstViewCssKbGzip} KB in ${result.firstCss.size} files`, result.firstCss);
 listFiles(`then a move to /campaigns: ${moveCssKbGzip} KB more in ${result.moveCss.size} files`, result.moveCss);
+const reportMoveCssKbGzip = result.reportMoveCss ? kb(sum(result.reportMoveCss)) : null;
+if (result.reportMoveCss) {
+  listFiles(
+    `then a move to a campaign's report: ${reportMoveCssKbGzip} KB more in ${result.reportMoveCss.size} files`,
+    result.reportMoveCss,
+  );
+}
 console.log(
-  `first view ${firstViewKbGzip <= BUDGET.firstViewKbGzip ? 'within' : 'OVER'} budget, move ${moveKbGzip <= BUDGET.moveKbGzip ? 'within' : 'OVER'} budget`,
+  `first view ${firstViewKbGzip <= BUDGET.firstViewKbGzip ? 'within' : 'OVER'} budget, move ${moveKbGzip <= BUDGET.moveKbGzip ? 'within' : 'OVER'} budget` +
+    (reportMoveKbGzip === null ? '' : `, report move ${reportMoveKbGzip <= BUDGET.reportMoveKbGzip ? 'within' : 'OVER'} budget`),
 );
-console.log(JSON.stringify({ bench: 'bundle', firstViewKbGzip, moveKbGzip, firstViewCssKbGzip, moveCssKbGzip }));
+console.log(
+  JSON.stringify({
+    bench: 'bundle',
+    firstViewKbGzip,
+    moveKbGzip,
+    reportMoveKbGzip,
+    firstViewCssKbGzip,
+    moveCssKbGzip,
+    reportMoveCssKbGzip,
+  }),
+);

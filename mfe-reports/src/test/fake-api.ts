@@ -3,7 +3,7 @@
  * the remote's real API client talks to it, so tests exercise the same requests the product makes. It
  * filters and pages email performance the way the server does, NOT_SENT included.
  */
-import type { Campaign, CampaignLink, EmailPerformanceRow } from '@mailroom/api-client';
+import type { Campaign, CampaignLink, EmailPerformanceRow, ReportDomain, ReportOverview, ReportTimeline } from '@mailroom/api-client';
 import { createFakeFetch, json, page, type RecordedRequest } from '@mailroom/mf-contract/fake-api';
 
 export function campaign(overrides: Partial<Campaign> & Pick<Campaign, 'id' | 'name'>): Campaign {
@@ -65,6 +65,42 @@ export interface Stats {
   jobsUnconfirmed?: number;
 }
 
+/** The Overview's figures of a campaign (an addition to the spec); by default one never sent. */
+export function figures(overrides: Partial<ReportOverview> = {}): ReportOverview {
+  return {
+    sent: 0,
+    delivered: 0,
+    bouncedHard: 0,
+    bouncedSoft: 0,
+    complaints: 0,
+    unsubscribed: 0,
+    openedHuman: 0,
+    openedMachine: 0,
+    clickedHuman: 0,
+    clickedMachine: 0,
+    failed: 0,
+    unknown: 0,
+    totalContactsCount: 0,
+    sendingStartedAt: null,
+    ...overrides,
+  };
+}
+
+export function domain(overrides: Partial<ReportDomain> & Pick<ReportDomain, 'domain' | 'sent'>): ReportDomain {
+  return {
+    delivered: overrides.sent,
+    bouncedHard: 0,
+    bouncedSoft: 0,
+    complaints: 0,
+    openedHuman: 0,
+    clickedHuman: 0,
+    flagged: false,
+    ...overrides,
+  };
+}
+
+const NOT_SENT_TIMELINE: ReportTimeline = { sendingStartedAt: null, buckets: [] };
+
 const NO_UNKNOWN = { jobsUnknown: 0, jobsUnconfirmed: 0, unconfirmedResendAfterMinutes: 60 };
 
 export function createFakeApi(
@@ -73,12 +109,20 @@ export function createFakeApi(
     stats?: Record<number, Stats>;
     rows?: Record<number, EmailPerformanceRow[]>;
     links?: Record<number, CampaignLink[]>;
+    figures?: Record<number, ReportOverview>;
+    timelines?: Record<number, ReportTimeline>;
+    domains?: Record<number, ReportDomain[]>;
   } = {},
 ) {
   const campaigns = new Map<number, Campaign>((init.campaigns ?? []).map((c) => [c.id, { ...c }]));
   const stats = new Map<number, Stats>(Object.entries(init.stats ?? {}).map(([id, s]) => [Number(id), { ...s }]));
   const rows = new Map<number, EmailPerformanceRow[]>(Object.entries(init.rows ?? {}).map(([id, list]) => [Number(id), list]));
   const links = new Map<number, CampaignLink[]>(Object.entries(init.links ?? {}).map(([id, list]) => [Number(id), list]));
+  const byId = <T>(record: Record<number, T> | undefined) =>
+    new Map<number, T>(Object.entries(record ?? {}).map(([id, v]) => [Number(id), v]));
+  const overviews = byId(init.figures);
+  const timelines = byId(init.timelines);
+  const domains = byId(init.domains);
 
   function filtered(id: number, query: URLSearchParams) {
     const email = query.get('email')?.toLowerCase();
@@ -113,6 +157,9 @@ export function createFakeApi(
     if (operation === 'overview-stat' && method === 'GET') {
       return json(200, { campaign: found, ...NO_UNKNOWN, ...(stats.get(id) ?? { jobsSent: 0, jobsFailed: 0, totalContactsCount: 0 }) });
     }
+    if (operation === 'overview' && method === 'GET') return json(200, overviews.get(id) ?? figures());
+    if (operation === 'timeline' && method === 'GET') return json(200, timelines.get(id) ?? NOT_SENT_TIMELINE);
+    if (operation === 'domains' && method === 'GET') return json(200, { domains: domains.get(id) ?? [] });
     if (operation === 'email-performance' && method === 'GET') return json(200, page(filtered(id, query), query));
     if (operation === 'export-email-performance' && method === 'GET') {
       return new Response(new Blob(['xlsx bytes']), {
@@ -147,7 +194,7 @@ export function createFakeApi(
     return json(404, { message: `No fake for ${method} ${path}` });
   }
 
-  return { ...createFakeFetch(route), campaigns, stats, rows, links };
+  return { ...createFakeFetch(route), campaigns, stats, rows, links, overviews, timelines, domains };
 }
 
 export type FakeApi = ReturnType<typeof createFakeApi>;

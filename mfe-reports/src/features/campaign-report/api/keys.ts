@@ -28,6 +28,10 @@ export const reportKeys = {
   report: (id: number) => [...reportKeys.all, id] as const,
   campaign: (id: number) => [...reportKeys.report(id), 'campaign'] as const,
   overview: (id: number) => [...reportKeys.report(id), 'overview'] as const,
+  /** The Overview tab's figures, timeline and domains (an addition to the spec). */
+  figures: (id: number) => [...reportKeys.report(id), 'figures'] as const,
+  timeline: (id: number) => [...reportKeys.report(id), 'timeline'] as const,
+  domains: (id: number) => [...reportKeys.report(id), 'domains'] as const,
   emailPerformance: (id: number) => [...reportKeys.report(id), 'email-performance'] as const,
   emailPerformancePage: (id: number, params: EmailPerformancePageParams) => [...reportKeys.emailPerformance(id), params] as const,
   links: (id: number) => [...reportKeys.report(id), 'links'] as const,

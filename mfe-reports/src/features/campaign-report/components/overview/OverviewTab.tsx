@@ -2,6 +2,7 @@ import { Body1, Text, makeStyles, tokens } from '@fluentui/react-components';
 import type { Campaign, CampaignOverviewStats } from '@mailroom/api-client';
 import { REMOTES } from '@mailroom/mf-contract/remotes';
 import { EmailFrame, formatDateTime, RouterLink } from '@mailroom/ui';
+import { CampaignOutcomes } from './CampaignOutcomes';
 import { CampaignStatusBadge } from './CampaignStatusBadge';
 import { SendingProgress, sendingProgress } from './SendingProgress';
 
@@ -21,7 +22,10 @@ const useStyles = makeStyles({
   empty: { color: tokens.colorNeutralForeground2 },
 });
 
-/** The report's first tab: who it went to, how far sending is, and the html that was sent. */
+/**
+ * The report's first tab: who it went to, how far sending is, what became of the mails (figures,
+ * timeline, domains: an addition to the spec), and the html that was sent.
+ */
 export function OverviewTab({ campaign, stats }: { campaign: Campaign; stats: CampaignOverviewStats }) {
   const styles = useStyles();
   const delivered = formatDateTime(campaign.deliveryDate);
@@ -36,6 +40,7 @@ export function OverviewTab({ campaign, stats }: { campaign: Campaign; stats: Ca
       {campaign.status === 'SENDING' && (
         <SendingProgress value={sendingProgress(stats.jobsSent, stats.jobsFailed, campaign.contactCount)} />
       )}
+      <CampaignOutcomes campaignId={campaign.id} sending={campaign.status === 'SENDING'} />
       <dl className={styles.details}>
         <dt className={styles.term}>Audience</dt>
         <dd className={styles.value}>
