@@ -28,6 +28,7 @@ export function campaign(overrides: Partial<Campaign> & Pick<Campaign, 'id' | 'n
     uniqueOpens: 4,
     uniqueClicks: 2,
     errorMessage: null,
+    followUp: null,
     ...overrides,
   };
 }

@@ -156,7 +156,7 @@ export function createSendingService(deps: SendingServiceDeps) {
 
   /** The campaign's queued job ids, a page at a time, after `afterId` and up to `upTo` (all when not given). */
   async function* queuedPages(campaignId: number, afterId = 0, upTo?: number): AsyncGenerator<number[]> {
-    for (let page = await repo.queuedJobIds(campaignId, afterId, upTo); page.length > 0; ) {
+    for (let page = await repo.queuedJobIds(campaignId, afterId, upTo); page.length > 0;) {
       yield page;
       page = await repo.queuedJobIds(campaignId, page.at(-1)!, upTo);
     }
