@@ -109,7 +109,9 @@ describe('A follow-up in the editor', () => {
 
     await user.click(await screen.findByRole('button', { name: 'Send' }));
     const confirm = await screen.findByRole('alertdialog', { name: 'Send campaign' });
-    expect(within(confirm).getByText('This campaign will be sent to 2 contacts: People who did not open "Autumn news". Send it now?')).toBeTruthy();
+    expect(
+      within(confirm).getByText('This campaign will be sent to 2 contacts: People who did not open "Autumn news". Send it now?'),
+    ).toBeTruthy();
     // The audience's invalid contacts are not this campaign's: no invalid-contacts warning came first.
     expect(screen.queryByRole('alertdialog', { name: 'Invalid contacts' })).toBeNull();
     await user.click(within(confirm).getByRole('button', { name: 'Send now' }));
