@@ -13,12 +13,23 @@ ALTER TABLE campaigns
   ADD COLUMN follow_up_count      integer;
 
 -- seq numbers a follow-up's recipients densely from 1 in the original's job order, so the
--- preview's pages are ranges of the primary key at any size. No foreign key to contacts: an
--- audience's contacts are purged in batches after it is deleted, and a key would cost each of those
--- deletes a probe here; the send joins contacts, so a purged contact is simply not sent to.
+-- preview's pages are ranges of the primary key at any size. No foreign keys: a key is checked row
+-- by row (EXPLAIN ANALYZE at 735,000 recipients: 4.4 s in the key's trigger, on a loaded machine).
+-- The rows go with their campaign through the trigger below instead (the one insert names a campaign
+-- it has just created in the same transaction). Nor to contacts: an audience's contacts are purged
+-- in batches after it is deleted; the send joins contacts, so a purged contact is not sent to.
 CREATE TABLE follow_up_recipients (
-  campaign_id bigint  NOT NULL REFERENCES campaigns (id) ON DELETE CASCADE,
+  campaign_id bigint  NOT NULL,
   seq         integer NOT NULL,
   contact_id  bigint  NOT NULL,
   PRIMARY KEY (campaign_id, seq)
 );
+
+CREATE FUNCTION follow_up_recipients_of_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM follow_up_recipients WHERE campaign_id = OLD.id;
+  RETURN NULL;
+END $$;
+
+CREATE TRIGGER campaigns_follow_up_recipients_delete AFTER DELETE ON campaigns
+  FOR EACH ROW WHEN (OLD.follow_up_recipients IS NOT NULL) EXECUTE FUNCTION follow_up_recipients_of_deleted();

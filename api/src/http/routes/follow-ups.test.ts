@@ -177,6 +177,11 @@ describe('follow-ups', () => {
     expect(notSent.body.queued).toBe(0);
     expect(await jobEmails(again.body.id as number)).toEqual(emails('fu', [3, 4, 7]));
 
+    // A follow-up deleted takes its recipients with it.
+    const dropped = notClicked.body.id as number;
+    expect((await api().delete(`/api/campaigns/${dropped}`).set('Authorization', auth)).status).toBe(204);
+    const left = await t.db.pool.query('SELECT count(*)::int AS n FROM follow_up_recipients WHERE campaign_id = $1', [dropped]);
+    expect(left.rows[0].n).toBe(0);
     // The original deleted: the follow-up still names it.
     expect((await api().delete(`/api/campaigns/${original}`).set('Authorization', auth)).status).toBe(204);
     expect((await get(`/api/campaigns/${followUp}`)).body.followUp).toEqual({
