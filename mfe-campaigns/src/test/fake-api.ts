@@ -31,6 +31,7 @@ export function campaign(overrides: Partial<Campaign> & Pick<Campaign, 'id' | 'n
     humanUniqueOpens: 0,
     humanUniqueClicks: 0,
     errorMessage: null,
+    followUp: null,
     ...overrides,
   };
 }
@@ -69,6 +70,8 @@ export interface FakeApiInit {
   senders?: string[];
   /** Per audience: how many valid contacts are suppressed (none when absent). */
   suppressed?: Record<number, SuppressedContacts>;
+  /** Per follow-up: its frozen recipients (contacts of its audience). */
+  recipients?: Record<number, Contact[]>;
 }
 
 export function createFakeApi(init: FakeApiInit = {}) {
@@ -77,6 +80,7 @@ export function createFakeApi(init: FakeApiInit = {}) {
   const contacts = new Map(Object.entries(init.contacts ?? {}).map(([id, list]) => [Number(id), list]));
   const templates = new Map((init.templates ?? []).map((t) => [t.id, { ...t }]));
   const senders = init.senders ?? ['news@example.org', 'events@example.org'];
+  const recipients = new Map(Object.entries(init.recipients ?? {}).map(([id, list]) => [Number(id), list]));
   let nextCampaignId = Math.max(0, ...campaigns.keys()) + 1;
 
   const byName = <T extends { name: string }>(items: Iterable<T>, query: URLSearchParams) => {
@@ -86,10 +90,11 @@ export function createFakeApi(init: FakeApiInit = {}) {
   const allContacts = (audienceId: number) => contacts.get(audienceId) ?? [];
 
   /** What validate-campaign answers: the valid contacts lacking a tag the template, subject or preview text uses. */
-  function validate(templateId: number, audienceId: number, texts: string[]): ValidationResult[] {
+  function validate(templateId: number, audienceId: number, texts: string[], campaignId?: number): ValidationResult[] {
     const html = templates.get(templateId)?.html ?? '';
     const tags = [...new Set([html, ...texts].join(' ').match(/\{\{\s*\w+\s*\}\}/g) ?? [])].map((tag) => tag.replace(/[{}\s]/g, ''));
-    return allContacts(audienceId)
+    const followUp = campaignId === undefined ? undefined : recipients.get(campaignId);
+    return (followUp ?? allContacts(audienceId))
       .filter((c) => c.errorMessage === null)
       .map((c) => ({ contactId: c.id, email: c.email, missingFields: tags.filter((tag) => !c.data[tag]) }))
       .filter((result) => result.missingFields.length > 0);
@@ -117,10 +122,10 @@ export function createFakeApi(init: FakeApiInit = {}) {
     }
     if (path === '/api/campaigns/validate-campaign' && method === 'POST') {
       const texts = [input.subject, input.previewText].filter((t): t is string => typeof t === 'string');
-      return json(200, validate(input.templateId as number, input.audienceId as number, texts));
+      return json(200, validate(input.templateId as number, input.audienceId as number, texts, input.campaignId as number | undefined));
     }
 
-    const campaignMatch = /^\/api\/campaigns\/(\d+)(\/\w+)?$/.exec(path);
+    const campaignMatch = /^\/api\/campaigns\/(\d+)(\/[\w-]+)?$/.exec(path);
     if (campaignMatch) {
       const found = campaigns.get(Number(campaignMatch[1]));
       if (!found) return json(404, { message: 'Campaign not found' });
@@ -154,6 +159,18 @@ export function createFakeApi(init: FakeApiInit = {}) {
         const id = nextCampaignId++;
         campaigns.set(id, { ...campaign({ ...found, id, name: `${found.name} (copy)` }), status: 'DRAFT', jobsSent: 0, jobsFailed: 0 });
         return json(201, { id });
+      }
+      if (action === '/follow-up' && method === 'POST') {
+        if (found.status !== 'SENT') return json(409, { message: 'Only a sent campaign can be followed up.' });
+        const id = nextCampaignId++;
+        const kind = input.recipients as 'NOT_OPENED' | 'NOT_CLICKED';
+        const followUp = { campaignId: found.id, campaignName: found.name, recipients: kind, recipientCount: 2 };
+        campaigns.set(id, { ...campaign({ ...found, id, name: `${found.name} (follow-up)` }), status: 'DRAFT', jobsSent: 0, followUp });
+        return json(201, campaigns.get(id));
+      }
+      if (action === '/recipients' && method === 'GET') {
+        const list = recipients.get(found.id);
+        return list ? json(200, page(list, query)) : json(404, { message: 'This campaign is not a follow-up.' });
       }
     }
 

@@ -30,6 +30,7 @@ export function campaign(overrides: Partial<Campaign> & Pick<Campaign, 'id' | 'n
     humanUniqueOpens: 3,
     humanUniqueClicks: 1,
     errorMessage: null,
+    followUp: null,
     ...overrides,
   };
 }

@@ -73,3 +73,16 @@ export const humanHitsLabel = (row: Pick<EmailPerformanceRow, 'humanOpened' | 'h
 
 /** A row without a bounce reads None. */
 export const bounceTypeLabel = (bounceType: BounceType | null): string => bounceType ?? 'None';
+
+type FollowUpRecipients = components['schemas']['FollowUpRecipients'];
+
+/** The follow-up's choices (an addition to the spec): whom of the original's contacts it goes to. */
+export const FOLLOW_UP_CHOICES: readonly { value: FollowUpRecipients; label: string }[] = [
+  { value: 'NOT_OPENED', label: 'People who did not open it' },
+  { value: 'NOT_CLICKED', label: 'People who did not click in it' },
+];
+
+/** A follow-up's recipients as the editor names them: 'People who did not open "Autumn news"'. */
+export function followUpRecipientsLabel(recipients: FollowUpRecipients, campaignName: string): string {
+  return `People who did not ${recipients === 'NOT_OPENED' ? 'open' : 'click in'} "${campaignName}"`;
+}

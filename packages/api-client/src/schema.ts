@@ -375,6 +375,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/campaigns/{id}/follow-up": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new DRAFT copy of a SENT campaign for its contacts who did not open it, or did not click
+         * @description An addition to the spec. The recipients are the campaign's contacts whose mail was handed to SES
+         *     (jobs SENT_WAIT_ACK or SENT_SUCCESS, bounced ones included) that no person opened
+         *     (NOT_OPENED: human_opened_at is null) or clicked (NOT_CLICKED), suppressed addresses left out.
+         *     They are frozen now: the draft's preview, validation, send confirmation and send read this set.
+         *     The draft keeps the campaign's audience, template, sender, subject and preview text; its name is
+         *     the original's with " (follow-up)". 409 when the campaign is not SENT.
+         */
+        post: operations["followUpCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{id}/recipients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * A page of a follow-up's frozen recipients (for its preview)
+         * @description An addition to the spec. The contacts a follow-up goes to, in the original's job order; a page is a
+         *     range of their dense numbers, so every page costs the same at a million. 404 when the campaign is
+         *     not a follow-up (a campaign's recipients are then its audience's valid contacts).
+         */
+        get: operations["listFollowUpRecipients"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/reports/{id}/clicks": {
         parameters: {
             query?: never;
@@ -921,7 +972,28 @@ export interface components {
             html: string | null;
             /** @description Jobs whose delivery was confirmed; only with job_success_count=true */
             jobSuccessCount?: number;
+            followUp: components["schemas"]["FollowUp"];
         };
+        /**
+         * @description The original's contacts that no person opened it for (NOT_OPENED), or clicked in it (NOT_CLICKED)
+         * @enum {string}
+         */
+        FollowUpRecipients: "NOT_OPENED" | "NOT_CLICKED";
+        FollowUpInput: {
+            recipients: components["schemas"]["FollowUpRecipients"];
+        };
+        /**
+         * @description An addition to the spec: where a follow-up's recipients come from (null for a campaign that goes to
+         *     its audience). campaignId is null once the original is deleted; campaignName is its name when the
+         *     follow-up was made. recipientCount is the frozen set's size (a send still skips any of them
+         *     suppressed since).
+         */
+        FollowUp: {
+            campaignId: components["schemas"]["NullableId"];
+            campaignName: string;
+            recipients: components["schemas"]["FollowUpRecipients"];
+            recipientCount: number;
+        } | null;
         CampaignListResponse: {
             data: {
                 items: components["schemas"]["CampaignSummary"][];
@@ -968,6 +1040,11 @@ export interface components {
         ValidateCampaignInput: {
             templateId: components["schemas"]["Id"];
             audienceId: components["schemas"]["Id"];
+            /**
+             * @description An addition to the spec: the campaign being validated. When it is a follow-up only its frozen
+             *     recipients are scanned (they are contacts of audienceId).
+             */
+            campaignId?: components["schemas"]["Id"];
             subject?: components["schemas"]["Subject"];
             previewText?: components["schemas"]["PreviewText"];
         };
@@ -2052,6 +2129,70 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CreatedId"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    followUpCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FollowUpInput"];
+            };
+        };
+        responses: {
+            /** @description The follow-up draft */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Campaign"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listFollowUpRecipients: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: components["parameters"]["Page"];
+                /** @description Page size */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the follow-up's recipients */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactList"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -31,6 +31,7 @@ export { ConfirmDialog, type ConfirmDialogProps } from './ConfirmDialog';
 export { FullScreenDialog, type FullScreenDialogProps } from './FullScreenDialog';
 export { EmailFrame, type EmailFrameProps } from './EmailFrame';
 export { FormDialog, type FormDialogProps } from './FormDialog';
+export { FollowUpDialog, type FollowUpDialogProps } from './FollowUpDialog';
 export { EmptyState, type EmptyStateProps } from './EmptyState';
 export { ErrorPanel, type ErrorPanelProps } from './ErrorPanel';
 export { RouterLink, parseRouteId, type RouterLinkProps } from './routing';

@@ -1,6 +1,8 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 
 export type CampaignStatus = 'DRAFT' | 'SENDING' | 'SENT' | 'ERROR';
+/** Whom a follow-up goes to: the original's contacts who did not open it, or did not click (migration 0012). */
+export type FollowUpRecipients = 'NOT_OPENED' | 'NOT_CLICKED';
 
 export class Campaign extends Model<InferAttributes<Campaign>, InferCreationAttributes<Campaign>> {
   declare id: CreationOptional<number>;
@@ -26,6 +28,11 @@ export class Campaign extends Model<InferAttributes<Campaign>, InferCreationAttr
   declare updatedByEmail: CreationOptional<string | null>;
   /** When sending last moved (a batch recorded); not updatedAt, which is "last edited". */
   declare progressAt: CreationOptional<Date | null>;
+  /** A follow-up: the campaign it follows (null once that one is deleted), its name then, whom and how many it goes to. */
+  declare followUpOf: CreationOptional<number | null>;
+  declare followUpName: CreationOptional<string | null>;
+  declare followUpRecipients: CreationOptional<FollowUpRecipients | null>;
+  declare followUpCount: CreationOptional<number | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -54,6 +61,10 @@ export class Campaign extends Model<InferAttributes<Campaign>, InferCreationAttr
         uniqueClicks: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
         updatedByEmail: { type: DataTypes.TEXT, allowNull: true },
         progressAt: { type: DataTypes.DATE, allowNull: true },
+        followUpOf: { type: DataTypes.BIGINT, allowNull: true },
+        followUpName: { type: DataTypes.TEXT, allowNull: true },
+        followUpRecipients: { type: DataTypes.TEXT, allowNull: true },
+        followUpCount: { type: DataTypes.INTEGER, allowNull: true },
         createdAt: { type: DataTypes.DATE, allowNull: false },
         updatedAt: { type: DataTypes.DATE, allowNull: false },
       },

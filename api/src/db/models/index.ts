@@ -4,13 +4,14 @@ import { Campaign } from './campaign.js';
 import { CampaignJob } from './campaign-job.js';
 import { CampaignLink } from './campaign-link.js';
 import { Contact } from './contact.js';
+import { FollowUpRecipient } from './follow-up-recipient.js';
 import { SnsMessage } from './sns-message.js';
 import { Suppression } from './suppression.js';
 import { Template } from './template.js';
 
-export { Audience, Campaign, CampaignJob, CampaignLink, Contact, SnsMessage, Suppression, Template };
+export { Audience, Campaign, CampaignJob, CampaignLink, Contact, FollowUpRecipient, SnsMessage, Suppression, Template };
 export type { AudienceSource } from './audience.js';
-export type { CampaignStatus } from './campaign.js';
+export type { CampaignStatus, FollowUpRecipients } from './campaign.js';
 export type { BounceType, CampaignJobStatus } from './campaign-job.js';
 export type { SuppressionReason } from './suppression.js';
 
@@ -37,6 +38,7 @@ export interface Models {
   CampaignLink: typeof CampaignLink;
   Suppression: typeof Suppression;
   SnsMessage: typeof SnsMessage;
+  FollowUpRecipient: typeof FollowUpRecipient;
 }
 
 /**
@@ -53,6 +55,7 @@ export function defineModels(sequelize: Sequelize): Models {
     CampaignLink: CampaignLink.initModel(sequelize),
     Suppression: Suppression.initModel(sequelize),
     SnsMessage: SnsMessage.initModel(sequelize),
+    FollowUpRecipient: FollowUpRecipient.initModel(sequelize),
   };
   const m = models;
   m.Audience.hasMany(m.Contact, { foreignKey: 'audienceId', as: 'contacts' });

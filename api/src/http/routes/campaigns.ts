@@ -6,6 +6,7 @@
 import { Router, type Request } from 'express';
 import type { AppDeps } from '../../deps.js';
 import type { CampaignUpdate, TestEmail } from '../../services/campaigns/campaign-service.js';
+import type { FollowUpRecipients } from '../../services/campaigns/repository.js';
 import { bool, id, pageQuery, str } from '../request.js';
 
 export function campaignsRouter({ services }: Pick<AppDeps, 'services'>): Router {
@@ -34,7 +35,11 @@ export function campaignsRouter({ services }: Pick<AppDeps, 'services'>): Router
   });
 
   router.post('/api/campaigns/validate-campaign', async (req, res) => {
-    res.json(await campaigns.validate(req.body as { templateId: number; audienceId: number; subject?: string; previewText?: string }));
+    res.json(
+      await campaigns.validate(
+        req.body as { templateId: number; audienceId: number; subject?: string; previewText?: string; campaignId?: number },
+      ),
+    );
   });
 
   router.get('/api/campaigns/:id', async (req, res) => {
@@ -60,6 +65,15 @@ export function campaignsRouter({ services }: Pick<AppDeps, 'services'>): Router
 
   router.post('/api/campaigns/:id/replicate', async (req, res) => {
     res.status(201).json(await campaigns.replicate(id(req), member(req)));
+  });
+
+  router.post('/api/campaigns/:id/follow-up', async (req, res) => {
+    const { recipients } = req.body as { recipients: FollowUpRecipients };
+    res.status(201).json(await campaigns.followUp(id(req), recipients, member(req)));
+  });
+
+  router.get('/api/campaigns/:id/recipients', async (req, res) => {
+    res.json(await campaigns.recipients(id(req), pageQuery(req)));
   });
 
   return router;

@@ -17,12 +17,14 @@ import { DomainError } from '../errors.js';
 import { toPage, type Page, type PageQuery } from '../paging.js';
 import { CAMPAIGN_NOT_FOUND, type SendingService } from '../sending/sending-service.js';
 import type { Database } from '../../db/database.js';
+import type { Contact } from '@mailroom/api-client';
 import {
   campaignRepository,
   type Campaign,
   type CampaignDraftFields,
   type CampaignSummary,
   type CampaignTemplateContent,
+  type FollowUpRecipients,
   type ValidationResult,
 } from './repository.js';
 
@@ -47,11 +49,15 @@ export const SENDING_STARTED = 'The campaign is being sent.';
 export const CONTINUE_STARTED = 'Campaign will continue sending to remaining contacts.';
 export const TEST_SUBJECT_PREFIX = '[Test] ';
 export const NO_NUL = 'Text must not contain NUL characters.';
+export const ONLY_SENT_FOLLOWED_UP = 'Only a sent campaign can be followed up.';
+export const NOT_A_FOLLOW_UP = 'This campaign is not a follow-up.';
+export const FOLLOW_UP_AUDIENCE = "A follow-up goes to its original's contacts; its audience cannot change.";
 /** Entries of the validation answer at most (the contract's bound). */
 export const VALIDATION_LIMIT = 1000;
 
 const NAME_MAX = 200;
 const COPY_SUFFIX = ' (copy)';
+const FOLLOW_UP_SUFFIX = ' (follow-up)';
 const DRAFT_FIELDS = ['audienceId', 'templateId', 'fromName', 'fromEmail', 'subject', 'previewText'] as const;
 
 /** The save body (the contract's CampaignUpdateInput). */
@@ -150,6 +156,8 @@ export function createCampaignService({ db, sending, authorizedSenders, configur
       const drafting = Object.keys(fields).length > 0;
       const current = await existing(id);
       if (drafting && current.status !== 'DRAFT') throw new DomainError('conflict', ONLY_DRAFTS_EDITED);
+      if (current.followUp && fields.audienceId !== undefined && fields.audienceId !== current.audienceId)
+        throw new DomainError('conflict', FOLLOW_UP_AUDIENCE);
       for (const field of ['fromName', 'subject', 'previewText'] as const) oneLine(field, fields[field]);
       noNul(fields.fromName, fields.fromEmail, fields.subject, fields.previewText);
       if (fields.audienceId) await audience(fields.audienceId);
@@ -167,6 +175,26 @@ export function createCampaignService({ db, sending, authorizedSenders, configur
       const copy = await repo.replicate(id, name, email);
       if (copy === undefined) throw new DomainError('not-found', CAMPAIGN_NOT_FOUND);
       return { id: copy };
+    },
+
+    /**
+     * A DRAFT copy of a SENT campaign for its contacts who did not open it, or did not click, by
+     * people (suppressed ones left out), frozen now: see the contract's followUpCampaign.
+     */
+    async followUp(id: number, recipients: FollowUpRecipients, email: string | null): Promise<Campaign> {
+      const source = await existing(id);
+      const name = `${source.name.slice(0, NAME_MAX - FOLLOW_UP_SUFFIX.length)}${FOLLOW_UP_SUFFIX}`;
+      const made = await repo.insertFollowUp(id, { name, recipients, updatedByEmail: email });
+      if (made === 'not-found') throw new DomainError('not-found', CAMPAIGN_NOT_FOUND);
+      if (made === 'not-sent') throw new DomainError('conflict', ONLY_SENT_FOLLOWED_UP);
+      return existing(made);
+    },
+
+    /** A page of a follow-up's frozen recipients (its preview's contacts). */
+    async recipients(id: number, query: PageQuery): Promise<Page<Contact>> {
+      const { followUp } = await existing(id);
+      if (!followUp) throw new DomainError('not-found', NOT_A_FOLLOW_UP);
+      return toPage(await repo.followUpRecipients(id, query), followUp.recipientCount, query);
     },
 
     async remove(id: number): Promise<void> {
@@ -228,8 +256,18 @@ export function createCampaignService({ db, sending, authorizedSenders, configur
     },
 
     /** The valid contacts of the audience lacking a field the template, subject or preview text uses (at most 1000). */
-    async validate(input: { templateId: number; audienceId: number; subject?: string; previewText?: string }): Promise<ValidationResult[]> {
-      const [content, target] = await Promise.all([template(input.templateId), audience(input.audienceId)]);
+    async validate(input: {
+      templateId: number;
+      audienceId: number;
+      subject?: string;
+      previewText?: string;
+      campaignId?: number;
+    }): Promise<ValidationResult[]> {
+      const [content, target, campaign] = await Promise.all([
+        template(input.templateId),
+        audience(input.audienceId),
+        input.campaignId === undefined ? undefined : existing(input.campaignId),
+      ]);
       const tags = mergeTagsIn(content.html, input.subject, input.previewText);
       const fields = resolveFields(tags, target.headers);
       // A valid contact always has its address.
@@ -239,7 +277,8 @@ export function createCampaignService({ db, sending, authorizedSenders, configur
           const source = fields.get(tag);
           return { tag, key: source?.kind === 'data' ? source.key : null };
         });
-      return repo.contactsMissingFields(target.id, checked, VALIDATION_LIMIT);
+      // A follow-up is validated on the people it goes to, as its send confirmation counts them.
+      return repo.contactsMissingFields(target.id, checked, VALIDATION_LIMIT, campaign?.followUp ? campaign.id : undefined);
     },
 
     /** The pre-send checks, then the jobs are created and published (202). */

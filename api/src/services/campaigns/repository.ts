@@ -3,14 +3,26 @@
  * through the Sequelize models; raw SQL only for the missing-fields scan, which asks PostgreSQL
  * about every valid contact of an audience at once. Jobs and sending are in ../sending.
  */
-import type { Campaign, CampaignSummary, ValidationResult } from '@mailroom/api-client';
+import type { Campaign, CampaignSummary, Contact, FollowUp, FollowUpRecipients, ValidationResult } from '@mailroom/api-client';
 import { literal, Op, type FindAttributeOptions, type WhereOptions } from 'sequelize';
 import type { Database } from '../../db/database.js';
 import type { Audience as AudienceRow, Campaign as CampaignRow, Template as TemplateRow } from '../../db/models/index.js';
 import { likeContains } from '../contacts/repository.js';
 import { offsetOf, type PageQuery } from '../paging.js';
 
-export type { Campaign, CampaignSummary, ValidationResult };
+export type { Campaign, CampaignSummary, FollowUpRecipients, ValidationResult };
+
+/**
+ * The jobs of a campaign that count as mailed for its follow-ups: those SES accepted (a bounce keeps
+ * its job's status). FAILED jobs never left, UNKNOWN ones may not have, and QUEUED / SENDING ones
+ * cannot remain in a SENT campaign.
+ */
+const MAILED = `j.status IN ('SENT_WAIT_ACK', 'SENT_SUCCESS')`;
+/** Who did not open, or did not click, counted by people (migration 0010), not by machines. */
+const NOT_REACHED: Record<FollowUpRecipients, string> = {
+  NOT_OPENED: 'j.human_opened_at IS NULL',
+  NOT_CLICKED: 'j.human_clicked_at IS NULL',
+};
 
 /** The fields a draft's save may set (the name aside). */
 export interface CampaignDraftFields {
@@ -89,8 +101,19 @@ const toSummary = (row: Row): CampaignSummary => ({
   errorMessage: row.errorMessage,
 });
 
+const followUpOf = (row: Row): FollowUp | null =>
+  row.followUpRecipients === null
+    ? null
+    : {
+        campaignId: row.followUpOf,
+        campaignName: row.followUpName ?? '',
+        recipients: row.followUpRecipients,
+        recipientCount: row.followUpCount ?? 0,
+      };
+
 const toCampaign = (row: Row): Campaign => ({
   ...toSummary(row),
+  followUp: followUpOf(row),
   template: row.template ? { id: row.template.id, name: row.template.name, html: row.template.html, preview: row.template.preview } : null,
   html: row.html,
 });
@@ -167,6 +190,63 @@ export function campaignRepository(db: Database) {
       return copy.id;
     },
 
+    /**
+     * A follow-up of `sourceId` (see the contract's followUpCampaign): the new DRAFT with the source's
+     * content, and its recipients frozen by one INSERT ... SELECT over the source's jobs, in the same
+     * transaction. The source row is locked (FOR SHARE) so it cannot be deleted or sent again meanwhile.
+     * 'not-found' or 'not-sent' when there is nothing to follow up.
+     */
+    async insertFollowUp(
+      sourceId: number,
+      values: { name: string; recipients: FollowUpRecipients; updatedByEmail: string | null },
+    ): Promise<number | 'not-found' | 'not-sent'> {
+      return db.transaction(async (tx) => {
+        const source = await Campaigns.findByPk(sourceId, { transaction: tx.transaction, lock: tx.transaction.LOCK.SHARE });
+        if (!source) return 'not-found';
+        if (source.status !== 'SENT') return 'not-sent';
+        const copy = await Campaigns.create(
+          {
+            name: values.name,
+            audienceId: source.audienceId,
+            templateId: source.templateId,
+            fromName: source.fromName,
+            fromEmail: source.fromEmail,
+            subject: source.subject,
+            previewText: source.previewText,
+            updatedByEmail: values.updatedByEmail,
+            followUpOf: source.id,
+            followUpName: source.name,
+            followUpRecipients: values.recipients,
+          },
+          { transaction: tx.transaction },
+        );
+        // The suppressions are probed by key from each job's address (a job keeps its contact's).
+        const { rowCount } = await tx.query(
+          `INSERT INTO follow_up_recipients (campaign_id, seq, contact_id)
+           SELECT $2, row_number() OVER (ORDER BY j.id), j.contact_id
+             FROM campaign_jobs j
+            WHERE j.campaign_id = $1 AND ${MAILED} AND ${NOT_REACHED[values.recipients]}
+              AND NOT EXISTS (SELECT 1 FROM suppressions s WHERE s.email_lower = lower(j.email))`,
+          [sourceId, copy.id],
+        );
+        await Campaigns.update({ followUpCount: rowCount }, { where: { id: copy.id }, transaction: tx.transaction });
+        return copy.id;
+      });
+    },
+
+    /** A page of a follow-up's recipients, as contacts: a range of their dense numbers. */
+    async followUpRecipients(campaignId: number, query: PageQuery): Promise<Contact[]> {
+      const first = offsetOf(query) + 1;
+      const { rows } = await db.query<Contact>(
+        `SELECT c.id, c.email, c.error_message AS "errorMessage", c.data
+           FROM follow_up_recipients r JOIN contacts c ON c.id = r.contact_id
+          WHERE r.campaign_id = $1 AND r.seq BETWEEN $2 AND $3
+          ORDER BY r.seq`,
+        [campaignId, first, first + query.limit - 1],
+      );
+      return rows;
+    },
+
     /** Deletes a campaign that is not SENDING (its jobs, links and events go with it); false otherwise. */
     async destroyUnlessSending(id: number): Promise<boolean> {
       return (await Campaigns.destroy({ where: { id, status: { [Op.ne]: 'SENDING' } } })) === 1;
@@ -202,19 +282,27 @@ export function campaignRepository(db: Database) {
      * The valid contacts, in file order, lacking a value for one of `tags` (an empty cell, or a tag
      * the audience has no header for), with those tags; at most `limit`.
      */
-    async contactsMissingFields(audienceId: number, tags: TagKey[], limit: number): Promise<ValidationResult[]> {
+    async contactsMissingFields(audienceId: number, tags: TagKey[], limit: number, followUpId?: number): Promise<ValidationResult[]> {
       if (tags.length === 0) return [];
+      const missing = `ARRAY(SELECT tag.name FROM tag WHERE tag.key IS NULL OR coalesce(c.data ->> tag.key, '') = '' ORDER BY tag.n)
+                  AS "missingFields"`;
+      const lacks = `EXISTS (SELECT 1 FROM tag WHERE tag.key IS NULL OR coalesce(c.data ->> tag.key, '') = '')`;
       const { rows } = await db.query<ValidationResult>(
-        `WITH tag AS (SELECT * FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS t(name, key, n))
-         SELECT c.id AS "contactId", c.email,
-                ARRAY(SELECT tag.name FROM tag WHERE tag.key IS NULL OR coalesce(c.data ->> tag.key, '') = '' ORDER BY tag.n)
-                  AS "missingFields"
-           FROM contacts c
-          WHERE c.audience_id = $1 AND c.valid_seq IS NOT NULL
-            AND EXISTS (SELECT 1 FROM tag WHERE tag.key IS NULL OR coalesce(c.data ->> tag.key, '') = '')
-          ORDER BY c.valid_seq
-          LIMIT $4`,
-        [audienceId, tags.map((t) => t.tag), tags.map((t) => t.key), limit],
+        // A follow-up's recipients (contacts of the audience, in the original's job order) instead of the audience's.
+        followUpId === undefined
+          ? `WITH tag AS (SELECT * FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS t(name, key, n))
+             SELECT c.id AS "contactId", c.email, ${missing}
+               FROM contacts c
+              WHERE c.audience_id = $1 AND c.valid_seq IS NOT NULL AND ${lacks}
+              ORDER BY c.valid_seq
+              LIMIT $4`
+          : `WITH tag AS (SELECT * FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS t(name, key, n))
+             SELECT c.id AS "contactId", c.email, ${missing}
+               FROM follow_up_recipients r JOIN contacts c ON c.id = r.contact_id
+              WHERE r.campaign_id = $5 AND c.audience_id = $1 AND c.valid_seq IS NOT NULL AND ${lacks}
+              ORDER BY r.seq
+              LIMIT $4`,
+        [audienceId, tags.map((t) => t.tag), tags.map((t) => t.key), limit, ...(followUpId === undefined ? [] : [followUpId])],
       );
       return rows;
     },

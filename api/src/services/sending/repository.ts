@@ -40,7 +40,10 @@ export type JobOutcome =
   | { id: number; status: 'QUEUED'; delayMs: number; error?: string; returned?: boolean };
 
 export interface NewJobs {
-  /** Contacts of the audience without a job: every valid, not suppressed one, or one of them. */
+  /**
+   * Contacts of the audience without a job: every valid, not suppressed one, or one of them. For a
+   * follow-up, only those among its frozen recipients.
+   */
   contacts: 'all' | { contactId: number };
 }
 
@@ -52,17 +55,34 @@ export interface NewJobs {
  */
 export type Requeue = 'failed' | { jobId: number } | { unconfirmedForMs: number };
 
+export interface LockedCampaign {
+  status: CampaignStatus;
+  audienceId: number | null;
+  /** A follow-up (migration 0012) goes only to its frozen recipients, never to the rest of the audience. */
+  followUp: boolean;
+}
+
+/** What createJobs made: how many, and the range of their ids (all of this campaign's jobs in it are new). */
+export interface CreatedJobs {
+  count: number;
+  firstId: number | null;
+  lastId: number | null;
+}
+
+/** Queued job ids are read and published this many at a time: a million-job send never holds them all. */
+export const ID_PAGE = 50_000;
+
 const SUPPRESSED = 'EXISTS (SELECT 1 FROM suppressions s WHERE s.email_lower = lower(c.email))';
 
 export function sendingRepository(db: Database) {
   return {
     /** Locks the campaign row for the transaction (sends, continues and retries of one campaign queue up). */
-    async lockCampaign(tx: Tx, id: number): Promise<{ status: CampaignStatus; audienceId: number | null } | undefined> {
-      const { rows } = await tx.query<{ status: CampaignStatus; audience_id: number | null }>(
-        'SELECT status, audience_id FROM campaigns WHERE id = $1 FOR UPDATE',
+    async lockCampaign(tx: Tx, id: number): Promise<LockedCampaign | undefined> {
+      const { rows } = await tx.query<{ status: CampaignStatus; audience_id: number | null; follow_up: boolean }>(
+        'SELECT status, audience_id, follow_up_recipients IS NOT NULL AS follow_up FROM campaigns WHERE id = $1 FOR UPDATE',
         [id],
       );
-      return rows[0] && { status: rows[0].status, audienceId: rows[0].audience_id };
+      return rows[0] && { status: rows[0].status, audienceId: rows[0].audience_id, followUp: rows[0].follow_up };
     },
 
     /** The links of the html snapshot; their ids, in the order given. */
@@ -84,25 +104,34 @@ export function sendingRepository(db: Database) {
     },
 
     /**
-     * Creates the jobs of contacts that have none (valid, not suppressed); the new jobs' ids. Contacts
-     * with a job are left out by reading, not by the insert's conflict check: that check waits for a
-     * worker whose claim or record holds the job's row while its count trigger waits for the campaign
-     * row this transaction holds, a deadlock (seen as a 500 on concurrent "send to contact").
+     * Creates the jobs of contacts that have none (valid, not suppressed): of the audience, or of a
+     * follow-up's frozen recipients (`followUp`), all or one. Answers how many and their id range
+     * rather than every id: the campaign row is locked, so the campaign's jobs within that range are
+     * exactly these. Contacts with a job are left out by reading, not by the insert's conflict check:
+     * that check waits for a worker whose claim or record holds the job's row while its count trigger
+     * waits for the campaign row this transaction holds, a deadlock (seen as a 500 on concurrent "send
+     * to contact").
      */
-    async createJobs(tx: Tx, campaignId: number, audienceId: number, jobs: NewJobs): Promise<number[]> {
-      const one = jobs.contacts === 'all' ? undefined : jobs.contacts.contactId;
-      const { rows } = await tx.query<{ id: number }>(
-        `INSERT INTO campaign_jobs (campaign_id, contact_id, email)
-         SELECT $1, c.id, c.email FROM contacts c
-          WHERE c.audience_id = $2 AND c.error_message IS NULL AND NOT ${SUPPRESSED}
-            AND NOT EXISTS (SELECT 1 FROM campaign_jobs j WHERE j.campaign_id = $1 AND j.contact_id = c.id)
-            ${one === undefined ? '' : 'AND c.id = $3'}
-          ORDER BY c.valid_seq
-         ON CONFLICT (campaign_id, contact_id) DO NOTHING
-         RETURNING id`,
-        one === undefined ? [campaignId, audienceId] : [campaignId, audienceId, one],
+    async createJobs(tx: Tx, campaignId: number, audienceId: number, jobs: NewJobs, followUp = false): Promise<CreatedJobs> {
+      const params: unknown[] = [campaignId, audienceId];
+      const one = jobs.contacts === 'all' ? '' : `AND c.id = $${params.push(jobs.contacts.contactId)}`;
+      const source = followUp
+        ? `FROM follow_up_recipients r JOIN contacts c ON c.id = r.contact_id WHERE r.campaign_id = $1 AND c.audience_id = $2`
+        : `FROM contacts c WHERE c.audience_id = $2`;
+      const { rows } = await tx.query<{ count: number; firstId: number | null; lastId: number | null }>(
+        `WITH created AS (
+           INSERT INTO campaign_jobs (campaign_id, contact_id, email)
+           SELECT $1, c.id, c.email ${source}
+              AND c.error_message IS NULL AND NOT ${SUPPRESSED}
+              AND NOT EXISTS (SELECT 1 FROM campaign_jobs j WHERE j.campaign_id = $1 AND j.contact_id = c.id)
+              ${one}
+            ORDER BY ${followUp ? 'r.seq' : 'c.valid_seq'}
+           ON CONFLICT (campaign_id, contact_id) DO NOTHING
+           RETURNING id)
+         SELECT count(*)::int AS count, min(id) AS "firstId", max(id) AS "lastId" FROM created`,
+        params,
       );
-      return rows.map((row) => row.id);
+      return rows[0]!;
     },
 
     /**
@@ -156,15 +185,30 @@ export function sendingRepository(db: Database) {
       );
     },
 
-    /** The ids of the campaign's jobs waiting to be sent (whose delay, if any, is over), in order. */
-    async queuedJobIds(campaignId: number): Promise<number[]> {
+    /**
+     * The campaign's jobs waiting to be sent (whose delay, if any, is over), in id order, a page of at
+     * most ID_PAGE at a time (keyset from `afterId`); `upTo` ends the range.
+     */
+    async queuedJobIds(campaignId: number, afterId = 0, upTo?: number): Promise<number[]> {
       const { rows } = await db.query<{ id: number }>(
         `SELECT id FROM campaign_jobs
           WHERE campaign_id = $1 AND status = 'QUEUED' AND (not_before IS NULL OR not_before <= now())
-          ORDER BY id`,
-        [campaignId],
+            AND id > $2 ${upTo === undefined ? '' : 'AND id <= $4'}
+          ORDER BY id
+          LIMIT $3`,
+        upTo === undefined ? [campaignId, afterId, ID_PAGE] : [campaignId, afterId, ID_PAGE, upTo],
       );
       return rows.map((row) => row.id);
+    },
+
+    /** How many of the campaign's jobs are waiting to be sent now (sizes the messages of a publish). */
+    async countQueued(campaignId: number): Promise<number> {
+      const { rows } = await db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM campaign_jobs
+          WHERE campaign_id = $1 AND status = 'QUEUED' AND (not_before IS NULL OR not_before <= now())`,
+        [campaignId],
+      );
+      return rows[0]?.n ?? 0;
     },
 
     async findSendingCampaign(id: number): Promise<SendingCampaign | undefined> {

@@ -40,7 +40,7 @@ import { createMailSender, DAILY_QUOTA_REACHED, type PreparedMail, type SendOutc
 import { createTrackingTokens, trackingUrls } from '../../mail/tracking-tokens.js';
 import type { Queues } from '../../queue/registry.js';
 import { DomainError } from '../errors.js';
-import { sendingRepository, type ClaimedJob, type JobOutcome, type NewJobs, type Requeue } from './repository.js';
+import { sendingRepository, type ClaimedJob, type CreatedJobs, type JobOutcome, type NewJobs, type Requeue } from './repository.js';
 import type { SendRateLimiter } from './send-rate.js';
 
 export const CAMPAIGN_NOT_FOUND = 'Campaign not found';
@@ -133,17 +133,40 @@ export function createSendingService(deps: SendingServiceDeps) {
     }
   };
 
-  const publish = async (campaignId: number, ids: number[]): Promise<void> => {
-    const batches: number[][] = [];
-    const size = batchSize(ids.length);
-    for (let i = 0; i < ids.length; i += size) batches.push(ids.slice(i, i + size));
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: Math.min(PUBLISHES_AT_ONCE, batches.length) }, async () => {
-        while (next < batches.length) await queue.publish('campaign-send', { campaignId, jobIds: batches[next++]! });
-      }),
-    );
+  /**
+   * Publishes job ids read a page at a time (`pages`), in messages sized for `total` jobs; answers how
+   * many were published. A million-job send holds one page of ids (repository's ID_PAGE), not all.
+   */
+  const publish = async (campaignId: number, pages: AsyncIterable<number[]>, total: number): Promise<number> => {
+    const size = batchSize(total);
+    let published = 0;
+    for await (const ids of pages) {
+      const batches: number[][] = [];
+      for (let i = 0; i < ids.length; i += size) batches.push(ids.slice(i, i + size));
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: Math.min(PUBLISHES_AT_ONCE, batches.length) }, async () => {
+          while (next < batches.length) await queue.publish('campaign-send', { campaignId, jobIds: batches[next++]! });
+        }),
+      );
+      published += ids.length;
+    }
+    return published;
   };
+
+  /** The campaign's queued job ids, a page at a time, after `afterId` and up to `upTo` (all when not given). */
+  async function* queuedPages(campaignId: number, afterId = 0, upTo?: number): AsyncGenerator<number[]> {
+    for (let page = await repo.queuedJobIds(campaignId, afterId, upTo); page.length > 0;) {
+      yield page;
+      page = await repo.queuedJobIds(campaignId, page.at(-1)!, upTo);
+    }
+  }
+
+  /** The jobs one dispatch queued on a campaign already sending: those it put back, then the range it created. */
+  async function* dispatchedPages(campaignId: number, requeued: number[], created: CreatedJobs): AsyncGenerator<number[]> {
+    if (requeued.length > 0) yield requeued.sort((a, b) => a - b);
+    if (created.firstId !== null) yield* queuedPages(campaignId, created.firstId - 1, created.lastId ?? undefined);
+  }
 
   /** The campaign's mail, compiled once per worker (its content no longer changes once sending). */
   const campaignMail = async (id: number): Promise<CampaignMail | undefined> => {
@@ -178,7 +201,7 @@ export function createSendingService(deps: SendingServiceDeps) {
      * when it was not sending; only this dispatch's when it was). Answers how many were published.
      */
     async dispatch(campaignId: number, plan: DispatchPlan): Promise<{ queued: number }> {
-      const { wasSending, ids } = await db.transaction(async (tx) => {
+      const { wasSending, created, requeued } = await db.transaction(async (tx) => {
         const campaign = await repo.lockCampaign(tx, campaignId);
         if (!campaign) throw new DomainError('not-found', CAMPAIGN_NOT_FOUND);
         if (!plan.from.includes(campaign.status)) throw new DomainError('conflict', plan.conflict);
@@ -188,20 +211,25 @@ export function createSendingService(deps: SendingServiceDeps) {
           const linkIds = await repo.insertLinks(tx, campaignId, snapshot.links);
           await repo.saveSnapshot(tx, campaignId, snapshot.html(linkIds), plan.snapshot.plainText);
         }
-        const created =
-          plan.newJobs && campaign.audienceId !== null ? await repo.createJobs(tx, campaignId, campaign.audienceId, plan.newJobs) : [];
+        const created: CreatedJobs =
+          plan.newJobs && campaign.audienceId !== null
+            ? await repo.createJobs(tx, campaignId, campaign.audienceId, plan.newJobs, campaign.followUp)
+            : { count: 0, firstId: null, lastId: null };
         const requeued = plan.requeue ? await repo.requeue(tx, campaignId, plan.requeue) : { ids: [], failed: 0 };
-        await repo.markSending(tx, campaignId, created.length, requeued.failed);
-        return { wasSending: campaign.status === 'SENDING', ids: [...created, ...requeued.ids] };
+        await repo.markSending(tx, campaignId, created.count, requeued.failed);
+        return { wasSending: campaign.status === 'SENDING', created, requeued: requeued.ids };
       });
-      if (ids.length >= ANALYZE_AFTER_JOBS) await repo.analyzeJobs();
-      const queued = wasSending ? ids.sort((a, b) => a - b) : await repo.queuedJobIds(campaignId);
+      if (created.count + requeued.length >= ANALYZE_AFTER_JOBS) await repo.analyzeJobs();
+      const [pages, total] = wasSending
+        ? [dispatchedPages(campaignId, requeued, created), created.count + requeued.length]
+        : [queuedPages(campaignId), await repo.countQueued(campaignId)];
       // The jobs are recorded: if the broker fails now, the sweep publishes them once the campaign idles.
-      await publish(campaignId, queued).catch((err: unknown) =>
-        logger.error({ err, campaignId }, 'could not publish the jobs of a campaign; the sweep will'),
-      );
-      if (queued.length === 0) await repo.finishIfDone(campaignId);
-      return { queued: queued.length };
+      const queued = await publish(campaignId, pages, total).catch((err: unknown) => {
+        logger.error({ err, campaignId }, 'could not publish the jobs of a campaign; the sweep will');
+        return total;
+      });
+      if (queued === 0) await repo.finishIfDone(campaignId);
+      return { queued };
     },
 
     /** The campaign's UNKNOWN jobs, and those unconfirmed long enough for a deliberate resend. */
@@ -312,9 +340,7 @@ export function createSendingService(deps: SendingServiceDeps) {
       if (unknown > 0) logger.warn({ jobs: unknown }, 'jobs left sending by a stopped worker are now UNKNOWN');
       let republished = 0;
       for (const campaignId of await repo.takeIdleCampaigns(settings.staleAfterMs)) {
-        const ids = await repo.queuedJobIds(campaignId);
-        await publish(campaignId, ids);
-        republished += ids.length;
+        republished += await publish(campaignId, queuedPages(campaignId), await repo.countQueued(campaignId));
       }
       if (republished > 0) logger.warn({ jobs: republished }, 'queued jobs of idle campaigns published again');
       let finished = 0;

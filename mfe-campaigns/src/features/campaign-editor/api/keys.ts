@@ -1,7 +1,7 @@
 /**
  * The campaign editor's query keys: the campaign being edited, the authorized senders, the pickers'
- * pages, and what the send flow and the preview read (an audience, its contacts, the rendered email,
- * the validation result).
+ * pages, and what the send flow and the preview read (an audience, its contacts or a follow-up's
+ * recipients, the rendered email, the validation result).
  */
 export interface PickerParams {
   page: number;
@@ -25,6 +25,8 @@ export interface RenderParams {
 export interface ValidateParams {
   templateId: number;
   audienceId: number;
+  /** A follow-up being previewed: only its recipients are validated. */
+  campaignId?: number;
   subject?: string;
   previewText?: string;
 }
@@ -38,6 +40,8 @@ export const editorKeys = {
   audience: (id: number) => [...editorKeys.all, 'audience', id] as const,
   suppressed: (audienceId: number) => [...editorKeys.audience(audienceId), 'suppressed'] as const,
   contacts: (audienceId: number, params: PreviewContactsParams) => [...editorKeys.audience(audienceId), 'contacts', params] as const,
+  /** A follow-up's frozen recipients (they replace the audience's contacts in its preview). */
+  recipients: (campaignId: number, params: PreviewContactsParams) => [...editorKeys.campaign(campaignId), 'recipients', params] as const,
   rendered: (params: RenderParams) => [...editorKeys.all, 'rendered', params] as const,
   validation: (params: ValidateParams) => [...editorKeys.all, 'validation', params] as const,
 };

@@ -3,19 +3,29 @@ import { expectBody, type ContactList, type RenderedEmail, type SuppressedContac
 import { useApiClient } from '@mailroom/mf-contract/react';
 import { editorKeys, type PreviewContactsParams, type RenderParams, type ValidateParams } from './keys';
 
-/** The audience's valid contacts (the ones the campaign goes to), a page at a time, to preview the email for one of them. */
-export function usePreviewContacts(audienceId: number | null, params: PreviewContactsParams) {
+/**
+ * The contacts the campaign goes to, a page at a time, to preview the email for one of them: the
+ * audience's valid contacts, or a follow-up's frozen recipients (`followUpId`).
+ */
+export function usePreviewContacts(audienceId: number | null, params: PreviewContactsParams, followUpId: number | null = null) {
   const client = useApiClient();
   return useQuery({
-    queryKey: editorKeys.contacts(audienceId ?? 0, params),
+    queryKey: followUpId === null ? editorKeys.contacts(audienceId ?? 0, params) : editorKeys.recipients(followUpId, params),
     queryFn: async ({ signal }) => {
+      if (followUpId !== null) {
+        const { data } = await client.GET('/api/campaigns/{id}/recipients', {
+          params: { path: { id: followUpId }, query: params },
+          signal,
+        });
+        return expectBody<ContactList>(data);
+      }
       const { data } = await client.GET('/api/audiences/{id}/contacts', {
         params: { path: { id: audienceId! }, query: { ...params, hasError: false } },
         signal,
       });
       return expectBody<ContactList>(data);
     },
-    enabled: audienceId !== null,
+    enabled: audienceId !== null || followUpId !== null,
     placeholderData: keepPreviousData,
   });
 }

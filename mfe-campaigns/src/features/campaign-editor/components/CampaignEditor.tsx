@@ -12,6 +12,7 @@ import {
 } from '@fluentui/react-components';
 import { EyeRegular, MailRegular, SendRegular } from '@fluentui/react-icons';
 import { errorMessage, type Audience, type Campaign, type SuppressedContacts } from '@mailroom/api-client';
+import { followUpRecipientsLabel } from '@mailroom/api-client/labels';
 import { REMOTES } from '@mailroom/mf-contract/remotes';
 import { useRemote } from '@mailroom/mf-contract/react';
 import { RouterLink } from '@mailroom/ui';
@@ -48,7 +49,13 @@ type EditorDialog =
   | { kind: 'test-email' }
   | { kind: 'preview' }
   | { kind: 'invalid-contacts'; audience: Audience; suppressed: SuppressedContacts | null }
-  | { kind: 'confirm-send'; audienceName: string; recipients: number | null; suppressed: SuppressedContacts | null };
+  | {
+      kind: 'confirm-send';
+      audienceName: string;
+      recipients: number | null;
+      suppressed: SuppressedContacts | null;
+      followUpLabel?: string;
+    };
 
 const SECTIONS = ['to', 'from', 'subject', 'content'] as const;
 
@@ -67,6 +74,14 @@ export function CampaignEditor({ campaign }: { campaign: Campaign }) {
   const fetchSuppressed = useFetchSuppressedContacts();
 
   const editable = campaign.status === 'DRAFT';
+  // A follow-up goes to the people frozen when it was made: the To section, preview and confirmation all name them.
+  const followUp = campaign.followUp
+    ? {
+        campaignId: campaign.id,
+        label: followUpRecipientsLabel(campaign.followUp.recipients, campaign.followUp.campaignName),
+        recipientCount: campaign.followUp.recipientCount,
+      }
+    : null;
   const busy = save.isPending || preparingSend || send.isPending;
   const nameBlank = draft.name.trim() === '';
   const update = (change: Partial<CampaignDraft>) => setDraft((current) => ({ ...current, ...change }));
@@ -106,6 +121,17 @@ export function CampaignEditor({ campaign }: { campaign: Campaign }) {
       const problem = presendError(draft, senders.data);
       if (problem) {
         setDialog({ kind: 'error', message: problem });
+        return;
+      }
+      if (followUp) {
+        // Its recipients are valid, not suppressed contacts, counted when it was made.
+        setDialog({
+          kind: 'confirm-send',
+          audienceName: draft.audience!.name,
+          recipients: followUp.recipientCount,
+          suppressed: null,
+          followUpLabel: followUp.label,
+        });
         return;
       }
       const { id, name } = draft.audience!;
@@ -205,7 +231,12 @@ export function CampaignEditor({ campaign }: { campaign: Campaign }) {
 
       {/* The sections still open and close when read-only: only what edits the campaign is disabled. */}
       <Accordion multiple collapsible defaultOpenItems={editable ? openAtStart(draft) : [...SECTIONS]}>
-        <ToSection audience={draft.audience} disabled={!editable} onChoose={() => setDialog({ kind: 'audience-picker' })} />
+        <ToSection
+          audience={draft.audience}
+          followUp={followUp}
+          disabled={!editable}
+          onChoose={() => setDialog({ kind: 'audience-picker' })}
+        />
         <FromSection fromName={draft.fromName} fromEmail={draft.fromEmail} disabled={!editable} onChange={update} />
         <SubjectSection subject={draft.subject} previewText={draft.previewText} disabled={!editable} onChange={update} />
         <ContentSection template={draft.template} disabled={!editable} onChoose={() => setDialog({ kind: 'template-picker' })} />
@@ -245,7 +276,7 @@ export function CampaignEditor({ campaign }: { campaign: Campaign }) {
           onClose={closeDialog}
         />
       )}
-      {dialog?.kind === 'preview' && <PreviewDialog draft={draft} onClose={closeDialog} />}
+      {dialog?.kind === 'preview' && <PreviewDialog draft={draft} followUp={followUp} onClose={closeDialog} />}
       {dialog?.kind === 'invalid-contacts' && (
         <InvalidContactsDialog
           audience={dialog.audience}
@@ -258,6 +289,7 @@ export function CampaignEditor({ campaign }: { campaign: Campaign }) {
           audienceName={dialog.audienceName}
           recipients={dialog.recipients}
           suppressed={dialog.suppressed}
+          followUpLabel={dialog.followUpLabel}
           busy={send.isPending}
           onConfirm={confirmSend}
           onCancel={closeDialog}

@@ -32,6 +32,8 @@ const useStyles = makeStyles({
 
 export interface PreviewDialogProps {
   draft: CampaignDraft;
+  /** A follow-up: its id and whom it goes to; the preview reads its recipients instead of the audience's contacts. */
+  followUp?: { campaignId: number; label: string; recipientCount: number } | null;
   onClose: () => void;
 }
 
@@ -40,7 +42,7 @@ export interface PreviewDialogProps {
  * contacts to choose that contact from, subject, preview text and audience, and the validation banner
  * with the contacts whose data lacks a field the email uses.
  */
-export function PreviewDialog({ draft, onClose }: PreviewDialogProps) {
+export function PreviewDialog({ draft, followUp = null, onClose }: PreviewDialogProps) {
   const styles = useStyles();
   const templateId = draft.template!.id;
   const audienceId = draft.audience?.id ?? null;
@@ -50,7 +52,7 @@ export function PreviewDialog({ draft, onClose }: PreviewDialogProps) {
 
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(10);
-  const contacts = usePreviewContacts(audienceId, { page, limit: pageSize });
+  const contacts = usePreviewContacts(audienceId, { page, limit: pageSize }, followUp?.campaignId ?? null);
 
   // The email is shown for the first contact until another is chosen; without contacts, tags stay empty.
   const [shown, setShown] = useState<Contact | null>(null);
@@ -63,9 +65,11 @@ export function PreviewDialog({ draft, onClose }: PreviewDialogProps) {
     : { templateId, ...(contact ? { contactId: contact.id } : {}), ...texts };
   const rendered = useRenderedEmail(renderParams);
 
-  const validateParams: ValidateParams | null = audienceId === null ? null : { templateId, audienceId, ...texts };
+  const validateParams: ValidateParams | null =
+    audienceId === null ? null : { templateId, audienceId, ...(followUp ? { campaignId: followUp.campaignId } : {}), ...texts };
   const validation = useCampaignValidation(validateParams);
-  const suppressed = useSuppressedContacts(audienceId);
+  // A follow-up's recipients were chosen without the suppressed: the audience's count would say the wrong people.
+  const suppressed = useSuppressedContacts(followUp ? null : audienceId);
 
   return (
     <FullScreenDialog title="Preview Campaign" closeLabel="Close preview" onClose={onClose}>
@@ -78,6 +82,14 @@ export function PreviewDialog({ draft, onClose }: PreviewDialogProps) {
             <dd>{rendered.data?.previewText ?? previewText}</dd>
             <dt>Audience</dt>
             <dd>{draft.audience?.name ?? 'No audience chosen'}</dd>
+            {followUp && (
+              <>
+                <dt>To</dt>
+                <dd>
+                  {followUp.label} ({followUp.recipientCount})
+                </dd>
+              </>
+            )}
             {contact && (
               <>
                 <dt>Shown for</dt>
@@ -85,11 +97,14 @@ export function PreviewDialog({ draft, onClose }: PreviewDialogProps) {
               </>
             )}
           </dl>
-          <ValidationSummary validation={validateParams ? validation : null} suppressed={audienceId === null ? null : suppressed} />
+          <ValidationSummary
+            validation={validateParams ? validation : null}
+            suppressed={audienceId === null || followUp ? null : suppressed}
+          />
           {audienceId !== null && (
             <section aria-labelledby="preview-contacts-title">
               <Subtitle2 as="h3" id="preview-contacts-title">
-                Contacts
+                {followUp ? 'Recipients' : 'Contacts'}
               </Subtitle2>
               <PreviewContactsTable
                 contacts={contacts}

@@ -26,19 +26,32 @@ export interface ConfirmSendDialogProps {
   recipients: number | null;
   /** How many of those are suppressed (skipped by the send); null when they could not be counted. */
   suppressed: SuppressedContacts | null;
+  /** A follow-up: whom it goes to ('People who did not open "Autumn news"'), said instead of the audience. */
+  followUpLabel?: string | undefined;
   busy: boolean;
   onConfirm: () => void;
   onCancel: () => void;
 }
 
-export function ConfirmSendDialog({ audienceName, recipients, suppressed, busy, onConfirm, onCancel }: ConfirmSendDialogProps) {
+export function ConfirmSendDialog({
+  audienceName,
+  recipients,
+  suppressed,
+  followUpLabel,
+  busy,
+  onConfirm,
+  onCancel,
+}: ConfirmSendDialogProps) {
   const note = suppressedNote(suppressed, recipients === null ? 'audience' : 'them');
+  const contacts = `${recipients} contact${recipients === 1 ? '' : 's'}`;
   return (
     <ConfirmDialog open title="Send campaign" confirmLabel="Send now" busy={busy} onConfirm={onConfirm} onCancel={onCancel}>
       <p>
-        {recipients === null
-          ? `This campaign will be sent to the valid contacts of “${audienceName}”. Send it now?`
-          : `This campaign will be sent to ${recipients} contact${recipients === 1 ? '' : 's'} of “${audienceName}”. Send it now?`}
+        {followUpLabel !== undefined
+          ? `This campaign will be sent to ${contacts}: ${followUpLabel}. Send it now?`
+          : recipients === null
+            ? `This campaign will be sent to the valid contacts of “${audienceName}”. Send it now?`
+            : `This campaign will be sent to ${contacts} of “${audienceName}”. Send it now?`}
       </p>
       {note && <p>{note}</p>}
     </ConfirmDialog>

@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { expectBody } from '@mailroom/api-client';
+import { expectBody, type FollowUpRecipients } from '@mailroom/api-client';
 import { useApiClient } from '@mailroom/mf-contract/react';
 import { SENDS_MAIL } from '@mailroom/mf-contract';
 import { campaignKeys, type CampaignListParams } from './keys';
@@ -65,6 +65,19 @@ export function useReplicateCampaign() {
     mutationFn: async (id: number) => {
       const { data } = await client.POST('/api/campaigns/{id}/replicate', { params: { path: { id } } });
       return expectBody(data).id;
+    },
+    onSuccess: invalidateLists,
+  });
+}
+
+/** A follow-up of a sent campaign (an addition to the spec): a new draft for those who did not open it, or did not click. */
+export function useFollowUpCampaign() {
+  const client = useApiClient();
+  const invalidateLists = useInvalidateLists();
+  return useMutation({
+    mutationFn: async ({ id, recipients }: { id: number; recipients: FollowUpRecipients }) => {
+      const { data } = await client.POST('/api/campaigns/{id}/follow-up', { params: { path: { id } }, body: { recipients } });
+      return expectBody(data);
     },
     onSuccess: invalidateLists,
   });

@@ -1,11 +1,11 @@
 import { Button, MenuItem, TableBody, TableCell, TableRow } from '@fluentui/react-components';
-import { CopyRegular } from '@fluentui/react-icons';
+import { CopyRegular, MailArrowForwardRegular } from '@fluentui/react-icons';
 import { errorMessage, type CampaignSummary } from '@mailroom/api-client';
 import { useRemote } from '@mailroom/mf-contract/react';
-import { ColumnHeaders, DeleteMenuItem, RenameMenuItem, RowActions, ScrollingTable } from '@mailroom/ui';
+import { ColumnHeaders, DeleteMenuItem, FollowUpDialog, RenameMenuItem, RowActions, ScrollingTable } from '@mailroom/ui';
 import { lazy, Suspense, useState } from 'react';
 import { useHref, useLinkClickHandler, useNavigate } from 'react-router-dom';
-import { useReplicateCampaign } from '../api/campaigns';
+import { useFollowUpCampaign, useReplicateCampaign } from '../api/campaigns';
 import { CampaignNameCell, useCampaignHref } from './CampaignNameCell';
 import { CampaignRateCell } from './CampaignRateCell';
 import { CampaignStatusCell } from './CampaignStatusCell';
@@ -16,7 +16,7 @@ const DeleteCampaignDialog = lazy(() => import('./DeleteCampaignDialog').then((m
 
 const COLUMNS = ['Name', 'Status', 'Open rate', 'Click Rate', 'Actions'];
 
-type Pending = { kind: 'rename' | 'delete'; campaign: CampaignSummary } | null;
+type Pending = { kind: 'rename' | 'delete' | 'follow-up'; campaign: CampaignSummary } | null;
 
 export function CampaignsTable({ campaigns }: { campaigns: CampaignSummary[] }) {
   const [pending, setPending] = useState<Pending>(null);
@@ -54,6 +54,7 @@ export function CampaignsTable({ campaigns }: { campaigns: CampaignSummary[] }) 
                   campaign={campaign}
                   onRename={() => setPending({ kind: 'rename', campaign })}
                   onDelete={() => setPending({ kind: 'delete', campaign })}
+                  onFollowUp={() => setPending({ kind: 'follow-up', campaign })}
                 />
               </TableCell>
             </TableRow>
@@ -64,12 +65,41 @@ export function CampaignsTable({ campaigns }: { campaigns: CampaignSummary[] }) 
         {pending?.kind === 'rename' && <RenameCampaignDialog campaign={pending.campaign} onClose={() => setPending(null)} />}
         {pending?.kind === 'delete' && <DeleteCampaignDialog campaign={pending.campaign} onClose={() => setPending(null)} />}
       </Suspense>
+      {pending?.kind === 'follow-up' && <FollowUpCampaignDialog campaign={pending.campaign} onClose={() => setPending(null)} />}
     </>
   );
 }
 
-/** 'Edit' for a draft, 'View report' otherwise, and a menu with Rename, Replicate and Delete. */
-function CampaignActions({ campaign, onRename, onDelete }: { campaign: CampaignSummary; onRename: () => void; onDelete: () => void }) {
+/** The follow-up opens in the editor, as a replica does. */
+function FollowUpCampaignDialog({ campaign, onClose }: { campaign: CampaignSummary; onClose: () => void }) {
+  const { basePath, notify } = useRemote();
+  const navigate = useNavigate();
+  const followUp = useFollowUpCampaign();
+  return (
+    <FollowUpDialog
+      campaignName={campaign.name}
+      create={(recipients) => followUp.mutateAsync({ id: campaign.id, recipients })}
+      onCreated={(id) => {
+        notify('success', `Follow-up of ${campaign.name} created`);
+        void navigate(`${basePath}/edit/${id}`);
+      }}
+      onClose={onClose}
+    />
+  );
+}
+
+/** 'Edit' for a draft, 'View report' otherwise, and a menu with Rename, Replicate, Follow up (sent campaigns) and Delete. */
+function CampaignActions({
+  campaign,
+  onRename,
+  onDelete,
+  onFollowUp,
+}: {
+  campaign: CampaignSummary;
+  onRename: () => void;
+  onDelete: () => void;
+  onFollowUp: () => void;
+}) {
   const { basePath, notify } = useRemote();
   const navigate = useNavigate();
   const href = useCampaignHref(campaign);
@@ -102,6 +132,11 @@ function CampaignActions({ campaign, onRename, onDelete }: { campaign: CampaignS
       <MenuItem icon={<CopyRegular />} disabled={replicate.isPending} onClick={replicateCampaign}>
         Replicate
       </MenuItem>
+      {campaign.status === 'SENT' && (
+        <MenuItem icon={<MailArrowForwardRegular />} onClick={onFollowUp}>
+          Follow up
+        </MenuItem>
+      )}
       {/* A campaign is not deleted while it sends (the API answers 409). */}
       <DeleteMenuItem disabled={campaign.status === 'SENDING'} onClick={onDelete} />
     </RowActions>

@@ -6,6 +6,7 @@ import { useCampaign, useOverviewStats } from '../api/report';
 import { CampaignNotFound } from '../components/CampaignNotFound';
 import { ClickPerformanceTab } from '../components/click-performance/ClickPerformanceTab';
 import { EmailPerformanceTab } from '../components/email-performance/EmailPerformanceTab';
+import { FollowUpButton } from '../components/follow-up/FollowUpButton';
 import { OverviewTab } from '../components/overview/OverviewTab';
 
 const TABS = [
@@ -21,6 +22,7 @@ const tabOf = (raw: string | null): ReportTab => TABS.find((tab) => tab.value ==
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', rowGap: tokens.spacingVerticalL, minWidth: 0 },
   title: { overflowWrap: 'anywhere' },
+  heading: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', justifyContent: 'space-between', gap: tokens.spacingHorizontalM },
   tabs: { overflowX: 'auto' },
   panel: { minWidth: 0 },
 });
@@ -56,9 +58,12 @@ export function CampaignReportRoute() {
   return (
     <section className={styles.root}>
       <RouterLink to={REMOTES.campaigns.basePath}>Back to Campaigns</RouterLink>
-      <Title1 as="h1" className={styles.title}>
-        {campaign.data.name}
-      </Title1>
+      <div className={styles.heading}>
+        <Title1 as="h1" className={styles.title}>
+          {campaign.data.name}
+        </Title1>
+        {campaign.data.status === 'SENT' && <FollowUpButton campaign={campaign.data} />}
+      </div>
       <TabList
         className={styles.tabs}
         selectedValue={tab}

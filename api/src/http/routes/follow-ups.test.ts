@@ -1,0 +1,213 @@
+/**
+ * Follow-ups (an addition to the spec) through the whole API and the real sending pipeline
+ * (RabbitMQ, the 'campaign-send' consumer, PostgreSQL, a local SES-compatible endpoint): who a
+ * follow-up goes to (mailed, not opened or not clicked by a person, not suppressed), frozen when it is
+ * made; its recipients, validation and send read that one set; a follow-up of a follow-up; the errors.
+ * Opens and clicks by people are set straight in campaign_jobs (human_opened_at, human_clicked_at),
+ * as the tracking does; an open by a machine only (opened_at) must not count.
+ */
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { seedAudience, seedTemplate, type SeedContact } from '../../../test/support/seed.js';
+import { startSesEndpoint, type SesEndpoint } from '../../../test/support/ses-endpoint.js';
+import { bearer } from '../../../test/support/tokens.js';
+import { FOLLOW_UP_AUDIENCE, NOT_A_FOLLOW_UP, ONLY_SENT_FOLLOWED_UP } from '../../services/campaigns/campaign-service.js';
+import { campaignWorkers } from '../../workers/campaigns.js';
+
+let t: TestApp;
+let ses: SesEndpoint;
+let auth: string;
+let templateId: number;
+/** Addresses SES refuses for good while they are in here (their jobs FAIL: never mailed). */
+const rejecting = new Set<string>();
+
+beforeAll(async () => {
+  ses = await startSesEndpoint({
+    maxSendRate: 200,
+    max24HourSend: 100_000,
+    intercept: ({ to }) =>
+      rejecting.has(to) ? { error: 'MessageRejected', status: 400, message: 'Email address is not verified.' } : undefined,
+  });
+  t = await createTestApp({
+    queue: 'rabbitmq',
+    workers: [campaignWorkers],
+    env: { SES_ENDPOINT: ses.endpoint, AUTHORIZED_SENDER_EMAILS: 'newsletter@example.org', PUBLIC_URL: 'https://mail.example.org' },
+  });
+  auth = await bearer();
+  templateId = await seedTemplate(t.db.pool, { html: '<p>Hello {{firstName}}</p><a href="https://example.org/a">A</a>' });
+});
+afterAll(async () => {
+  await t?.close();
+  await ses?.close();
+});
+
+const api = () => request(t.app);
+const post = (path: string) => api().post(path).set('Authorization', auth);
+const get = (path: string) => api().get(path).set('Authorization', auth);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const people = (prefix: string, count: number): SeedContact[] =>
+  Array.from({ length: count }, (_, n) => ({ email: `${prefix}-${n}@example.org`, data: { firstName: n % 2 ? `F${n}` : '' } }));
+
+async function draft(name: string, audienceId: number): Promise<number> {
+  const id = (await post('/api/campaigns').send({ name, templateId })).body.id as number;
+  const saved = await api()
+    .put(`/api/campaigns/${id}`)
+    .set('Authorization', auth)
+    .send({ name, audienceId, templateId, fromName: 'News', fromEmail: 'newsletter@example.org', subject: 'Autumn' });
+  expect(saved.status).toBe(200);
+  return id;
+}
+
+async function send(id: number): Promise<void> {
+  const res = await post(`/api/campaigns/${id}/send`);
+  expect(res.status, JSON.stringify(res.body)).toBe(202);
+  const deadline = Date.now() + 40_000;
+  for (;;) {
+    const { rows } = await t.db.pool.query(
+      `SELECT c.status, EXISTS (SELECT 1 FROM campaign_jobs j WHERE j.campaign_id = c.id AND j.status IN ('QUEUED', 'SENDING')) AS busy
+         FROM campaigns c WHERE c.id = $1`,
+      [id],
+    );
+    if (rows[0].status === 'SENT' && !rows[0].busy) return;
+    if (Date.now() > deadline) throw new Error(`campaign ${id} still ${rows[0].status}`);
+    await sleep(50);
+  }
+}
+
+/** The addresses of the campaign's jobs, sorted. */
+const jobEmails = async (campaignId: number): Promise<string[]> =>
+  (await t.db.pool.query('SELECT email FROM campaign_jobs WHERE campaign_id = $1 ORDER BY email', [campaignId])).rows.map(
+    (row: { email: string }) => row.email,
+  );
+
+/** Marks the given addresses' jobs of the campaign with a column (a person's open or click, or a machine's open). */
+async function mark(campaignId: number, column: 'human_opened_at' | 'human_clicked_at' | 'opened_at', emails: string[]) {
+  await t.db.pool.query(`UPDATE campaign_jobs SET ${column} = now() WHERE campaign_id = $1 AND email = ANY($2::text[])`, [
+    campaignId,
+    emails,
+  ]);
+}
+
+const emails = (prefix: string, ns: number[]) => ns.map((n) => `${prefix}-${n}@example.org`);
+
+describe('follow-ups', () => {
+  it('goes only to the mailed contacts no person opened, leaves the suppressed out, and freezes them', async () => {
+    // 0-9 valid; 10 invalid (never mailed); 8 is refused by SES (FAILED, not mailed); 9 suppressed after the send.
+    const contacts = [...people('fu', 10), { email: 'fu-bad@example.org', error: 'Duplicate email address in this audience' }];
+    const audience = await seedAudience(t.db.pool, { headers: ['firstName'], contacts });
+    const original = await draft('Autumn news', audience.id);
+    rejecting.add('fu-8@example.org');
+    await send(original);
+    rejecting.clear();
+    // People opened 0-2; a machine only opened 3 and 4 (they count as not opened); a person clicked 0 and 5.
+    await mark(original, 'human_opened_at', emails('fu', [0, 1, 2]));
+    await mark(original, 'opened_at', emails('fu', [0, 1, 2, 3, 4]));
+    await mark(original, 'human_clicked_at', emails('fu', [0, 5]));
+    await t.db.pool.query(`INSERT INTO suppressions (email_lower, reason) VALUES ('fu-9@example.org', 'UNSUBSCRIBE')`);
+
+    const made = await post(`/api/campaigns/${original}/follow-up`).send({ recipients: 'NOT_OPENED' });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect(made.body).toMatchObject({
+      name: 'Autumn news (follow-up)',
+      status: 'DRAFT',
+      audienceId: audience.id,
+      templateId,
+      subject: 'Autumn',
+      fromEmail: 'newsletter@example.org',
+      followUp: { campaignId: original, campaignName: 'Autumn news', recipients: 'NOT_OPENED', recipientCount: 5 },
+    });
+    const followUp = made.body.id as number;
+    expect((await get(`/api/campaigns/${followUp}`)).body.followUp.recipientCount).toBe(5);
+
+    const notClicked = await post(`/api/campaigns/${original}/follow-up`).send({ recipients: 'NOT_CLICKED' });
+    expect(notClicked.body.followUp).toMatchObject({ recipients: 'NOT_CLICKED', recipientCount: 6 });
+    const clickedPage = await get(`/api/campaigns/${notClicked.body.id}/recipients?limit=100`);
+    expect(clickedPage.body.items.map((c: { email: string }) => c.email)).toEqual(emails('fu', [1, 2, 3, 4, 6, 7]));
+
+    // The preview's recipients, paged in the original's order.
+    const first = await get(`/api/campaigns/${followUp}/recipients?page=1&limit=3`);
+    expect(first.status).toBe(200);
+    expect(first.body.meta).toEqual({ currentPage: 1, itemCount: 3, itemsPerPage: 3, totalItems: 5, totalPages: 2 });
+    expect(first.body.items.map((c: { email: string }) => c.email)).toEqual(emails('fu', [3, 4, 5]));
+    const second = await get(`/api/campaigns/${followUp}/recipients?page=2&limit=3`);
+    expect(second.body.items.map((c: { email: string }) => c.email)).toEqual(emails('fu', [6, 7]));
+
+    // Validation scans the recipients only: 3, 5 and 7 have a first name; 4 and 6 lack it.
+    const body = { templateId, audienceId: audience.id, campaignId: followUp };
+    const validated = await post('/api/campaigns/validate-campaign').send(body);
+    expect(validated.status).toBe(200);
+    expect(validated.body.map((r: { email: string }) => r.email)).toEqual(emails('fu', [4, 6]));
+    const whole = await post('/api/campaigns/validate-campaign').send({ templateId, audienceId: audience.id });
+    expect(whole.body.map((r: { email: string }) => r.email)).toEqual(emails('fu', [0, 2, 4, 6, 8]));
+
+    // Frozen: a person opening 3 now, after the follow-up was made, changes nothing.
+    await mark(original, 'human_opened_at', emails('fu', [3]));
+    // The follow-up's audience cannot change; the rest of the draft can.
+    const other = await seedAudience(t.db.pool, { headers: [], contacts: people('other', 1) });
+    const moved = await api()
+      .put(`/api/campaigns/${followUp}`)
+      .set('Authorization', auth)
+      .send({ name: 'Autumn news again', audienceId: other.id });
+    expect({ status: moved.status, message: moved.body.message }).toEqual({ status: 409, message: FOLLOW_UP_AUDIENCE });
+
+    // 6 unsubscribes after the follow-up was made: the send skips it, as every send skips the suppressed.
+    await t.db.pool.query(`INSERT INTO suppressions (email_lower, reason) VALUES ('fu-6@example.org', 'COMPLAINT')`);
+    const before = ses.acceptedTotal();
+    await send(followUp);
+    expect(await jobEmails(followUp)).toEqual(emails('fu', [3, 4, 5, 7]));
+    expect(ses.acceptedTotal() - before).toBe(4);
+    for (const email of emails('fu', [3, 4, 5, 7])) expect(ses.countFor(email)).toBe(2);
+    for (const email of emails('fu', [0, 1, 2, 6, 8, 9])) expect(ses.countFor(email)).toBeLessThanOrEqual(1);
+    expect((await get(`/api/campaigns/${followUp}`)).body).toMatchObject({ status: 'SENT', contactCount: 4 });
+
+    // A follow-up of the follow-up: its original's jobs (3, 4, 5, 7) are exactly its recipients; 5 opened it.
+    await mark(followUp, 'human_opened_at', emails('fu', [5]));
+    const again = await post(`/api/campaigns/${followUp}/follow-up`).send({ recipients: 'NOT_OPENED' });
+    expect(again.status).toBe(201);
+    expect(again.body).toMatchObject({
+      name: 'Autumn news (follow-up) (follow-up)',
+      followUp: { campaignId: followUp, campaignName: 'Autumn news (follow-up)', recipientCount: 3 },
+    });
+    await send(again.body.id as number);
+    expect(await jobEmails(again.body.id as number)).toEqual(emails('fu', [3, 4, 7]));
+    // Continue and "send to NOT_SENT" of a follow-up stay within its recipients too.
+    const notSent = await post(`/api/reports/${again.body.id as number}/send-to-not-sent`);
+    expect(notSent.status).toBe(202);
+    expect(notSent.body.queued).toBe(0);
+    expect(await jobEmails(again.body.id as number)).toEqual(emails('fu', [3, 4, 7]));
+
+    // A follow-up deleted takes its recipients with it.
+    const dropped = notClicked.body.id as number;
+    expect((await api().delete(`/api/campaigns/${dropped}`).set('Authorization', auth)).status).toBe(204);
+    const left = await t.db.pool.query('SELECT count(*)::int AS n FROM follow_up_recipients WHERE campaign_id = $1', [dropped]);
+    expect(left.rows[0].n).toBe(0);
+    // The original deleted: the follow-up still names it.
+    expect((await api().delete(`/api/campaigns/${original}`).set('Authorization', auth)).status).toBe(204);
+    expect((await get(`/api/campaigns/${followUp}`)).body.followUp).toEqual({
+      campaignId: null,
+      campaignName: 'Autumn news',
+      recipients: 'NOT_OPENED',
+      recipientCount: 5,
+    });
+  });
+
+  it('refuses a campaign that is not sent (409), an unknown one (404), a bad body (400), and lists recipients of follow-ups only', async () => {
+    const audience = await seedAudience(t.db.pool, { headers: [], contacts: people('nf', 2) });
+    const id = await draft('Not yet', audience.id);
+    const refused = await post(`/api/campaigns/${id}/follow-up`).send({ recipients: 'NOT_OPENED' });
+    expect({ status: refused.status, message: refused.body.message }).toEqual({ status: 409, message: ONLY_SENT_FOLLOWED_UP });
+    expect((await post('/api/campaigns/999999/follow-up').send({ recipients: 'NOT_OPENED' })).status).toBe(404);
+    for (const body of [{}, { recipients: 'OPENED' }, { recipients: 'NOT_OPENED', extra: 1 }, { recipients: null }]) {
+      expect((await post(`/api/campaigns/${id}/follow-up`).send(body)).status).toBe(400);
+    }
+    expect((await post('/api/campaigns/0/follow-up').send({ recipients: 'NOT_OPENED' })).status).toBe(400);
+    expect((await api().post(`/api/campaigns/${id}/follow-up`).send({ recipients: 'NOT_OPENED' })).status).toBe(401);
+    const notFollowUp = await get(`/api/campaigns/${id}/recipients`);
+    expect({ status: notFollowUp.status, message: notFollowUp.body.message }).toEqual({ status: 404, message: NOT_A_FOLLOW_UP });
+    expect((await get('/api/campaigns/999999/recipients')).status).toBe(404);
+    expect((await get(`/api/campaigns/${id}`)).body.followUp).toBeNull();
+    const { rows } = await t.db.pool.query('SELECT count(*)::int AS n FROM campaigns WHERE follow_up_of = $1', [id]);
+    expect(rows[0].n).toBe(0);
+  });
+});

@@ -1,0 +1,102 @@
+/**
+ * Follow up (an addition to the spec), at 390 px wide in both themes: a campaign reaches five people,
+ * two of them open it (as people: human_opened_at, which the tracking sets, is written straight into
+ * the suite's database here), and 'Follow up' (from the report in one theme, from the list's row menu
+ * in the other) makes a draft for the three who did not. The editor names them with their count, the
+ * preview lists them, the confirmation counts them, and the send mails those three only.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import pg from 'pg';
+import { signInWithApi, uniqueName } from './support/audiences';
+import { expectNoAxeViolations } from './support/browser-checks';
+import { editorSection, listOf, openRowMenu, people, seedAudience, seedTemplate, uniqueTag } from './support/campaigns';
+import { createCampaign, inbox, reportPath, sendCampaign, waitUntilSent } from './support/reports';
+import { readState } from './support/stack';
+
+test.use({ timezoneId: 'UTC' });
+
+/** People opened these addresses' mails of the campaign (what the tracking records for a person's open). */
+async function openedByPeople(campaignId: number, emails: string[]): Promise<void> {
+  const client = new pg.Client({ connectionString: readState().databaseUrl });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query(
+      'UPDATE campaign_jobs SET opened_at = now(), human_opened_at = now() WHERE campaign_id = $1 AND email = ANY($2::text[])',
+      [campaignId, emails],
+    );
+    expect(rowCount).toBe(emails.length);
+  } finally {
+    await client.end();
+  }
+}
+
+const fitsWidth = async (page: Page) => expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`follows up the people who did not open, at 390 px in the ${theme} theme`, async ({ page, request }) => {
+    await page.addInitScript((chosen) => localStorage.setItem('mailroom.theme', chosen), theme);
+    await page.setViewportSize({ width: 390, height: 844 });
+    const api = await signInWithApi(page);
+    const tag = uniqueTag();
+    const everyone = people(tag, 5);
+    const audience = await seedAudience(api, uniqueName('Follow-up audience'), everyone);
+    const templateId = await seedTemplate(api, `${tag} template`);
+    const name = `${tag} Autumn news`;
+    const subject = `${tag} autumn for {{firstName}}`;
+    const original = await createCampaign(api, {
+      name,
+      templateId,
+      audienceId: audience.id,
+      audienceName: audience.name,
+      subject,
+      fromName: 'Mailroom e2e',
+    });
+    await sendCampaign(api, original);
+    await openedByPeople(original, [everyone[0]!.email, everyone[1]!.email]);
+
+    if (theme === 'dark') {
+      await page.goto(reportPath(original));
+      await page.getByRole('button', { name: 'Follow up' }).click();
+    } else {
+      await page.goto(listOf(name));
+      await openRowMenu(page, name);
+      await page.getByRole('menuitem', { name: 'Follow up' }).click();
+    }
+    const dialog = page.getByRole('dialog', { name: 'Follow up' });
+    await expect(dialog.getByRole('radio', { name: 'People who did not open it' })).toBeChecked();
+    await expectNoAxeViolations(page, `the follow-up dialog (${theme})`);
+    await dialog.getByRole('button', { name: 'Create follow-up' }).click();
+
+    await expect(page).toHaveURL(/\/campaigns\/edit\/\d+$/);
+    const followUp = Number(/(\d+)$/.exec(page.url())![1]);
+    const to = `People who did not open "${name}"`;
+    await expect(editorSection(page, 'To')).toContainText(`${to} (3 contacts)`);
+    await editorSection(page, 'To').getByRole('button').click();
+    await expect(page.getByText('3 contacts of the audience')).toBeVisible();
+    await expect(page.getByRole('button', { name: /audience/i })).toHaveCount(0);
+    await fitsWidth(page);
+    await expectNoAxeViolations(page, `the follow-up in the editor (${theme})`);
+
+    await page.getByRole('button', { name: 'Preview Campaign' }).click();
+    const preview = page.getByRole('dialog', { name: 'Preview Campaign' });
+    await expect(preview.getByText(`${to} (3)`)).toBeVisible();
+    for (const person of everyone.slice(2)) await expect(preview.getByText(person.email).first()).toBeVisible();
+    await expect(preview.getByText(everyone[0]!.email)).toHaveCount(0);
+    await expectNoAxeViolations(page, `the follow-up's preview (${theme})`);
+    await preview.getByRole('button', { name: 'Close preview' }).click();
+
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Send campaign' });
+    await expect(confirm).toContainText(`This campaign will be sent to 3 contacts: ${to}. Send it now?`);
+    await expectNoAxeViolations(page, `the follow-up's send confirmation (${theme})`);
+    await confirm.getByRole('button', { name: 'Send now' }).click();
+    await expect(page).toHaveURL(/\/campaigns$/);
+    expect(await waitUntilSent(api, followUp)).toMatchObject({ contactCount: 3, jobsSent: 3 });
+
+    // Same subject as the original: the openers got one mail, the others two.
+    await expect.poll(async () => (await inbox(request, `${tag} autumn`)).length, { timeout: 30_000 }).toBe(8);
+    const mails = await inbox(request, `${tag} autumn`);
+    const count = (email: string) => mails.filter((mail) => mail.to === email).length;
+    expect(everyone.map((person) => count(person.email))).toEqual([1, 1, 2, 2, 2]);
+  });
+}
