@@ -391,7 +391,7 @@ describe('entities, lists and enums', () => {
       expect(schema.required, operationId).toEqual(['message', 'queued', 'skipped']);
     }
     const reason = deref(propertiesOf(schemaOf('EmailPerformanceRow')).suppressionReason);
-    expect(reason.enum).toEqual(['UNSUBSCRIBE', 'HARD_BOUNCE', 'COMPLAINT', null]);
+    expect(reason.enum).toEqual(['UNSUBSCRIBE', 'HARD_BOUNCE', 'COMPLAINT', 'SOFT_BOUNCE', 'MEMBER', null]);
     expect(schemaOf('EmailPerformanceRow').required).toContain('suppressionReason');
     expect(responseSchema('countSuppressedContacts', '200').required).toEqual([
       'suppressedContacts',
