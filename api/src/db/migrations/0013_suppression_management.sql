@@ -32,7 +32,9 @@ CREATE FUNCTION suppressions_counted() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   d record;
 BEGIN
-  IF TG_OP = 'INSERT' THEN
+  IF TG_OP = 'TRUNCATE' THEN
+    UPDATE suppression_counts SET suppressions = 0;
+  ELSIF TG_OP = 'INSERT' THEN
     FOR d IN SELECT reason, count(*) AS n FROM new_rows GROUP BY reason ORDER BY reason LOOP
       UPDATE suppression_counts SET suppressions = suppressions + d.n WHERE reason = d.reason;
     END LOOP;
@@ -55,6 +57,8 @@ CREATE TRIGGER suppressions_count_insert AFTER INSERT ON suppressions
   REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION suppressions_counted();
 CREATE TRIGGER suppressions_count_delete AFTER DELETE ON suppressions
   REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION suppressions_counted();
+CREATE TRIGGER suppressions_count_truncate AFTER TRUNCATE ON suppressions
+  FOR EACH STATEMENT EXECUTE FUNCTION suppressions_counted();
 CREATE TRIGGER suppressions_count_update AFTER UPDATE ON suppressions
   REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION suppressions_counted();
 

@@ -98,16 +98,14 @@ async function keysetPage(db: Database, query: SuppressionListQuery, totalItems:
   if (ascending) pageRows.reverse();
   const items = pageRows.map(toItem);
   const probe = async (op: '>' | '<' | '>=' | '<=', id: number) => {
-    const found = await db.query(`SELECT 1 FROM suppressions s WHERE ${reason} AND s.id ${op} $${params.length + 1} LIMIT 1`, [
-      ...params.slice(0, query.reason === undefined ? 0 : 1),
-      id,
-    ]);
+    const probeParams: unknown[] = query.reason === undefined ? [] : [query.reason];
+    const found = await db.query(`SELECT 1 FROM suppressions s WHERE ${reason} AND s.id ${op} $${probeParams.push(id)} LIMIT 1`, probeParams);
     return found.rows.length > 0;
   };
   const newest = items[0]?.id;
   const oldest = items[items.length - 1]?.id;
   const hasNewer = ascending
-    ? !query.end && more
+    ? more
     : newest !== undefined
       ? await probe('>', newest)
       : query.after !== undefined && (await probe('>=', query.after));
