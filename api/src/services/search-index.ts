@@ -208,8 +208,7 @@ export function keysetPageOf(index: SearchIndex, filter: StateFilter, cursor: Ke
   const exists = (from: number, step: 1 | -1) => walk(from, step, 1).length > 0;
   return {
     keys: positions.map((i) => keys[i]!),
-    hasNewer:
-      newest !== undefined ? exists(newest + 1, 1) : cursor.after !== undefined && exists(upperBound(keys, cursor.after - 1), 1),
+    hasNewer: newest !== undefined ? exists(newest + 1, 1) : cursor.after !== undefined && exists(upperBound(keys, cursor.after - 1), 1),
     hasOlder:
       oldest !== undefined ? exists(oldest - 1, -1) : cursor.before !== undefined && exists(upperBound(keys, cursor.before) - 1, -1),
     offset,

@@ -25,14 +25,20 @@ const add = (text: string) => request(t.app).post('/api/suppressions').set('Auth
 const remove = (id: number, query = '') => request(t.app).delete(`/api/suppressions/${id}${query}`).set('Authorization', auth);
 
 async function suppress(reason: string, emails: string[], campaignId: number | null = null) {
-  await t.db.pool.query(`INSERT INTO suppressions (email_lower, reason, campaign_id) SELECT unnest($1::text[]), $2, $3`, [emails, reason, campaignId]);
+  await t.db.pool.query(`INSERT INTO suppressions (email_lower, reason, campaign_id) SELECT unnest($1::text[]), $2, $3`, [
+    emails,
+    reason,
+    campaignId,
+  ]);
 }
 const emailsOf = (body: { items: { email: string }[] }) => body.items.map((item) => item.email);
 
 describe('the suppressions list', () => {
   it('pages newest first by keyset, with totals per reason, the campaign each came from, and exact searches', async () => {
     await t.db.pool.query('TRUNCATE suppressions');
-    const { rows } = await t.db.pool.query<{ id: number }>(`INSERT INTO campaigns (name, status) VALUES ('Autumn news', 'SENT') RETURNING id`);
+    const { rows } = await t.db.pool.query<{ id: number }>(
+      `INSERT INTO campaigns (name, status) VALUES ('Autumn news', 'SENT') RETURNING id`,
+    );
     const campaignId = rows[0]!.id;
     const addresses = Array.from({ length: 25 }, (_, i) => `person${String(i).padStart(2, '0')}@example.org`);
     await suppress('HARD_BOUNCE', addresses.slice(0, 10), campaignId);
@@ -88,7 +94,9 @@ describe("adding addresses (a member's do-not-mail list)", () => {
   it('adds the valid addresses of a CSV with the reason MEMBER and reports every other line', async () => {
     await t.db.pool.query('TRUNCATE suppressions');
     await suppress('COMPLAINT', ['known@example.org']);
-    const res = await add('Name,Email\nAnn,Ann@Example.org\nBob,not-an-address\n\nCarl,\nKnown,KNOWN@example.org\nAnn again,ann@example.org\n').expect(200);
+    const res = await add(
+      'Name,Email\nAnn,Ann@Example.org\nBob,not-an-address\n\nCarl,\nKnown,KNOWN@example.org\nAnn again,ann@example.org\n',
+    ).expect(200);
     expect(res.body).toEqual({
       added: 1,
       alreadySuppressed: 2,
@@ -105,7 +113,9 @@ describe("adding addresses (a member's do-not-mail list)", () => {
     ]);
     // Pasted addresses, one a line, no header.
     expect((await add('zoe@example.org\nyan@example.org').expect(200)).body).toMatchObject({ added: 2, invalidLines: 0 });
-    const counts = await t.db.pool.query(`SELECT reason, suppressions::int AS n FROM suppression_counts WHERE suppressions > 0 ORDER BY reason`);
+    const counts = await t.db.pool.query(
+      `SELECT reason, suppressions::int AS n FROM suppression_counts WHERE suppressions > 0 ORDER BY reason`,
+    );
     expect(counts.rows).toEqual([
       { reason: 'COMPLAINT', n: 1 },
       { reason: 'MEMBER', n: 3 },
@@ -148,7 +158,9 @@ describe('removing an address', () => {
 describe('the export', () => {
   it('writes every suppression as CSV, newest first, every cell quoted and formulas made inert, with the filters', async () => {
     await t.db.pool.query('TRUNCATE suppressions');
-    const { rows } = await t.db.pool.query<{ id: number }>(`INSERT INTO campaigns (name, status) VALUES ('=HYPERLINK("x")', 'SENT') RETURNING id`);
+    const { rows } = await t.db.pool.query<{ id: number }>(
+      `INSERT INTO campaigns (name, status) VALUES ('=HYPERLINK("x")', 'SENT') RETURNING id`,
+    );
     await suppress('HARD_BOUNCE', ['first@example.org'], rows[0]!.id);
     await suppress('UNSUBSCRIBE', ['-second@example.org']);
     const res = await get('/api/suppressions/export').expect(200);

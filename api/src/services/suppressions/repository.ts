@@ -99,7 +99,10 @@ async function keysetPage(db: Database, query: SuppressionListQuery, totalItems:
   const items = pageRows.map(toItem);
   const probe = async (op: '>' | '<' | '>=' | '<=', id: number) => {
     const probeParams: unknown[] = query.reason === undefined ? [] : [query.reason];
-    const found = await db.query(`SELECT 1 FROM suppressions s WHERE ${reason} AND s.id ${op} $${probeParams.push(id)} LIMIT 1`, probeParams);
+    const found = await db.query(
+      `SELECT 1 FROM suppressions s WHERE ${reason} AND s.id ${op} $${probeParams.push(id)} LIMIT 1`,
+      probeParams,
+    );
     return found.rows.length > 0;
   };
   const newest = items[0]?.id;
@@ -182,7 +185,13 @@ export function suppressionRepository(db: Database) {
           const page = keysetPageOf(index, filter, query, query.limit);
           let totalItems = 0;
           for (let state = 0; state < SUPPRESSION_REASONS.length; state++) if (filter[state]) totalItems += index.counts[state]!;
-          return { items: await rowsByIds(tx, page.keys), totalItems, hasNewer: page.hasNewer, hasOlder: page.hasOlder, offset: page.offset };
+          return {
+            items: await rowsByIds(tx, page.keys),
+            totalItems,
+            hasNewer: page.hasNewer,
+            hasOlder: page.hasOlder,
+            offset: page.offset,
+          };
         },
         { isolation: 'REPEATABLE READ', readOnly: true },
       );
@@ -202,7 +211,9 @@ export function suppressionRepository(db: Database) {
 
     /** Locks a suppression for its removal; undefined when there is none with this id. */
     async lockForRemoval(tx: Tx, id: number) {
-      return (await db.models.Suppression.findOne({ where: { id }, lock: tx.transaction.LOCK.UPDATE, transaction: tx.transaction })) ?? undefined;
+      return (
+        (await db.models.Suppression.findOne({ where: { id }, lock: tx.transaction.LOCK.UPDATE, transaction: tx.transaction })) ?? undefined
+      );
     },
 
     /** Removes the suppression and records who removed it; the address's soft-bounce streak starts again. */

@@ -15,7 +15,10 @@ export function AudiencesListRoute() {
   const audiences = useAudiences({ page: params.page, limit: params.limit, name: params.name });
 
   return (
-    <ListScreen title="Audiences" createLabel="Create Audience" onCreate={() => setCreating(true)}
+    <ListScreen
+      title="Audiences"
+      createLabel="Create Audience"
+      onCreate={() => setCreating(true)}
       actions={
         <Button icon={<ShieldRegular />} onClick={() => navigate('suppressions')}>
           Suppressions

@@ -37,7 +37,9 @@ export function useRemoveSuppression() {
   return useMutation({
     mutationFn: async ({ id, confirmComplaint }: { id: number; confirmComplaint: boolean }) => {
       // A refusal (409 for a complaint without its second confirmation, 404) is thrown by the client.
-      await client.DELETE('/api/suppressions/{id}', { params: { path: { id }, query: confirmComplaint ? { confirmComplaint: true } : {} } });
+      await client.DELETE('/api/suppressions/{id}', {
+        params: { path: { id }, query: confirmComplaint ? { confirmComplaint: true } : {} },
+      });
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: suppressionKeys.all }),
   });

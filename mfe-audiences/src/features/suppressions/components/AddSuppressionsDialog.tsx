@@ -1,4 +1,4 @@
-import { Button, Field, MessageBar, MessageBarBody, Text, Textarea, makeStyles, tokens } from '@fluentui/react-components';
+import { Button, Field, Text, Textarea, makeStyles, tokens } from '@fluentui/react-components';
 import { ArrowUploadRegular } from '@fluentui/react-icons';
 import { errorMessage, type SuppressionAddResult } from '@mailroom/api-client';
 import { FormDialog } from '@mailroom/ui';
@@ -17,23 +17,21 @@ const useStyles = makeStyles({
 function AddOutcome({ result }: { result: SuppressionAddResult }) {
   const styles = useStyles();
   return (
-    <MessageBar intent={result.invalidLines > 0 ? 'warning' : 'success'}>
-      <MessageBarBody>
-        <Text>
-          {result.added} added, {result.alreadySuppressed} already suppressed
-          {result.invalidLines > 0 ? `, ${result.invalidLines} lines not added:` : '.'}
-        </Text>
-        {result.invalid.length > 0 && (
-          <ul className={styles.invalid} aria-label="Lines not added">
-            {result.invalid.map((line) => (
-              <li key={line.line}>
-                Line {line.line}: {line.value || '(empty)'} ({line.message})
-              </li>
-            ))}
-          </ul>
-        )}
-      </MessageBarBody>
-    </MessageBar>
+    <div role="status">
+      <Text>
+        {result.added} added, {result.alreadySuppressed} already suppressed
+        {result.invalidLines > 0 ? `, ${result.invalidLines} lines not added:` : '.'}
+      </Text>
+      {result.invalid.length > 0 && (
+        <ul className={styles.invalid} aria-label="Lines not added">
+          {result.invalid.map((line) => (
+            <li key={line.line}>
+              Line {line.line}: {line.value || '(empty)'} ({line.message})
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
   );
 }
 

@@ -26,7 +26,9 @@ export function SuppressionsTable({ items, onRemove }: { items: Suppression[]; o
             <TableCell>{SUPPRESSION_REASON_LABELS[item.reason]}</TableCell>
             <TableCell>{formatDateTime(item.createdAt)}</TableCell>
             <TableCell>
-              <TruncatedText text={item.campaignName ?? (item.campaignId === null ? (item.addedBy ?? '—') : `Campaign ${item.campaignId}`)} />
+              <TruncatedText
+                text={item.campaignName ?? (item.campaignId === null ? (item.addedBy ?? '—') : `Campaign ${item.campaignId}`)}
+              />
             </TableCell>
             <TableCell>
               <IconButton label={`Remove ${item.email}`} icon={<DeleteRegular />} onClick={() => onRemove(item)} />

@@ -1,5 +1,13 @@
 import { Button, Field, Input, Select, Spinner, Text, Title1, makeStyles, tokens } from '@fluentui/react-components';
-import { AddRegular, ArrowDownloadRegular, ArrowNextRegular, ArrowPreviousRegular, ChevronLeftRegular, ChevronRightRegular, ShieldRegular } from '@fluentui/react-icons';
+import {
+  AddRegular,
+  ArrowDownloadRegular,
+  ArrowNextRegular,
+  ArrowPreviousRegular,
+  ChevronLeftRegular,
+  ChevronRightRegular,
+  ShieldRegular,
+} from '@fluentui/react-icons';
 import { errorMessage, type Suppression, type SuppressionReason } from '@mailroom/api-client';
 import { SUPPRESSION_REASON_LABELS } from '@mailroom/api-client/labels';
 import { useRemote } from '@mailroom/mf-contract/react';
@@ -112,7 +120,9 @@ export function SuppressionsRoute() {
         <EmptyState
           icon={<ShieldRegular />}
           title={email || reason ? 'No suppression matches' : 'No suppressed addresses'}
-          description={email || reason ? 'Try another search or reason.' : 'Addresses appear here when they unsubscribe, bounce or complain.'}
+          description={
+            email || reason ? 'Try another search or reason.' : 'Addresses appear here when they unsubscribe, bounce or complain.'
+          }
         />
       ) : (
         <>
