@@ -68,7 +68,7 @@ export default async function measure() {
     await walk('complaints', `/api/suppressions?limit=${LIMIT}&reason=COMPLAINT`);
     const gmail = await walk('search gmail', `/api/suppressions?limit=${LIMIT}&email=gmail`);
     await walk('search gmail + hard bounce', `/api/suppressions?limit=${LIMIT}&email=gmail&reason=HARD_BOUNCE`);
-    cases['search rare'] = await timed(stack, `/api/suppressions?limit=${LIMIT}&email=person123457@`);
+    cases['search rare'] = await timed(stack, `/api/suppressions?limit=${LIMIT}&email=person123457%40`);
 
     let worst = 0;
     for (const [name, { coldMs, p50Ms, p95Ms }] of Object.entries(cases)) {
