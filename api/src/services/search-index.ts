@@ -186,7 +186,7 @@ function upperBound(keys: Float64Array, key: number): number {
 /**
  * A keyset page over an index shown newest (largest key) first, for lists paged by cursor rather
  * than by number (the suppressions): a binary search for the cursor, then a walk of the bytes. The
- * offset costs one more walk, about a millisecond at a million rows.
+ * offset costs one more walk from the nearer end, at most half the rows.
  */
 export function keysetPageOf(index: SearchIndex, filter: StateFilter, cursor: KeysetCursor, limit: number): KeysetPage {
   const { keys, states } = index;
@@ -203,8 +203,16 @@ export function keysetPageOf(index: SearchIndex, filter: StateFilter, cursor: Ke
   else positions = walk(keys.length - 1, -1, limit);
   const newest = positions[0];
   const oldest = positions[positions.length - 1];
+  // Kept rows newer than the page, counted from the nearer end (the total comes from the state counts).
   let offset = 0;
-  if (newest !== undefined) for (let i = newest + 1; i < keys.length; i++) if (kept(i)) offset++;
+  if (newest !== undefined) {
+    if (newest >= keys.length / 2) for (let i = newest + 1; i < keys.length; i++) offset += filter[states[i]!]!;
+    else {
+      let upTo = 0;
+      for (let i = 0; i <= newest; i++) upTo += filter[states[i]!]!;
+      offset = countOf(index, filter) - upTo;
+    }
+  }
   const exists = (from: number, step: 1 | -1) => walk(from, step, 1).length > 0;
   return {
     keys: positions.map((i) => keys[i]!),
