@@ -152,6 +152,8 @@ const envSchema = z.object({
   SEND_CONCURRENCY: positiveInt(50),
   SEND_STALE_SECONDS: positiveInt(120),
   UNCONFIRMED_RESEND_AFTER_MINUTES: positiveInt(60),
+  // An address whose last this many mails all bounced softly is suppressed (SOFT_BOUNCE).
+  SOFT_BOUNCE_LIMIT: positiveInt(3),
   STACK_HOST: optionalString,
   EMBEDDED_POSTGRES_PORT: positiveInt(5433),
   EMBEDDED_SES_PORT: positiveInt(8005),
@@ -212,7 +214,7 @@ export interface Config {
   publicUrl: string;
   trackingSecret: string;
   /** The SES event webhook: only messages of these SNS topics are taken (none configured: none taken). */
-  sesEvents: { topicArns: readonly string[] };
+  sesEvents: { topicArns: readonly string[]; softBounceLimit: number };
   import: ImportSettings;
   sending: SendingSettings;
   /** What the one-command stack (api/src/stack) starts embedded, and where. */
@@ -354,7 +356,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, { role = 'api' 
     ),
     publicUrl: required('PUBLIC_URL', e.PUBLIC_URL, 'http://localhost:8080').replace(/\/+$/, ''),
     trackingSecret: required('TRACKING_SECRET', e.TRACKING_SECRET, DEV_TRACKING_SECRET),
-    sesEvents: { topicArns: e.SNS_TOPIC_ARNS ?? [] },
+    sesEvents: { topicArns: e.SNS_TOPIC_ARNS ?? [], softBounceLimit: e.SOFT_BOUNCE_LIMIT },
     import: {
       maxBytes: e.IMPORT_MAX_BYTES,
       spool: e.S3_BUCKET

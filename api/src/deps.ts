@@ -24,6 +24,7 @@ import { createSendingService, type SendingService } from './services/sending/se
 import { createTrackingService, type TrackingService } from './services/tracking/tracking-service.js';
 import { createSesEventService, visitSubscribeUrl, type SesEventService } from './services/ses-events/ses-events-service.js';
 import { snsVerifier, type SnsVerifier } from './services/ses-events/sns-message.js';
+import { createSuppressionService, type SuppressionService } from './services/suppressions/suppression-service.js';
 import { createTemplateService, type TemplateService } from './services/templates/template-service.js';
 import { createImportSpool, type ImportSpool } from './spool/index.js';
 
@@ -37,6 +38,7 @@ export interface Services {
   tracking: TrackingService;
   sesEvents: SesEventService;
   templates: TemplateService;
+  suppressions: SuppressionService;
 }
 
 export interface AppDeps {
@@ -111,10 +113,12 @@ function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverride
       db,
       verify: overrides.snsVerifier ?? snsVerifier(),
       topicArns: config.sesEvents.topicArns,
+      softBounceLimit: config.sesEvents.softBounceLimit,
       confirmSubscription: overrides.confirmSubscription ?? visitSubscribeUrl,
       logger: logger.child({ component: 'ses-events' }),
     }),
     templates: createTemplateService({ db }),
+    suppressions: createSuppressionService({ db, limits: config.import }),
   };
 }
 

@@ -11,6 +11,9 @@ import { AudiencesListRoute } from './features/audiences/routes/AudiencesListRou
 const AudienceDetailRoute = lazy(() =>
   import('./features/audiences/routes/AudienceDetailRoute').then((module) => ({ default: module.AudienceDetailRoute })),
 );
+const SuppressionsRoute = lazy(() =>
+  import('./features/suppressions/routes/SuppressionsRoute').then((module) => ({ default: module.SuppressionsRoute })),
+);
 const ImportContactsRoute = lazy(() =>
   import('./features/import-contacts/routes/ImportContactsRoute').then((module) => ({ default: module.ImportContactsRoute })),
 );
@@ -22,6 +25,7 @@ export default function App(props: RemoteProps) {
       <Suspense fallback={<Spinner label="Loading..." />}>
         <Routes>
           <Route index element={<AudiencesListRoute />} />
+          <Route path="suppressions" element={<SuppressionsRoute />} />
           <Route path=":id" element={<AudienceDetailRoute />} />
           <Route path=":id/import" element={<ImportContactsRoute />} />
           <Route path="*" element={<Navigate to={HOME_PATH} replace />} />

@@ -130,6 +130,10 @@ const ADDITIONS: [string, string, string, string[]][] = [
   ['GET', '/api/reports/{id}/overview', 'getCampaignReportOverview', []],
   ['GET', '/api/reports/{id}/timeline', 'getCampaignReportTimeline', []],
   ['GET', '/api/reports/{id}/domains', 'getCampaignReportDomains', []],
+  ['GET', '/api/suppressions', 'listSuppressions', ['limit', 'email', 'reason', 'after', 'before', 'end']],
+  ['POST', '/api/suppressions', 'addSuppressions', []],
+  ['GET', '/api/suppressions/export', 'exportSuppressions', ['email', 'reason']],
+  ['DELETE', '/api/suppressions/{id}', 'removeSuppression', ['confirmComplaint']],
 ];
 
 describe('paths of SPEC.md section 7', () => {
@@ -391,7 +395,7 @@ describe('entities, lists and enums', () => {
       expect(schema.required, operationId).toEqual(['message', 'queued', 'skipped']);
     }
     const reason = deref(propertiesOf(schemaOf('EmailPerformanceRow')).suppressionReason);
-    expect(reason.enum).toEqual(['UNSUBSCRIBE', 'HARD_BOUNCE', 'COMPLAINT', null]);
+    expect(reason.enum).toEqual(['UNSUBSCRIBE', 'HARD_BOUNCE', 'COMPLAINT', 'SOFT_BOUNCE', 'MEMBER', null]);
     expect(schemaOf('EmailPerformanceRow').required).toContain('suppressionReason');
     expect(responseSchema('countSuppressedContacts', '200').required).toEqual([
       'suppressedContacts',
@@ -520,6 +524,10 @@ describe('express-openapi-validator', () => {
     ['downloadAudience', 'POST', '/api/audiences/1/download'],
     ['listContacts', 'GET', '/api/audiences/1/contacts?page=2&limit=25&email=mia&hasError=false'],
     ['countSuppressedContacts', 'GET', '/api/audiences/1/suppressed-contacts'],
+    ['listSuppressions', 'GET', '/api/suppressions?reason=SOFT_BOUNCE&after=3&limit=50'],
+    ['addSuppressions', 'POST', '/api/suppressions', json({ text: 'a@example.org' })],
+    ['exportSuppressions', 'GET', '/api/suppressions/export?email=gmail'],
+    ['removeSuppression', 'DELETE', '/api/suppressions/7?confirmComplaint=true'],
     ['listTemplates', 'GET', '/api/templates?page=1&limit=10&name=x'],
     ['createTemplate', 'POST', '/api/templates', json({ name: 'My template' })],
     ['getTemplate', 'GET', '/api/templates/2'],

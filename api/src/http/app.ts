@@ -39,6 +39,8 @@ const LARGE_JSON_BODIES: { method: 'put' | 'post'; path: RegExp; limit: string }
   // A template carries the editor's design json, its html and plain text, and a preview image.
   // (Patterns without groups: a named parameter would be decoded here, before the contract checks the path.)
   { method: 'put', path: /^\/api\/templates\/[^/]+$/, limit: TEMPLATE_SAVE_BODY_LIMIT },
+  // A member's do-not-mail list, pasted or read from a CSV file: up to 5,000,000 characters, escaped in JSON.
+  { method: 'post', path: /^\/api\/suppressions$/, limit: '12mb' },
 ];
 
 interface OpenApiRequestInfo {

@@ -157,3 +157,71 @@ export function createSearchCache(maxBytes = 64 * 1024 * 1024) {
 }
 
 export type SearchCache = ReturnType<typeof createSearchCache>;
+
+/** Where a keyset page starts: the newest rows, rows older than `after`, newer than `before`, or the oldest. */
+export interface KeysetCursor {
+  after?: number | undefined;
+  before?: number | undefined;
+  end?: boolean | undefined;
+}
+
+export interface KeysetPage {
+  /** The page's keys, newest (largest) first. */
+  keys: number[];
+  hasNewer: boolean;
+  hasOlder: boolean;
+  /** How many kept rows come before the page in newest-first order. */
+  offset: number;
+}
+
+/** The first index whose key is above `key` (keys ascend). */
+function upperBound(keys: Float64Array, key: number): number {
+  let low = 0;
+  let high = keys.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (keys[mid]! <= key) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/**
+ * A keyset page over an index shown newest (largest key) first, for lists paged by cursor rather
+ * than by number (the suppressions): a binary search for the cursor, then a walk of the bytes. The
+ * offset costs one more walk from the nearer end, at most half the rows.
+ */
+export function keysetPageOf(index: SearchIndex, filter: StateFilter, cursor: KeysetCursor, limit: number): KeysetPage {
+  const { keys, states } = index;
+  const kept = (i: number) => filter[states[i]!] === 1;
+  const walk = (from: number, step: 1 | -1, take: number): number[] => {
+    const found: number[] = [];
+    for (let i = from; i >= 0 && i < keys.length && found.length < take; i += step) if (kept(i)) found.push(i);
+    return found;
+  };
+  let positions: number[];
+  if (cursor.end) positions = walk(0, 1, limit).reverse();
+  else if (cursor.before !== undefined) positions = walk(upperBound(keys, cursor.before), 1, limit).reverse();
+  else if (cursor.after !== undefined) positions = walk(upperBound(keys, cursor.after - 1) - 1, -1, limit);
+  else positions = walk(keys.length - 1, -1, limit);
+  const newest = positions[0];
+  const oldest = positions[positions.length - 1];
+  // Kept rows newer than the page, counted from the nearer end (the total comes from the state counts).
+  let offset = 0;
+  if (newest !== undefined) {
+    if (newest >= keys.length / 2) for (let i = newest + 1; i < keys.length; i++) offset += filter[states[i]!]!;
+    else {
+      let upTo = 0;
+      for (let i = 0; i <= newest; i++) upTo += filter[states[i]!]!;
+      offset = countOf(index, filter) - upTo;
+    }
+  }
+  const exists = (from: number, step: 1 | -1) => walk(from, step, 1).length > 0;
+  return {
+    keys: positions.map((i) => keys[i]!),
+    hasNewer: newest !== undefined ? exists(newest + 1, 1) : cursor.after !== undefined && exists(upperBound(keys, cursor.after - 1), 1),
+    hasOlder:
+      oldest !== undefined ? exists(oldest - 1, -1) : cursor.before !== undefined && exists(upperBound(keys, cursor.before) - 1, -1),
+    offset,
+  };
+}

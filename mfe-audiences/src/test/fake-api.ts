@@ -2,7 +2,7 @@
  * A small in-memory stand-in for the audiences API, installed as the global fetch: the remote's real
  * API client (openapi-fetch) talks to it, so tests exercise the same requests the product makes.
  */
-import type { Audience, Contact } from '@mailroom/api-client';
+import type { Audience, Contact, Suppression } from '@mailroom/api-client';
 import { createFakeFetch, json, page, type RecordedRequest } from '@mailroom/mf-contract/fake-api';
 
 export function audience(overrides: Partial<Audience> & Pick<Audience, 'id' | 'name'>): Audience {
@@ -22,7 +22,20 @@ export function contact(id: number, email: string, data: Record<string, string> 
   return { id, email, data, errorMessage };
 }
 
-export function createFakeApi(init: { audiences?: Audience[]; contacts?: Record<number, Contact[]> } = {}) {
+export function suppression(id: number, email: string, reason: Suppression['reason'], campaignName: string | null = null): Suppression {
+  return {
+    id,
+    email,
+    reason,
+    createdAt: new Date(2024, 4, id).toISOString(),
+    campaignId: campaignName ? 9 : null,
+    campaignName,
+    addedBy: null,
+  };
+}
+
+export function createFakeApi(init: { audiences?: Audience[]; contacts?: Record<number, Contact[]>; suppressions?: Suppression[] } = {}) {
+  const suppressions = [...(init.suppressions ?? [])].sort((a, b) => b.id - a.id);
   const audiences = new Map<number, Audience>((init.audiences ?? []).map((a) => [a.id, { ...a }]));
   const contacts = new Map<number, Contact[]>(Object.entries(init.contacts ?? {}).map(([id, list]) => [Number(id), list]));
   let nextId = Math.max(0, ...audiences.keys()) + 1;
@@ -38,6 +51,38 @@ export function createFakeApi(init: { audiences?: Audience[]; contacts?: Record<
       const id = nextId++;
       audiences.set(id, audience({ id, name: (body as { name: string }).name }));
       return json(201, { id });
+    }
+    if (path === '/api/suppressions' && method === 'GET') {
+      const email = query.get('email')?.toLowerCase();
+      const reason = query.get('reason');
+      const limit = Number(query.get('limit') ?? 50);
+      const after = query.get('after');
+      const list = suppressions.filter((s) => (!email || s.email.includes(email)) && (!reason || s.reason === reason));
+      const from = after === null ? 0 : list.findIndex((s) => s.id < Number(after));
+      const items = from < 0 ? [] : list.slice(from, from + limit);
+      return json(200, {
+        items,
+        totalItems: list.length,
+        hasNewer: from > 0,
+        hasOlder: from + limit < list.length,
+        offset: Math.max(0, from),
+      });
+    }
+    if (path === '/api/suppressions' && method === 'POST') {
+      const lines = (body as { text: string }).text.split('\n').filter((line) => line.trim() !== '');
+      const invalid = lines.flatMap((line, i) =>
+        line.includes('@') ? [] : [{ line: i + 1, value: line, message: 'Invalid email address' }],
+      );
+      return json(200, { added: lines.length - invalid.length, alreadySuppressed: 0, invalidLines: invalid.length, invalid });
+    }
+    const removal = /^\/api\/suppressions\/(\d+)$/.exec(path);
+    if (removal && method === 'DELETE') {
+      const at = suppressions.findIndex((s) => s.id === Number(removal[1]));
+      if (at < 0) return json(404, { message: 'Not found' });
+      if (suppressions[at]!.reason === 'COMPLAINT' && query.get('confirmComplaint') !== 'true')
+        return json(409, { message: 'Confirm again' });
+      suppressions.splice(at, 1);
+      return new Response(null, { status: 204 });
     }
     const match = /^\/api\/audiences\/(\d+)(\/.*)?$/.exec(path);
     const found = match ? audiences.get(Number(match[1])) : undefined;
@@ -75,7 +120,7 @@ export function createFakeApi(init: { audiences?: Audience[]; contacts?: Record<
     return json(404, { message: `No fake for ${method} ${path}` });
   }
 
-  return { ...createFakeFetch(route), audiences, contacts };
+  return { ...createFakeFetch(route), audiences, contacts, suppressions };
 }
 
 export type FakeApi = ReturnType<typeof createFakeApi>;

@@ -46,6 +46,8 @@ export const SUPPRESSION_REASON_LABELS: Readonly<Record<SuppressionReason, strin
   UNSUBSCRIBE: 'unsubscribed',
   HARD_BOUNCE: 'hard bounce',
   COMPLAINT: 'complaint',
+  SOFT_BOUNCE: 'repeated soft bounces',
+  MEMBER: 'added by a member',
 };
 
 /** The Send Status of a row as words: 'Sent successfully', or 'Suppressed (unsubscribed)'. */

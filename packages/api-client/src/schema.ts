@@ -669,6 +669,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/suppressions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organisation's suppressed addresses, newest first (an addition)
+         * @description An addition to the spec. Pages by keyset: without after, before or end the newest page; after=id the
+         *     page of older rows, before=id the page of newer rows, end=true the oldest page. The total and the
+         *     counts per reason are kept by triggers, never counted per request.
+         */
+        get: operations["listSuppressions"];
+        put?: never;
+        /**
+         * Add addresses to the suppressions, pasted or from a CSV file (an addition)
+         * @description An addition to the spec: the organisation's own do-not-mail list. The text is read as CSV (as an
+         *     import is); the email column is the one named email, else the first. Valid addresses are added with the
+         *     reason MEMBER (an address already suppressed keeps its reason); every invalid line is reported.
+         */
+        post: operations["addSuppressions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/suppressions/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The suppressions as CSV, newest first, with the list's filters (an addition) */
+        get: operations["exportSuppressions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/suppressions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Take an address off the suppressions; the removal is recorded (an addition)
+         * @description An addition to the spec. A complaint's removal needs confirmComplaint=true (the screen's second
+         *     confirmation); without it the answer is 409.
+         */
+        delete: operations["removeSuppression"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/ses-quota": {
         parameters: {
             query?: never;
@@ -1152,10 +1220,44 @@ export interface components {
         /** @enum {string} */
         BounceType: "HARD" | "SOFT";
         /**
-         * @description Why an address is never mailed again (UNSUBSCRIBE, a HARD_BOUNCE, a COMPLAINT)
+         * @description Why an address is never mailed again: UNSUBSCRIBE, a HARD_BOUNCE, a COMPLAINT, and (additions) SOFT_BOUNCE
+         *     (its last SOFT_BOUNCE_LIMIT mails all bounced softly) and MEMBER (added by a member)
          * @enum {string}
          */
-        SuppressionReason: "UNSUBSCRIBE" | "HARD_BOUNCE" | "COMPLAINT";
+        SuppressionReason: "UNSUBSCRIBE" | "HARD_BOUNCE" | "COMPLAINT" | "SOFT_BOUNCE" | "MEMBER";
+        Suppression: {
+            id: components["schemas"]["Id"];
+            email: string;
+            reason: components["schemas"]["SuppressionReason"];
+            /** Format: date-time */
+            createdAt: string;
+            campaignId: components["schemas"]["NullableId"];
+            /** @description The campaign it came from (null for a member's, or when the campaign is deleted) */
+            campaignName: string | null;
+            /** @description The member who added it (reason MEMBER) */
+            addedBy: string | null;
+        };
+        SuppressionPage: {
+            items: components["schemas"]["Suppression"][];
+            /** @description Rows matching the filters, in all */
+            totalItems: number;
+            hasNewer: boolean;
+            hasOlder: boolean;
+            /** @description How many matching rows come before this page, when known (searches and the end page) */
+            offset?: number | null;
+        };
+        SuppressionAddResult: {
+            added: number;
+            alreadySuppressed: number;
+            /** @description Lines not added, in all */
+            invalidLines: number;
+            /** @description The first 1,000 lines not added, with why */
+            invalid: {
+                line: number;
+                value: string;
+                message: string;
+            }[];
+        };
         SuppressedContacts: {
             /** @description Valid contacts of the audience whose address is suppressed, all reasons */
             suppressedContacts: number;
@@ -1196,7 +1298,7 @@ export interface components {
              *     to; send-to-contact answers 409), null otherwise.
              * @enum {string|null}
              */
-            suppressionReason: "UNSUBSCRIBE" | "HARD_BOUNCE" | "COMPLAINT" | null;
+            suppressionReason: "UNSUBSCRIBE" | "HARD_BOUNCE" | "COMPLAINT" | "SOFT_BOUNCE" | "MEMBER" | null;
         };
         EmailPerformanceList: {
             items: components["schemas"]["EmailPerformanceRow"][];
@@ -2563,6 +2665,129 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Message"];
                 };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listSuppressions: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description Case-insensitive substring of the address */
+                email?: string;
+                reason?: components["schemas"]["SuppressionReason"];
+                /** @description The page of rows older than this suppression id */
+                after?: components["schemas"]["Id"];
+                /** @description The page of rows newer than this suppression id */
+                before?: components["schemas"]["Id"];
+                /** @description true for the oldest page */
+                end?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of suppressions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuppressionPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    addSuppressions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    text: string;
+                };
+            };
+        };
+        responses: {
+            /** @description What was added, and the lines that were not */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuppressionAddResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            default: components["responses"]["Error"];
+        };
+    };
+    exportSuppressions: {
+        parameters: {
+            query?: {
+                /** @description Case-insensitive substring of the address */
+                email?: string;
+                reason?: components["schemas"]["SuppressionReason"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file (email, reason, date, campaign id, campaign); its name is in Content-Disposition */
+            200: {
+                headers: {
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    removeSuppression: {
+        parameters: {
+            query?: {
+                confirmComplaint?: boolean;
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];

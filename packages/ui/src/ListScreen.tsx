@@ -10,17 +10,20 @@ export interface ListScreenProps {
   onCreate: () => void;
   /** A create request is in flight: the button waits with a spinner, so one click makes one item. */
   creating?: boolean;
+  /** More buttons beside the create button (e.g. the audiences' Suppressions). */
+  actions?: ReactNode;
   /** The list (a PagedListSection) and what the screen opens over it. */
   children: ReactNode;
 }
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', rowGap: tokens.spacingVerticalL },
+  actions: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalS },
   header: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', justifyContent: 'space-between', gap: tokens.spacingHorizontalM },
 });
 
 /** A list screen (audiences, templates, campaigns): its heading with the create button, then the list. */
-export function ListScreen({ title, createLabel, onCreate, creating = false, children }: ListScreenProps) {
+export function ListScreen({ title, createLabel, onCreate, creating = false, actions, children }: ListScreenProps) {
   const styles = useStyles();
   const titleId = useId('list-title');
   return (
@@ -29,9 +32,12 @@ export function ListScreen({ title, createLabel, onCreate, creating = false, chi
         <Title1 as="h1" id={titleId}>
           {title}
         </Title1>
-        <Button appearance="primary" icon={creating ? <Spinner size="tiny" /> : <AddRegular />} disabled={creating} onClick={onCreate}>
-          {createLabel}
-        </Button>
+        <div className={styles.actions}>
+          {actions}
+          <Button appearance="primary" icon={creating ? <Spinner size="tiny" /> : <AddRegular />} disabled={creating} onClick={onCreate}>
+            {createLabel}
+          </Button>
+        </div>
       </div>
       {children}
     </section>

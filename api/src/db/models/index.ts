@@ -7,9 +7,10 @@ import { Contact } from './contact.js';
 import { FollowUpRecipient } from './follow-up-recipient.js';
 import { SnsMessage } from './sns-message.js';
 import { Suppression } from './suppression.js';
+import { SuppressionRemoval } from './suppression-removal.js';
 import { Template } from './template.js';
 
-export { Audience, Campaign, CampaignJob, CampaignLink, Contact, FollowUpRecipient, SnsMessage, Suppression, Template };
+export { Audience, Campaign, CampaignJob, CampaignLink, Contact, FollowUpRecipient, SnsMessage, Suppression, SuppressionRemoval, Template };
 export type { AudienceSource } from './audience.js';
 export type { CampaignStatus, FollowUpRecipients } from './campaign.js';
 export type { BounceType, CampaignJobStatus } from './campaign-job.js';
@@ -18,8 +19,9 @@ export type { SuppressionReason } from './suppression.js';
 /**
  * Tables written only by the SQL functions and triggers of the migrations, and read by raw SQL:
  * campaign_job_counts (triggers on campaign_jobs, 0006), send_rate (the rate schedule, 0005),
- * tracking_events (the tracking recorder, 0005), and the report's campaign_hourly_counts and
- * campaign_domain_counts (triggers on campaign_jobs and tracking_events, 0016).
+ * tracking_events (the tracking recorder, 0005), the report's campaign_hourly_counts and
+ * campaign_domain_counts (triggers on campaign_jobs and tracking_events, 0016), suppression_counts
+ * (triggers on suppressions, 0013) and soft_bounce_streaks (soft_bounce_counted, 0013).
  */
 export const SQL_ONLY_TABLES: readonly string[] = [
   'campaign_domain_counts',
@@ -27,6 +29,8 @@ export const SQL_ONLY_TABLES: readonly string[] = [
   'campaign_job_counts',
   'send_rate',
   'tracking_events',
+  'suppression_counts',
+  'soft_bounce_streaks',
 ];
 
 export interface Models {
@@ -37,6 +41,7 @@ export interface Models {
   CampaignJob: typeof CampaignJob;
   CampaignLink: typeof CampaignLink;
   Suppression: typeof Suppression;
+  SuppressionRemoval: typeof SuppressionRemoval;
   SnsMessage: typeof SnsMessage;
   FollowUpRecipient: typeof FollowUpRecipient;
 }
@@ -54,6 +59,7 @@ export function defineModels(sequelize: Sequelize): Models {
     CampaignJob: CampaignJob.initModel(sequelize),
     CampaignLink: CampaignLink.initModel(sequelize),
     Suppression: Suppression.initModel(sequelize),
+    SuppressionRemoval: SuppressionRemoval.initModel(sequelize),
     SnsMessage: SnsMessage.initModel(sequelize),
     FollowUpRecipient: FollowUpRecipient.initModel(sequelize),
   };

@@ -1,13 +1,17 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 
-export type SuppressionReason = 'HARD_BOUNCE' | 'COMPLAINT' | 'UNSUBSCRIBE';
+export type SuppressionReason = 'HARD_BOUNCE' | 'COMPLAINT' | 'UNSUBSCRIBE' | 'SOFT_BOUNCE' | 'MEMBER';
 
 /** An address the organisation never mails again. */
 export class Suppression extends Model<InferAttributes<Suppression>, InferCreationAttributes<Suppression>> {
   /** The address, lower-cased: the key, so an address is suppressed once whatever its case. */
   declare emailLower: string;
+  /** Insertion order (identity): the list's order and its paging key (migration 0013). */
+  declare id: CreationOptional<number>;
   declare reason: SuppressionReason;
   declare campaignId: CreationOptional<number | null>;
+  /** The member who added the address (reason MEMBER). */
+  declare addedByEmail: CreationOptional<string | null>;
   declare createdAt: CreationOptional<Date>;
 
   static initModel(sequelize: Sequelize): typeof Suppression {
@@ -16,7 +20,9 @@ export class Suppression extends Model<InferAttributes<Suppression>, InferCreati
     return bound.init(
       {
         emailLower: { type: DataTypes.TEXT, primaryKey: true },
+        id: { type: DataTypes.BIGINT, allowNull: false, autoIncrement: true },
         reason: { type: DataTypes.TEXT, allowNull: false },
+        addedByEmail: { type: DataTypes.TEXT, allowNull: true },
         campaignId: { type: DataTypes.BIGINT, allowNull: true },
         createdAt: { type: DataTypes.DATE, allowNull: false },
       },

@@ -10,6 +10,7 @@ import { campaignsRouter } from './campaigns.js';
 import { healthRouter } from './health.js';
 import { quotaRouter } from './quota.js';
 import { reportsRouter } from './reports.js';
+import { suppressionsRouter } from './suppressions.js';
 import { trackingRouter } from './tracking.js';
 import { templatesRouter } from './templates.js';
 import { webhooksRouter } from './webhooks.js';
@@ -23,6 +24,7 @@ export function routes(deps: AppDeps): Router {
   router.use(audiencesRouter(deps));
   router.use(campaignsRouter(deps));
   router.use(reportsRouter(deps));
+  router.use(suppressionsRouter(deps));
   router.use(trackingRouter(deps));
   router.use(templatesRouter(deps));
   router.use(webhooksRouter(deps));

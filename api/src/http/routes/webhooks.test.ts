@@ -344,3 +344,59 @@ describe('SES events through SNS', () => {
     await post(signed({ Type: 'Notification', Message: 'plain text, not an SES event' })).expect(204);
   });
 });
+
+describe('repeated soft bounces (an addition: SOFT_BOUNCE_LIMIT, default 3)', () => {
+  const softBounce = (sesMessageId: string, email: string) =>
+    signed({
+      Type: 'Notification',
+      Message: JSON.stringify({
+        eventType: 'Bounce',
+        mail: { messageId: sesMessageId, destination: [email] },
+        bounce: { bounceType: 'Transient', bounceSubType: 'MailboxFull', bouncedRecipients: [{ emailAddress: email }] },
+      }),
+    });
+  const delivered = (sesMessageId: string, email: string) =>
+    signed({
+      Type: 'Notification',
+      Message: JSON.stringify({ eventType: 'Delivery', mail: { messageId: sesMessageId, destination: [email] }, delivery: {} }),
+    });
+
+  it('suppresses an address at its third soft bounce in a row, not before, with the campaign of the last', async () => {
+    const email = 'Often.Full@Example.org';
+    const first = await jobWithMessageId(email);
+    await post(softBounce(first.sesMessageId, email)).expect(204);
+    // SNS repeating a message, or SES reporting the same mail's bounce again, counts once.
+    const again = softBounce(first.sesMessageId, email);
+    await post(again).expect(204);
+    await post(again).expect(204);
+    await post(softBounce(first.sesMessageId, email)).expect(204);
+    const second = await jobWithMessageId(email);
+    await post(softBounce(second.sesMessageId, email)).expect(204);
+    expect(await suppression(email)).toBeUndefined();
+    const third = await jobWithMessageId(email);
+    await post(softBounce(third.sesMessageId, email)).expect(204);
+    expect(await suppression(email)).toEqual({ reason: 'SOFT_BOUNCE', campaign_id: third.campaignId });
+  });
+
+  it('starts counting again after a delivery in between', async () => {
+    const email = 'sometimes.full@example.org';
+    for (const outcome of ['soft', 'soft', 'delivered', 'soft', 'soft'] as const) {
+      const { sesMessageId } = await jobWithMessageId(email);
+      await post(outcome === 'soft' ? softBounce(sesMessageId, email) : delivered(sesMessageId, email)).expect(204);
+    }
+    expect(await suppression(email)).toBeUndefined();
+    const { sesMessageId } = await jobWithMessageId(email);
+    await post(softBounce(sesMessageId, email)).expect(204);
+    expect(await suppression(email)).toMatchObject({ reason: 'SOFT_BOUNCE' });
+  });
+
+  it('keeps the first reason of an address already suppressed', async () => {
+    const email = 'quit.then.full@example.org';
+    await t.db.pool.query(`INSERT INTO suppressions (email_lower, reason) VALUES ($1, 'UNSUBSCRIBE')`, [email]);
+    for (let i = 0; i < 3; i++) {
+      const { sesMessageId } = await jobWithMessageId(email);
+      await post(softBounce(sesMessageId, email)).expect(204);
+    }
+    expect(await suppression(email)).toEqual({ reason: 'UNSUBSCRIBE', campaign_id: null });
+  });
+});

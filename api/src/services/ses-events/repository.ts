@@ -26,6 +26,30 @@ export function sesEventRepository(db: Database) {
       return jobs[0]?.campaignId;
     },
 
+    /** A delivery ends the addresses' runs of soft bounces (one primary-key probe each; nothing when there is none). */
+    async resetSoftBounces(tx: Tx, emails: string[]): Promise<void> {
+      if (emails.length === 0) return;
+      await tx.query('DELETE FROM soft_bounce_streaks WHERE email_lower = ANY($1::text[])', [emails.map((email) => email.toLowerCase())]);
+    },
+
+    /**
+     * Counts a soft bounce of one mail per address; at `limit` in a row the address is suppressed with
+     * SOFT_BOUNCE (soft_bounce_counted, migration 0013). Resolves with the addresses it suppressed.
+     */
+    async countSoftBounces(tx: Tx, emails: string[], sesMessageId: string, limit: number, campaignId: number | null): Promise<string[]> {
+      const suppressed: string[] = [];
+      for (const email of emails) {
+        const { rows } = await tx.query<{ suppressed: boolean }>('SELECT soft_bounce_counted($1, $2, $3, $4) AS suppressed', [
+          email,
+          sesMessageId,
+          limit,
+          campaignId,
+        ]);
+        if (rows[0]?.suppressed) suppressed.push(email);
+      }
+      return suppressed;
+    },
+
     async bounced(tx: Tx, sesMessageId: string, bounce: { type: BounceType; message: string; time: Date }): Promise<number | undefined> {
       const [, jobs] = await Jobs.update(
         { bounceType: bounce.type, bounceMessage: bounce.message, bounceTime: bounce.time },

@@ -2,7 +2,8 @@
  * SES delivery events, as SNS posts them to the webhook (DESIGN.md section 3): Delivery moves a
  * job to SENT_SUCCESS; Bounce records its type (Permanent as HARD, others SOFT), message and time;
  * Complaint records its type and time; hard bounces and complaints suppress the address for every
- * later send of the organisation. Any of the three, naming by its tags a job left UNKNOWN, proves
+ * later send of the organisation, and so do `softBounceLimit` soft bounces in a row (a delivery in
+ * between starts the count again; an addition to the spec). Any of the three, naming by its tags a job left UNKNOWN, proves
  * the mail went out: the job is settled as sent first, then the event applies as to any other.
  *
  * Trust first: a message is used only once its SNS signature verifies (sns-message.ts) and its
@@ -51,6 +52,8 @@ export interface SesEventServiceDeps {
   db: Database;
   verify: SnsVerifier;
   topicArns: readonly string[];
+  /** An address whose last this many mails all bounced softly is suppressed (SOFT_BOUNCE_LIMIT). */
+  softBounceLimit: number;
   /** Visits a genuine SubscribeURL (a GET) to confirm the subscription. */
   confirmSubscription: (url: string) => Promise<void>;
   logger: Logger;
@@ -68,7 +71,7 @@ function jobOfTags(tags: Record<string, string[]> | undefined): { campaignId: nu
   return Number.isSafeInteger(campaignId) && campaignId > 0 && Number.isSafeInteger(jobId) && jobId > 0 ? { campaignId, jobId } : undefined;
 }
 
-export function createSesEventService({ db, verify, topicArns, confirmSubscription, logger }: SesEventServiceDeps) {
+export function createSesEventService({ db, verify, topicArns, softBounceLimit, confirmSubscription, logger }: SesEventServiceDeps) {
   const repo = sesEventRepository(db);
 
   const trusted = async (body: unknown): Promise<SnsMessage> => {
@@ -113,6 +116,7 @@ export function createSesEventService({ db, verify, topicArns, confirmSubscripti
       };
       if (kind === 'Delivery') {
         await notYetRecorded(await repo.delivered(tx, sesMessageId));
+        await repo.resetSoftBounces(tx, event.mail.destination);
       } else if (kind === 'Bounce' && event.bounce) {
         const { bounce } = event;
         const type = bounce.bounceType === 'Permanent' ? 'HARD' : 'SOFT';
@@ -127,6 +131,15 @@ export function createSesEventService({ db, verify, topicArns, confirmSubscripti
             'HARD_BOUNCE',
             campaignId ?? null,
           );
+        } else {
+          const suppressed = await repo.countSoftBounces(
+            tx,
+            bounce.bouncedRecipients.map((r) => r.emailAddress),
+            sesMessageId,
+            softBounceLimit,
+            campaignId ?? null,
+          );
+          if (suppressed.length > 0) logger.info({ addresses: suppressed.length }, 'suppressed after repeated soft bounces');
         }
       } else if (kind === 'Complaint' && event.complaint) {
         const { complaint } = event;

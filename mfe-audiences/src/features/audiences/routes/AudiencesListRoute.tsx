@@ -1,6 +1,8 @@
-import { PeopleRegular } from '@fluentui/react-icons';
+import { Button } from '@fluentui/react-components';
+import { PeopleRegular, ShieldRegular } from '@fluentui/react-icons';
 import { LIST_PAGE_SIZES, ListScreen, PagedListSection, useQueryParams } from '@mailroom/ui';
 import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
 import { useAudiences } from '../api/audiences';
 import { AudiencesTable } from '../components/AudiencesTable';
 import { CreateAudienceDialog } from '../components/CreateAudienceDialog';
@@ -9,10 +11,20 @@ import { CreateAudienceDialog } from '../components/CreateAudienceDialog';
 export function AudiencesListRoute() {
   const params = useQueryParams();
   const [creating, setCreating] = useState(false);
+  const navigate = useNavigate();
   const audiences = useAudiences({ page: params.page, limit: params.limit, name: params.name });
 
   return (
-    <ListScreen title="Audiences" createLabel="Create Audience" onCreate={() => setCreating(true)}>
+    <ListScreen
+      title="Audiences"
+      createLabel="Create Audience"
+      onCreate={() => setCreating(true)}
+      actions={
+        <Button icon={<ShieldRegular />} onClick={() => navigate('suppressions')}>
+          Suppressions
+        </Button>
+      }
+    >
       <PagedListSection
         noun="Audiences"
         params={params}
