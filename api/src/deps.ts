@@ -15,6 +15,7 @@ import { createSesClient } from './mail/ses.js';
 import { createJobQueue } from './queue/index.js';
 import type { JobQueue } from './queue/JobQueue.js';
 import { Queues } from './queue/registry.js';
+import { createActivityService, type ActivityService } from './services/activity/activity-service.js';
 import { createAudienceService, type AudienceService } from './services/audiences/audience-service.js';
 import { createCampaignService, type CampaignService } from './services/campaigns/campaign-service.js';
 import { createQuotaService, sesSendQuotaSource, type QuotaService } from './services/quota/quota-service.js';
@@ -29,6 +30,7 @@ import { createImportSpool, type ImportSpool } from './spool/index.js';
 
 /** Every feature's service, built once: one line per feature. */
 export interface Services {
+  activity: ActivityService;
   audiences: AudienceService;
   quota: QuotaService;
   sending: SendingService;
@@ -70,6 +72,11 @@ export interface DepsOverrides {
 function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverrides): Services {
   const { config, logger, db, queue, ses, spool } = deps;
   const account = sesSendQuotaSource(ses);
+  const activity = createActivityService({
+    db,
+    retentionDays: config.activity.retentionDays,
+    logger: logger.child({ component: 'activity' }),
+  });
   const sending = createSendingService({
     db,
     queue,
@@ -83,14 +90,17 @@ function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverride
   });
   const campaigns = createCampaignService({
     db,
+    activityLog: activity,
     sending,
     authorizedSenders: config.authorizedSenderEmails,
     configurationSet: config.aws.sesConfigurationSet,
     logger: logger.child({ component: 'campaigns' }),
   });
   return {
+    activity,
     audiences: createAudienceService({
       db,
+      activityLog: activity,
       queue,
       spool,
       importSettings: config.import,
@@ -101,6 +111,7 @@ function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverride
     campaigns,
     reports: createReportService({
       db,
+      activityLog: activity,
       sending,
       campaigns,
       logger: logger.child({ component: 'reports' }),

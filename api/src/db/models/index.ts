@@ -1,4 +1,5 @@
 import type { Sequelize } from 'sequelize';
+import { Activity } from './activity.js';
 import { Audience } from './audience.js';
 import { Campaign } from './campaign.js';
 import { CampaignJob } from './campaign-job.js';
@@ -8,7 +9,7 @@ import { SnsMessage } from './sns-message.js';
 import { Suppression } from './suppression.js';
 import { Template } from './template.js';
 
-export { Audience, Campaign, CampaignJob, CampaignLink, Contact, SnsMessage, Suppression, Template };
+export { Activity, Audience, Campaign, CampaignJob, CampaignLink, Contact, SnsMessage, Suppression, Template };
 export type { AudienceSource } from './audience.js';
 export type { CampaignStatus } from './campaign.js';
 export type { BounceType, CampaignJobStatus } from './campaign-job.js';
@@ -37,6 +38,7 @@ export interface Models {
   CampaignLink: typeof CampaignLink;
   Suppression: typeof Suppression;
   SnsMessage: typeof SnsMessage;
+  Activity: typeof Activity;
 }
 
 /**
@@ -53,6 +55,7 @@ export function defineModels(sequelize: Sequelize): Models {
     CampaignLink: CampaignLink.initModel(sequelize),
     Suppression: Suppression.initModel(sequelize),
     SnsMessage: SnsMessage.initModel(sequelize),
+    Activity: Activity.initModel(sequelize),
   };
   const m = models;
   m.Audience.hasMany(m.Contact, { foreignKey: 'audienceId', as: 'contacts' });

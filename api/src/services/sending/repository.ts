@@ -57,12 +57,12 @@ const SUPPRESSED = 'EXISTS (SELECT 1 FROM suppressions s WHERE s.email_lower = l
 export function sendingRepository(db: Database) {
   return {
     /** Locks the campaign row for the transaction (sends, continues and retries of one campaign queue up). */
-    async lockCampaign(tx: Tx, id: number): Promise<{ status: CampaignStatus; audienceId: number | null } | undefined> {
-      const { rows } = await tx.query<{ status: CampaignStatus; audience_id: number | null }>(
-        'SELECT status, audience_id FROM campaigns WHERE id = $1 FOR UPDATE',
+    async lockCampaign(tx: Tx, id: number): Promise<{ status: CampaignStatus; audienceId: number | null; name: string } | undefined> {
+      const { rows } = await tx.query<{ status: CampaignStatus; audience_id: number | null; name: string }>(
+        'SELECT status, audience_id, name FROM campaigns WHERE id = $1 FOR UPDATE',
         [id],
       );
-      return rows[0] && { status: rows[0].status, audienceId: rows[0].audience_id };
+      return rows[0] && { status: rows[0].status, audienceId: rows[0].audience_id, name: rows[0].name };
     },
 
     /** The links of the html snapshot; their ids, in the order given. */
