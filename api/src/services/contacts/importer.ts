@@ -77,17 +77,21 @@ export async function importContacts(
     }
   }
   if (outcome.status === 'failed') {
-    await db.transaction(async (tx) => {
-      const name = await failImport(tx, job.audienceId, outcome.message);
-      if (name !== undefined && job.memberEmail) {
+    const { message } = outcome;
+    const memberEmail = job.memberEmail;
+    // The failure and its entry in the activity log commit together (a message queued before the log has no member: one statement).
+    if (!memberEmail) await failImport(db, job.audienceId, message);
+    else
+      await db.transaction(async (tx) => {
+        const name = await failImport(tx, job.audienceId, message);
+        if (name === undefined) return;
         await recordActivity(tx, {
-          actor: { email: job.memberEmail },
+          actor: { email: memberEmail },
           kind: 'import-failed',
           object: { type: 'audience', id: job.audienceId, name },
-          details: { message: outcome.message },
+          details: { message },
         });
-      }
-    });
+      });
   }
   // Done with the upload whatever happened (a thrown error above keeps it for the next attempt).
   // Left behind if this fails: the worker's sweep removes it later.
