@@ -72,7 +72,11 @@ export default async function measure() {
       kind: ['kind=export', `kind = $1`, ['export']],
       objectType: ['objectType=campaign', `object_type = $1`, ['campaign']],
       object: [`objectType=campaign&objectId=${objectId}`, `object_type = $1 AND object_id = $2`, ['campaign', objectId]],
-      memberAndKind: [`member=${encodeURIComponent('member7@example.org')}&kind=send`, `member_email = $1 AND kind = $2`, ['member7@example.org', 'send']],
+      memberAndKind: [
+        `member=${encodeURIComponent('member7@example.org')}&kind=send`,
+        `member_email = $1 AND kind = $2`,
+        ['member7@example.org', 'send'],
+      ],
     };
     const cases = {};
     for (const [name, [query, where, params]] of Object.entries(filters)) {

@@ -29,7 +29,11 @@ function fakeLog(log: ActivityEntry[]) {
     );
     const limit = Number(query.get('limit'));
     const before = query.get('before');
-    const start = before ? matching.findIndex((e) => e.id === Number(before)) + 1 : query.get('oldest') ? Math.max(0, matching.length - limit) : 0;
+    const start = before
+      ? matching.findIndex((e) => e.id === Number(before)) + 1
+      : query.get('oldest')
+        ? Math.max(0, matching.length - limit)
+        : 0;
     const items = matching.slice(start, start + limit);
     return json(200, {
       items,
@@ -45,7 +49,11 @@ const render = (url = '/activity') => renderRemote(App, { basePath: '/activity',
 
 describe('Activity', () => {
   it('lists the log newest first with who, what and the object', async () => {
-    fakeLog([entry(3, { kind: 'rename', details: { from: 'Old name' } }), entry(2, { kind: 'export', memberEmail: 'otto@example.org' }), entry(1)]);
+    fakeLog([
+      entry(3, { kind: 'rename', details: { from: 'Old name' } }),
+      entry(2, { kind: 'export', memberEmail: 'otto@example.org' }),
+      entry(1),
+    ]);
     render();
     const table = await screen.findByRole('table', { name: 'Activity' });
     const rows = within(table).getAllByRole('row').slice(1);
