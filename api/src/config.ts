@@ -154,6 +154,7 @@ const envSchema = z.object({
   UNCONFIRMED_RESEND_AFTER_MINUTES: positiveInt(60),
   // An address whose last this many mails all bounced softly is suppressed (SOFT_BOUNCE).
   SOFT_BOUNCE_LIMIT: positiveInt(3),
+  ACTIVITY_RETENTION_DAYS: positiveInt(400),
   STACK_HOST: optionalString,
   EMBEDDED_POSTGRES_PORT: positiveInt(5433),
   EMBEDDED_SES_PORT: positiveInt(8005),
@@ -217,6 +218,8 @@ export interface Config {
   sesEvents: { topicArns: readonly string[]; softBounceLimit: number };
   import: ImportSettings;
   sending: SendingSettings;
+  /** The activity log (an addition to the spec): entries older than this many days are removed by the worker's sweep. */
+  activity: { retentionDays: number };
   /** What the one-command stack (api/src/stack) starts embedded, and where. */
   stack: StackSettings;
   /** The drag-and-drop email editor's script (browser side); its origin is allowed by the shell's CSP. */
@@ -377,6 +380,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, { role = 'api' 
       staleAfterMs: e.SEND_STALE_SECONDS * 1000,
       unconfirmedResendAfterMs: e.UNCONFIRMED_RESEND_AFTER_MINUTES * 60_000,
     },
+    activity: { retentionDays: e.ACTIVITY_RETENTION_DAYS },
     stack: {
       host: e.STACK_HOST ?? 'localhost',
       embedded: { postgres: !e.DATABASE_URL, ses: !e.SES_ENDPOINT && !e.AWS_ACCESS_KEY_ID, oidc: !e.OIDC_ISSUER },

@@ -15,6 +15,7 @@ import { createSesClient } from './mail/ses.js';
 import { createJobQueue } from './queue/index.js';
 import type { JobQueue } from './queue/JobQueue.js';
 import { Queues } from './queue/registry.js';
+import { createActivityService, type ActivityService } from './services/activity/activity-service.js';
 import { createAudienceService, type AudienceService } from './services/audiences/audience-service.js';
 import { createCampaignService, type CampaignService } from './services/campaigns/campaign-service.js';
 import { createQuotaService, sesSendQuotaSource, type QuotaService } from './services/quota/quota-service.js';
@@ -30,6 +31,7 @@ import { createImportSpool, type ImportSpool } from './spool/index.js';
 
 /** Every feature's service, built once: one line per feature. */
 export interface Services {
+  activity: ActivityService;
   audiences: AudienceService;
   quota: QuotaService;
   sending: SendingService;
@@ -72,6 +74,11 @@ export interface DepsOverrides {
 function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverrides): Services {
   const { config, logger, db, queue, ses, spool } = deps;
   const account = sesSendQuotaSource(ses);
+  const activity = createActivityService({
+    db,
+    retentionDays: config.activity.retentionDays,
+    logger: logger.child({ component: 'activity' }),
+  });
   const sending = createSendingService({
     db,
     queue,
@@ -85,14 +92,17 @@ function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverride
   });
   const campaigns = createCampaignService({
     db,
+    activityLog: activity,
     sending,
     authorizedSenders: config.authorizedSenderEmails,
     configurationSet: config.aws.sesConfigurationSet,
     logger: logger.child({ component: 'campaigns' }),
   });
   return {
+    activity,
     audiences: createAudienceService({
       db,
+      activityLog: activity,
       queue,
       spool,
       importSettings: config.import,
@@ -103,6 +113,7 @@ function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverride
     campaigns,
     reports: createReportService({
       db,
+      activityLog: activity,
       sending,
       campaigns,
       logger: logger.child({ component: 'reports' }),
@@ -118,7 +129,7 @@ function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverride
       logger: logger.child({ component: 'ses-events' }),
     }),
     templates: createTemplateService({ db }),
-    suppressions: createSuppressionService({ db, limits: config.import }),
+    suppressions: createSuppressionService({ db, activityLog: activity, limits: config.import }),
   };
 }
 

@@ -1,7 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { Spinner } from '@fluentui/react-components';
 import type { RemoteProps } from '@mailroom/mf-contract';
-import { HOME_PATH } from '@mailroom/mf-contract/remotes';
+import { EXTRA_AREAS, HOME_PATH } from '@mailroom/mf-contract/remotes';
 import { RemoteProvider } from '@mailroom/mf-contract/react';
 import { Navigate, Route, Routes } from 'react-router-dom';
 
@@ -10,13 +10,19 @@ const CampaignReportRoute = lazy(() =>
   import('./features/campaign-report/routes/CampaignReportRoute').then((module) => ({ default: module.CampaignReportRoute })),
 );
 
-/** The reports remote: /campaigns/reports/{id}. Any other path is unknown to the app: to /audiences (SPEC section 2). */
+const ActivityRoute = lazy(() => import('./features/activity/routes/ActivityRoute').then((module) => ({ default: module.ActivityRoute })));
+
+/**
+ * The reports remote: /campaigns/reports/{id}, and the activity log when the shell mounts it at /activity
+ * (EXTRA_AREAS). Any other path is unknown to the app: to /audiences (SPEC section 2).
+ */
 export default function App(props: RemoteProps) {
+  const activity = props.basePath === EXTRA_AREAS.activity.basePath;
   return (
     <RemoteProvider value={props}>
       <Suspense fallback={<Spinner label="Loading..." />}>
         <Routes>
-          <Route path=":id" element={<CampaignReportRoute />} />
+          {activity ? <Route index element={<ActivityRoute />} /> : <Route path=":id" element={<CampaignReportRoute />} />}
           <Route path="*" element={<Navigate to={HOME_PATH} replace />} />
         </Routes>
       </Suspense>

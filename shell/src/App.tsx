@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { FluentProvider, Spinner, makeStyles } from '@fluentui/react-components';
-import { HOME_PATH, REMOTES, REMOTE_NAMES } from '@mailroom/mf-contract/remotes';
+import { EXTRA_AREAS, HOME_PATH, REMOTES, REMOTE_NAMES } from '@mailroom/mf-contract/remotes';
 import type { ShellConfig } from './config';
 import { ShellContext, useShell, type ShellContextValue } from './ShellContext';
 import { AuthProvider, useAuth } from './features/auth/AuthProvider';
@@ -51,6 +51,14 @@ function SignedInRoutes({ theme, onThemeChange }: { theme: ThemeName; onThemeCha
             key={name}
             path={`${REMOTES[name].basePath}/*`}
             element={<RemoteArea key={name} name={name} loader={loadRemote} props={remoteProps} />}
+          />
+        ))}
+        {/* Areas a remote serves at a path of its own (the activity log, served by the reports remote). */}
+        {Object.entries(EXTRA_AREAS).map(([key, area]) => (
+          <Route
+            key={key}
+            path={`${area.basePath}/*`}
+            element={<RemoteArea key={key} name={area.remote} loader={loadRemote} props={remoteProps} area={area} />}
           />
         ))}
       </Route>

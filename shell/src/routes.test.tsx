@@ -10,6 +10,9 @@ describe('routes when signed in', () => {
     ['/campaigns', 'campaigns remote at /campaigns showing /campaigns'],
     ['/campaigns/edit/5', 'campaigns remote at /campaigns showing /campaigns/edit/5'],
     ['/campaigns/reports/7', 'reports remote at /campaigns/reports showing /campaigns/reports/7'],
+    // An extra area: the reports remote mounted at /activity, told so by its basePath.
+    ['/activity', 'reports remote at /activity showing /activity'],
+    ['/audiences/suppressions', 'audiences remote at /audiences showing /audiences/suppressions'],
   ])('%s goes to the right remote', async (path, text) => {
     stubQuotaFetch();
     renderShell({ path, auth: fakeAuth(mia) });
@@ -29,6 +32,26 @@ describe('routes when signed in', () => {
     const campaigns = await screen.findByRole('link', { name: 'Campaigns' });
     await waitFor(() => expect(campaigns.getAttribute('aria-current')).toBe('page'));
     expect(screen.getByRole('link', { name: 'Audiences' }).getAttribute('aria-current')).not.toBe('page');
+  });
+});
+
+describe('the drawer', () => {
+  it('lists Suppressions under Audiences and Activity last, and highlights the longest entry that fits', async () => {
+    stubQuotaFetch();
+    renderShell({ path: '/audiences/suppressions', auth: fakeAuth(mia) });
+    const suppressions = await screen.findByRole('link', { name: 'Suppressions' });
+    expect(suppressions.getAttribute('href')).toBe('/audiences/suppressions');
+    await waitFor(() => expect(suppressions.getAttribute('aria-current')).toBe('page'));
+    expect(screen.getByRole('link', { name: 'Audiences' }).getAttribute('aria-current')).not.toBe('page');
+    const names = screen.getAllByRole('link').map((link) => link.textContent);
+    expect(names.filter((name) => ['Audiences', 'Suppressions', 'Templates', 'Campaigns', 'Activity'].includes(name ?? ''))).toEqual([
+      'Audiences',
+      'Suppressions',
+      'Templates',
+      'Campaigns',
+      'Activity',
+    ]);
+    expect(screen.getByRole('link', { name: 'Activity' }).getAttribute('href')).toBe('/activity');
   });
 });
 

@@ -5,6 +5,7 @@
  */
 import type { AppDeps } from '../deps.js';
 import type { Consumer } from '../queue/JobQueue.js';
+import { activityWorkers } from './activity.js';
 import { audienceWorkers } from './audiences.js';
 import { campaignWorkers } from './campaigns.js';
 
@@ -14,6 +15,7 @@ export const registrations: WorkerRegistration[] = [
   // ---- one line per feature ----
   audienceWorkers,
   campaignWorkers,
+  activityWorkers,
 ];
 
 export interface Workers {

@@ -714,6 +714,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of the activity log, newest first, optionally filtered by member, kind and object
+         * @description Keyset pages: without a cursor the newest page; `before` (an entry's id) the page of entries older
+         *     than it, `after` the page of entries newer than it, `oldest=true` the oldest page. Each page costs the
+         *     same whatever its place in the log. `older` and `newer` are the cursors of the neighbouring pages,
+         *     null when there is none.
+         */
+        get: operations["listActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/suppressions/{id}": {
         parameters: {
             query?: never;
@@ -1303,6 +1326,42 @@ export interface components {
         EmailPerformanceList: {
             items: components["schemas"]["EmailPerformanceRow"][];
             meta: components["schemas"]["PageMeta"];
+        };
+        /**
+         * @description What was done. Import outcomes are recorded by the worker under the member who queued the import.
+         * @enum {string}
+         */
+        ActivityKind: "create" | "rename" | "delete" | "import" | "import-finished" | "import-failed" | "export" | "send" | "schedule" | "unschedule" | "continue" | "retry-all-failed" | "retry-job" | "resend-unconfirmed" | "send-to-not-sent" | "send-to-contact" | "test-send" | "follow-up" | "suppression-add" | "suppression-remove";
+        /** @enum {string} */
+        ActivityObjectType: "audience" | "template" | "campaign" | "suppression";
+        ActivityEntry: {
+            /** Format: int64 */
+            id: number;
+            /** Format: date-time */
+            createdAt: string;
+            memberEmail: string;
+            kind: components["schemas"]["ActivityKind"];
+            objectType: components["schemas"]["ActivityObjectType"];
+            /** Format: int64 */
+            objectId: number | null;
+            objectName: string | null;
+            /** @description A few facts of the action (a rename's former name, how many emails were queued, an export's filters) */
+            details: {
+                [key: string]: unknown;
+            };
+        };
+        ActivityPage: {
+            items: components["schemas"]["ActivityEntry"][];
+            /**
+             * Format: int64
+             * @description The `before` cursor of the next older page; null on the oldest page
+             */
+            older: number | null;
+            /**
+             * Format: int64
+             * @description The `after` cursor of the next newer page; null on the newest page
+             */
+            newer: number | null;
         };
         Quota: {
             /** @description Sent in the last 24 hours */
@@ -2761,6 +2820,37 @@ export interface operations {
                 };
                 content: {
                     "text/csv": string;
+                };
+            };
+        };
+    };
+    listActivity: {
+        parameters: {
+            query?: {
+                /** @description The member's e-mail address (exact, case-insensitive) */
+                member?: string;
+                kind?: components["schemas"]["ActivityKind"];
+                objectType?: components["schemas"]["ActivityObjectType"];
+                objectId?: number;
+                before?: number;
+                after?: number;
+                oldest?: boolean;
+                /** @description Page size */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the log */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityPage"];
                 };
             };
             400: components["responses"]["BadRequest"];

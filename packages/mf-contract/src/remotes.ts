@@ -69,6 +69,35 @@ export const REMOTES = {
 
 export type RemoteName = keyof typeof REMOTES;
 
+/** An area a remote serves at a path of its own, outside its base path (the shell mounts the remote there too). */
+export interface ExtraArea {
+  /** The remote that renders it; it is told the area's path as its `basePath`. */
+  remote: RemoteName;
+  basePath: string;
+  title: string;
+  /** Its entry in the shell's drawer, after the remotes' entries. */
+  navLabel: string;
+}
+
+/**
+ * Areas hosted by a remote at an extra path (additions to the spec): the activity log is read like a
+ * report, so the reports remote serves it at /activity. No new remote, stack server or manifest.
+ */
+export const EXTRA_AREAS = {
+  activity: { remote: 'reports', basePath: '/activity', title: 'Activity', navLabel: 'Activity' },
+} as const satisfies Record<string, ExtraArea>;
+
+/** Drawer entries below a remote's own entry: a screen of that remote at a path under its base path. */
+export interface SubNavEntry {
+  path: string;
+  label: string;
+}
+
+/** Sub-entries of the drawer, per remote (the Suppressions screen is the audiences remote's). */
+export const SUB_NAV: Partial<Record<RemoteName, readonly SubNavEntry[]>> = {
+  audiences: [{ path: `${REMOTES.audiences.basePath}/suppressions`, label: 'Suppressions' }],
+};
+
 /** SPEC section 2: where a signed-in member lands, and where any path the app does not know leads. */
 export const HOME_PATH = REMOTES.audiences.basePath;
 

@@ -12,6 +12,7 @@ export {
   type SetParamsOptions,
 } from './useQueryParams';
 export { isEmptyList, isPastTheEnd, usePageInRange, type PageInRangeOptions, type PageOfItems } from './usePageInRange';
+export { KeysetPager, type KeysetPagerProps } from './KeysetPager';
 export { PagedTableFooter, pageSizeChoices, totalPagesOf, type PageSize, type PagedTableFooterProps } from './PagedTableFooter';
 export { TruncatedText, type TruncatedTextProps } from './TruncatedText';
 export { ScrollingTable, type ScrollingTableProps } from './ScrollingTable';

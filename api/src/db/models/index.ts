@@ -1,4 +1,5 @@
 import type { Sequelize } from 'sequelize';
+import { Activity } from './activity.js';
 import { Audience } from './audience.js';
 import { Campaign } from './campaign.js';
 import { CampaignJob } from './campaign-job.js';
@@ -10,7 +11,7 @@ import { Suppression } from './suppression.js';
 import { SuppressionRemoval } from './suppression-removal.js';
 import { Template } from './template.js';
 
-export { Audience, Campaign, CampaignJob, CampaignLink, Contact, FollowUpRecipient, SnsMessage, Suppression, SuppressionRemoval, Template };
+export { Activity, Audience, Campaign, CampaignJob, CampaignLink, Contact, FollowUpRecipient, SnsMessage, Suppression, SuppressionRemoval, Template };
 export type { AudienceSource } from './audience.js';
 export type { CampaignStatus, FollowUpRecipients } from './campaign.js';
 export type { BounceType, CampaignJobStatus } from './campaign-job.js';
@@ -44,6 +45,7 @@ export interface Models {
   SuppressionRemoval: typeof SuppressionRemoval;
   SnsMessage: typeof SnsMessage;
   FollowUpRecipient: typeof FollowUpRecipient;
+  Activity: typeof Activity;
 }
 
 /**
@@ -62,6 +64,7 @@ export function defineModels(sequelize: Sequelize): Models {
     SuppressionRemoval: SuppressionRemoval.initModel(sequelize),
     SnsMessage: SnsMessage.initModel(sequelize),
     FollowUpRecipient: FollowUpRecipient.initModel(sequelize),
+    Activity: Activity.initModel(sequelize),
   };
   const m = models;
   m.Audience.hasMany(m.Contact, { foreignKey: 'audienceId', as: 'contacts' });

@@ -9,6 +9,7 @@
  */
 import { Router, type Request } from 'express';
 import { pipeline } from 'node:stream/promises';
+import { memberOf } from '../../auth/middleware.js';
 import type { AppDeps } from '../../deps.js';
 import { DELETE_QUEUED, type ImportUpload } from '../../services/audiences/audience-service.js';
 import { contentDisposition, startDownload } from '../download.js';
@@ -32,7 +33,7 @@ export function audiencesRouter({ services }: Pick<AppDeps, 'services'>): Router
   });
 
   router.post(['/api/audiences', '/api/audiences/'], async (req, res) => {
-    res.status(201).json(await audiences.create((req.body as { name?: unknown }).name, req.member?.email ?? null));
+    res.status(201).json(await audiences.create((req.body as { name?: unknown }).name, memberOf(req)));
   });
 
   router.get('/api/audiences/:id', async (req, res) => {
@@ -40,21 +41,21 @@ export function audiencesRouter({ services }: Pick<AppDeps, 'services'>): Router
   });
 
   router.put('/api/audiences/:id', async (req, res) => {
-    res.json(await audiences.rename(id(req), (req.body as { name?: unknown }).name));
+    res.json(await audiences.rename(id(req), (req.body as { name?: unknown }).name, memberOf(req)));
   });
 
   router.delete('/api/audiences/:id', async (req, res) => {
-    await audiences.remove(id(req));
+    await audiences.remove(id(req), memberOf(req));
     res.status(202).json({ message: DELETE_QUEUED });
   });
 
   router.post('/api/audiences/:id/import/file', async (req, res) => {
-    const message = await audiences.acceptImport(id(req), str(req.query.type), uploadOf(req));
+    const message = await audiences.acceptImport(id(req), str(req.query.type), uploadOf(req), memberOf(req));
     res.status(202).json({ message });
   });
 
   router.post('/api/audiences/:id/download', async (req, res) => {
-    const { audience, stream } = await audiences.exportCsv(id(req));
+    const { audience, stream } = await audiences.exportCsv(id(req), memberOf(req));
     startDownload(res, contentDisposition(audience.name, '-contacts.csv', 'audience'), 'text/csv; charset=utf-8');
     // Backpressure end to end: PostgreSQL's COPY is read only as fast as the client takes the file.
     // Once the headers are out an error can only cut the response (pipeline does): log it, nothing more.

@@ -3,7 +3,8 @@
  * request, call the campaign service, answer. openapi.yaml has already validated (and typed) the
  * inputs; the service's DomainErrors become statuses in the one error handler.
  */
-import { Router, type Request } from 'express';
+import { Router } from 'express';
+import { memberOf } from '../../auth/middleware.js';
 import type { AppDeps } from '../../deps.js';
 import type { CampaignUpdate, TestEmail } from '../../services/campaigns/campaign-service.js';
 import type { FollowUpRecipients } from '../../services/campaigns/repository.js';
@@ -12,7 +13,7 @@ import { bool, id, pageQuery, str } from '../request.js';
 export function campaignsRouter({ services }: Pick<AppDeps, 'services'>): Router {
   const { campaigns } = services;
   const router = Router();
-  const member = (req: Request) => req.member?.email ?? null;
+  const member = memberOf;
 
   router.get('/api/campaigns', async (req, res) => {
     res.json(await campaigns.list({ ...pageQuery(req), name: str(req.query.name) }));
@@ -27,7 +28,7 @@ export function campaignsRouter({ services }: Pick<AppDeps, 'services'>): Router
   });
 
   router.post('/api/campaigns/send-test-email', async (req, res) => {
-    res.json(await campaigns.sendTest(req.body as TestEmail));
+    res.json(await campaigns.sendTest(req.body as TestEmail, member(req)));
   });
 
   router.post('/api/campaigns/test-render-email', async (req, res) => {
@@ -51,16 +52,16 @@ export function campaignsRouter({ services }: Pick<AppDeps, 'services'>): Router
   });
 
   router.delete('/api/campaigns/:id', async (req, res) => {
-    await campaigns.remove(id(req));
+    await campaigns.remove(id(req), member(req));
     res.status(204).end();
   });
 
   router.post('/api/campaigns/:id/send', async (req, res) => {
-    res.status(202).json(await campaigns.send(id(req)));
+    res.status(202).json(await campaigns.send(id(req), member(req)));
   });
 
   router.post('/api/campaigns/:id/continue', async (req, res) => {
-    res.status(202).json(await campaigns.continue(id(req)));
+    res.status(202).json(await campaigns.continue(id(req), member(req)));
   });
 
   router.post('/api/campaigns/:id/replicate', async (req, res) => {

@@ -5,6 +5,7 @@
  */
 import { Router } from 'express';
 import type { AppDeps } from '../../deps.js';
+import { activityRouter } from './activity.js';
 import { audiencesRouter } from './audiences.js';
 import { campaignsRouter } from './campaigns.js';
 import { healthRouter } from './health.js';
@@ -28,6 +29,7 @@ export function routes(deps: AppDeps): Router {
   router.use(trackingRouter(deps));
   router.use(templatesRouter(deps));
   router.use(webhooksRouter(deps));
+  router.use(activityRouter(deps));
 
   return router;
 }

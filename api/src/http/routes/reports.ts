@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import { Router, type Request, type Response } from 'express';
 import type { BounceType, SendStatus } from '@mailroom/api-client';
+import { memberOf } from '../../auth/middleware.js';
 import type { AppDeps } from '../../deps.js';
 import type { EmailPerformanceFilters } from '../../services/reports/report-service.js';
 import { contentDisposition, startDownload } from '../download.js';
@@ -61,29 +62,29 @@ export function reportsRouter({ services }: Pick<AppDeps, 'services'>): Router {
   });
 
   router.get('/api/reports/:id/export-email-performance', async (req, res) => {
-    const stream = await reports.exportEmailPerformance(id(req), filtersOf(req));
+    const stream = await reports.exportEmailPerformance(id(req), filtersOf(req), memberOf(req));
     startDownload(res, contentDisposition(`email-performance-${id(req)}`, '.xlsx', 'email-performance'), XLSX);
     await send(req, res, stream, 'email performance export');
   });
 
   router.post('/api/reports/:id/retry-all-failed-jobs', async (req, res) => {
-    res.status(202).json(await reports.retryAllFailed(id(req)));
+    res.status(202).json(await reports.retryAllFailed(id(req), memberOf(req)));
   });
 
   router.post('/api/reports/:id/resend-unconfirmed', async (req, res) => {
-    res.status(202).json(await reports.resendUnconfirmed(id(req)));
+    res.status(202).json(await reports.resendUnconfirmed(id(req), memberOf(req)));
   });
 
   router.post('/api/reports/:id/retry-job/:jobId', async (req, res) => {
-    res.status(202).json(await reports.retryJob(id(req), id(req, 'jobId')));
+    res.status(202).json(await reports.retryJob(id(req), id(req, 'jobId'), memberOf(req)));
   });
 
   router.post('/api/reports/:id/send-to-not-sent', async (req, res) => {
-    res.status(202).json(await reports.sendToNotSent(id(req)));
+    res.status(202).json(await reports.sendToNotSent(id(req), memberOf(req)));
   });
 
   router.post('/api/reports/:id/send-to-contact/:contactId', async (req, res) => {
-    res.status(202).json(await reports.sendToContact(id(req), id(req, 'contactId')));
+    res.status(202).json(await reports.sendToContact(id(req), id(req, 'contactId'), memberOf(req)));
   });
 
   return router;

@@ -4,6 +4,7 @@
  */
 import { Router } from 'express';
 import { pipeline } from 'node:stream/promises';
+import { memberOf } from '../../auth/middleware.js';
 import type { AppDeps } from '../../deps.js';
 import type { SuppressionReason } from '../../services/suppressions/repository.js';
 import { contentDisposition, startDownload } from '../download.js';
@@ -30,11 +31,11 @@ export function suppressionsRouter({ services }: Pick<AppDeps, 'services'>): Rou
   });
 
   router.post('/api/suppressions', async (req, res) => {
-    res.json(await suppressions.add((req.body as { text: string }).text, req.member?.email ?? null));
+    res.json(await suppressions.add((req.body as { text: string }).text, memberOf(req)));
   });
 
   router.get('/api/suppressions/export', async (req, res) => {
-    const stream = await suppressions.exportCsv({ email: str(req.query.email), reason: reasonOf(req.query.reason) });
+    const stream = await suppressions.exportCsv({ email: str(req.query.email), reason: reasonOf(req.query.reason) }, memberOf(req));
     startDownload(res, contentDisposition('suppressions', '.csv', 'suppressions'), 'text/csv; charset=utf-8');
     await pipeline(stream, res).catch((err: unknown) => {
       req.log.warn({ err }, 'suppressions export cut short');
@@ -42,7 +43,7 @@ export function suppressionsRouter({ services }: Pick<AppDeps, 'services'>): Rou
   });
 
   router.delete('/api/suppressions/:id', async (req, res) => {
-    await suppressions.remove(id(req), req.member?.email ?? 'unknown', bool(req.query.confirmComplaint) ?? false);
+    await suppressions.remove(id(req), memberOf(req), bool(req.query.confirmComplaint) ?? false);
     res.status(204).end();
   });
 

@@ -21,7 +21,7 @@ export function templatesRouter({ services }: Pick<AppDeps, 'services'>): Router
   });
 
   router.post('/api/templates', async (req, res) => {
-    res.status(201).json(await templates.create((req.body as { name?: unknown }).name, memberOf(req).email));
+    res.status(201).json(await templates.create((req.body as { name?: unknown }).name, memberOf(req)));
   });
 
   router.get('/api/templates/:id', async (req, res) => {
@@ -29,16 +29,16 @@ export function templatesRouter({ services }: Pick<AppDeps, 'services'>): Router
   });
 
   router.put('/api/templates/:id', async (req, res) => {
-    res.json(await templates.update(id(req), req.body as TemplateSave, memberOf(req).email));
+    res.json(await templates.update(id(req), req.body as TemplateSave, memberOf(req)));
   });
 
   router.delete('/api/templates/:id', async (req, res) => {
-    await templates.remove(id(req));
+    await templates.remove(id(req), memberOf(req));
     res.status(204).end();
   });
 
   router.post('/api/templates/:id/replicate', async (req, res) => {
-    res.status(201).json(await templates.replicate(id(req), memberOf(req).email));
+    res.status(201).json(await templates.replicate(id(req), memberOf(req)));
   });
 
   return router;

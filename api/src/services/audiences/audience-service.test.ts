@@ -25,8 +25,18 @@ const queue = {
   },
 } as unknown as Queues;
 
+const actor = { email: 'mia@example.org' };
+const activityLog = { record: async () => undefined };
+
 const service = () =>
-  createAudienceService({ db: db.database, queue, spool: folderSpool(dir), importSettings: settings, logger: pino({ level: 'silent' }) });
+  createAudienceService({
+    db: db.database,
+    activityLog,
+    queue,
+    spool: folderSpool(dir),
+    importSettings: settings,
+    logger: pino({ level: 'silent' }),
+  });
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -45,7 +55,7 @@ afterAll(async () => {
 });
 
 async function audienceWithContacts(count: number): Promise<number> {
-  const { id } = await service().create('with contacts', null);
+  const { id } = await service().create('with contacts', actor);
   await db.pool.query('UPDATE audiences SET is_importing = true WHERE id = $1', [id]);
   await writeFile(join(dir, `${id}.csv`), ['email', ...Array.from({ length: count }, (_, i) => `c${i}@example.org`)].join('\n'));
   const outcome = await importContacts(
@@ -64,10 +74,10 @@ const rowsOf = (id: number) => count('SELECT count(*)::int AS n FROM audiences W
 describe('delete and purge', () => {
   it('hides the audience at once, queues the purge, which removes contacts in batches then the row', async () => {
     const id = await audienceWithContacts(25_000);
-    await service().remove(id);
+    await service().remove(id, actor);
     expect(published.at(-1)).toEqual({ queue: 'audience-delete', payload: { audienceId: id } });
     await expect(service().get(id)).rejects.toEqual(new DomainError('not-found', 'Audience not found'));
-    await expect(service().remove(id)).rejects.toBeInstanceOf(DomainError);
+    await expect(service().remove(id, actor)).rejects.toBeInstanceOf(DomainError);
     expect(await contactsOf(id)).toBe(25_000);
 
     expect(await service().purge(id)).toEqual({ contactsDeleted: 25_000 });
@@ -104,20 +114,27 @@ describe('delete and purge', () => {
 
 describe('accepting an import', () => {
   it('releases the audience and the file when the job cannot be queued', async () => {
-    const { id } = await service().create('broker down', null);
+    const { id } = await service().create('broker down', actor);
     failPublish = true;
     try {
-      await expect(service().acceptImport(id, 'text', { kind: 'text', text: 'email\na@example.org\n' })).rejects.toThrow('broker down');
+      await expect(service().acceptImport(id, 'text', { kind: 'text', text: 'email\na@example.org\n' }, actor)).rejects.toThrow(
+        'broker down',
+      );
     } finally {
       failPublish = false;
     }
     expect(await service().get(id)).toMatchObject({ isImporting: false });
     expect(await readdir(dir)).not.toContainEqual(expect.stringMatching(new RegExp(`^${id}-`)));
 
-    expect(await service().acceptImport(id, 'text', { kind: 'text', text: 'email\na@example.org\n' })).toEqual(expect.any(String));
+    expect(await service().acceptImport(id, 'text', { kind: 'text', text: 'email\na@example.org\n' }, actor)).toEqual(expect.any(String));
     expect(published.at(-1)).toEqual({
       queue: 'contact-import',
-      payload: { audienceId: id, path: expect.stringMatching(new RegExp(`^${id}-[0-9a-f-]+\\.csv$`)), source: 'TEXT' },
+      payload: {
+        audienceId: id,
+        path: expect.stringMatching(new RegExp(`^${id}-[0-9a-f-]+\\.csv$`)),
+        source: 'TEXT',
+        memberEmail: actor.email,
+      },
     });
   });
 });
@@ -125,10 +142,10 @@ describe('accepting an import', () => {
 describe('sweep', () => {
   it('fails stale imports no worker holds, re-queues lost purges, removes old spool files', async () => {
     const s = service();
-    const stale = (await s.create('stale', null)).id;
-    const fresh = (await s.create('fresh', null)).id;
-    const held = (await s.create('held', null)).id;
-    const lost = (await s.create('lost purge', null)).id;
+    const stale = (await s.create('stale', actor)).id;
+    const fresh = (await s.create('fresh', actor)).id;
+    const held = (await s.create('held', actor)).id;
+    const lost = (await s.create('lost purge', actor)).id;
     await db.pool.query(
       `UPDATE audiences SET is_importing = true,
               import_started_at = CASE WHEN id = $2 THEN now() ELSE now() - interval '1 hour' END

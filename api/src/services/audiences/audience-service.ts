@@ -26,6 +26,7 @@ import { exportContactsCsv } from '../contacts/export.js';
 import { INTERRUPTED_ERROR, type ImportSource } from '../contacts/importer.js';
 import { createSearchCache } from '../search-index.js';
 import { deleteContactBatch, findContactPage, type ContactItem, type ContactPageQuery } from '../contacts/repository.js';
+import { recordActivity, type ActivityService, type Actor } from '../activity/activity-service.js';
 import { DomainError } from '../errors.js';
 import { toPage, type Page, type PageQuery } from '../paging.js';
 import { suppressionRepository, type SuppressedContacts } from '../suppressions/repository.js';
@@ -65,13 +66,15 @@ export type ImportUpload = ({ kind: 'file'; originalName: string } & SpooledUplo
 
 export interface AudienceServiceDeps {
   db: Database;
+  /** The activity log, for what is recorded outside a change of its own (downloads). */
+  activityLog: Pick<ActivityService, 'record'>;
   queue: Queues;
   spool: ImportSpool;
   importSettings: ImportSettings;
   logger: Logger;
 }
 
-export function createAudienceService({ db, queue, spool, importSettings, logger }: AudienceServiceDeps) {
+export function createAudienceService({ db, activityLog, queue, spool, importSettings, logger }: AudienceServiceDeps) {
   const repo = audienceRepository(db);
   /** The indexes of recent contact searches (search-index.ts), for their next pages. */
   const searches = createSearchCache();
@@ -97,18 +100,36 @@ export function createAudienceService({ db, queue, spool, importSettings, logger
 
     get: live,
 
-    async create(name: unknown, createdByEmail: string | null): Promise<{ id: number }> {
-      return { id: await repo.insert(validName(name), createdByEmail) };
+    async create(name: unknown, actor: Actor): Promise<{ id: number }> {
+      const valid = validName(name);
+      return db.transaction(async (tx) => {
+        const id = await repo.insert(tx, valid, actor.email);
+        await recordActivity(tx, { actor, kind: 'create', object: { type: 'audience', id, name: valid } });
+        return { id };
+      });
     },
 
-    async rename(id: number, name: unknown): Promise<Audience> {
-      const audience = await repo.rename(id, validName(name));
-      if (!audience) throw new DomainError('not-found', AUDIENCE_NOT_FOUND);
-      return audience;
+    async rename(id: number, name: unknown, actor: Actor): Promise<Audience> {
+      const valid = validName(name);
+      return db.transaction(async (tx) => {
+        const renamed = await repo.rename(tx, id, valid);
+        if (!renamed) throw new DomainError('not-found', AUDIENCE_NOT_FOUND);
+        await recordActivity(tx, {
+          actor,
+          kind: 'rename',
+          object: { type: 'audience', id, name: valid },
+          details: { from: renamed.formerName },
+        });
+        return renamed.audience;
+      });
     },
 
-    async remove(id: number): Promise<void> {
-      if (!(await repo.markDeleted(id))) throw new DomainError('not-found', AUDIENCE_NOT_FOUND);
+    async remove(id: number, actor: Actor): Promise<void> {
+      await db.transaction(async (tx) => {
+        const name = await repo.markDeleted(tx, id);
+        if (name === undefined) throw new DomainError('not-found', AUDIENCE_NOT_FOUND);
+        await recordActivity(tx, { actor, kind: 'delete', object: { type: 'audience', id, name } });
+      });
       // Already hidden: if the message cannot be queued now, the worker's sweep purges it later.
       await queue.publish('audience-delete', { audienceId: id }).catch((err: unknown) => {
         logger.error({ err, audienceId: id }, 'could not queue the purge of a deleted audience; the sweep will');
@@ -129,9 +150,22 @@ export function createAudienceService({ db, queue, spool, importSettings, logger
       return toPage(items, totalItems, query);
     },
 
-    async exportCsv(id: number) {
+    /** The contacts as CSV; the download is recorded as it starts (once the export's snapshot is open). */
+    async exportCsv(id: number, actor: Actor) {
       const audience = await live(id);
-      return { audience, stream: await exportContactsCsv(db, audience) };
+      const stream = await exportContactsCsv(db, audience);
+      try {
+        await activityLog.record({
+          actor,
+          kind: 'export',
+          object: { type: 'audience', id, name: audience.name },
+          details: { what: 'contacts' },
+        });
+      } catch (error) {
+        stream.destroy();
+        throw error;
+      }
+      return { audience, stream };
     },
 
     /**
@@ -176,7 +210,7 @@ export function createAudienceService({ db, queue, spool, importSettings, logger
     },
 
     /** Checks, spools (pasted text) and queues an import; resolves with the 202 message. A refused file is removed from the spool. */
-    async acceptImport(id: number, type: string | undefined, upload: ImportUpload): Promise<string> {
+    async acceptImport(id: number, type: string | undefined, upload: ImportUpload, actor: Actor): Promise<string> {
       let spooled = upload?.kind === 'file' ? upload.name : undefined;
       try {
         const source: ImportSource | undefined = type === 'csv' ? 'CSV' : type === 'text' ? 'TEXT' : undefined;
@@ -202,18 +236,19 @@ export function createAudienceService({ db, queue, spool, importSettings, logger
           throw new DomainError('invalid', upload.problem ?? EMPTY_CONTENT);
         }
 
-        if (!(await repo.claimImport(id))) {
-          const now = await repo.find(id);
-          throw now
-            ? new DomainError('conflict', now.isImporting ? IMPORT_RUNNING : ALREADY_HAS_SOURCE)
-            : new DomainError('not-found', AUDIENCE_NOT_FOUND);
-        }
-        try {
-          await queue.publish('contact-import', { audienceId: id, path: spooled, source });
-        } catch (error) {
-          await repo.releaseImportClaim(id);
-          throw error;
-        }
+        const path = spooled;
+        // The claim, its record and the message go together: a message the broker refuses rolls the
+        // claim and the record back; an importer that gets the message first waits for the commit.
+        await db.transaction(async (tx) => {
+          if (!(await repo.claimImport(tx, id))) {
+            const now = await repo.find(id);
+            throw now
+              ? new DomainError('conflict', now.isImporting ? IMPORT_RUNNING : ALREADY_HAS_SOURCE)
+              : new DomainError('not-found', AUDIENCE_NOT_FOUND);
+          }
+          await recordActivity(tx, { actor, kind: 'import', object: { type: 'audience', id, name: audience.name }, details: { source } });
+          await queue.publish('contact-import', { audienceId: id, path, source, memberEmail: actor.email });
+        });
       } catch (error) {
         if (spooled) await spool.delete(spooled).catch(() => {});
         throw error;

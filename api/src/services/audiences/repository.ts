@@ -52,33 +52,39 @@ export function audienceRepository(db: Database) {
       return row ? toAudience(row) : undefined;
     },
 
-    async insert(name: string, createdByEmail: string | null): Promise<number> {
-      return (await Audiences.create({ name, createdByEmail })).id;
+    async insert(tx: Tx, name: string, createdByEmail: string | null): Promise<number> {
+      return (await Audiences.create({ name, createdByEmail }, { transaction: tx.transaction })).id;
     },
 
-    async rename(id: number, name: string): Promise<Audience | undefined> {
-      const [, rows] = await Audiences.update({ name }, { where: { id, ...LIVE }, returning: true });
-      return rows[0] ? toAudience(rows[0]) : undefined;
+    /** Renames a live audience; answers it with its former name, or undefined when there is none. */
+    async rename(tx: Tx, id: number, name: string): Promise<{ audience: Audience; formerName: string } | undefined> {
+      const current = await Audiences.findOne({ attributes: ['name'], where: { id, ...LIVE }, transaction: tx.transaction, lock: true });
+      if (!current) return undefined;
+      const [, rows] = await Audiences.update({ name }, { where: { id, ...LIVE }, returning: true, transaction: tx.transaction });
+      return rows[0] ? { audience: toAudience(rows[0]), formerName: current.name } : undefined;
     },
 
-    /** Hides the audience at once; false if there was no live audience. */
-    async markDeleted(id: number): Promise<boolean> {
-      const [count] = await Audiences.update({ deletedAt: new Date() }, { where: { id, ...LIVE } });
-      return count === 1;
+    /** Hides the audience at once; answers its name, or undefined if there was no live audience. */
+    async markDeleted(tx: Tx, id: number): Promise<string | undefined> {
+      const [, rows] = await Audiences.update(
+        { deletedAt: new Date() },
+        { where: { id, ...LIVE }, returning: true, transaction: tx.transaction },
+      );
+      return rows[0]?.name;
     },
 
-    /** Sets isImporting when the audience can take an import (live, no source, none running). */
-    async claimImport(id: number): Promise<boolean> {
+    /**
+     * Sets isImporting when the audience can take an import (live, no source, none running), holding
+     * the audience's lock to the end of the transaction: an importer handed the job before the commit
+     * waits for it, then sees the claim.
+     */
+    async claimImport(tx: Tx, id: number): Promise<boolean> {
+      await tx.query(`SELECT pg_advisory_xact_lock(${audienceLockArgs('$1')})`, [id]);
       const [count] = await Audiences.update(
         { isImporting: true, importErrorMessage: null, importStartedAt: new Date() },
-        { where: { id, ...LIVE, source: null, isImporting: false } },
+        { where: { id, ...LIVE, source: null, isImporting: false }, transaction: tx.transaction },
       );
       return count === 1;
-    },
-
-    /** Undoes claimImport when the import could not be queued. */
-    async releaseImportClaim(id: number): Promise<void> {
-      await Audiences.update({ isImporting: false, importStartedAt: null }, { where: { id, isImporting: true } });
     },
 
     /**

@@ -11,6 +11,7 @@ import type { Logger } from '../../logger.js';
 import { compileMail } from '../../mail/compose.js';
 import { fillLine, mergeTagsIn, resolveFields, type MergeContact } from '../../mail/merge-tags.js';
 import { assertOneLine, HeaderValueError, sendEmailInput } from '../../mail/message.js';
+import { recordActivity, type ActivityService, type Actor } from '../activity/activity-service.js';
 import { AUDIENCE_NOT_FOUND } from '../audiences/audience-service.js';
 import { isValidEmail } from '../contacts/email.js';
 import { DomainError } from '../errors.js';
@@ -80,13 +81,15 @@ export interface TestEmail {
 
 export interface CampaignServiceDeps {
   db: Database;
+  /** The activity log, for what is recorded outside a change of its own (test sends). */
+  activityLog: Pick<ActivityService, 'record'>;
   sending: SendingService;
   authorizedSenders: readonly string[];
   configurationSet: string | undefined;
   logger: Logger;
 }
 
-export function createCampaignService({ db, sending, authorizedSenders, configurationSet, logger }: CampaignServiceDeps) {
+export function createCampaignService({ db, activityLog, sending, authorizedSenders, configurationSet, logger }: CampaignServiceDeps) {
   const repo = campaignRepository(db);
   const authorized = new Set(authorizedSenders.map((address) => address.toLowerCase()));
   const isAuthorized = (address: string) => authorized.has(address.trim().toLowerCase());
@@ -142,14 +145,18 @@ export function createCampaignService({ db, sending, authorizedSenders, configur
       return options.jobSuccessCount ? { ...campaign, jobSuccessCount: await repo.countDelivered(id) } : campaign;
     },
 
-    async create(input: { name: unknown; templateId?: number | undefined }, email: string | null): Promise<{ id: number }> {
+    async create(input: { name: unknown; templateId?: number | undefined }, actor: Actor): Promise<{ id: number }> {
       const name = validName(input.name);
       if (input.templateId !== undefined) await template(input.templateId);
-      return { id: await repo.insert({ name, templateId: input.templateId ?? null, updatedByEmail: email }) };
+      return db.transaction(async (tx) => {
+        const id = await repo.insert(tx, { name, templateId: input.templateId ?? null, updatedByEmail: actor.email });
+        await recordActivity(tx, { actor, kind: 'create', object: { type: 'campaign', id, name } });
+        return { id };
+      });
     },
 
-    /** The full save of a draft, or a rename (name only) of any campaign. */
-    async update(id: number, input: CampaignUpdate, email: string | null): Promise<Campaign> {
+    /** The full save of a draft, or a rename (name only) of any campaign; a change of name is recorded. */
+    async update(id: number, input: CampaignUpdate, actor: Actor): Promise<Campaign> {
       const name = validName(input.name);
       const fields: CampaignDraftFields = {};
       for (const key of DRAFT_FIELDS) if (input[key] !== undefined) Object.assign(fields, { [key]: input[key] });
@@ -162,31 +169,47 @@ export function createCampaignService({ db, sending, authorizedSenders, configur
       noNul(fields.fromName, fields.fromEmail, fields.subject, fields.previewText);
       if (fields.audienceId) await audience(fields.audienceId);
       if (fields.templateId) await template(fields.templateId);
-      if (!(await repo.update(id, name, fields, email))) {
-        // Sent (or deleted) between the read and the write.
-        throw (await repo.status(id)) ? new DomainError('conflict', ONLY_DRAFTS_EDITED) : new DomainError('not-found', CAMPAIGN_NOT_FOUND);
-      }
+      await db.transaction(async (tx) => {
+        const before = await repo.lockName(tx, id);
+        if (before === undefined) throw new DomainError('not-found', CAMPAIGN_NOT_FOUND);
+        // Sent between the read and the write.
+        if (!(await repo.update(tx, id, name, fields, actor.email))) throw new DomainError('conflict', ONLY_DRAFTS_EDITED);
+        if (before !== name)
+          await recordActivity(tx, { actor, kind: 'rename', object: { type: 'campaign', id, name }, details: { from: before } });
+      });
       return existing(id);
     },
 
-    async replicate(id: number, email: string | null): Promise<{ id: number }> {
+    async replicate(id: number, actor: Actor): Promise<{ id: number }> {
       const source = await existing(id);
       const name = `${source.name.slice(0, NAME_MAX - COPY_SUFFIX.length)}${COPY_SUFFIX}`;
-      const copy = await repo.replicate(id, name, email);
-      if (copy === undefined) throw new DomainError('not-found', CAMPAIGN_NOT_FOUND);
-      return { id: copy };
+      return db.transaction(async (tx) => {
+        const copy = await repo.replicate(tx, id, name, actor.email);
+        if (copy === undefined) throw new DomainError('not-found', CAMPAIGN_NOT_FOUND);
+        await recordActivity(tx, { actor, kind: 'create', object: { type: 'campaign', id: copy, name }, details: { copyOf: id } });
+        return { id: copy };
+      });
     },
 
     /**
      * A DRAFT copy of a SENT campaign for its contacts who did not open it, or did not click, by
      * people (suppressed ones left out), frozen now: see the contract's followUpCampaign.
      */
-    async followUp(id: number, recipients: FollowUpRecipients, email: string | null): Promise<Campaign> {
+    async followUp(id: number, recipients: FollowUpRecipients, actor: Actor): Promise<Campaign> {
       const source = await existing(id);
       const name = `${source.name.slice(0, NAME_MAX - FOLLOW_UP_SUFFIX.length)}${FOLLOW_UP_SUFFIX}`;
-      const made = await repo.insertFollowUp(id, { name, recipients, updatedByEmail: email });
-      if (made === 'not-found') throw new DomainError('not-found', CAMPAIGN_NOT_FOUND);
-      if (made === 'not-sent') throw new DomainError('conflict', ONLY_SENT_FOLLOWED_UP);
+      const made = await db.transaction(async (tx) => {
+        const copy = await repo.insertFollowUp(tx, id, { name, recipients, updatedByEmail: actor.email });
+        if (copy === 'not-found') throw new DomainError('not-found', CAMPAIGN_NOT_FOUND);
+        if (copy === 'not-sent') throw new DomainError('conflict', ONLY_SENT_FOLLOWED_UP);
+        await recordActivity(tx, {
+          actor,
+          kind: 'follow-up',
+          object: { type: 'campaign', id: copy, name },
+          details: { of: id, recipients },
+        });
+        return copy;
+      });
       return existing(made);
     },
 
@@ -197,15 +220,19 @@ export function createCampaignService({ db, sending, authorizedSenders, configur
       return toPage(await repo.followUpRecipients(id, query), followUp.recipientCount, query);
     },
 
-    async remove(id: number): Promise<void> {
-      if (await repo.destroyUnlessSending(id)) return;
-      throw (await repo.status(id)) ? new DomainError('conflict', NOT_WHILE_SENDING) : new DomainError('not-found', CAMPAIGN_NOT_FOUND);
+    async remove(id: number, actor: Actor): Promise<void> {
+      await db.transaction(async (tx) => {
+        const name = await repo.lockName(tx, id);
+        if (name === undefined) throw new DomainError('not-found', CAMPAIGN_NOT_FOUND);
+        if (!(await repo.destroyUnlessSending(tx, id))) throw new DomainError('conflict', NOT_WHILE_SENDING);
+        await recordActivity(tx, { actor, kind: 'delete', object: { type: 'campaign', id, name } });
+      });
     },
 
     authorizedSenders: (): string[] => [...authorizedSenders],
 
     /** Sends the template as it stands to a few addresses (subject marked as a test, no tracking). */
-    async sendTest(input: TestEmail): Promise<{ message: string }> {
+    async sendTest(input: TestEmail, actor: Actor): Promise<{ message: string }> {
       const emails = [...new Set(input.emails.map((email) => email.trim()))];
       const invalid = emails.filter((email) => !isValidEmail(email));
       if (invalid.length > 0) throw new DomainError('invalid', `Invalid email address: ${invalid.join(', ')}`);
@@ -233,6 +260,13 @@ export function createCampaignService({ db, sending, authorizedSenders, configur
         const why = `The test email to ${to} was not sent: ${outcome.reason}`;
         throw new DomainError(outcome.kind === 'rejected' ? 'invalid' : 'unavailable', why);
       }
+      // A test send changes no data: recorded in a transaction of its own once every address was sent to.
+      await activityLog.record({
+        actor,
+        kind: 'test-send',
+        object: { type: 'template', id: content.id, name: content.name },
+        details: { recipients: emails.length, subject: input.subject },
+      });
       return { message: `Test email sent to ${emails.join(', ')}` };
     },
 
@@ -282,7 +316,7 @@ export function createCampaignService({ db, sending, authorizedSenders, configur
     },
 
     /** The pre-send checks, then the jobs are created and published (202). */
-    async send(id: number): Promise<{ message: string }> {
+    async send(id: number, actor: Actor): Promise<{ message: string }> {
       const campaign = await existing(id);
       if (campaign.status !== 'DRAFT') throw new DomainError('conflict', ONLY_DRAFTS_SENT);
       const target = campaign.audienceId === null ? undefined : await repo.findAudience(campaign.audienceId);
@@ -303,14 +337,20 @@ export function createCampaignService({ db, sending, authorizedSenders, configur
         conflict: ONLY_DRAFTS_SENT,
         snapshot: { html: content.html, plainText: content.plainText },
         newJobs: { contacts: 'all' },
+        activity: { actor, kind: 'send' },
       });
       logger.info({ campaignId: id, jobs: queued }, 'campaign sending started');
       return { message: SENDING_STARTED };
     },
 
     /** An ERROR campaign sends on to the contacts not sent to yet (its queued jobs, and contacts without one). */
-    async continue(id: number): Promise<{ message: string }> {
-      const { queued } = await sending.dispatch(id, { from: ['ERROR'], conflict: ONLY_ERRORS_CONTINUED, newJobs: { contacts: 'all' } });
+    async continue(id: number, actor: Actor): Promise<{ message: string }> {
+      const { queued } = await sending.dispatch(id, {
+        from: ['ERROR'],
+        conflict: ONLY_ERRORS_CONTINUED,
+        newJobs: { contacts: 'all' },
+        activity: { actor, kind: 'continue' },
+      });
       logger.info({ campaignId: id, jobs: queued }, 'campaign sending continued');
       return { message: CONTINUE_STARTED };
     },

@@ -5,7 +5,7 @@
  */
 import type { Campaign, CampaignSummary, Contact, FollowUp, FollowUpRecipients, ValidationResult } from '@mailroom/api-client';
 import { literal, Op, type FindAttributeOptions, type WhereOptions } from 'sequelize';
-import type { Database } from '../../db/database.js';
+import type { Database, Tx } from '../../db/database.js';
 import type { Audience as AudienceRow, Campaign as CampaignRow, Template as TemplateRow } from '../../db/models/index.js';
 import { likeContains } from '../contacts/repository.js';
 import { offsetOf, type PageQuery } from '../paging.js';
@@ -159,34 +159,45 @@ export function campaignRepository(db: Database) {
       return Jobs.count({ where: { campaignId: id, status: 'SENT_SUCCESS' } });
     },
 
-    async insert(values: { name: string; templateId: number | null; updatedByEmail: string | null }): Promise<number> {
-      return (await Campaigns.create(values)).id;
+    async insert(tx: Tx, values: { name: string; templateId: number | null; updatedByEmail: string | null }): Promise<number> {
+      return (await Campaigns.create(values, { transaction: tx.transaction })).id;
+    },
+
+    /** The campaign's name, its row locked until the transaction ends (a save or delete records what it was). */
+    async lockName(tx: Tx, id: number): Promise<string | undefined> {
+      return (await Campaigns.findByPk(id, { attributes: ['name'], transaction: tx.transaction, lock: true }))?.name;
     },
 
     /**
      * Saves the name, and the draft fields when given, which only a DRAFT takes: false when there
      * is no such campaign, or it is not a draft and draft fields were given.
      */
-    async update(id: number, name: string, fields: CampaignDraftFields, updatedByEmail: string | null): Promise<boolean> {
+    async update(tx: Tx, id: number, name: string, fields: CampaignDraftFields, updatedByEmail: string | null): Promise<boolean> {
       const draftOnly = Object.keys(fields).length > 0;
-      const [count] = await Campaigns.update({ name, ...fields, updatedByEmail }, { where: draftOnly ? { id, status: 'DRAFT' } : { id } });
+      const [count] = await Campaigns.update(
+        { name, ...fields, updatedByEmail },
+        { where: draftOnly ? { id, status: 'DRAFT' } : { id }, transaction: tx.transaction },
+      );
       return count === 1;
     },
 
     /** A new DRAFT with the content of `id` (not its sending, report or snapshot). */
-    async replicate(id: number, name: string, updatedByEmail: string | null): Promise<number | undefined> {
-      const source = await Campaigns.findByPk(id);
+    async replicate(tx: Tx, id: number, name: string, updatedByEmail: string | null): Promise<number | undefined> {
+      const source = await Campaigns.findByPk(id, { transaction: tx.transaction });
       if (!source) return undefined;
-      const copy = await Campaigns.create({
-        name,
-        audienceId: source.audienceId,
-        templateId: source.templateId,
-        fromName: source.fromName,
-        fromEmail: source.fromEmail,
-        subject: source.subject,
-        previewText: source.previewText,
-        updatedByEmail,
-      });
+      const copy = await Campaigns.create(
+        {
+          name,
+          audienceId: source.audienceId,
+          templateId: source.templateId,
+          fromName: source.fromName,
+          fromEmail: source.fromEmail,
+          subject: source.subject,
+          previewText: source.previewText,
+          updatedByEmail,
+        },
+        { transaction: tx.transaction },
+      );
       return copy.id;
     },
 
@@ -197,10 +208,11 @@ export function campaignRepository(db: Database) {
      * 'not-found' or 'not-sent' when there is nothing to follow up.
      */
     async insertFollowUp(
+      tx: Tx,
       sourceId: number,
       values: { name: string; recipients: FollowUpRecipients; updatedByEmail: string | null },
     ): Promise<number | 'not-found' | 'not-sent'> {
-      return db.transaction(async (tx) => {
+      {
         const source = await Campaigns.findByPk(sourceId, { transaction: tx.transaction, lock: tx.transaction.LOCK.SHARE });
         if (!source) return 'not-found';
         if (source.status !== 'SENT') return 'not-sent';
@@ -231,7 +243,7 @@ export function campaignRepository(db: Database) {
         );
         await Campaigns.update({ followUpCount: rowCount }, { where: { id: copy.id }, transaction: tx.transaction });
         return copy.id;
-      });
+      }
     },
 
     /** A page of a follow-up's recipients, as contacts: a range of their dense numbers. */
@@ -248,8 +260,8 @@ export function campaignRepository(db: Database) {
     },
 
     /** Deletes a campaign that is not SENDING (its jobs, links and events go with it); false otherwise. */
-    async destroyUnlessSending(id: number): Promise<boolean> {
-      return (await Campaigns.destroy({ where: { id, status: { [Op.ne]: 'SENDING' } } })) === 1;
+    async destroyUnlessSending(tx: Tx, id: number): Promise<boolean> {
+      return (await Campaigns.destroy({ where: { id, status: { [Op.ne]: 'SENDING' } }, transaction: tx.transaction })) === 1;
     },
 
     async findTemplate(id: number): Promise<CampaignTemplateContent | undefined> {

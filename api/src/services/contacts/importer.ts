@@ -24,6 +24,7 @@ import type { Database, Sql, Tx } from '../../db/database.js';
 import type { Logger } from '../../logger.js';
 import { SpoolObjectMissingError, type ImportSpool } from '../../spool/index.js';
 import type { contactImportJob } from '../audiences/queues.js';
+import { recordActivity } from '../activity/activity-service.js';
 import { audienceLockArgs } from '../audiences/locks.js';
 import { ContactRowWriter, CONTACT_COPY_COLUMNS, headerLayout } from './contact-rows.js';
 import { csvRecords, EMPTY_FILE_ERROR, ImportFileError, isBlankRecord, type ImportLimits } from './csv.js';
@@ -75,7 +76,23 @@ export async function importContacts(
       throw error;
     }
   }
-  if (outcome.status === 'failed') await failImport(db, job.audienceId, outcome.message);
+  if (outcome.status === 'failed') {
+    const { message } = outcome;
+    const memberEmail = job.memberEmail;
+    // The failure and its entry in the activity log commit together (a message queued before the log has no member: one statement).
+    if (!memberEmail) await failImport(db, job.audienceId, message);
+    else
+      await db.transaction(async (tx) => {
+        const name = await failImport(tx, job.audienceId, message);
+        if (name === undefined) return;
+        await recordActivity(tx, {
+          actor: { email: memberEmail },
+          kind: 'import-failed',
+          object: { type: 'audience', id: job.audienceId, name },
+          details: { message },
+        });
+      });
+  }
   // Done with the upload whatever happened (a thrown error above keeps it for the next attempt).
   // Left behind if this fails: the worker's sweep removes it later.
   await options.spool.delete(job.path).catch((err: unknown) => {
@@ -94,13 +111,14 @@ export async function settleAfterImport(db: Sql): Promise<void> {
   await db.query('ANALYZE contacts');
 }
 
-/** Records a failed import; a no-op if the audience is no longer importing. */
-export async function failImport(db: Sql, audienceId: number, message: string): Promise<void> {
-  await db.query(
+/** Records a failed import and answers the audience's name; a no-op (undefined) if the audience is no longer importing. */
+export async function failImport(db: Sql, audienceId: number, message: string): Promise<string | undefined> {
+  const { rows } = await db.query<{ name: string }>(
     `UPDATE audiences SET is_importing = false, import_error_message = $2, import_started_at = NULL, updated_at = now()
-      WHERE id = $1 AND is_importing`,
+      WHERE id = $1 AND is_importing RETURNING name`,
     [audienceId, message],
   );
+  return rows[0]?.name;
 }
 
 async function importInTransaction(db: Database, job: ContactImportJob, options: ImporterOptions): Promise<ImportOutcome> {
@@ -114,8 +132,8 @@ async function importInTransaction(db: Database, job: ContactImportJob, options:
     await tx.query(`SET LOCAL gin_pending_list_limit = '16MB'`);
     // Waits for a purge or another import of the same audience; then the checks below see its result.
     await tx.query(`SELECT pg_advisory_xact_lock(${audienceLockArgs('$1')})`, [job.audienceId]);
-    const { rows } = await tx.query<{ is_importing: boolean; deleted: boolean; source: string | null }>(
-      'SELECT is_importing, deleted_at IS NOT NULL AS deleted, source FROM audiences WHERE id = $1',
+    const { rows } = await tx.query<{ is_importing: boolean; deleted: boolean; source: string | null; name: string }>(
+      'SELECT is_importing, deleted_at IS NOT NULL AS deleted, source, name FROM audiences WHERE id = $1',
       [job.audienceId],
     );
     const audience = rows[0];
@@ -140,6 +158,14 @@ async function importInTransaction(db: Database, job: ContactImportJob, options:
         WHERE id = $1`,
       [job.audienceId, JSON.stringify(writer.layout.headers), job.source, writer.count, writer.errorCount],
     );
+    if (job.memberEmail) {
+      await recordActivity(tx, {
+        actor: { email: job.memberEmail },
+        kind: 'import-finished',
+        object: { type: 'audience', id: job.audienceId, name: audience!.name },
+        details: { contacts: writer.count, contactsWithErrors: writer.errorCount },
+      });
+    }
     return {
       status: 'imported',
       contacts: writer.count,

@@ -19,6 +19,7 @@ import type {
 import type { Database } from '../../db/database.js';
 import type { CampaignStatus } from '../../db/models/index.js';
 import type { Logger } from '../../logger.js';
+import type { ActivityService, Actor } from '../activity/activity-service.js';
 import type { CampaignService } from '../campaigns/campaign-service.js';
 import { DomainError } from '../errors.js';
 import { offsetOf, pageMeta, toPage, type Page, type PageQuery } from '../paging.js';
@@ -65,6 +66,8 @@ export type EmailPerformancePage = Page<EmailPerformanceRow> | { stream: Readabl
 
 export interface ReportServiceDeps {
   db: Database;
+  /** The activity log, for what is recorded outside a change of its own (exports). */
+  activityLog: Pick<ActivityService, 'record'>;
   sending: SendingService;
   campaigns: CampaignService;
   logger: Logger;
@@ -75,7 +78,7 @@ export interface ReportServiceDeps {
 /** A snapshot: the total and the rows of one page agree. */
 const SNAPSHOT = { isolation: 'REPEATABLE READ', readOnly: true } as const;
 
-export function createReportService({ db, sending, campaigns, logger, orgEmailDomain }: ReportServiceDeps) {
+export function createReportService({ db, activityLog, sending, campaigns, logger, orgEmailDomain }: ReportServiceDeps) {
   const repo = reportRepository(db);
   const outcomes = outcomeRepository(db);
   const found = <T>(value: T | undefined): T => {
@@ -184,9 +187,10 @@ export function createReportService({ db, sending, campaigns, logger, orgEmailDo
     },
 
     /** A Summary sheet (the outcome figures and the domain table), then every row of the filters: an xlsx workbook streamed from one snapshot. */
-    async exportEmailPerformance(id: number, filters: EmailPerformanceFilters): Promise<Readable> {
-      if (!(await repo.campaignStatus(id))) throw new DomainError('not-found', CAMPAIGN_NOT_FOUND);
-      return db.streamInTransaction((tx) => {
+    async exportEmailPerformance(id: number, filters: EmailPerformanceFilters, actor: Actor): Promise<Readable> {
+      const campaign = await repo.campaignStatus(id);
+      if (!campaign) throw new DomainError('not-found', CAMPAIGN_NOT_FOUND);
+      const stream = await db.streamInTransaction((tx) => {
         const out = new PassThrough();
         (async () => {
           const scope = await scopeIn(tx, id, filters);
@@ -196,29 +200,48 @@ export function createReportService({ db, sending, campaigns, logger, orgEmailDo
         })().catch((err: unknown) => out.destroy(err as Error));
         return out;
       }, SNAPSHOT);
+      // Recorded as the download starts, in a transaction of its own (the export itself changes nothing).
+      try {
+        const { email, ...rest } = filters;
+        const used = Object.fromEntries(Object.entries({ ...rest, search: email }).filter(([, value]) => value !== undefined));
+        await activityLog.record({
+          actor,
+          kind: 'export',
+          object: { type: 'campaign', id, name: campaign.name },
+          details: { what: 'email performance', ...used },
+        });
+      } catch (error) {
+        stream.destroy();
+        throw error;
+      }
+      return stream;
     },
 
     /** The spec's text with how many were queued, or that there was nothing to retry. */
-    async retryAllFailed(id: number): Promise<BulkActionResult> {
+    async retryAllFailed(id: number, actor: Actor): Promise<BulkActionResult> {
       await actionable(id);
-      const { queued } = await dispatch(id, { requeue: 'failed' });
+      const { queued } = await dispatch(id, { requeue: 'failed', activity: { actor, kind: 'retry-all-failed' } });
       logger.info({ campaignId: id, jobs: queued }, 'failed jobs queued again');
       return { message: queued === 0 ? NOTHING_TO_RETRY : `${RETRY_ALL_QUEUED} ${emails(queued)} queued.`, queued, skipped: 0 };
     },
 
-    async retryJob(id: number, jobId: number): Promise<{ message: string }> {
+    async retryJob(id: number, jobId: number, actor: Actor): Promise<{ message: string }> {
       await actionable(id);
       const status = await repo.jobStatus(id, jobId);
       if (status === undefined) throw new DomainError('not-found', JOB_NOT_FOUND);
       if (status !== 'FAILED') throw new DomainError('conflict', ONLY_FAILED_RETRIED);
-      await dispatch(id, { requeue: { jobId } });
+      await dispatch(id, { requeue: { jobId }, activity: { actor, kind: 'retry-job', details: { jobId } } });
       return { message: JOB_QUEUED };
     },
 
     /** A deliberate resend of the UNKNOWN jobs no SES event confirmed (some of those people may get the mail twice). */
-    async resendUnconfirmed(id: number): Promise<BulkActionResult> {
+    async resendUnconfirmed(id: number, actor: Actor): Promise<BulkActionResult> {
       await actionable(id);
-      const { queued } = await sending.resendUnconfirmed(id, { from: REPORT_STATES, conflict: ONLY_SENT_CAMPAIGNS });
+      const { queued } = await sending.resendUnconfirmed(id, {
+        from: REPORT_STATES,
+        conflict: ONLY_SENT_CAMPAIGNS,
+        activity: { actor, kind: 'resend-unconfirmed' },
+      });
       logger.warn({ campaignId: id, jobs: queued }, 'unconfirmed jobs queued again by a member');
       return { message: queued === 0 ? NOTHING_UNCONFIRMED : unconfirmedQueued(queued), queued, skipped: 0 };
     },
@@ -227,9 +250,9 @@ export function createReportService({ db, sending, campaigns, logger, orgEmailDo
      * The spec's text with how many were queued and how many NOT_SENT contacts were skipped as
      * suppressed (counted after the dispatch: they are the NOT_SENT contacts left).
      */
-    async sendToNotSent(id: number): Promise<BulkActionResult> {
+    async sendToNotSent(id: number, actor: Actor): Promise<BulkActionResult> {
       await actionable(id);
-      const { queued } = await dispatch(id, { newJobs: { contacts: 'all' } });
+      const { queued } = await dispatch(id, { newJobs: { contacts: 'all' }, activity: { actor, kind: 'send-to-not-sent' } });
       const scope = await repo.scope(db, id, {});
       const skipped =
         scope?.audienceId && scope.validContacts > 0
@@ -247,14 +270,14 @@ export function createReportService({ db, sending, campaigns, logger, orgEmailDo
       return { message, queued, skipped };
     },
 
-    async sendToContact(id: number, contactId: number): Promise<{ message: string }> {
+    async sendToContact(id: number, contactId: number, actor: Actor): Promise<{ message: string }> {
       const campaign = await actionable(id);
       const contact = campaign.audienceId === null ? undefined : await repo.contactForSend(id, campaign.audienceId, contactId);
       if (!contact) throw new DomainError('not-found', CONTACT_NOT_FOUND);
       if (!contact.valid) throw new DomainError('conflict', CONTACT_INVALID);
       if (contact.hasJob) throw new DomainError('conflict', CONTACT_HAS_JOB);
       if (contact.suppressed) throw new DomainError('conflict', CONTACT_SUPPRESSED);
-      await dispatch(id, { newJobs: { contacts: { contactId } } });
+      await dispatch(id, { newJobs: { contacts: { contactId } }, activity: { actor, kind: 'send-to-contact', details: { contactId } } });
       return { message: CONTACT_QUEUED };
     },
   };

@@ -479,9 +479,9 @@ export function reportRepository(db: Sql) {
     },
 
     /** The campaign's status and its live audience (not deleted), if any. */
-    async campaignStatus(campaignId: number): Promise<{ status: CampaignStatus; audienceId: number | null } | undefined> {
-      const { rows } = await db.query<{ status: CampaignStatus; audienceId: number | null }>(
-        `SELECT c.status, a.id AS "audienceId" FROM campaigns c
+    async campaignStatus(campaignId: number): Promise<{ status: CampaignStatus; audienceId: number | null; name: string } | undefined> {
+      const { rows } = await db.query<{ status: CampaignStatus; audienceId: number | null; name: string }>(
+        `SELECT c.status, a.id AS "audienceId", c.name FROM campaigns c
            LEFT JOIN audiences a ON a.id = c.audience_id AND a.deleted_at IS NULL
           WHERE c.id = $1`,
         [campaignId],

@@ -58,6 +58,7 @@ export type Requeue = 'failed' | { jobId: number } | { unconfirmedForMs: number 
 export interface LockedCampaign {
   status: CampaignStatus;
   audienceId: number | null;
+  name: string;
   /** A follow-up (migration 0012) goes only to its frozen recipients, never to the rest of the audience. */
   followUp: boolean;
 }
@@ -78,11 +79,11 @@ export function sendingRepository(db: Database) {
   return {
     /** Locks the campaign row for the transaction (sends, continues and retries of one campaign queue up). */
     async lockCampaign(tx: Tx, id: number): Promise<LockedCampaign | undefined> {
-      const { rows } = await tx.query<{ status: CampaignStatus; audience_id: number | null; follow_up: boolean }>(
-        'SELECT status, audience_id, follow_up_recipients IS NOT NULL AS follow_up FROM campaigns WHERE id = $1 FOR UPDATE',
+      const { rows } = await tx.query<{ status: CampaignStatus; audience_id: number | null; name: string; follow_up: boolean }>(
+        'SELECT status, audience_id, name, follow_up_recipients IS NOT NULL AS follow_up FROM campaigns WHERE id = $1 FOR UPDATE',
         [id],
       );
-      return rows[0] && { status: rows[0].status, audienceId: rows[0].audience_id, followUp: rows[0].follow_up };
+      return rows[0] && { status: rows[0].status, audienceId: rows[0].audience_id, name: rows[0].name, followUp: rows[0].follow_up };
     },
 
     /** The links of the html snapshot; their ids, in the order given. */

@@ -39,6 +39,7 @@ import { assertOneLine, HeaderValueError, sendEmailInput } from '../../mail/mess
 import { createMailSender, DAILY_QUOTA_REACHED, type PreparedMail, type SendOutcome } from '../../mail/ses-sender.js';
 import { createTrackingTokens, trackingUrls } from '../../mail/tracking-tokens.js';
 import type { Queues } from '../../queue/registry.js';
+import { recordActivity, type ActivityKind, type Actor } from '../activity/activity-service.js';
 import { DomainError } from '../errors.js';
 import { sendingRepository, type ClaimedJob, type CreatedJobs, type JobOutcome, type NewJobs, type Requeue } from './repository.js';
 import type { SendRateLimiter } from './send-rate.js';
@@ -64,6 +65,11 @@ export interface DispatchPlan {
   snapshot?: { html: string; plainText: string | null };
   newJobs?: NewJobs;
   requeue?: Requeue;
+  /**
+   * The member's action, recorded in the activity log in the dispatch's transaction (with the number
+   * of jobs it created or queued again as `details.jobs`): a refused dispatch records nothing.
+   */
+  activity?: { actor: Actor; kind: ActivityKind; details?: Record<string, unknown> };
 }
 
 export interface SendingServiceDeps {
@@ -217,6 +223,15 @@ export function createSendingService(deps: SendingServiceDeps) {
             : { count: 0, firstId: null, lastId: null };
         const requeued = plan.requeue ? await repo.requeue(tx, campaignId, plan.requeue) : { ids: [], failed: 0 };
         await repo.markSending(tx, campaignId, created.count, requeued.failed);
+        if (plan.activity) {
+          const { actor, kind, details } = plan.activity;
+          await recordActivity(tx, {
+            actor,
+            kind,
+            object: { type: 'campaign', id: campaignId, name: campaign.name },
+            details: { ...details, jobs: created.count + requeued.ids.length },
+          });
+        }
         return { wasSending: campaign.status === 'SENDING', created, requeued: requeued.ids };
       });
       if (created.count + requeued.length >= ANALYZE_AFTER_JOBS) await repo.analyzeJobs();

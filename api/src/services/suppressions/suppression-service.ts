@@ -10,6 +10,7 @@ import { Readable } from 'node:stream';
 import type { Database } from '../../db/database.js';
 import { csvRecords, ImportFileError, isBlankRecord, type ImportLimits } from '../contacts/csv.js';
 import { INVALID_EMAIL, isValidEmail, MISSING_EMAIL } from '../contacts/email.js';
+import { recordActivity, type ActivityService, type Actor } from '../activity/activity-service.js';
 import { DomainError } from '../errors.js';
 import { createSearchCache } from '../search-index.js';
 import { suppressionRepository, type SuppressionListPage, type SuppressionListQuery } from './repository.js';
@@ -21,6 +22,8 @@ export const COMPLAINT_NEEDS_CONFIRMATION =
 
 export interface SuppressionServiceDeps {
   db: Database;
+  /** The activity log, for the export (a download changes nothing, so it records on its own). */
+  activityLog: Pick<ActivityService, 'record'>;
   /** The import's limits (a line's length, its columns) apply to a pasted list too. */
   limits: ImportLimits;
 }
@@ -53,7 +56,7 @@ export async function readAddresses(text: string, limits: ImportLimits) {
   return { emails, invalid, invalidLines };
 }
 
-export function createSuppressionService({ db, limits }: SuppressionServiceDeps) {
+export function createSuppressionService({ db, activityLog, limits }: SuppressionServiceDeps) {
   const repo = suppressionRepository(db);
   /** The indexes of recent address searches (search-index.ts), for their next pages. */
   const searches = createSearchCache();
@@ -63,7 +66,7 @@ export function createSuppressionService({ db, limits }: SuppressionServiceDeps)
       return repo.page(query, searches);
     },
 
-    async add(text: string, memberEmail: string | null): Promise<SuppressionAddResult> {
+    async add(text: string, actor: Actor): Promise<SuppressionAddResult> {
       let read: Awaited<ReturnType<typeof readAddresses>>;
       try {
         read = await readAddresses(text, limits);
@@ -71,11 +74,17 @@ export function createSuppressionService({ db, limits }: SuppressionServiceDeps)
         if (error instanceof ImportFileError) throw new DomainError('invalid', error.message);
         throw error;
       }
-      const added = await db.transaction((tx) => repo.addByMember(tx, read.emails, memberEmail));
+      const added = await db.transaction(async (tx) => {
+        const count = await repo.addByMember(tx, read.emails, actor.email);
+        // Nothing added, nothing changed: no entry (addresses already suppressed keep their reason).
+        if (count > 0)
+          await recordActivity(tx, { actor, kind: 'suppression-add', object: { type: 'suppression' }, details: { added: count } });
+        return count;
+      });
       return { added, alreadySuppressed: read.emails.length - added, invalidLines: read.invalidLines, invalid: read.invalid };
     },
 
-    async remove(id: number, memberEmail: string, confirmComplaint: boolean): Promise<void> {
+    async remove(id: number, actor: Actor, confirmComplaint: boolean): Promise<void> {
       await db.transaction(async (tx) => {
         const suppression = await repo.lockForRemoval(tx, id);
         if (!suppression) throw new DomainError('not-found', 'This address is not suppressed (any more).');
@@ -89,13 +98,27 @@ export function createSuppressionService({ db, limits }: SuppressionServiceDeps)
             campaignId: suppression.campaignId === null ? null : Number(suppression.campaignId),
             createdAt: suppression.createdAt,
           },
-          memberEmail,
+          actor.email,
         );
+        await recordActivity(tx, {
+          actor,
+          kind: 'suppression-remove',
+          object: { type: 'suppression', name: suppression.emailLower },
+          details: { reason: suppression.reason },
+        });
       });
     },
 
-    exportCsv(query: Pick<SuppressionListQuery, 'email' | 'reason'>) {
-      return repo.exportCsv(query);
+    /** The list as CSV; the download is recorded as it starts. */
+    async exportCsv(query: Pick<SuppressionListQuery, 'email' | 'reason'>, actor: Actor) {
+      const stream = await repo.exportCsv(query);
+      try {
+        await activityLog.record({ actor, kind: 'export', object: { type: 'suppression' }, details: { what: 'suppressions', ...query } });
+      } catch (error) {
+        stream.destroy();
+        throw error;
+      }
+      return stream;
     },
   };
 }

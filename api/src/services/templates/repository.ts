@@ -4,7 +4,7 @@
  */
 import type { Template, TemplateSummary } from '@mailroom/api-client';
 import { Op, type WhereOptions } from 'sequelize';
-import type { Database } from '../../db/database.js';
+import type { Database, Tx } from '../../db/database.js';
 import type { Template as TemplateRow } from '../../db/models/index.js';
 import { likeContains } from '../contacts/repository.js';
 import { offsetOf, type PageQuery } from '../paging.js';
@@ -64,34 +64,47 @@ export function templateRepository(db: Database) {
       return row ? toTemplate(row) : undefined;
     },
 
-    async insert(name: string, updatedByEmail: string): Promise<number> {
-      return (await Templates.create({ name, updatedByEmail })).id;
+    async insert(tx: Tx, name: string, updatedByEmail: string): Promise<number> {
+      return (await Templates.create({ name, updatedByEmail }, { transaction: tx.transaction })).id;
     },
 
-    async update(id: number, changes: TemplateChanges, updatedByEmail: string): Promise<Template | undefined> {
-      const [, rows] = await Templates.update({ ...changes, updatedByEmail }, { where: { id }, returning: true });
+    /** The template's name, its row locked until the transaction ends (a save or delete records what it was). */
+    async lockName(tx: Tx, id: number): Promise<string | undefined> {
+      return (await Templates.findByPk(id, { attributes: ['name'], transaction: tx.transaction, lock: true }))?.name;
+    },
+
+    async update(tx: Tx, id: number, changes: TemplateChanges, updatedByEmail: string): Promise<Template | undefined> {
+      const [, rows] = await Templates.update(
+        { ...changes, updatedByEmail },
+        { where: { id }, returning: true, transaction: tx.transaction },
+      );
       return rows[0] ? toTemplate(rows[0]) : undefined;
     },
 
     /** Copies the template under `name(original name)`; undefined when there is no such template. */
-    async copy(id: number, copyName: (name: string) => string, updatedByEmail: string): Promise<number | undefined> {
-      const original = await Templates.findByPk(id, { attributes: ['name'] });
+    async copy(
+      tx: Tx,
+      id: number,
+      copyName: (name: string) => string,
+      updatedByEmail: string,
+    ): Promise<{ id: number; name: string } | undefined> {
+      const original = await Templates.findByPk(id, { attributes: ['name'], transaction: tx.transaction });
       if (!original) return undefined;
-      const { rows } = await db.query<{ id: number }>(
+      const { rows } = await tx.query<{ id: number; name: string }>(
         `INSERT INTO templates (name, design, html, plain_text, preview, updated_by_email)
          SELECT $2, design, html, plain_text, preview, $3 FROM templates WHERE id = $1
-         RETURNING id`,
+         RETURNING id, name`,
         [id, copyName(original.name), updatedByEmail],
       );
-      return rows[0]?.id;
+      return rows[0] ? { id: Number(rows[0].id), name: rows[0].name } : undefined;
     },
 
     /**
      * Campaigns that used it keep working: their template_id becomes NULL (ON DELETE SET NULL) and a
      * sent campaign keeps the html it was sent with.
      */
-    async remove(id: number): Promise<boolean> {
-      return (await Templates.destroy({ where: { id } })) === 1;
+    async remove(tx: Tx, id: number): Promise<boolean> {
+      return (await Templates.destroy({ where: { id }, transaction: tx.transaction })) === 1;
     },
   };
 }

@@ -4,6 +4,7 @@
  * from the signed-in member and the clock, never from the request body.
  */
 import type { Database } from '../../db/database.js';
+import { recordActivity, type Actor } from '../activity/activity-service.js';
 import { DomainError } from '../errors.js';
 import { toPage, type Page, type PageQuery } from '../paging.js';
 import { templateRepository, type Template, type TemplateChanges, type TemplateSummary } from './repository.js';
@@ -72,12 +73,17 @@ export function createTemplateService({ db }: TemplateServiceDeps) {
       return found(await repo.find(id));
     },
 
-    async create(name: unknown, memberEmail: string): Promise<{ id: number }> {
-      return { id: await repo.insert(validName(name), memberEmail) };
+    async create(name: unknown, actor: Actor): Promise<{ id: number }> {
+      const valid = validName(name);
+      return db.transaction(async (tx) => {
+        const id = await repo.insert(tx, valid, actor.email);
+        await recordActivity(tx, { actor, kind: 'create', object: { type: 'template', id, name: valid } });
+        return { id };
+      });
     },
 
-    /** A full save (name, design, html, plainText, preview) or a rename (name only). */
-    async update(id: number, save: TemplateSave, memberEmail: string): Promise<Template> {
+    /** A full save (name, design, html, plainText, preview) or a rename (name only); a change of name is recorded. */
+    async update(id: number, save: TemplateSave, actor: Actor): Promise<Template> {
       const changes: TemplateChanges = { name: validName(save.name) };
       if (save.design !== undefined) {
         if (nestsDeeperThan(save.design, DESIGN_MAX_DEPTH)) throw new DomainError('invalid', DESIGN_TOO_DEEP);
@@ -86,15 +92,40 @@ export function createTemplateService({ db }: TemplateServiceDeps) {
       if (save.html !== undefined) changes.html = save.html;
       if (save.plainText !== undefined) changes.plainText = save.plainText;
       if (save.preview !== undefined) changes.preview = save.preview;
-      return found(await repo.update(id, changes, memberEmail));
+      return db.transaction(async (tx) => {
+        const before = found(await repo.lockName(tx, id));
+        const saved = found(await repo.update(tx, id, changes, actor.email));
+        if (before !== saved.name) {
+          await recordActivity(tx, {
+            actor,
+            kind: 'rename',
+            object: { type: 'template', id, name: saved.name },
+            details: { from: before },
+          });
+        }
+        return saved;
+      });
     },
 
-    async replicate(id: number, memberEmail: string): Promise<{ id: number }> {
-      return { id: found(await repo.copy(id, copyName, memberEmail)) };
+    async replicate(id: number, actor: Actor): Promise<{ id: number }> {
+      return db.transaction(async (tx) => {
+        const copy = found(await repo.copy(tx, id, copyName, actor.email));
+        await recordActivity(tx, {
+          actor,
+          kind: 'create',
+          object: { type: 'template', id: copy.id, name: copy.name },
+          details: { copyOf: id },
+        });
+        return { id: copy.id };
+      });
     },
 
-    async remove(id: number): Promise<void> {
-      if (!(await repo.remove(id))) throw new DomainError('not-found', TEMPLATE_NOT_FOUND);
+    async remove(id: number, actor: Actor): Promise<void> {
+      await db.transaction(async (tx) => {
+        const name = found(await repo.lockName(tx, id));
+        if (!(await repo.remove(tx, id))) throw new DomainError('not-found', TEMPLATE_NOT_FOUND);
+        await recordActivity(tx, { actor, kind: 'delete', object: { type: 'template', id, name } });
+      });
     },
   };
 }

@@ -13,6 +13,10 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import {
+  HistoryFilled,
+  HistoryRegular,
+  MailProhibitedFilled,
+  MailProhibitedRegular,
   MailTemplateFilled,
   MailTemplateRegular,
   MegaphoneFilled,
@@ -22,7 +26,7 @@ import {
   bundleIcon,
   type FluentIcon,
 } from '@fluentui/react-icons';
-import { REMOTES, REMOTE_NAMES, type RemoteName } from '@mailroom/mf-contract/remotes';
+import { EXTRA_AREAS, REMOTES, REMOTE_NAMES, SUB_NAV, type RemoteName } from '@mailroom/mf-contract/remotes';
 import { QuotaBar } from '../quota/QuotaBar';
 import type { ThemeName } from '../theme/useThemePreference';
 import { AccountMenu } from './AccountMenu';
@@ -39,12 +43,31 @@ const NAV_ICONS: Partial<Record<RemoteName, FluentIcon>> = {
   campaigns: bundleIcon(MegaphoneFilled, MegaphoneRegular),
 };
 
-/** The drawer: every remote with a navigation label, in the contract's order. */
-const NAV_ENTRIES = REMOTE_NAMES.flatMap((name) => {
-  const { basePath, navLabel } = REMOTES[name];
-  const Icon = NAV_ICONS[name];
-  return navLabel && Icon ? [{ path: basePath, label: navLabel, Icon }] : [];
-});
+/** Icons of the drawer's other entries, by path. */
+const PATH_ICONS: Record<string, FluentIcon> = {
+  '/audiences/suppressions': bundleIcon(MailProhibitedFilled, MailProhibitedRegular),
+  [EXTRA_AREAS.activity.basePath]: bundleIcon(HistoryFilled, HistoryRegular),
+};
+
+interface NavEntry {
+  path: string;
+  label: string;
+  Icon: FluentIcon;
+  /** Shown indented under the entry before it (Suppressions under Audiences). */
+  sub?: boolean;
+}
+
+/** The drawer: every remote with a navigation label, in the contract's order, each with its sub-entries; then the extra areas. */
+const NAV_ENTRIES: NavEntry[] = [
+  ...REMOTE_NAMES.flatMap((name) => {
+    const { basePath, navLabel } = REMOTES[name];
+    const Icon = NAV_ICONS[name];
+    if (!navLabel || !Icon) return [];
+    const subs = (SUB_NAV[name] ?? []).map(({ path, label }) => ({ path, label, Icon: PATH_ICONS[path] ?? Icon, sub: true }));
+    return [{ path: basePath, label: navLabel, Icon }, ...subs];
+  }),
+  ...Object.values(EXTRA_AREAS).map(({ basePath, navLabel }) => ({ path: basePath, label: navLabel, Icon: PATH_ICONS[basePath]! })),
+];
 
 const useStyles = makeStyles({
   root: { display: 'flex', minHeight: '100vh' },
@@ -69,6 +92,7 @@ const useStyles = makeStyles({
   content: { flexGrow: 1, padding: tokens.spacingHorizontalXL },
   header: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS },
   footer: { display: 'flex', flexDirection: 'column', alignItems: 'flex-start', gap: tokens.spacingVerticalS },
+  subEntry: { paddingInlineStart: tokens.spacingHorizontalXXL },
   hiddenLabel: { position: 'absolute', width: '1px', height: '1px', overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' },
 });
 
@@ -77,8 +101,10 @@ interface LayoutProps {
   onThemeChange: (theme: ThemeName) => void;
 }
 
-/** The entry of the current path: /campaigns/reports/7 belongs to Campaigns. */
-const selectedEntry = (pathname: string) => NAV_ENTRIES.find(({ path }) => pathname === path || pathname.startsWith(`${path}/`))?.path;
+/** The entry of the current path, the longest that fits: /campaigns/reports/7 belongs to Campaigns, /audiences/suppressions to Suppressions. */
+const selectedEntry = (pathname: string) =>
+  NAV_ENTRIES.filter(({ path }) => pathname === path || pathname.startsWith(`${path}/`)).sort((a, b) => b.path.length - a.path.length)[0]
+    ?.path;
 
 function DrawerContent({
   collapsed,
@@ -101,8 +127,15 @@ function DrawerContent({
         </div>
       </NavDrawerHeader>
       <NavDrawerBody>
-        {NAV_ENTRIES.map(({ path, label, Icon }) => (
-          <NavItem key={path} value={path} href={path} icon={<Icon />} aria-label={collapsed ? label : undefined}>
+        {NAV_ENTRIES.map(({ path, label, Icon, sub }) => (
+          <NavItem
+            key={path}
+            value={path}
+            href={path}
+            icon={<Icon />}
+            aria-label={collapsed ? label : undefined}
+            className={sub && !collapsed ? styles.subEntry : undefined}
+          >
             {collapsed ? null : label}
           </NavItem>
         ))}

@@ -1,7 +1,7 @@
 import { Component, Suspense, lazy, useState, type ComponentType, type ErrorInfo, type ReactNode } from 'react';
 import { Button, MessageBar, MessageBarActions, MessageBarBody, MessageBarTitle, Spinner } from '@fluentui/react-components';
 import type { RemoteProps } from '@mailroom/mf-contract';
-import { REMOTES, type RemoteName } from '@mailroom/mf-contract/remotes';
+import { REMOTES, type ExtraArea, type RemoteName } from '@mailroom/mf-contract/remotes';
 import type { RemoteLoader } from './federation';
 
 type RemoteApp = ComponentType<RemoteProps>;
@@ -54,11 +54,22 @@ class RemoteErrorBoundary extends Component<BoundaryProps, { error: Error | null
 }
 
 /**
- * One remote's area: loads its './App' on first display, shows a spinner meanwhile and an error
+ * One remote's area (or one of its extra areas): loads its './App' on first display, shows a spinner meanwhile and an error
  * panel with Retry when it cannot be loaded or throws; the drawer, quota bar and other areas go on.
  */
-export function RemoteArea({ name, loader, props }: { name: RemoteName; loader: RemoteLoader; props: Omit<RemoteProps, 'basePath'> }) {
-  const { title, basePath } = REMOTES[name];
+export function RemoteArea({
+  name,
+  loader,
+  props,
+  area,
+}: {
+  name: RemoteName;
+  loader: RemoteLoader;
+  props: Omit<RemoteProps, 'basePath'>;
+  /** An extra area of the remote (EXTRA_AREAS): mounted at its path, under its title. */
+  area?: Pick<ExtraArea, 'basePath' | 'title'>;
+}) {
+  const { title, basePath } = area ?? REMOTES[name];
   const [attempt, setAttempt] = useState(0);
   const [App, setApp] = useState(() => lazyRemoteApp(loader, name, false));
   const retry = () => {

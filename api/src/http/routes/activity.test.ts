@@ -1,0 +1,473 @@
+/**
+ * The activity log through the whole API: every action that changes or takes out data writes exactly
+ * one entry (member from the token, kind, object) and nothing when it fails; GET /api/activity pages
+ * and filters; no route edits or deletes the log; the retention sweep removes only old entries.
+ */
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { seedAudience, seedTemplate } from '../../../test/support/seed.js';
+import { startSesEndpoint, type SesEndpoint } from '../../../test/support/ses-endpoint.js';
+import { bearer } from '../../../test/support/tokens.js';
+
+let t: TestApp;
+let ses: SesEndpoint;
+let auth: string;
+const MEMBER = 'ada.actor@example.org';
+let templateId: number;
+
+beforeAll(async () => {
+  ses = await startSesEndpoint({ maxSendRate: 100, max24HourSend: 10_000 });
+  // No workers: dispatched jobs stay QUEUED, so each test sets the states it needs.
+  t = await createTestApp({
+    env: { SES_ENDPOINT: ses.endpoint, AUTHORIZED_SENDER_EMAILS: 'newsletter@example.org', UNCONFIRMED_RESEND_AFTER_MINUTES: '1' },
+  });
+  auth = await bearer({ email: MEMBER });
+  templateId = await seedTemplate(t.db.pool, { name: 'Seeded template', html: '<p>Hello {{email}}</p>' });
+});
+afterAll(async () => {
+  await t?.close();
+  await ses?.close();
+});
+
+const api = () => request(t.app);
+const as = <R extends request.Test>(test: R) => test.set('Authorization', auth);
+const query = async <R>(sql: string, params: unknown[] = []) => (await t.db.pool.query(sql, params)).rows as R[];
+const entries = async () => (await query<{ n: number }>('SELECT count(*)::int AS n FROM activity'))[0]!.n;
+const newest = async () =>
+  (
+    await query<Record<string, unknown>>(
+      'SELECT member_email, kind, object_type, object_id, object_name, details FROM activity ORDER BY id DESC LIMIT 1',
+    )
+  )[0]!;
+
+async function audience(contacts = ['a@example.org', 'b@example.org', 'c@example.org']) {
+  return seedAudience(t.db.pool, { name: 'Neighbours', headers: [], contacts: contacts.map((email) => ({ email })) });
+}
+
+/** A draft ready to send to a fresh audience. */
+async function draft(name = 'Autumn news') {
+  const target = await audience();
+  const { rows } = await t.db.pool.query<{ id: string }>(
+    `INSERT INTO campaigns (name, audience_id, template_id, from_name, from_email, subject)
+     VALUES ($1, $2, $3, 'Example News', 'newsletter@example.org', 'News') RETURNING id`,
+    [name, target.id, templateId],
+  );
+  return { id: Number(rows[0]!.id), target };
+}
+
+/** A campaign sent through the API (its jobs QUEUED), then set to `status` with its jobs in `jobStatus`. */
+async function sent(status = 'SENT', jobStatus = 'SENT_SUCCESS') {
+  const campaign = await draft();
+  expect((await as(api().post(`/api/campaigns/${campaign.id}/send`))).status).toBe(202);
+  await t.db.pool.query(`UPDATE campaign_jobs SET status = $2, claimed_at = now() - interval '2 hours' WHERE campaign_id = $1`, [
+    campaign.id,
+    jobStatus,
+  ]);
+  await t.db.pool.query('UPDATE campaigns SET status = $2 WHERE id = $1', [campaign.id, status]);
+  const jobs = await query<{ id: string; contact_id: string }>(
+    'SELECT id, contact_id FROM campaign_jobs WHERE campaign_id = $1 ORDER BY id',
+    [campaign.id],
+  );
+  return { ...campaign, jobIds: jobs.map((job) => Number(job.id)), contactIds: jobs.map((job) => Number(job.contact_id)) };
+}
+
+const MISSING = 987_654_321;
+
+/** A prepared call: made once the counting starts, so only the action itself is counted. */
+type Call = () => request.Test;
+
+interface Action {
+  name: string;
+  kind: string;
+  objectType: string;
+  /** Sets up what the action needs; the call, and the object id it must name (from the answer when created). */
+  ok: () => Promise<{ call: Call; objectId: number | null | ((body: { id: number }) => number) }>;
+  /** Sets up the same action so that it is refused (4xx); the call. */
+  refused: () => Promise<Call>;
+}
+
+const post =
+  (path: string, body?: object): Call =>
+  () =>
+    as(body ? api().post(path).send(body) : api().post(path));
+const put =
+  (path: string, body: object): Call =>
+  () =>
+    as(api().put(path).send(body));
+const del =
+  (path: string): Call =>
+  () =>
+    as(api().delete(path));
+const created = (body: { id: number }) => body.id;
+const testEmail = (fromEmail: string) => ({ emails: ['tester@example.org'], fromEmail, fromName: 'News', subject: 'Hi', templateId });
+const importText: (id: number) => Call = (id) => () =>
+  as(api().post(`/api/audiences/${id}/import/file?type=text`).field('file', 'email\nx@example.org\n'));
+
+const ACTIONS: Action[] = [
+  {
+    name: 'create an audience',
+    kind: 'create',
+    objectType: 'audience',
+    ok: async () => ({ call: post('/api/audiences', { name: 'Friends' }), objectId: created }),
+    refused: async () => post('/api/audiences', { name: '   ' }),
+  },
+  {
+    name: 'rename an audience',
+    kind: 'rename',
+    objectType: 'audience',
+    ok: async () => {
+      const { id } = await audience();
+      return { call: put(`/api/audiences/${id}`, { name: 'Renamed' }), objectId: id };
+    },
+    refused: async () => put(`/api/audiences/${MISSING}`, { name: 'Renamed' }),
+  },
+  {
+    name: 'delete an audience',
+    kind: 'delete',
+    objectType: 'audience',
+    ok: async () => {
+      const { id } = await audience();
+      return { call: del(`/api/audiences/${id}`), objectId: id };
+    },
+    refused: async () => del(`/api/audiences/${MISSING}`),
+  },
+  {
+    name: 'import contacts',
+    kind: 'import',
+    objectType: 'audience',
+    ok: async () => {
+      const { rows } = await t.db.pool.query<{ id: string }>(`INSERT INTO audiences (name) VALUES ('Empty') RETURNING id`);
+      const id = Number(rows[0]!.id);
+      return { call: importText(id), objectId: id };
+    },
+    // An audience that already has contacts takes no other import (409).
+    refused: async () => importText((await audience()).id),
+  },
+  {
+    name: 'export contacts',
+    kind: 'export',
+    objectType: 'audience',
+    ok: async () => {
+      const { id } = await audience();
+      return { call: post(`/api/audiences/${id}/download`), objectId: id };
+    },
+    refused: async () => post(`/api/audiences/${MISSING}/download`),
+  },
+  {
+    name: 'create a template',
+    kind: 'create',
+    objectType: 'template',
+    ok: async () => ({ call: post('/api/templates', { name: 'Letter' }), objectId: created }),
+    refused: async () => post('/api/templates', { name: '  ' }),
+  },
+  {
+    name: 'copy a template',
+    kind: 'create',
+    objectType: 'template',
+    ok: async () => ({ call: post(`/api/templates/${templateId}/replicate`), objectId: created }),
+    refused: async () => post(`/api/templates/${MISSING}/replicate`),
+  },
+  {
+    name: 'rename a template',
+    kind: 'rename',
+    objectType: 'template',
+    ok: async () => {
+      const id = await seedTemplate(t.db.pool, { name: 'Old', html: '<p>x</p>' });
+      return { call: put(`/api/templates/${id}`, { name: 'New' }), objectId: id };
+    },
+    refused: async () => put(`/api/templates/${MISSING}`, { name: 'New' }),
+  },
+  {
+    name: 'delete a template',
+    kind: 'delete',
+    objectType: 'template',
+    ok: async () => {
+      const id = await seedTemplate(t.db.pool, { name: 'Gone', html: '<p>x</p>' });
+      return { call: del(`/api/templates/${id}`), objectId: id };
+    },
+    refused: async () => del(`/api/templates/${MISSING}`),
+  },
+  {
+    name: 'create a campaign',
+    kind: 'create',
+    objectType: 'campaign',
+    ok: async () => ({ call: post('/api/campaigns', { name: 'Spring', templateId }), objectId: created }),
+    refused: async () => post('/api/campaigns', { name: 'Spring', templateId: MISSING }),
+  },
+  {
+    name: 'copy a campaign',
+    kind: 'create',
+    objectType: 'campaign',
+    ok: async () => ({ call: post(`/api/campaigns/${(await draft()).id}/replicate`), objectId: created }),
+    refused: async () => post(`/api/campaigns/${MISSING}/replicate`),
+  },
+  {
+    name: 'rename a campaign',
+    kind: 'rename',
+    objectType: 'campaign',
+    ok: async () => {
+      const { id } = await sent();
+      return { call: put(`/api/campaigns/${id}`, { name: 'Winter' }), objectId: id };
+    },
+    // A sent campaign is renamed, never edited (409), even with a new name.
+    refused: async () => put(`/api/campaigns/${(await sent()).id}`, { name: 'Winter', subject: 'Edited' }),
+  },
+  {
+    name: 'delete a campaign',
+    kind: 'delete',
+    objectType: 'campaign',
+    ok: async () => {
+      const { id } = await draft();
+      return { call: del(`/api/campaigns/${id}`), objectId: id };
+    },
+    refused: async () => del(`/api/campaigns/${(await sent('SENDING', 'QUEUED')).id}`),
+  },
+  {
+    name: 'send a campaign',
+    kind: 'send',
+    objectType: 'campaign',
+    ok: async () => {
+      const { id } = await draft();
+      return { call: post(`/api/campaigns/${id}/send`), objectId: id };
+    },
+    refused: async () => post(`/api/campaigns/${(await sent()).id}/send`),
+  },
+  {
+    name: 'continue a campaign',
+    kind: 'continue',
+    objectType: 'campaign',
+    ok: async () => {
+      const { id } = await sent('ERROR', 'QUEUED');
+      return { call: post(`/api/campaigns/${id}/continue`), objectId: id };
+    },
+    refused: async () => post(`/api/campaigns/${(await sent()).id}/continue`),
+  },
+  {
+    name: 'retry all failed',
+    kind: 'retry-all-failed',
+    objectType: 'campaign',
+    ok: async () => {
+      const { id } = await sent('SENT', 'FAILED');
+      return { call: post(`/api/reports/${id}/retry-all-failed-jobs`), objectId: id };
+    },
+    refused: async () => post(`/api/reports/${(await draft()).id}/retry-all-failed-jobs`),
+  },
+  {
+    name: 'retry one job',
+    kind: 'retry-job',
+    objectType: 'campaign',
+    ok: async () => {
+      const { id, jobIds } = await sent('SENT', 'FAILED');
+      return { call: post(`/api/reports/${id}/retry-job/${jobIds[0]}`), objectId: id };
+    },
+    refused: async () => {
+      const { id, jobIds } = await sent();
+      return post(`/api/reports/${id}/retry-job/${jobIds[0]}`);
+    },
+  },
+  {
+    name: 'resend unconfirmed',
+    kind: 'resend-unconfirmed',
+    objectType: 'campaign',
+    ok: async () => {
+      const { id } = await sent('SENT', 'UNKNOWN');
+      return { call: post(`/api/reports/${id}/resend-unconfirmed`), objectId: id };
+    },
+    refused: async () => post(`/api/reports/${(await sent('ERROR', 'UNKNOWN')).id}/resend-unconfirmed`),
+  },
+  {
+    name: 'send to NOT_SENT',
+    kind: 'send-to-not-sent',
+    objectType: 'campaign',
+    ok: async () => {
+      const { id } = await sent();
+      return { call: post(`/api/reports/${id}/send-to-not-sent`), objectId: id };
+    },
+    refused: async () => post(`/api/reports/${(await draft()).id}/send-to-not-sent`),
+  },
+  {
+    name: 'send to a contact',
+    kind: 'send-to-contact',
+    objectType: 'campaign',
+    ok: async () => {
+      const { id, jobIds, contactIds } = await sent();
+      // Without its job, the contact is one this campaign has not sent to.
+      await t.db.pool.query('DELETE FROM campaign_jobs WHERE id = $1', [jobIds[0]]);
+      return { call: post(`/api/reports/${id}/send-to-contact/${contactIds[0]}`), objectId: id };
+    },
+    refused: async () => {
+      const { id, contactIds } = await sent();
+      return post(`/api/reports/${id}/send-to-contact/${contactIds[0]}`);
+    },
+  },
+  {
+    name: 'export a report',
+    kind: 'export',
+    objectType: 'campaign',
+    ok: async () => {
+      const { id } = await sent();
+      return { call: () => as(api().get(`/api/reports/${id}/export-email-performance?opened=false`)), objectId: id };
+    },
+    refused: async () => () => as(api().get(`/api/reports/${MISSING}/export-email-performance`)),
+  },
+  {
+    name: 'send a test email',
+    kind: 'test-send',
+    objectType: 'template',
+    ok: async () => ({ call: post('/api/campaigns/send-test-email', testEmail('newsletter@example.org')), objectId: templateId }),
+    refused: async () => post('/api/campaigns/send-test-email', testEmail('intruder@example.org')),
+  },
+  {
+    name: 'follow up a sent campaign',
+    kind: 'follow-up',
+    objectType: 'campaign',
+    ok: async () => {
+      const { id } = await sent();
+      return { call: post(`/api/campaigns/${id}/follow-up`, { recipients: 'NOT_OPENED' }), objectId: created };
+    },
+    refused: async () => {
+      const { id } = await draft();
+      return post(`/api/campaigns/${id}/follow-up`, { recipients: 'NOT_OPENED' });
+    },
+  },
+  {
+    name: 'add suppressions',
+    kind: 'suppression-add',
+    objectType: 'suppression',
+    ok: async () => ({ call: post('/api/suppressions', { text: `email\nkept.away.${Date.now()}@example.org\n` }), objectId: null }),
+    refused: async () => post('/api/suppressions', {}),
+  },
+  {
+    name: 'remove a suppression',
+    kind: 'suppression-remove',
+    objectType: 'suppression',
+    ok: async () => {
+      const [row] = await query<{ id: string }>(`INSERT INTO suppressions (email_lower, reason) VALUES ($1, 'HARD_BOUNCE') RETURNING id`, [
+        `bounced.${Date.now()}@example.org`,
+      ]);
+      return { call: del(`/api/suppressions/${row!.id}`), objectId: null };
+    },
+    refused: async () => {
+      const [row] = await query<{ id: string }>(`INSERT INTO suppressions (email_lower, reason) VALUES ($1, 'COMPLAINT') RETURNING id`, [
+        `complained.${Date.now()}@example.org`,
+      ]);
+      // A complaint's removal needs its second confirmation.
+      return del(`/api/suppressions/${row!.id}`);
+    },
+  },
+  {
+    name: 'export the suppressions',
+    kind: 'export',
+    objectType: 'suppression',
+    ok: async () => ({ call: () => as(api().get('/api/suppressions/export')), objectId: null }),
+    refused: async () => () => as(api().get('/api/suppressions/export?reason=NOT_A_REASON')),
+  },
+];
+
+describe('every action writes one entry, and nothing when it fails', () => {
+  it.each(ACTIONS.map((action) => [action.name, action] as const))('%s', async (_name, action) => {
+    const { call, objectId } = await action.ok();
+    const before = await entries();
+    const res = await call();
+    expect(res.status).toBeLessThan(300);
+    expect(await entries()).toBe(before + 1);
+    const row = await newest();
+    expect(row).toMatchObject({ member_email: MEMBER, kind: action.kind, object_type: action.objectType });
+    if (objectId === null) expect(row.object_id).toBeNull();
+    else expect(Number(row.object_id)).toBe(typeof objectId === 'number' ? objectId : objectId(res.body as { id: number }));
+
+    const refusedCall = await action.refused();
+    const counted = await entries();
+    const refused = await refusedCall();
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+    expect(refused.status).toBeLessThan(500);
+    expect(await entries()).toBe(counted);
+  });
+
+  it('records what a rename changed and how many emails a send queued', async () => {
+    const { id } = await audience();
+    await put(`/api/audiences/${id}`, { name: 'Far neighbours' })();
+    expect(await newest()).toMatchObject({ object_name: 'Far neighbours', details: { from: 'Neighbours' } });
+    const campaign = await draft('Counted');
+    await post(`/api/campaigns/${campaign.id}/send`)();
+    expect(await newest()).toMatchObject({ kind: 'send', object_name: 'Counted', details: { jobs: 3 } });
+  });
+});
+
+describe('GET /api/activity', () => {
+  const list = (q: string) => as(api().get(`/api/activity${q}`));
+
+  it('pages newest first with cursors, and filters by member, kind and object', async () => {
+    const other = await bearer({ email: 'otto.other@example.org' });
+    const ids: number[] = [];
+    for (let i = 0; i < 5; i++)
+      ids.push(
+        (
+          await as(
+            api()
+              .post('/api/templates')
+              .send({ name: `Paged ${i}` }),
+          )
+        ).body.id,
+      );
+    await api().post('/api/templates').set('Authorization', other).send({ name: 'By Otto' });
+
+    const mine = await list(`?member=${encodeURIComponent(MEMBER.toUpperCase())}&kind=create&objectType=template&limit=2`);
+    expect(mine.status).toBe(200);
+    expect(mine.body.items.map((e: { objectName: string }) => e.objectName)).toEqual(['Paged 4', 'Paged 3']);
+    expect(mine.body.newer).toBeNull();
+    const next = await list(`?member=${encodeURIComponent(MEMBER)}&kind=create&objectType=template&limit=2&before=${mine.body.older}`);
+    expect(next.body.items.map((e: { objectName: string }) => e.objectName)).toEqual(['Paged 2', 'Paged 1']);
+    const back = await list(`?member=${encodeURIComponent(MEMBER)}&kind=create&objectType=template&limit=2&after=${next.body.newer}`);
+    expect(back.body.items).toEqual(mine.body.items);
+
+    const otto = await list(`?member=${encodeURIComponent('otto.other@example.org')}`);
+    expect(otto.body.items).toHaveLength(1);
+    expect(otto.body.items[0]).toMatchObject({ memberEmail: 'otto.other@example.org', kind: 'create', objectName: 'By Otto' });
+
+    const one = await list(`?objectType=template&objectId=${ids[2]}`);
+    expect(one.body.items.map((e: { objectId: number }) => e.objectId)).toEqual([ids[2]]);
+
+    const oldest = await list('?oldest=true&limit=3');
+    expect(oldest.body.older).toBeNull();
+    const { rows } = await t.db.pool.query<{ id: string }>('SELECT id FROM activity ORDER BY created_at, id LIMIT 3');
+    expect(oldest.body.items.map((e: { id: number }) => e.id)).toEqual(rows.map((r) => Number(r.id)).reverse());
+  });
+
+  it('needs a member token and refuses hostile filters', async () => {
+    expect((await api().get('/api/activity')).status).toBe(401);
+    expect((await list('?kind=drop-table')).status).toBe(400);
+    expect((await list('?limit=1000')).status).toBe(400);
+    expect((await list('?before=-1')).status).toBe(400);
+  });
+
+  it('has no call that edits or deletes the log, and the table refuses an UPDATE', async () => {
+    for (const method of ['put', 'patch', 'delete', 'post'] as const) {
+      expect((await as(api()[method]('/api/activity'))).status).toBeGreaterThanOrEqual(400);
+      expect((await as(api()[method]('/api/activity/1'))).status).toBeGreaterThanOrEqual(400);
+    }
+    await expect(t.db.pool.query(`UPDATE activity SET kind = 'create'`)).rejects.toThrow(/append-only/);
+  });
+});
+
+describe('the retention sweep', () => {
+  it('deletes entries older than ACTIVITY_RETENTION_DAYS, in batches, and keeps the rest', async () => {
+    const days = t.config.activity.retentionDays;
+    expect(days).toBe(400);
+    await t.db.pool.query(
+      `INSERT INTO activity (created_at, member_email, kind, object_type)
+       SELECT now() - ($1 + 1) * interval '1 day' - n * interval '1 second', 'old@example.org', 'create', 'audience'
+         FROM generate_series(1, 12345) AS n`,
+      [days],
+    );
+    await t.db.pool.query(
+      `INSERT INTO activity (created_at, member_email, kind, object_type) VALUES (now() - ($1 - 1) * interval '1 day', 'kept@example.org', 'create', 'audience')`,
+      [days],
+    );
+    const kept = await entries();
+    expect(await t.deps.services.activity.sweep()).toEqual({ deleted: 12345 });
+    expect(await entries()).toBe(kept - 12345);
+    expect((await query<{ n: number }>(`SELECT count(*)::int AS n FROM activity WHERE member_email = 'kept@example.org'`))[0]!.n).toBe(1);
+  });
+});

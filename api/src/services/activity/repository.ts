@@ -1,0 +1,132 @@
+/**
+ * The activity table (migration 0014), in raw SQL: the insert runs on the caller's transaction (the
+ * change it records), and pages are keyset ranges on (created_at DESC, id DESC), which Sequelize's
+ * finders cannot express as one index range.
+ *
+ * A cursor is an entry's id; the page reads the entry's (created_at, id) by its primary key and
+ * continues from there, so the newest, a middle and the oldest page each cost one index range.
+ */
+import type { ActivityEntry, ActivityKind, ActivityObjectType } from '@mailroom/api-client';
+import type { Database, Sql } from '../../db/database.js';
+
+export type { ActivityEntry, ActivityKind, ActivityObjectType };
+
+export interface ActivityRow {
+  memberEmail: string;
+  kind: ActivityKind;
+  objectType: ActivityObjectType;
+  objectId: number | null;
+  objectName: string | null;
+  details: Record<string, unknown>;
+}
+
+export interface ActivityFilters {
+  /** Lower-cased. */
+  member?: string | undefined;
+  kind?: ActivityKind | undefined;
+  objectType?: ActivityObjectType | undefined;
+  objectId?: number | undefined;
+}
+
+/** Where a page starts: the newest entries, those older or newer than an entry, or the oldest. */
+export type ActivityCursor = { from: 'newest' } | { from: 'oldest' } | { before: number } | { after: number };
+
+const COLUMNS = `id, created_at AS "createdAt", member_email AS "memberEmail", kind, object_type AS "objectType",
+                 object_id AS "objectId", object_name AS "objectName", details`;
+
+interface DbEntry extends Omit<ActivityEntry, 'createdAt' | 'id' | 'objectId'> {
+  id: string | number;
+  createdAt: Date;
+  objectId: string | number | null;
+}
+
+const toEntry = (row: DbEntry): ActivityEntry => ({
+  ...row,
+  id: Number(row.id),
+  objectId: row.objectId === null ? null : Number(row.objectId),
+  createdAt: row.createdAt.toISOString(),
+});
+
+/** The filters as SQL conditions on numbered parameters, after `params`. */
+function filterSql(filters: ActivityFilters, params: unknown[]): string[] {
+  const where: string[] = [];
+  const add = (column: string, value: unknown) => {
+    params.push(value);
+    where.push(`${column} = $${params.length}`);
+  };
+  if (filters.member !== undefined) add('member_email', filters.member);
+  if (filters.kind !== undefined) add('kind', filters.kind);
+  if (filters.objectType !== undefined) add('object_type', filters.objectType);
+  if (filters.objectId !== undefined) add('object_id', filters.objectId);
+  return where;
+}
+
+/** Appends one entry on `sql` (the transaction of the change it records). */
+export async function insertActivity(sql: Sql, row: ActivityRow): Promise<void> {
+  await sql.query(
+    `INSERT INTO activity (member_email, kind, object_type, object_id, object_name, details) VALUES ($1, $2, $3, $4, $5, $6)`,
+    [row.memberEmail, row.kind, row.objectType, row.objectId, row.objectName, JSON.stringify(row.details)],
+  );
+}
+
+export function activityRepository(db: Database) {
+  /**
+   * `take` entries on one side of `cursor` (an entry id; none: from the end), in the direction's order,
+   * through the index whose equality columns are the filters'.
+   */
+  const range = async (filters: ActivityFilters, direction: 'older' | 'newer', cursor: number | undefined, take: number) => {
+    const params: unknown[] = [];
+    const where = filterSql(filters, params);
+    if (cursor !== undefined) {
+      params.push(cursor);
+      where.push(
+        `(created_at, id) ${direction === 'older' ? '<' : '>'} (SELECT created_at, id FROM activity WHERE id = $${params.length})`,
+      );
+    }
+    params.push(take);
+    const order = direction === 'older' ? 'DESC' : 'ASC';
+    const { rows } = await db.query<DbEntry>(
+      `SELECT ${COLUMNS} FROM activity ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+        ORDER BY created_at ${order}, id ${order} LIMIT $${params.length}`,
+      params,
+    );
+    return rows.map(toEntry);
+  };
+
+  return {
+    /** A page, newest first, with the cursors of its neighbours (null at either end). */
+    async page(
+      filters: ActivityFilters,
+      cursor: ActivityCursor,
+      limit: number,
+    ): Promise<{ items: ActivityEntry[]; older: number | null; newer: number | null }> {
+      // One more than the page tells whether the page has a neighbour on the side it was read towards.
+      if ('from' in cursor && cursor.from === 'newest') {
+        const rows = await range(filters, 'older', undefined, limit + 1);
+        const items = rows.slice(0, limit);
+        return { items, older: rows.length > limit ? items.at(-1)!.id : null, newer: null };
+      }
+      if ('before' in cursor) {
+        const rows = await range(filters, 'older', cursor.before, limit + 1);
+        const items = rows.slice(0, limit);
+        const newer = items[0] && (await range(filters, 'newer', items[0].id, 1)).length > 0 ? items[0].id : null;
+        return { items, older: rows.length > limit ? items.at(-1)!.id : null, newer };
+      }
+      const rows = await range(filters, 'newer', 'after' in cursor ? cursor.after : undefined, limit + 1);
+      const items = rows.slice(0, limit).reverse();
+      const last = items.at(-1);
+      const older = 'after' in cursor && last && (await range(filters, 'older', last.id, 1)).length > 0 ? last.id : null;
+      return { items, older, newer: rows.length > limit ? items[0]!.id : null };
+    },
+
+    /** Deletes up to `batch` entries older than `days` days, oldest first; answers how many. */
+    async deleteOlderThan(days: number, batch: number): Promise<number> {
+      const { rowCount } = await db.query(
+        `DELETE FROM activity WHERE id IN (
+           SELECT id FROM activity WHERE created_at < now() - $1 * interval '1 day' ORDER BY created_at, id LIMIT $2)`,
+        [days, batch],
+      );
+      return rowCount;
+    },
+  };
+}

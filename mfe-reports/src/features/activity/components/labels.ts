@@ -1,0 +1,40 @@
+import type { ActivityKind, ActivityObjectType } from '@mailroom/api-client';
+
+/** What each kind of entry says on screen, in the filter's order. */
+export const KIND_LABELS: Record<ActivityKind, string> = {
+  create: 'Created',
+  rename: 'Renamed',
+  delete: 'Deleted',
+  import: 'Import queued',
+  'import-finished': 'Import finished',
+  'import-failed': 'Import failed',
+  export: 'Exported',
+  send: 'Sent',
+  schedule: 'Scheduled',
+  unschedule: 'Schedule cancelled',
+  continue: 'Continued sending',
+  'retry-all-failed': 'Retried all failed',
+  'retry-job': 'Retried an email',
+  'resend-unconfirmed': 'Resent unconfirmed',
+  'send-to-not-sent': 'Sent to NOT_SENT',
+  'send-to-contact': 'Sent to a contact',
+  'test-send': 'Sent a test email',
+  'follow-up': 'Created a follow-up',
+  'suppression-add': 'Suppressed addresses',
+  'suppression-remove': 'Removed a suppression',
+};
+
+export const OBJECT_LABELS: Record<ActivityObjectType, string> = {
+  audience: 'Audience',
+  template: 'Template',
+  campaign: 'Campaign',
+  suppression: 'Suppression list',
+};
+
+/** A few facts of an entry as one line: "from: Old name, jobs: 3". */
+export function detailsLine(details: Record<string, unknown>): string {
+  return Object.entries(details)
+    .filter(([, value]) => value !== null && value !== undefined && typeof value !== 'object')
+    .map(([key, value]) => `${key}: ${String(value)}`)
+    .join(', ');
+}
