@@ -150,21 +150,19 @@ export function createAudienceService({ db, activityLog, queue, spool, importSet
       return toPage(items, totalItems, query);
     },
 
-    /** The contacts as CSV; the download is recorded as it starts (once the export's snapshot is open). */
+    /**
+     * The contacts as CSV. The download is recorded before the rows are read: one cut short by a lost
+     * database has still taken rows out (and the record cannot be lost to the same cut).
+     */
     async exportCsv(id: number, actor: Actor) {
       const audience = await live(id);
+      await activityLog.record({
+        actor,
+        kind: 'export',
+        object: { type: 'audience', id, name: audience.name },
+        details: { what: 'contacts' },
+      });
       const stream = await exportContactsCsv(db, audience);
-      try {
-        await activityLog.record({
-          actor,
-          kind: 'export',
-          object: { type: 'audience', id, name: audience.name },
-          details: { what: 'contacts' },
-        });
-      } catch (error) {
-        stream.destroy();
-        throw error;
-      }
       return { audience, stream };
     },
 

@@ -190,6 +190,16 @@ export function createReportService({ db, activityLog, sending, campaigns, logge
     async exportEmailPerformance(id: number, filters: EmailPerformanceFilters, actor: Actor): Promise<Readable> {
       const campaign = await repo.campaignStatus(id);
       if (!campaign) throw new DomainError('not-found', CAMPAIGN_NOT_FOUND);
+      // Recorded before the rows are read, in a transaction of its own (the export itself changes
+      // nothing): a download cut short by a lost database has still taken rows out.
+      const { email, ...rest } = filters;
+      const used = Object.fromEntries(Object.entries({ ...rest, search: email }).filter(([, value]) => value !== undefined));
+      await activityLog.record({
+        actor,
+        kind: 'export',
+        object: { type: 'campaign', id, name: campaign.name },
+        details: { what: 'email performance', ...used },
+      });
       const stream = await db.streamInTransaction((tx) => {
         const out = new PassThrough();
         (async () => {
@@ -200,20 +210,6 @@ export function createReportService({ db, activityLog, sending, campaigns, logge
         })().catch((err: unknown) => out.destroy(err as Error));
         return out;
       }, SNAPSHOT);
-      // Recorded as the download starts, in a transaction of its own (the export itself changes nothing).
-      try {
-        const { email, ...rest } = filters;
-        const used = Object.fromEntries(Object.entries({ ...rest, search: email }).filter(([, value]) => value !== undefined));
-        await activityLog.record({
-          actor,
-          kind: 'export',
-          object: { type: 'campaign', id, name: campaign.name },
-          details: { what: 'email performance', ...used },
-        });
-      } catch (error) {
-        stream.destroy();
-        throw error;
-      }
       return stream;
     },
 

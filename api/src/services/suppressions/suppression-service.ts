@@ -109,16 +109,10 @@ export function createSuppressionService({ db, activityLog, limits }: Suppressio
       });
     },
 
-    /** The list as CSV; the download is recorded as it starts. */
+    /** The list as CSV; the download is recorded before the rows are read, as the contacts export does. */
     async exportCsv(query: Pick<SuppressionListQuery, 'email' | 'reason'>, actor: Actor) {
-      const stream = await repo.exportCsv(query);
-      try {
-        await activityLog.record({ actor, kind: 'export', object: { type: 'suppression' }, details: { what: 'suppressions', ...query } });
-      } catch (error) {
-        stream.destroy();
-        throw error;
-      }
-      return stream;
+      await activityLog.record({ actor, kind: 'export', object: { type: 'suppression' }, details: { what: 'suppressions', ...query } });
+      return repo.exportCsv(query);
     },
   };
 }
