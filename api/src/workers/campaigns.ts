@@ -6,6 +6,9 @@
  *    A redelivered or duplicated batch sends nothing twice: the claims decide.
  *  - a sweep at start and every half minute (or half the stale time): stale SENDING jobs become UNKNOWN, queued jobs of
  *    idle campaigns are published again, finished campaigns become SENT.
+ *  - the schedule sweep, at start and every second: scheduled campaigns whose time has come start
+ *    through Send's dispatch (services/campaigns `startDue`). A time missed while no worker or no
+ *    database was there is due at the first sweep that reaches the database.
  */
 import type { AppDeps } from '../deps.js';
 import type { Consumer } from '../queue/JobQueue.js';
@@ -13,10 +16,15 @@ import { periodic } from './periodic.js';
 
 /** Batches handled at once by one worker process (their SES calls share SEND_CONCURRENCY). */
 const BATCHES_AT_ONCE = 4;
+/**
+ * A scheduled campaign starts within about this long of its time (the promise is 10 s). The sweep is
+ * one read of a partial index holding only scheduled campaigns, so every worker can ask each second.
+ */
+export const SCHEDULE_SWEEP_MS = 1_000;
 
 export function campaignWorkers({ config, queue, services, logger: parent }: AppDeps): Consumer[] {
   const logger = parent.child({ component: 'campaigns-worker' });
-  const { sending } = services;
+  const { sending, campaigns } = services;
 
   const batches = queue.consume(
     'campaign-send',
@@ -30,5 +38,9 @@ export function campaignWorkers({ config, queue, services, logger: parent }: App
 
   // Often enough that a stale claim is seen soon after it turns stale.
   const sweepEveryMs = Math.min(30_000, config.sending.staleAfterMs / 2);
-  return [batches, periodic('campaign sweep', sweepEveryMs, () => sending.sweep(), logger)];
+  return [
+    batches,
+    periodic('campaign sweep', sweepEveryMs, () => sending.sweep(), logger),
+    periodic('schedule sweep', SCHEDULE_SWEEP_MS, () => campaigns.startDue(), logger),
+  ];
 }

@@ -356,6 +356,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/campaigns/{id}/schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Schedule a draft to be sent at a time (an addition to the spec)
+         * @description An addition to the spec. Runs the pre-send checks of Send (400 with the same messages) and refuses a
+         *     time in the past or more than a year ahead (400). The campaign becomes SCHEDULED with scheduledAt; the
+         *     workers start it within seconds of that time through the same dispatch as Send, after running the
+         *     pre-send checks again (a campaign that fails them then goes back to DRAFT with errorMessage saying why).
+         *     409 when the campaign is not a DRAFT.
+         */
+        post: operations["scheduleCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{id}/unschedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a campaign's schedule; it is a DRAFT again (an addition to the spec)
+         * @description An addition to the spec. 409 when the campaign is not SCHEDULED (for instance, it has just started).
+         */
+        post: operations["unscheduleCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/campaigns/{id}/replicate": {
         parameters: {
             query?: never;
@@ -1005,8 +1053,18 @@ export interface components {
             plainText?: string | null;
             preview?: components["schemas"]["TemplatePreview"];
         };
-        /** @enum {string} */
-        CampaignStatus: "DRAFT" | "SENDING" | "SENT" | "ERROR";
+        /**
+         * @description SCHEDULED is an addition to the spec (a draft waiting for its scheduledAt).
+         * @enum {string}
+         */
+        CampaignStatus: "DRAFT" | "SCHEDULED" | "SENDING" | "SENT" | "ERROR";
+        ScheduleInput: {
+            /**
+             * Format: date-time
+             * @description When to start sending (with its offset; the editor sends the member's local time as UTC)
+             */
+            at: string;
+        };
         Subject: string;
         FromName: string;
         PreviewText: string;
@@ -1040,6 +1098,12 @@ export interface components {
              * @description When sending started
              */
             deliveryDate: string | null;
+            /**
+             * Format: date-time
+             * @description An addition to the spec: when the campaign is planned to start (SCHEDULED), kept once it started so
+             *     the report shows it beside deliveryDate; null when it was never scheduled or the schedule was cancelled.
+             */
+            scheduledAt?: string | null;
             /** Format: date-time */
             updatedAt: string;
             updatedByEmail: string | null;
@@ -1054,7 +1118,7 @@ export interface components {
             humanUniqueOpens: number;
             /** @description An addition to the spec, as humanUniqueOpens for uniqueClicks. */
             humanUniqueClicks: number;
-            /** @description Why the campaign is in ERROR */
+            /** @description Why the campaign is in ERROR, or why a DRAFT's schedule did not start (an addition) */
             errorMessage: string | null;
         };
         Campaign: components["schemas"]["CampaignSummary"] & {
@@ -2262,6 +2326,66 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Error"];
+        };
+    };
+    scheduleCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScheduleInput"];
+            };
+        };
+        responses: {
+            /** @description The scheduled campaign */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Campaign"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Error"];
+        };
+    };
+    unscheduleCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The campaign, a DRAFT again */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Campaign"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -1,6 +1,6 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 
-export type CampaignStatus = 'DRAFT' | 'SENDING' | 'SENT' | 'ERROR';
+export type CampaignStatus = 'DRAFT' | 'SCHEDULED' | 'SENDING' | 'SENT' | 'ERROR';
 /** Whom a follow-up goes to: the original's contacts who did not open it, or did not click (migration 0012). */
 export type FollowUpRecipients = 'NOT_OPENED' | 'NOT_CLICKED';
 
@@ -19,6 +19,8 @@ export class Campaign extends Model<InferAttributes<Campaign>, InferCreationAttr
   declare plainText: CreationOptional<string | null>;
   declare errorMessage: CreationOptional<string | null>;
   declare deliveryDate: CreationOptional<Date | null>;
+  /** When a SCHEDULED campaign is to start (kept once it started: planned beside deliveryDate). */
+  declare scheduledAt: CreationOptional<Date | null>;
   /** Jobs created for this campaign. */
   declare contactCount: CreationOptional<number>;
   declare jobsSent: CreationOptional<number>;
@@ -54,6 +56,7 @@ export class Campaign extends Model<InferAttributes<Campaign>, InferCreationAttr
         plainText: { type: DataTypes.TEXT, allowNull: true },
         errorMessage: { type: DataTypes.TEXT, allowNull: true },
         deliveryDate: { type: DataTypes.DATE, allowNull: true },
+        scheduledAt: { type: DataTypes.DATE, allowNull: true },
         contactCount: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
         jobsSent: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
         jobsFailed: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },

@@ -1,5 +1,5 @@
 /**
- * The campaign calls (SPEC.md section 7, and `POST /api/campaigns/{id}/continue`). Thin: read the
+ * The campaign calls (SPEC.md section 7, and `POST /api/campaigns/{id}/continue`, `.../schedule`, `.../unschedule`). Thin: read the
  * request, call the campaign service, answer. openapi.yaml has already validated (and typed) the
  * inputs; the service's DomainErrors become statuses in the one error handler.
  */
@@ -62,6 +62,14 @@ export function campaignsRouter({ services }: Pick<AppDeps, 'services'>): Router
 
   router.post('/api/campaigns/:id/continue', async (req, res) => {
     res.status(202).json(await campaigns.continue(id(req), member(req)));
+  });
+
+  router.post('/api/campaigns/:id/schedule', async (req, res) => {
+    res.json(await campaigns.schedule(id(req), (req.body as { at: string }).at, member(req)));
+  });
+
+  router.post('/api/campaigns/:id/unschedule', async (req, res) => {
+    res.json(await campaigns.unschedule(id(req), member(req)));
   });
 
   router.post('/api/campaigns/:id/replicate', async (req, res) => {

@@ -16,7 +16,7 @@ import { AUDIENCE_NOT_FOUND } from '../audiences/audience-service.js';
 import { isValidEmail } from '../contacts/email.js';
 import { DomainError } from '../errors.js';
 import { toPage, type Page, type PageQuery } from '../paging.js';
-import { CAMPAIGN_NOT_FOUND, type SendingService } from '../sending/sending-service.js';
+import { CAMPAIGN_NOT_FOUND, type DispatchPlan, type SendingService } from '../sending/sending-service.js';
 import type { Database } from '../../db/database.js';
 import type { Contact } from '@mailroom/api-client';
 import {
@@ -37,6 +37,18 @@ export const ONLY_DRAFTS_EDITED = 'Only a draft campaign can be edited; a sent c
 export const NOT_WHILE_SENDING = 'A campaign cannot be deleted while it is sending.';
 export const ONLY_DRAFTS_SENT = 'Only a draft campaign can be sent.';
 export const ONLY_ERRORS_CONTINUED = 'Only a campaign stopped by an error can continue sending.';
+// Scheduled sending (an addition to the spec).
+export const SCHEDULED_FROZEN = 'This campaign is scheduled; cancel the schedule to change, send or delete it.';
+export const ONLY_DRAFTS_SCHEDULED = 'Only a draft campaign can be scheduled.';
+export const ONLY_SCHEDULED_UNSCHEDULED = 'This campaign is not scheduled (it may have started sending already).';
+export const SCHEDULE_IN_PAST = 'The scheduled time has passed; choose a time in the future.';
+export const SCHEDULE_TOO_FAR = 'A campaign can be scheduled at most a year ahead.';
+export const SCHEDULE_INVALID = 'The scheduled time is not a valid date and time.';
+/** Why a due campaign went back to DRAFT instead of starting: the failed check's own message follows. */
+export const scheduleFailed = (at: Date, reason: string) => `The schedule for ${at.toISOString()} did not start: ${reason}`;
+const SCHEDULE_MAX_AHEAD_MS = 366 * 24 * 3600_000;
+/** Due campaigns one sweep starts at most (the next sweep, a second later, takes the rest). */
+const DUE_PER_SWEEP = 20;
 // The pre-send checks, in the spec's order and words (SPEC.md section 5).
 export const SELECT_AUDIENCE = 'Please select an audience';
 export const SELECT_TEMPLATE = 'Please select a template';
@@ -124,6 +136,12 @@ export function createCampaignService({ db, activityLog, sending, authorizedSend
     if (values.some((value) => value?.includes('\u0000'))) throw new DomainError('invalid', NO_NUL);
   };
 
+  /** The status conflict of a campaign that is not where an action needs it: a scheduled one says why. */
+  const statusConflict = (status: string | undefined, message: string): DomainError =>
+    status === undefined
+      ? new DomainError('not-found', CAMPAIGN_NOT_FOUND)
+      : new DomainError('conflict', status === 'SCHEDULED' ? SCHEDULED_FROZEN : message);
+
   /** A header field: the contract forbids line breaks; checked again, whatever reached the database. */
   const oneLine = (field: string, value: string | null | undefined) => {
     try {
@@ -133,6 +151,45 @@ export function createCampaignService({ db, activityLog, sending, authorizedSend
       throw error;
     }
   };
+
+  /**
+   * The spec's five pre-send checks in their order, then an authorized sender, header fields on one
+   * line, a template with content and an audience not importing: what Send, Schedule and the start
+   * of a scheduled campaign all require. Answers the content to snapshot.
+   */
+  const preSendChecks = async (campaign: Campaign): Promise<CampaignTemplateContent & { html: string }> => {
+    const target = campaign.audienceId === null ? undefined : await repo.findAudience(campaign.audienceId);
+    if (!target) throw new DomainError('invalid', SELECT_AUDIENCE);
+    const content = campaign.templateId === null ? undefined : await repo.findTemplate(campaign.templateId);
+    if (!content) throw new DomainError('invalid', SELECT_TEMPLATE);
+    if (!campaign.subject?.trim()) throw new DomainError('invalid', INPUT_SUBJECT);
+    if (!campaign.fromName?.trim()) throw new DomainError('invalid', INPUT_FROM_NAME);
+    if (!campaign.fromEmail?.trim()) throw new DomainError('invalid', INPUT_FROM_EMAIL);
+    if (!isAuthorized(campaign.fromEmail)) throw new DomainError('invalid', SENDER_NOT_AUTHORIZED);
+    oneLine('subject', campaign.subject);
+    oneLine('sender name', campaign.fromName);
+    oneLine('preview text', campaign.previewText);
+    if (!content.html?.trim()) throw new DomainError('invalid', TEMPLATE_EMPTY);
+    if (target.isImporting) throw new DomainError('conflict', AUDIENCE_IMPORTING);
+    return { ...content, html: content.html };
+  };
+
+  /** Send's dispatch: the snapshot and a job for every valid, not suppressed contact; the campaign becomes SENDING. */
+  const dispatchSend = (
+    id: number,
+    content: CampaignTemplateContent & { html: string },
+    from: 'DRAFT' | 'SCHEDULED',
+    activity?: DispatchPlan['activity'],
+  ) =>
+    sending.dispatch(id, {
+      from: [from],
+      conflict: from === 'DRAFT' ? ONLY_DRAFTS_SENT : ONLY_SCHEDULED_UNSCHEDULED,
+      // Workers racing for a due campaign: the one holding its row starts it, the others pass by.
+      skipLocked: from === 'SCHEDULED',
+      snapshot: { html: content.html, plainText: content.plainText },
+      newJobs: { contacts: 'all' },
+      ...(activity ? { activity } : {}),
+    });
 
   return {
     async list(query: PageQuery & { name?: string | undefined }): Promise<{ data: Page<CampaignSummary> }> {
@@ -162,7 +219,8 @@ export function createCampaignService({ db, activityLog, sending, authorizedSend
       for (const key of DRAFT_FIELDS) if (input[key] !== undefined) Object.assign(fields, { [key]: input[key] });
       const drafting = Object.keys(fields).length > 0;
       const current = await existing(id);
-      if (drafting && current.status !== 'DRAFT') throw new DomainError('conflict', ONLY_DRAFTS_EDITED);
+      if (current.status === 'SCHEDULED' || (drafting && current.status !== 'DRAFT'))
+        throw statusConflict(current.status, ONLY_DRAFTS_EDITED);
       if (current.followUp && fields.audienceId !== undefined && fields.audienceId !== current.audienceId)
         throw new DomainError('conflict', FOLLOW_UP_AUDIENCE);
       for (const field of ['fromName', 'subject', 'previewText'] as const) oneLine(field, fields[field]);
@@ -172,8 +230,8 @@ export function createCampaignService({ db, activityLog, sending, authorizedSend
       await db.transaction(async (tx) => {
         const before = await repo.lockName(tx, id);
         if (before === undefined) throw new DomainError('not-found', CAMPAIGN_NOT_FOUND);
-        // Sent between the read and the write.
-        if (!(await repo.update(tx, id, name, fields, actor.email))) throw new DomainError('conflict', ONLY_DRAFTS_EDITED);
+        // Sent or scheduled between the read and the write.
+        if (!(await repo.update(tx, id, name, fields, actor.email))) throw statusConflict(await repo.status(id), ONLY_DRAFTS_EDITED);
         if (before !== name)
           await recordActivity(tx, { actor, kind: 'rename', object: { type: 'campaign', id, name }, details: { from: before } });
       });
@@ -224,7 +282,7 @@ export function createCampaignService({ db, activityLog, sending, authorizedSend
       await db.transaction(async (tx) => {
         const name = await repo.lockName(tx, id);
         if (name === undefined) throw new DomainError('not-found', CAMPAIGN_NOT_FOUND);
-        if (!(await repo.destroyUnlessSending(tx, id))) throw new DomainError('conflict', NOT_WHILE_SENDING);
+        if (!(await repo.destroyUnlessBusy(tx, id))) throw statusConflict(await repo.status(id), NOT_WHILE_SENDING);
         await recordActivity(tx, { actor, kind: 'delete', object: { type: 'campaign', id, name } });
       });
     },
@@ -318,29 +376,79 @@ export function createCampaignService({ db, activityLog, sending, authorizedSend
     /** The pre-send checks, then the jobs are created and published (202). */
     async send(id: number, actor: Actor): Promise<{ message: string }> {
       const campaign = await existing(id);
-      if (campaign.status !== 'DRAFT') throw new DomainError('conflict', ONLY_DRAFTS_SENT);
-      const target = campaign.audienceId === null ? undefined : await repo.findAudience(campaign.audienceId);
-      if (!target) throw new DomainError('invalid', SELECT_AUDIENCE);
-      const content = campaign.templateId === null ? undefined : await repo.findTemplate(campaign.templateId);
-      if (!content) throw new DomainError('invalid', SELECT_TEMPLATE);
-      if (!campaign.subject?.trim()) throw new DomainError('invalid', INPUT_SUBJECT);
-      if (!campaign.fromName?.trim()) throw new DomainError('invalid', INPUT_FROM_NAME);
-      if (!campaign.fromEmail?.trim()) throw new DomainError('invalid', INPUT_FROM_EMAIL);
-      if (!isAuthorized(campaign.fromEmail)) throw new DomainError('invalid', SENDER_NOT_AUTHORIZED);
-      oneLine('subject', campaign.subject);
-      oneLine('sender name', campaign.fromName);
-      oneLine('preview text', campaign.previewText);
-      if (!content.html?.trim()) throw new DomainError('invalid', TEMPLATE_EMPTY);
-      if (target.isImporting) throw new DomainError('conflict', AUDIENCE_IMPORTING);
-      const { queued } = await sending.dispatch(id, {
-        from: ['DRAFT'],
-        conflict: ONLY_DRAFTS_SENT,
-        snapshot: { html: content.html, plainText: content.plainText },
-        newJobs: { contacts: 'all' },
-        activity: { actor, kind: 'send' },
-      });
+      if (campaign.status !== 'DRAFT') throw statusConflict(campaign.status, ONLY_DRAFTS_SENT);
+      const content = await preSendChecks(campaign);
+      const { queued } = await dispatchSend(id, content, 'DRAFT', { actor, kind: 'send' });
       logger.info({ campaignId: id, jobs: queued }, 'campaign sending started');
       return { message: SENDING_STARTED };
+    },
+
+    /** A draft that passes the pre-send checks is SCHEDULED for `at` (a time to come, at most a year ahead). */
+    async schedule(id: number, at: string, actor: Actor): Promise<Campaign> {
+      const when = new Date(at);
+      if (Number.isNaN(when.getTime())) throw new DomainError('invalid', SCHEDULE_INVALID);
+      if (when.getTime() <= Date.now()) throw new DomainError('invalid', SCHEDULE_IN_PAST);
+      if (when.getTime() > Date.now() + SCHEDULE_MAX_AHEAD_MS) throw new DomainError('invalid', SCHEDULE_TOO_FAR);
+      const campaign = await existing(id);
+      if (campaign.status !== 'DRAFT') throw statusConflict(campaign.status, ONLY_DRAFTS_SCHEDULED);
+      await preSendChecks(campaign);
+      // One transaction per action, so that what records the action can join it.
+      const scheduled = await db.transaction((tx) => repo.markScheduled(tx, id, when, actor.email));
+      if (!scheduled) throw statusConflict(await repo.status(id), ONLY_DRAFTS_SCHEDULED);
+      logger.info({ campaignId: id, at: when.toISOString() }, 'campaign scheduled');
+      return existing(id);
+    },
+
+    /** A SCHEDULED campaign is a DRAFT again. */
+    async unschedule(id: number, actor: Actor): Promise<Campaign> {
+      const done = await db.transaction((tx) => repo.markUnscheduled(tx, id, { updatedByEmail: actor.email }));
+      if (!done) {
+        const status = await repo.status(id);
+        throw status === undefined
+          ? new DomainError('not-found', CAMPAIGN_NOT_FOUND)
+          : new DomainError('conflict', ONLY_SCHEDULED_UNSCHEDULED);
+      }
+      logger.info({ campaignId: id }, 'campaign unscheduled');
+      return existing(id);
+    },
+
+    /**
+     * The workers' sweep: starts the scheduled campaigns whose time has come (or passed while no
+     * worker or no database was there) through Send's dispatch, after running the pre-send checks
+     * again. A campaign that fails them goes back to DRAFT with the reason in errorMessage. Any number
+     * of workers may sweep at once: the dispatch takes the campaign's row lock and starts it only from
+     * SCHEDULED, so one of them starts it and the others find it locked or SENDING.
+     */
+    async startDue(): Promise<{ started: number[]; returned: number[] }> {
+      const started: number[] = [];
+      const returned: number[] = [];
+      for (const id of await repo.dueCampaignIds(DUE_PER_SWEEP)) {
+        const campaign = await repo.find(id);
+        if (campaign?.status !== 'SCHEDULED' || campaign.scheduledAt === null || campaign.scheduledAt === undefined) continue;
+        let content: Awaited<ReturnType<typeof preSendChecks>>;
+        try {
+          content = await preSendChecks(campaign);
+        } catch (error) {
+          if (!(error instanceof DomainError) || error.kind === 'unavailable') throw error;
+          const at = new Date(campaign.scheduledAt);
+          const errorMessage = scheduleFailed(at, error.message);
+          if (await db.transaction((tx) => repo.markUnscheduled(tx, id, { errorMessage }))) {
+            logger.warn({ campaignId: id, reason: error.message }, 'a scheduled campaign failed its pre-send checks; it is a draft again');
+            returned.push(id);
+          }
+          continue;
+        }
+        try {
+          const { queued } = await dispatchSend(id, content, 'SCHEDULED');
+          logger.info({ campaignId: id, jobs: queued, scheduledAt: campaign.scheduledAt }, 'scheduled campaign sending started');
+          started.push(id);
+        } catch (error) {
+          // Another worker holds it or has started it, or it was unscheduled meanwhile.
+          if (error instanceof DomainError && (error.kind === 'conflict' || error.kind === 'not-found')) continue;
+          throw error;
+        }
+      }
+      return { started, returned };
     },
 
     /** An ERROR campaign sends on to the contacts not sent to yet (its queued jobs, and contacts without one). */

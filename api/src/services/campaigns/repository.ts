@@ -4,7 +4,7 @@
  * about every valid contact of an audience at once. Jobs and sending are in ../sending.
  */
 import type { Campaign, CampaignSummary, Contact, FollowUp, FollowUpRecipients, ValidationResult } from '@mailroom/api-client';
-import { literal, Op, type FindAttributeOptions, type WhereOptions } from 'sequelize';
+import { fn, literal, Op, type FindAttributeOptions, type WhereOptions } from 'sequelize';
 import type { Database, Tx } from '../../db/database.js';
 import type { Audience as AudienceRow, Campaign as CampaignRow, Template as TemplateRow } from '../../db/models/index.js';
 import { likeContains } from '../contacts/repository.js';
@@ -90,6 +90,7 @@ const toSummary = (row: Row): CampaignSummary => ({
   previewText: row.previewText,
   templateId: row.templateId,
   deliveryDate: row.deliveryDate?.toISOString() ?? null,
+  scheduledAt: row.scheduledAt?.toISOString() ?? null,
   updatedAt: row.updatedAt.toISOString(),
   updatedByEmail: row.updatedByEmail,
   jobsSent: row.jobsSent,
@@ -174,11 +175,48 @@ export function campaignRepository(db: Database) {
      */
     async update(tx: Tx, id: number, name: string, fields: CampaignDraftFields, updatedByEmail: string | null): Promise<boolean> {
       const draftOnly = Object.keys(fields).length > 0;
+      // A scheduled campaign is not even renamed: it is frozen until its schedule is cancelled.
+      const where = draftOnly ? { id, status: 'DRAFT' } : { id, status: { [Op.ne]: 'SCHEDULED' } };
+      const [count] = await Campaigns.update({ name, ...fields, updatedByEmail }, { where, transaction: tx.transaction });
+      return count === 1;
+    },
+
+    /** A DRAFT becomes SCHEDULED for `at`; false when it is not (or no longer) a draft. */
+    async markScheduled(tx: Tx, id: number, at: Date, updatedByEmail: string | null): Promise<boolean> {
       const [count] = await Campaigns.update(
-        { name, ...fields, updatedByEmail },
-        { where: draftOnly ? { id, status: 'DRAFT' } : { id }, transaction: tx.transaction },
+        { status: 'SCHEDULED', scheduledAt: at, errorMessage: null, updatedByEmail },
+        { where: { id, status: 'DRAFT' }, transaction: tx.transaction },
       );
       return count === 1;
+    },
+
+    /**
+     * A SCHEDULED campaign becomes a DRAFT again, its schedule dropped, with `errorMessage` when the
+     * sweep could not start it; false when it is not (or no longer) scheduled.
+     */
+    async markUnscheduled(tx: Tx, id: number, change: { updatedByEmail?: string | null; errorMessage?: string | null }): Promise<boolean> {
+      const [count] = await Campaigns.update(
+        {
+          status: 'DRAFT',
+          scheduledAt: null,
+          errorMessage: change.errorMessage ?? null,
+          ...('updatedByEmail' in change ? { updatedByEmail: change.updatedByEmail ?? null } : {}),
+        },
+        { where: { id, status: 'SCHEDULED' }, transaction: tx.transaction },
+      );
+      return count === 1;
+    },
+
+    /** Scheduled campaigns whose time has come, the oldest first (the partial index campaigns_due). */
+    async dueCampaignIds(limit: number): Promise<number[]> {
+      const rows = await Campaigns.findAll({
+        attributes: ['id'],
+        // The database's clock, the one every worker shares.
+        where: { status: 'SCHEDULED', scheduledAt: { [Op.lte]: fn('now') } },
+        order: [['scheduledAt', 'ASC']],
+        limit,
+      });
+      return rows.map((row) => row.id);
     },
 
     /** A new DRAFT with the content of `id` (not its sending, report or snapshot). */
@@ -259,9 +297,11 @@ export function campaignRepository(db: Database) {
       return rows;
     },
 
-    /** Deletes a campaign that is not SENDING (its jobs, links and events go with it); false otherwise. */
-    async destroyUnlessSending(tx: Tx, id: number): Promise<boolean> {
-      return (await Campaigns.destroy({ where: { id, status: { [Op.ne]: 'SENDING' } }, transaction: tx.transaction })) === 1;
+    /** Deletes a campaign that is neither SENDING nor SCHEDULED (its jobs, links and events go with it); false otherwise. */
+    async destroyUnlessBusy(tx: Tx, id: number): Promise<boolean> {
+      return (
+        (await Campaigns.destroy({ where: { id, status: { [Op.notIn]: ['SENDING', 'SCHEDULED'] } }, transaction: tx.transaction })) === 1
+      );
     },
 
     async findTemplate(id: number): Promise<CampaignTemplateContent | undefined> {

@@ -77,10 +77,14 @@ const SUPPRESSED = 'EXISTS (SELECT 1 FROM suppressions s WHERE s.email_lower = l
 
 export function sendingRepository(db: Database) {
   return {
-    /** Locks the campaign row for the transaction (sends, continues and retries of one campaign queue up). */
-    async lockCampaign(tx: Tx, id: number): Promise<LockedCampaign | undefined> {
+    /**
+     * Locks the campaign row for the transaction (sends, continues and retries of one campaign queue up);
+     * with `skipLocked`, a row another transaction holds is answered as none at once.
+     */
+    async lockCampaign(tx: Tx, id: number, options: { skipLocked?: boolean } = {}): Promise<LockedCampaign | undefined> {
       const { rows } = await tx.query<{ status: CampaignStatus; audience_id: number | null; name: string; follow_up: boolean }>(
-        'SELECT status, audience_id, name, follow_up_recipients IS NOT NULL AS follow_up FROM campaigns WHERE id = $1 FOR UPDATE',
+        `SELECT status, audience_id, name, follow_up_recipients IS NOT NULL AS follow_up FROM campaigns WHERE id = $1
+            FOR UPDATE${options.skipLocked ? ' SKIP LOCKED' : ''}`,
         [id],
       );
       return rows[0] && { status: rows[0].status, audienceId: rows[0].audience_id, name: rows[0].name, followUp: rows[0].follow_up };

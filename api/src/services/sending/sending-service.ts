@@ -61,6 +61,8 @@ export interface DispatchPlan {
   /** The statuses the campaign may be in (it becomes SENDING); otherwise a conflict with `conflict`. */
   from: readonly CampaignStatus[];
   conflict: string;
+  /** A campaign whose row another transaction holds is a conflict at once, instead of waited for (the schedule sweep). */
+  skipLocked?: boolean;
   /** First send: the html (and plain text) to snapshot, with a data-link-id on each link. */
   snapshot?: { html: string; plainText: string | null };
   newJobs?: NewJobs;
@@ -208,8 +210,9 @@ export function createSendingService(deps: SendingServiceDeps) {
      */
     async dispatch(campaignId: number, plan: DispatchPlan): Promise<{ queued: number }> {
       const { wasSending, created, requeued } = await db.transaction(async (tx) => {
-        const campaign = await repo.lockCampaign(tx, campaignId);
-        if (!campaign) throw new DomainError('not-found', CAMPAIGN_NOT_FOUND);
+        const campaign = await repo.lockCampaign(tx, campaignId, { skipLocked: plan.skipLocked === true });
+        if (!campaign)
+          throw plan.skipLocked ? new DomainError('conflict', plan.conflict) : new DomainError('not-found', CAMPAIGN_NOT_FOUND);
         if (!plan.from.includes(campaign.status)) throw new DomainError('conflict', plan.conflict);
         if (plan.snapshot) {
           // The hidden link leads to the product's own address: a scanner following it harms nothing.
