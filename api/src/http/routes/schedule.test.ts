@@ -29,7 +29,10 @@ beforeAll(async () => {
   audience = await seedAudience(t.db.pool, {
     name: 'Members',
     headers: ['firstName'],
-    contacts: [{ email: 'ann@example.org', data: { firstName: 'Ann' } }, { email: 'bob@example.org', data: { firstName: 'Bob' } }],
+    contacts: [
+      { email: 'ann@example.org', data: { firstName: 'Ann' } },
+      { email: 'bob@example.org', data: { firstName: 'Bob' } },
+    ],
   });
   templateId = await seedTemplate(t.db.pool, { name: 'Newsletter', html: '<p>Hello {{firstName}}</p>' });
 });
@@ -66,7 +69,13 @@ const jobCount = async (id: number) =>
 
 describe('schedule', () => {
   it('needs a token', async () => {
-    expect((await api().post('/api/campaigns/1/schedule').send({ at: inMinutes(5) })).status).toBe(401);
+    expect(
+      (
+        await api()
+          .post('/api/campaigns/1/schedule')
+          .send({ at: inMinutes(5) })
+      ).status,
+    ).toBe(401);
     expect((await api().post('/api/campaigns/1/unschedule')).status).toBe(401);
   });
 
