@@ -1,10 +1,17 @@
 import { Badge, type BadgeProps } from '@fluentui/react-components';
 import type { CampaignStatus } from '@mailroom/api-client';
 
-export const STATUS_LABELS: Record<CampaignStatus, string> = { DRAFT: 'Draft', SENDING: 'Sending', SENT: 'Sent', ERROR: 'Error' };
+export const STATUS_LABELS: Record<CampaignStatus, string> = {
+  DRAFT: 'Draft',
+  SCHEDULED: 'Scheduled',
+  SENDING: 'Sending',
+  SENT: 'Sent',
+  ERROR: 'Error',
+};
 
 const LIST_LOOK: Record<CampaignStatus, Pick<BadgeProps, 'appearance' | 'color'>> = {
   DRAFT: { appearance: 'tint', color: 'informative' },
+  SCHEDULED: { appearance: 'tint', color: 'brand' },
   SENDING: { appearance: 'filled', color: 'warning' },
   SENT: { appearance: 'filled', color: 'success' },
   ERROR: { appearance: 'outline', color: 'danger' },

@@ -149,6 +149,19 @@ export function createFakeApi(init: FakeApiInit = {}) {
         found.status = 'SENDING';
         return json(202, { message: 'Sending started' });
       }
+      // Scheduling (an addition to the spec), with the server's own refusals.
+      if (action === '/schedule' && method === 'POST') {
+        if (found.status !== 'DRAFT') return json(409, { message: 'Only a draft campaign can be scheduled.' });
+        if (Date.parse(input.at as string) <= Date.now())
+          return json(400, { message: 'The scheduled time has passed; choose a time in the future.' });
+        Object.assign(found, { status: 'SCHEDULED', scheduledAt: new Date(input.at as string).toISOString(), errorMessage: null });
+        return json(200, found);
+      }
+      if (action === '/unschedule' && method === 'POST') {
+        if (found.status !== 'SCHEDULED') return json(409, { message: 'This campaign is not scheduled.' });
+        Object.assign(found, { status: 'DRAFT', scheduledAt: null });
+        return json(200, found);
+      }
       if (action === '/continue' && method === 'POST') {
         if (found.status !== 'ERROR') return json(409, { message: 'Only a campaign in error can continue' });
         found.status = 'SENDING';

@@ -19,3 +19,14 @@ export function truncate(text: string, max: number = TRUNCATE_LENGTH): string {
   if (text.length <= max) return text;
   return `${text.slice(0, Math.max(0, max - 1))}…`;
 }
+
+/** The member's time zone: the browser's (IANA name, e.g. 'Europe/Paris'); dayjs formats in it. */
+export function memberTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
+
+/** A time to the minute in the member's time zone, the zone named: '2025-11-03 09:00 AM (Europe/Paris)'. */
+export function formatInMemberZone(date: string | number | Date | null | undefined): string {
+  const formatted = formatDateTime(date, DATE_TIME_MINUTES_FORMAT);
+  return formatted && `${formatted} (${memberTimeZone()})`;
+}

@@ -1,4 +1,12 @@
-export { DATE_TIME_FORMAT, DATE_TIME_MINUTES_FORMAT, TRUNCATE_LENGTH, formatDateTime, truncate } from './format';
+export {
+  DATE_TIME_FORMAT,
+  DATE_TIME_MINUTES_FORMAT,
+  TRUNCATE_LENGTH,
+  formatDateTime,
+  formatInMemberZone,
+  memberTimeZone,
+  truncate,
+} from './format';
 export { fileNameFromContentDisposition, saveBlob } from './download';
 export { useDebouncedValue } from './useDebouncedValue';
 export {

@@ -43,6 +43,32 @@ export function useSendCampaign(id: number) {
   });
 }
 
+/** Schedules the saved draft for `at` (an addition to the spec); the answer is the SCHEDULED campaign. */
+export function useScheduleCampaign(id: number) {
+  const client = useApiClient();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (at: Date) => {
+      const { data } = await client.POST('/api/campaigns/{id}/schedule', { params: { path: { id } }, body: { at: at.toISOString() } });
+      return expectBody<Campaign>(data);
+    },
+    onSuccess: (campaign) => queryClient.setQueryData(editorKeys.campaign(id), campaign),
+  });
+}
+
+/** Cancels the schedule: the campaign is a DRAFT again, and the editor editable. */
+export function useUnscheduleCampaign(id: number) {
+  const client = useApiClient();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () => {
+      const { data } = await client.POST('/api/campaigns/{id}/unschedule', { params: { path: { id } } });
+      return expectBody<Campaign>(data);
+    },
+    onSuccess: (campaign) => queryClient.setQueryData(editorKeys.campaign(id), campaign),
+  });
+}
+
 /** The sender addresses the organisation authorized (the From email is chosen among them). */
 export function useAuthorizedSenders() {
   const client = useApiClient();

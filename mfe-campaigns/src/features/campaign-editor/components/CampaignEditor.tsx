@@ -10,16 +10,24 @@ import {
   makeStyles,
   tokens,
 } from '@fluentui/react-components';
-import { EyeRegular, MailRegular, SendRegular } from '@fluentui/react-icons';
+import { CalendarCancelRegular, CalendarClockRegular, EyeRegular, MailRegular, SendRegular } from '@fluentui/react-icons';
 import { errorMessage, type Audience, type Campaign, type SuppressedContacts } from '@mailroom/api-client';
 import { followUpRecipientsLabel } from '@mailroom/api-client/labels';
 import { REMOTES } from '@mailroom/mf-contract/remotes';
 import { useRemote } from '@mailroom/mf-contract/react';
-import { RouterLink } from '@mailroom/ui';
+import { formatInMemberZone, RouterLink } from '@mailroom/ui';
 import { useCallback, useState } from 'react';
 import { useBeforeUnload, useNavigate } from 'react-router-dom';
 import { CampaignStatusBadge, STATUS_LABELS } from '../../../components/CampaignStatusBadge';
-import { useAuthorizedSenders, useFetchAudience, useFetchSuppressedContacts, useSaveCampaign, useSendCampaign } from '../api/campaign';
+import {
+  useAuthorizedSenders,
+  useFetchAudience,
+  useFetchSuppressedContacts,
+  useSaveCampaign,
+  useScheduleCampaign,
+  useSendCampaign,
+  useUnscheduleCampaign,
+} from '../api/campaign';
 import { draftOf, updateInputOf, type CampaignDraft } from '../utils/draft';
 import { PRESEND_MESSAGES, presendError } from '../utils/presend';
 import { AudiencePickerDialog } from './AudiencePickerDialog';
@@ -27,6 +35,7 @@ import { ContentSection } from './ContentSection';
 import { ErrorDialog } from './ErrorDialog';
 import { FromSection } from './FromSection';
 import { PreviewDialog } from './PreviewDialog';
+import { ScheduleDialog } from './ScheduleDialog';
 import { ConfirmSendDialog, InvalidContactsDialog } from './SendDialogs';
 import { SubjectSection } from './SubjectSection';
 import { TemplatePickerDialog } from './TemplatePickerDialog';
@@ -48,13 +57,16 @@ type EditorDialog =
   | { kind: 'error'; message: string }
   | { kind: 'test-email' }
   | { kind: 'preview' }
-  | { kind: 'invalid-contacts'; audience: Audience; suppressed: SuppressedContacts | null }
+  | { kind: 'schedule-picker' }
+  // `at`: the same warning and confirmation for a schedule (an addition to the spec) as for Send.
+  | { kind: 'invalid-contacts'; audience: Audience; suppressed: SuppressedContacts | null; at?: Date | undefined }
   | {
       kind: 'confirm-send';
       audienceName: string;
       recipients: number | null;
       suppressed: SuppressedContacts | null;
       followUpLabel?: string;
+      at?: Date | undefined;
     };
 
 const SECTIONS = ['to', 'from', 'subject', 'content'] as const;
@@ -66,9 +78,10 @@ export function CampaignEditor({ campaign }: { campaign: Campaign }) {
   const navigate = useNavigate();
   const [draft, setDraft] = useState<CampaignDraft>(() => draftOf(campaign));
   const [dialog, setDialog] = useState<EditorDialog | null>(null);
-  const [preparingSend, setPreparingSend] = useState(false);
   const save = useSaveCampaign(campaign.id);
   const send = useSendCampaign(campaign.id);
+  const schedule = useScheduleCampaign(campaign.id);
+  const unschedule = useUnscheduleCampaign(campaign.id);
   const senders = useAuthorizedSenders();
   const fetchAudience = useFetchAudience();
   const fetchSuppressed = useFetchSuppressedContacts();
@@ -82,7 +95,10 @@ export function CampaignEditor({ campaign }: { campaign: Campaign }) {
         recipientCount: campaign.followUp.recipientCount,
       }
     : null;
-  const busy = save.isPending || preparingSend || send.isPending;
+  const scheduled = campaign.status === 'SCHEDULED';
+  const [preparing, setPreparing] = useState<'send' | 'schedule' | null>(null);
+  const preparingSend = preparing !== null;
+  const busy = save.isPending || preparingSend || send.isPending || schedule.isPending || unschedule.isPending;
   const nameBlank = draft.name.trim() === '';
   const update = (change: Partial<CampaignDraft>) => setDraft((current) => ({ ...current, ...change }));
 
@@ -114,39 +130,84 @@ export function CampaignEditor({ campaign }: { campaign: Campaign }) {
   };
 
   // Send (SPEC 4 and 5): save, the pre-send checks in order, the invalid-contacts warning, then the confirmation.
+  // Schedule runs the same steps, the picker between the checks and the warning (`at` carries the time).
   const startSend = async () => {
-    setPreparingSend(true);
+    setPreparing('send');
     try {
-      if (!(await saveDraft())) return;
-      const problem = presendError(draft, senders.data);
-      if (problem) {
-        setDialog({ kind: 'error', message: problem });
-        return;
-      }
-      if (followUp) {
-        // Its recipients are valid, not suppressed contacts, counted when it was made.
-        setDialog({
-          kind: 'confirm-send',
-          audienceName: draft.audience!.name,
-          recipients: followUp.recipientCount,
-          suppressed: null,
-          followUpLabel: followUp.label,
-        });
-        return;
-      }
-      const { id, name } = draft.audience!;
-      const [read, counted] = await Promise.allSettled([fetchAudience(id), fetchSuppressed(id)]);
-      // The confirmation still opens without a count that could not be read (SPEC 8), but the member is told.
-      if (read.status === 'rejected') notify('error', errorMessage(read.reason, 'Failed to load the audience'));
-      else if (counted.status === 'rejected') notify('error', errorMessage(counted.reason, 'Failed to count the suppressed contacts'));
-      const audience = read.status === 'fulfilled' ? read.value : null;
-      const suppressed = counted.status === 'fulfilled' ? counted.value : null;
-      if (audience && audience.numberOfContactsWithErrors > 0) setDialog({ kind: 'invalid-contacts', audience, suppressed });
-      else setDialog(confirmFor(audience, name, suppressed));
+      if (await saveAndCheck()) await warnThenConfirm();
     } finally {
-      setPreparingSend(false);
+      setPreparing(null);
     }
   };
+
+  const startSchedule = async () => {
+    setPreparing('schedule');
+    try {
+      if (await saveAndCheck()) setDialog({ kind: 'schedule-picker' });
+    } finally {
+      setPreparing(null);
+    }
+  };
+
+  /** Saves, then runs the pre-send checks; a failed check is shown in the error dialog. */
+  const saveAndCheck = async (): Promise<boolean> => {
+    if (!(await saveDraft())) return false;
+    const problem = presendError(draft, senders.data);
+    if (problem) setDialog({ kind: 'error', message: problem });
+    return problem === null;
+  };
+
+  /** Reads the audience afresh: its invalid contacts are warned of, then the confirmation counts the recipients. */
+  const warnThenConfirm = async (at?: Date) => {
+    if (followUp) {
+      // Its recipients are valid, not suppressed contacts, counted when it was made.
+      setDialog({
+        kind: 'confirm-send',
+        audienceName: draft.audience!.name,
+        recipients: followUp.recipientCount,
+        suppressed: null,
+        followUpLabel: followUp.label,
+        at,
+      });
+      return;
+    }
+    const { id, name } = draft.audience!;
+    const [read, counted] = await Promise.allSettled([fetchAudience(id), fetchSuppressed(id)]);
+    // The confirmation still opens without a count that could not be read (SPEC 8), but the member is told.
+    if (read.status === 'rejected') notify('error', errorMessage(read.reason, 'Failed to load the audience'));
+    else if (counted.status === 'rejected') notify('error', errorMessage(counted.reason, 'Failed to count the suppressed contacts'));
+    const audience = read.status === 'fulfilled' ? read.value : null;
+    const suppressed = counted.status === 'fulfilled' ? counted.value : null;
+    if (audience && audience.numberOfContactsWithErrors > 0) setDialog({ kind: 'invalid-contacts', audience, suppressed, at });
+    else setDialog(confirmFor(audience, name, suppressed, at));
+  };
+
+  const pickTime = async (at: Date) => {
+    setPreparing('schedule');
+    try {
+      await warnThenConfirm(at);
+    } finally {
+      setPreparing(null);
+    }
+  };
+
+  const confirmSchedule = (at: Date) =>
+    schedule.mutate(at, {
+      onSuccess: (saved) => {
+        notify('success', `Campaign ${draft.name.trim()} is scheduled for ${formatInMemberZone(saved.scheduledAt)}`);
+        void navigate(basePath);
+      },
+      onError: (error) => {
+        notify('error', errorMessage(error, 'Failed to schedule the campaign'));
+        setDialog(null);
+      },
+    });
+
+  const cancelSchedule = () =>
+    unschedule.mutate(undefined, {
+      onSuccess: () => notify('success', `The schedule of ${draft.name.trim()} is cancelled; it is a draft again`),
+      onError: (error) => notify('error', errorMessage(error, 'Failed to cancel the schedule')),
+    });
 
   const confirmSend = () =>
     send.mutate(undefined, {
@@ -182,18 +243,51 @@ export function CampaignEditor({ campaign }: { campaign: Campaign }) {
           <Button disabled={!editable || busy || nameBlank} onClick={() => void finishLater()}>
             Finish later
           </Button>
-          <Button
-            appearance="primary"
-            icon={preparingSend || send.isPending ? <Spinner size="tiny" /> : <SendRegular />}
-            disabled={!editable || busy || nameBlank}
-            onClick={() => void startSend()}
-          >
-            Send
-          </Button>
+          {scheduled ? (
+            <Button
+              appearance="primary"
+              icon={unschedule.isPending ? <Spinner size="tiny" /> : <CalendarCancelRegular />}
+              disabled={busy}
+              onClick={cancelSchedule}
+            >
+              Cancel schedule
+            </Button>
+          ) : (
+            <>
+              <Button
+                icon={preparing === 'schedule' || schedule.isPending ? <Spinner size="tiny" /> : <CalendarClockRegular />}
+                disabled={!editable || busy || nameBlank}
+                onClick={() => void startSchedule()}
+              >
+                Schedule
+              </Button>
+              <Button
+                appearance="primary"
+                icon={preparing === 'send' || send.isPending ? <Spinner size="tiny" /> : <SendRegular />}
+                disabled={!editable || busy || nameBlank}
+                onClick={() => void startSend()}
+              >
+                Send
+              </Button>
+            </>
+          )}
         </div>
       </div>
 
-      {!editable && (
+      {scheduled && (
+        <MessageBar intent="info" layout="multiline">
+          <MessageBarBody>
+            This campaign is scheduled for {formatInMemberZone(campaign.scheduledAt)} and cannot be edited. Cancel the schedule to change
+            it, send it now or delete it.
+          </MessageBarBody>
+        </MessageBar>
+      )}
+      {editable && campaign.errorMessage && (
+        <MessageBar intent="warning" layout="multiline">
+          <MessageBarBody>{campaign.errorMessage}</MessageBarBody>
+        </MessageBar>
+      )}
+      {!editable && !scheduled && (
         <MessageBar intent="info" layout="multiline">
           <MessageBarBody>
             This campaign is {STATUS_LABELS[campaign.status].toLowerCase()} and can no longer be edited.{' '}
@@ -277,11 +371,12 @@ export function CampaignEditor({ campaign }: { campaign: Campaign }) {
         />
       )}
       {dialog?.kind === 'preview' && <PreviewDialog draft={draft} followUp={followUp} onClose={closeDialog} />}
+      {dialog?.kind === 'schedule-picker' && <ScheduleDialog onPick={(at) => void pickTime(at)} onCancel={closeDialog} />}
       {dialog?.kind === 'invalid-contacts' && (
         <InvalidContactsDialog
           audience={dialog.audience}
           onCancel={closeDialog}
-          onProceed={() => setDialog(confirmFor(dialog.audience, dialog.audience.name, dialog.suppressed))}
+          onProceed={() => setDialog(confirmFor(dialog.audience, dialog.audience.name, dialog.suppressed, dialog.at))}
         />
       )}
       {dialog?.kind === 'confirm-send' && (
@@ -290,8 +385,9 @@ export function CampaignEditor({ campaign }: { campaign: Campaign }) {
           recipients={dialog.recipients}
           suppressed={dialog.suppressed}
           followUpLabel={dialog.followUpLabel}
-          busy={send.isPending}
-          onConfirm={confirmSend}
+          at={dialog.at}
+          busy={send.isPending || schedule.isPending}
+          onConfirm={() => (dialog.at ? confirmSchedule(dialog.at) : confirmSend())}
           onCancel={closeDialog}
         />
       )}
@@ -299,9 +395,10 @@ export function CampaignEditor({ campaign }: { campaign: Campaign }) {
   );
 }
 
-function confirmFor(audience: Audience | null, audienceName: string, suppressed: SuppressedContacts | null): EditorDialog {
+function confirmFor(audience: Audience | null, audienceName: string, suppressed: SuppressedContacts | null, at?: Date): EditorDialog {
   return {
     kind: 'confirm-send',
+    at,
     audienceName: audience?.name ?? audienceName,
     recipients: audience ? Math.max(0, audience.numberOfContacts - audience.numberOfContactsWithErrors) : null,
     suppressed,

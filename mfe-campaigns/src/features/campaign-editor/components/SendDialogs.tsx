@@ -1,5 +1,5 @@
 import type { Audience, SuppressedContacts } from '@mailroom/api-client';
-import { ConfirmDialog } from '@mailroom/ui';
+import { ConfirmDialog, formatInMemberZone } from '@mailroom/ui';
 import { suppressedNote } from '../utils/presend';
 
 export function InvalidContactsDialog({
@@ -28,6 +28,8 @@ export interface ConfirmSendDialogProps {
   suppressed: SuppressedContacts | null;
   /** A follow-up: whom it goes to ('People who did not open "Autumn news"'), said instead of the audience. */
   followUpLabel?: string | undefined;
+  /** Scheduling (an addition to the spec): the campaign is sent then instead of now. */
+  at?: Date | undefined;
   busy: boolean;
   onConfirm: () => void;
   onCancel: () => void;
@@ -38,20 +40,32 @@ export function ConfirmSendDialog({
   recipients,
   suppressed,
   followUpLabel,
+  at,
   busy,
   onConfirm,
   onCancel,
 }: ConfirmSendDialogProps) {
   const note = suppressedNote(suppressed, recipients === null ? 'audience' : 'them');
   const contacts = `${recipients} contact${recipients === 1 ? '' : 's'}`;
+  const who =
+    followUpLabel !== undefined
+      ? `${contacts}: ${followUpLabel}`
+      : recipients === null
+        ? `the valid contacts of “${audienceName}”`
+        : `${contacts} of “${audienceName}”`;
   return (
-    <ConfirmDialog open title="Send campaign" confirmLabel="Send now" busy={busy} onConfirm={onConfirm} onCancel={onCancel}>
+    <ConfirmDialog
+      open
+      title={at ? 'Schedule campaign' : 'Send campaign'}
+      confirmLabel={at ? 'Schedule' : 'Send now'}
+      busy={busy}
+      onConfirm={onConfirm}
+      onCancel={onCancel}
+    >
       <p>
-        {followUpLabel !== undefined
-          ? `This campaign will be sent to ${contacts}: ${followUpLabel}. Send it now?`
-          : recipients === null
-            ? `This campaign will be sent to the valid contacts of “${audienceName}”. Send it now?`
-            : `This campaign will be sent to ${contacts} of “${audienceName}”. Send it now?`}
+        {at
+          ? `This campaign will be sent to ${who} on ${formatInMemberZone(at)}. Schedule it?`
+          : `This campaign will be sent to ${who}. Send it now?`}
       </p>
       {note && <p>{note}</p>}
     </ConfirmDialog>

@@ -8,17 +8,20 @@ const useStyles = makeStyles({
   root: { minWidth: '200px' },
 });
 
-/** Where a campaign's name leads: its editor while it is a draft, its report afterwards. */
+/** Whether a campaign opens in its editor: a draft, or a scheduled one (read-only, with 'Cancel schedule'). */
+export const opensInEditor = (status: CampaignSummary['status']): boolean => status === 'DRAFT' || status === 'SCHEDULED';
+
+/** Where a campaign's name leads: its editor until it starts sending, its report afterwards. */
 export function useCampaignHref(campaign: Pick<CampaignSummary, 'id' | 'status'>): string {
   const { basePath } = useRemote();
-  return campaign.status === 'DRAFT' ? `${basePath}/edit/${campaign.id}` : `${REMOTES.reports.basePath}/${campaign.id}`;
+  return opensInEditor(campaign.status) ? `${basePath}/edit/${campaign.id}` : `${REMOTES.reports.basePath}/${campaign.id}`;
 }
 
 /** The name (to the editor or the report), its audience, for a sent one its date and recipients, and who last edited it. */
 export function CampaignNameCell({ campaign }: { campaign: CampaignSummary }) {
   const styles = useStyles();
   const href = useCampaignHref(campaign);
-  const sent = campaign.status !== 'DRAFT';
+  const sent = !opensInEditor(campaign.status);
   return (
     <NameWithDetails name={campaign.name} to={href} className={styles.root}>
       {campaign.audienceId !== null && (

@@ -1,6 +1,7 @@
 import { Button, ProgressBar, Spinner, Tooltip, makeStyles, tokens } from '@fluentui/react-components';
 import { errorMessage, type CampaignSummary } from '@mailroom/api-client';
 import { useRemote } from '@mailroom/mf-contract/react';
+import { formatInMemberZone } from '@mailroom/ui';
 import { lazy, Suspense, useState } from 'react';
 import { CampaignStatusBadge } from '../../../components/CampaignStatusBadge';
 import { useContinueCampaign } from '../api/campaigns';
@@ -17,6 +18,7 @@ export const CONTINUE_FAILURE = 'Failed to continue campaign';
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', alignItems: 'flex-start', rowGap: tokens.spacingVerticalS, minWidth: '120px' },
   progress: { width: '120px' },
+  when: { color: tokens.colorNeutralForeground2, fontSize: tokens.fontSizeBase200 },
   chip: { borderRadius: tokens.borderRadiusMedium },
 });
 
@@ -36,6 +38,14 @@ export function CampaignStatusCell({ campaign }: { campaign: CampaignSummary }) 
           value={progress ?? undefined}
           aria-label={progress === null ? `${campaign.name}: sending` : `${campaign.name}: ${Math.round(progress * 100)}% sent`}
         />
+      </div>
+    );
+  }
+  if (campaign.status === 'SCHEDULED') {
+    return (
+      <div className={styles.root}>
+        <CampaignStatusBadge status="SCHEDULED" />
+        <span className={styles.when}>{formatInMemberZone(campaign.scheduledAt)}</span>
       </div>
     );
   }

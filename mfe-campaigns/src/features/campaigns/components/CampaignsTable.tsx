@@ -107,6 +107,8 @@ function CampaignActions({
   const openHere = useLinkClickHandler<HTMLAnchorElement>(href);
   const replicate = useReplicateCampaign();
   const draft = campaign.status === 'DRAFT';
+  const scheduled = campaign.status === 'SCHEDULED';
+  const label = draft ? 'Edit' : scheduled ? 'Open' : 'View report';
 
   // The copy is a draft: it opens in the editor, as a replicated template opens in its own.
   const replicateCampaign = () =>
@@ -123,12 +125,19 @@ function CampaignActions({
       itemName={campaign.name}
       primary={
         // A link that looks like a button: it navigates, so it also opens in a new tab.
-        <Button as="a" size="small" href={linkHref} onClick={openHere} aria-label={`${draft ? 'Edit' : 'View report of'} ${campaign.name}`}>
-          {draft ? 'Edit' : 'View report'}
+        <Button
+          as="a"
+          size="small"
+          href={linkHref}
+          onClick={openHere}
+          aria-label={`${draft || scheduled ? label : 'View report of'} ${campaign.name}`}
+        >
+          {label}
         </Button>
       }
     >
-      <RenameMenuItem onClick={onRename} />
+      {/* A scheduled campaign is frozen until its schedule is cancelled in the editor (the API answers 409). */}
+      <RenameMenuItem disabled={scheduled} onClick={onRename} />
       <MenuItem icon={<CopyRegular />} disabled={replicate.isPending} onClick={replicateCampaign}>
         Replicate
       </MenuItem>
@@ -137,8 +146,8 @@ function CampaignActions({
           Follow up
         </MenuItem>
       )}
-      {/* A campaign is not deleted while it sends (the API answers 409). */}
-      <DeleteMenuItem disabled={campaign.status === 'SENDING'} onClick={onDelete} />
+      {/* A campaign is not deleted while it sends or is scheduled (the API answers 409). */}
+      <DeleteMenuItem disabled={campaign.status === 'SENDING' || scheduled} onClick={onDelete} />
     </RowActions>
   );
 }

@@ -1,5 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { formatInMemberZone } from '@mailroom/ui';
 import { campaign, createFakeApi, deferred } from '../../../test/fake-api';
 import { renderApp } from '../../../test/render';
 
@@ -130,6 +131,20 @@ describe('Campaigns list', () => {
     await user.hover(error);
     expect((await screen.findByRole('tooltip')).textContent).toBe('Daily sending quota used up');
     expect(within(row('Summer gala')).getByRole('button', { name: 'Continue sending Summer gala' })).toBeTruthy();
+  });
+
+  it("shows a scheduled campaign's chip with its time, opens it in the editor and offers no rename or delete", async () => {
+    const at = new Date(2030, 5, 7, 8, 30).toISOString();
+    const scheduled = campaign({ id: 5, name: 'Later news', status: 'SCHEDULED', scheduledAt: at });
+    const { user } = renderApp('/campaigns', createFakeApi({ campaigns: [scheduled] }));
+    await screen.findByText('Later news', { selector: 'a' });
+    expect(within(row('Later news')).getByText('Scheduled')).toBeTruthy();
+    expect(within(row('Later news')).getByText(formatInMemberZone(at))).toBeTruthy();
+    expect(within(row('Later news')).getByRole('link', { name: 'Later news' }).getAttribute('href')).toBe('/campaigns/edit/5');
+    expect(within(row('Later news')).getByRole('link', { name: 'Open Later news' }).getAttribute('href')).toBe('/campaigns/edit/5');
+    await user.click(within(row('Later news')).getByRole('button', { name: /More actions/ }));
+    expect((await screen.findByRole('menuitem', { name: 'Rename' })).getAttribute('aria-disabled')).toBe('true');
+    expect(screen.getByRole('menuitem', { name: 'Delete' }).getAttribute('aria-disabled')).toBe('true');
   });
 
   it('reads page, limit and name from the query string and searches from page 1', async () => {

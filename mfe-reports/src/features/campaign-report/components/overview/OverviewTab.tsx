@@ -1,7 +1,7 @@
 import { Body1, Text, makeStyles, tokens } from '@fluentui/react-components';
 import type { Campaign, CampaignOverviewStats } from '@mailroom/api-client';
 import { REMOTES } from '@mailroom/mf-contract/remotes';
-import { EmailFrame, formatDateTime, RouterLink } from '@mailroom/ui';
+import { EmailFrame, formatDateTime, formatInMemberZone, RouterLink } from '@mailroom/ui';
 import { CampaignOutcomes } from './CampaignOutcomes';
 import { CampaignStatusBadge } from './CampaignStatusBadge';
 import { SendingProgress, sendingProgress } from './SendingProgress';
@@ -29,6 +29,7 @@ const useStyles = makeStyles({
 export function OverviewTab({ campaign, stats }: { campaign: Campaign; stats: CampaignOverviewStats }) {
   const styles = useStyles();
   const delivered = formatDateTime(campaign.deliveryDate);
+  const late = startedLate(campaign.scheduledAt, campaign.deliveryDate);
   return (
     <div className={styles.root}>
       <div className={styles.sent}>
@@ -52,8 +53,17 @@ export function OverviewTab({ campaign, stats }: { campaign: Campaign; stats: Ca
         </dd>
         <dt className={styles.term}>Subject</dt>
         <dd className={styles.value}>{campaign.subject || 'None'}</dd>
+        {campaign.scheduledAt && (
+          <>
+            <dt className={styles.term}>Planned</dt>
+            <dd className={styles.value}>{formatInMemberZone(campaign.scheduledAt)}</dd>
+          </>
+        )}
         <dt className={styles.term}>Delivered</dt>
-        <dd className={styles.value}>{delivered || 'Not delivered yet'}</dd>
+        <dd className={styles.value}>
+          {delivered || 'Not delivered yet'}
+          {late && ` (started ${late} after the planned time)`}
+        </dd>
       </dl>
       {campaign.html ? (
         <EmailFrame className={styles.frame} html={campaign.html} title="Campaign email" />
@@ -62,4 +72,18 @@ export function OverviewTab({ campaign, stats }: { campaign: Campaign; stats: Ca
       )}
     </div>
   );
+}
+
+/**
+ * How late a scheduled campaign started, when that is a minute or more (a worker or the database was
+ * down at the time); null otherwise. The sweep starts a campaign within seconds of its time.
+ */
+export function startedLate(scheduledAt: string | null | undefined, deliveryDate: string | null): string | null {
+  if (!scheduledAt || !deliveryDate) return null;
+  const minutes = Math.floor((Date.parse(deliveryDate) - Date.parse(scheduledAt)) / 60_000);
+  if (!(minutes >= 1)) return null;
+  if (minutes < 60) return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  return `${hours} hour${hours === 1 ? '' : 's'}${rest ? ` ${rest} minute${rest === 1 ? '' : 's'}` : ''}`;
 }
