@@ -28,20 +28,28 @@ const useStyles = makeStyles({
  */
 export function ScheduleDialog({ onPick, onCancel }: { onPick: (at: Date) => void; onCancel: () => void }) {
   const styles = useStyles();
-  // An hour from now, on the minute, as a first suggestion.
-  const suggested = dayjs().add(1, 'hour').startOf('minute');
+  // An hour from now, on the minute, as a first suggestion (read once, when the dialog opens).
+  const [opened] = useState(() => dayjs());
+  const suggested = opened.add(1, 'hour').startOf('minute');
   const [date, setDate] = useState(suggested.format('YYYY-MM-DD'));
   const [time, setTime] = useState(suggested.format('HH:mm'));
-  const [touched, setTouched] = useState(false);
-  const at = scheduledInstant(date, time);
-  const problem = at === null ? SCHEDULE_INVALID : at.getTime() <= Date.now() ? SCHEDULE_PAST : null;
+  /** Why the chosen time cannot be taken, judged when it changes (and again at the click). */
+  const [problem, setProblem] = useState<string | null>(null);
   const zone = memberTimeZone();
 
+  const change = (next: { date?: string; time?: string }) => {
+    const chosen = { date, time, ...next };
+    setDate(chosen.date);
+    setTime(chosen.time);
+    setProblem(problemOf(chosen.date, chosen.time));
+  };
+
   const pick = () => {
-    setTouched(true);
     // Checked again at the click: the suggestion may have passed while the dialog stood open.
+    const found = problemOf(date, time);
+    setProblem(found);
     const chosen = scheduledInstant(date, time);
-    if (chosen && chosen.getTime() > Date.now()) onPick(chosen);
+    if (!found && chosen) onPick(chosen);
   };
 
   return (
@@ -52,31 +60,16 @@ export function ScheduleDialog({ onPick, onCancel }: { onPick: (at: Date) => voi
           <DialogContent>
             <div className={styles.fields}>
               <Field className={styles.field} label="Date" required>
-                <Input
-                  type="date"
-                  value={date}
-                  min={dayjs().format('YYYY-MM-DD')}
-                  onChange={(_, data) => {
-                    setDate(data.value);
-                    setTouched(true);
-                  }}
-                />
+                <Input type="date" value={date} min={opened.format('YYYY-MM-DD')} onChange={(_, data) => change({ date: data.value })} />
               </Field>
               <Field
                 className={styles.field}
                 label="Time"
                 required
-                validationState={touched && problem ? 'error' : 'none'}
-                validationMessage={touched && problem ? problem : undefined}
+                validationState={problem ? 'error' : 'none'}
+                validationMessage={problem ?? undefined}
               >
-                <Input
-                  type="time"
-                  value={time}
-                  onChange={(_, data) => {
-                    setTime(data.value);
-                    setTouched(true);
-                  }}
-                />
+                <Input type="time" value={time} onChange={(_, data) => change({ time: data.value })} />
               </Field>
             </div>
             <p id="schedule-zone" className={styles.zone}>
@@ -95,4 +88,10 @@ export function ScheduleDialog({ onPick, onCancel }: { onPick: (at: Date) => voi
       </DialogSurface>
     </Dialog>
   );
+}
+
+function problemOf(date: string, time: string): string | null {
+  const at = scheduledInstant(date, time);
+  if (at === null) return SCHEDULE_INVALID;
+  return at.getTime() <= Date.now() ? SCHEDULE_PAST : null;
 }
