@@ -32,6 +32,7 @@ class RecordingQueue extends InProcessJobQueue {
 }
 
 const SENDERS = 'news@example.org';
+const MEMBER = { email: 'member@example.org' };
 const HTML = '<p>Hello {{firstName}}</p><a href="https://example.org/a">A</a><a href="https://example.org/b">B</a>';
 
 let ses: SesEndpoint;
@@ -69,13 +70,13 @@ afterAll(async () => {
 
 async function scheduledCampaign(atMs: number, deps: AppDeps = a.deps): Promise<number> {
   const { campaigns } = deps.services;
-  const { id } = await campaigns.create({ name: `At ${atMs}`, templateId }, 'member@example.org');
+  const { id } = await campaigns.create({ name: `At ${atMs}`, templateId }, MEMBER);
   await campaigns.update(
     id,
     { name: `At ${atMs}`, audienceId: audience.id, templateId, fromName: 'News', fromEmail: SENDERS, subject: 'Hi {{firstName}}' },
-    'member@example.org',
+    MEMBER,
   );
-  await campaigns.schedule(id, new Date(atMs).toISOString(), 'member@example.org');
+  await campaigns.schedule(id, new Date(atMs).toISOString(), MEMBER);
   return id;
 }
 
@@ -102,7 +103,7 @@ describe('the schedule sweep', () => {
     await Promise.all([a.deps.services.campaigns.startDue(), b.services.campaigns.startDue()]);
     expect((await campaignRow(id)).status).toBe('SCHEDULED');
     expect(await countOf('SELECT count(*)::int AS n FROM campaign_jobs WHERE campaign_id = $1', id)).toBe(0);
-    await a.deps.services.campaigns.unschedule(id, null);
+    await a.deps.services.campaigns.unschedule(id, MEMBER);
   });
 
   it('two workers sweeping at once start each due campaign exactly once', async () => {
@@ -117,10 +118,11 @@ describe('the schedule sweep', () => {
       const row = await campaignRow(id);
       expect(row.status).toBe('SENDING');
       expect(row.delivery_date!.getTime()).toBeGreaterThanOrEqual(row.scheduled_at!.getTime());
-      // The three valid contacts, once; the two links of the snapshot, once.
+      // The three valid contacts, once; the snapshot's links (the template's two and the hidden one), once.
       expect(await countOf('SELECT count(*)::int AS n FROM campaign_jobs WHERE campaign_id = $1', id)).toBe(3);
       expect(await countOf('SELECT contact_count AS n FROM campaigns WHERE id = $1', id)).toBe(3);
-      expect(await countOf('SELECT count(*)::int AS n FROM campaign_links WHERE campaign_id = $1', id)).toBe(2);
+      expect(await countOf('SELECT count(*)::int AS n FROM campaign_links WHERE campaign_id = $1', id)).toBe(3);
+      expect(await countOf('SELECT count(DISTINCT href)::int AS n FROM campaign_links WHERE campaign_id = $1', id)).toBe(3);
       const published = [...publishedJobIds(queueA, id), ...publishedJobIds(queueB, id)];
       expect(published).toHaveLength(3);
       expect(new Set(published).size).toBe(3);
@@ -189,13 +191,13 @@ describe('a time missed while the database was away', () => {
     const own = await seedAudience(cut.db.pool, { headers: [], contacts: [{ email: 'dee@example.org' }] });
     const template = await seedTemplate(cut.db.pool, { html: '<p>Hi</p>' });
     const { campaigns } = cut.deps.services;
-    const { id } = await campaigns.create({ name: 'Outage', templateId: template }, null);
+    const { id } = await campaigns.create({ name: 'Outage', templateId: template }, MEMBER);
     await campaigns.update(
       id,
       { name: 'Outage', audienceId: own.id, templateId: template, fromName: 'N', fromEmail: SENDERS, subject: 'S' },
-      null,
+      MEMBER,
     );
-    await campaigns.schedule(id, new Date(Date.now() + 1_500).toISOString(), null);
+    await campaigns.schedule(id, new Date(Date.now() + 1_500).toISOString(), MEMBER);
     proxy.refuse();
     // The time passes while the worker cannot reach the database.
     await sleep(3_000);
