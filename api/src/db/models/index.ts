@@ -11,7 +11,19 @@ import { Suppression } from './suppression.js';
 import { SuppressionRemoval } from './suppression-removal.js';
 import { Template } from './template.js';
 
-export { Activity, Audience, Campaign, CampaignJob, CampaignLink, Contact, FollowUpRecipient, SnsMessage, Suppression, SuppressionRemoval, Template };
+export {
+  Activity,
+  Audience,
+  Campaign,
+  CampaignJob,
+  CampaignLink,
+  Contact,
+  FollowUpRecipient,
+  SnsMessage,
+  Suppression,
+  SuppressionRemoval,
+  Template,
+};
 export type { AudienceSource } from './audience.js';
 export type { CampaignStatus, FollowUpRecipients } from './campaign.js';
 export type { BounceType, CampaignJobStatus } from './campaign-job.js';

@@ -319,6 +319,34 @@ const ACTIONS: Action[] = [
     refused: async () => post('/api/campaigns/send-test-email', testEmail('intruder@example.org')),
   },
   {
+    name: 'schedule a campaign',
+    kind: 'schedule',
+    objectType: 'campaign',
+    ok: async () => {
+      const { id } = await draft();
+      return { call: post(`/api/campaigns/${id}/schedule`, { at: new Date(Date.now() + 3_600_000).toISOString() }), objectId: id };
+    },
+    refused: async () => {
+      const { id } = await draft();
+      return post(`/api/campaigns/${id}/schedule`, { at: new Date(Date.now() - 60_000).toISOString() });
+    },
+  },
+  {
+    name: 'unschedule a campaign',
+    kind: 'unschedule',
+    objectType: 'campaign',
+    ok: async () => {
+      const { id } = await draft();
+      const at = new Date(Date.now() + 3_600_000).toISOString();
+      expect((await post(`/api/campaigns/${id}/schedule`, { at })()).status).toBe(200);
+      return { call: post(`/api/campaigns/${id}/unschedule`), objectId: id };
+    },
+    refused: async () => {
+      const { id } = await draft();
+      return post(`/api/campaigns/${id}/unschedule`);
+    },
+  },
+  {
     name: 'follow up a sent campaign',
     kind: 'follow-up',
     objectType: 'campaign',

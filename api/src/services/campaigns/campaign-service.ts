@@ -393,7 +393,14 @@ export function createCampaignService({ db, activityLog, sending, authorizedSend
       if (campaign.status !== 'DRAFT') throw statusConflict(campaign.status, ONLY_DRAFTS_SCHEDULED);
       await preSendChecks(campaign);
       // One transaction per action, so that what records the action can join it.
-      const scheduled = await db.transaction((tx) => repo.markScheduled(tx, id, when, actor.email));
+      const scheduled = await db.transaction(async (tx) => {
+        const marked = await repo.markScheduled(tx, id, when, actor.email);
+        if (marked) {
+          const object = { type: 'campaign' as const, id, name: campaign.name };
+          await recordActivity(tx, { actor, kind: 'schedule', object, details: { at: when.toISOString() } });
+        }
+        return marked;
+      });
       if (!scheduled) throw statusConflict(await repo.status(id), ONLY_DRAFTS_SCHEDULED);
       logger.info({ campaignId: id, at: when.toISOString() }, 'campaign scheduled');
       return existing(id);
@@ -401,7 +408,12 @@ export function createCampaignService({ db, activityLog, sending, authorizedSend
 
     /** A SCHEDULED campaign is a DRAFT again. */
     async unschedule(id: number, actor: Actor): Promise<Campaign> {
-      const done = await db.transaction((tx) => repo.markUnscheduled(tx, id, { updatedByEmail: actor.email }));
+      const done = await db.transaction(async (tx) => {
+        const name = await repo.lockName(tx, id);
+        const marked = name !== undefined && (await repo.markUnscheduled(tx, id, { updatedByEmail: actor.email }));
+        if (marked) await recordActivity(tx, { actor, kind: 'unschedule', object: { type: 'campaign', id, name } });
+        return marked;
+      });
       if (!done) {
         const status = await repo.status(id);
         throw status === undefined
@@ -439,7 +451,12 @@ export function createCampaignService({ db, activityLog, sending, authorizedSend
           continue;
         }
         try {
-          const { queued } = await dispatchSend(id, content, 'SCHEDULED');
+          // Recorded as a send by the member who scheduled it (the last to change the campaign).
+          const scheduledBy = campaign.updatedByEmail;
+          const activity = scheduledBy
+            ? { actor: { email: scheduledBy }, kind: 'send' as const, details: { scheduledAt: campaign.scheduledAt } }
+            : undefined;
+          const { queued } = await dispatchSend(id, content, 'SCHEDULED', activity);
           logger.info({ campaignId: id, jobs: queued, scheduledAt: campaign.scheduledAt }, 'scheduled campaign sending started');
           started.push(id);
         } catch (error) {
