@@ -169,8 +169,9 @@ test.describe('Campaigns list', () => {
     const stored = await readCampaign(api, ids[6]!);
     await expect(newest).toContainText(`Last edited: on ${await browserDateTime(page, stored.updatedAt)} by mia@example.org`);
     await expect(statusCell(newest)).toHaveText('Draft');
-    await expect(newest.getByRole('cell').nth(2)).toHaveText('0.0%0 opens');
-    await expect(newest.getByRole('cell').nth(3)).toHaveText('0.0%0 clicks');
+    // The spec's rate and count, and under them the rate by people (an addition: README, people and machines).
+    await expect(newest.getByRole('cell').nth(2)).toHaveText('0.0%0 opens0.0% by people');
+    await expect(newest.getByRole('cell').nth(3)).toHaveText('0.0%0 clicks0.0% by people');
     await expect(newest.getByRole('link', { name: `Edit ${tag} 7` })).toHaveAttribute('href', `/campaigns/edit/${ids[6]}`);
     await expect(campaignRow(page, `${tag} 6`)).not.toContainText('To:');
     await expectNoAxeViolations(page, 'the campaigns list');
@@ -307,8 +308,11 @@ test.describe('Campaigns list', () => {
     await page.keyboard.press('Enter');
     await expect(page).toHaveURL(new RegExp(`/campaigns/edit/${id}$`));
 
-    // The editor: Finish later, Send, the name, Send test email, Preview Campaign, then the sections.
+    // The editor: Finish later, Schedule, Send, the name, Send test email, Preview Campaign, then the sections.
     await page.getByRole('button', { name: 'Finish later' }).focus();
+    await page.keyboard.press('Tab');
+    // Schedule (an addition to the spec) sits beside Send.
+    await expect(page.getByRole('button', { name: 'Schedule', exact: true })).toBeFocused();
     await page.keyboard.press('Tab');
     await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeFocused();
     await page.keyboard.press('Tab');

@@ -15,6 +15,8 @@ import { defineConfig, type ReporterDescription } from '@playwright/test';
 import { baseURL } from './support/stack';
 
 const jsonReport = process.env.PLAYWRIGHT_JSON_OUTPUT_NAME;
+/** The files whose tests need a product nothing has been done in yet. */
+const UNTOUCHED = ['audiences.spec.ts', 'platform.spec.ts'];
 const reporter: ReporterDescription[] = [['list']];
 if (jsonReport) reporter.push(['json', { outputFile: jsonReport }]);
 
@@ -32,6 +34,12 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter,
+  // Some tests read the product untouched (no audiences yet, nothing sent on the local SES): their
+  // files run first, whatever later files (activity, follow-ups...) are named.
+  projects: [
+    { name: 'untouched', testMatch: UNTOUCHED },
+    { name: 'product', testIgnore: UNTOUCHED, dependencies: ['untouched'] },
+  ],
   use: {
     baseURL,
     headless: true,

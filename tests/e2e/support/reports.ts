@@ -138,16 +138,23 @@ export function linksOf(mail: InboxMail): MailLinks {
   return { open: opens[0]!, clicks: under('/t/c/', 'href'), unsubscribe: unsubscribes[0]! };
 }
 
+/**
+ * A person's mail client and browser, as the tracking's classification sees them (README: people and
+ * machines): an agent no bot list names. Playwright's own agents (HeadlessChrome) are a bot's.
+ */
+export const MAIL_CLIENT_AGENT = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Thunderbird/128.5.0';
+export const BROWSER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+
 /** A mail client showing images: fetches the open pixel. */
 export async function openMail(request: APIRequestContext, links: MailLinks): Promise<void> {
-  const response = await request.get(links.open, { headers: { 'user-agent': 'Mailroom e2e mail client' } });
+  const response = await request.get(links.open, { headers: { 'user-agent': MAIL_CLIENT_AGENT } });
   expect(response.status(), 'the open pixel').toBe(200);
   expect(response.headers()['content-type']).toBe('image/gif');
 }
 
 /** A click on a link of a mail: the redirect to the link's own address (not followed). */
 export async function clickLink(request: APIRequestContext, click: string): Promise<string> {
-  const response = await request.get(click, { maxRedirects: 0, headers: { 'user-agent': 'Mailroom e2e mail client' } });
+  const response = await request.get(click, { maxRedirects: 0, headers: { 'user-agent': MAIL_CLIENT_AGENT } });
   expect(response.status(), `the click ${click}`).toBe(302);
   return response.headers()['location'] ?? '';
 }

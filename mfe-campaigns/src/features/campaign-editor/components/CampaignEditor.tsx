@@ -10,7 +10,7 @@ import {
   makeStyles,
   tokens,
 } from '@fluentui/react-components';
-import { CalendarCancelRegular, CalendarClockRegular, EyeRegular, MailRegular, SendRegular } from '@fluentui/react-icons';
+import { EyeRegular, MailRegular, SendRegular } from '@fluentui/react-icons';
 import { errorMessage, type Audience, type Campaign, type SuppressedContacts } from '@mailroom/api-client';
 import { followUpRecipientsLabel } from '@mailroom/api-client/labels';
 import { REMOTES } from '@mailroom/mf-contract/remotes';
@@ -246,7 +246,7 @@ export function CampaignEditor({ campaign }: { campaign: Campaign }) {
           {scheduled ? (
             <Button
               appearance="primary"
-              icon={unschedule.isPending ? <Spinner size="tiny" /> : <CalendarCancelRegular />}
+              icon={unschedule.isPending ? <Spinner size="tiny" /> : undefined}
               disabled={busy}
               onClick={cancelSchedule}
             >
@@ -255,7 +255,7 @@ export function CampaignEditor({ campaign }: { campaign: Campaign }) {
           ) : (
             <>
               <Button
-                icon={preparing === 'schedule' || schedule.isPending ? <Spinner size="tiny" /> : <CalendarClockRegular />}
+                icon={preparing === 'schedule' || schedule.isPending ? <Spinner size="tiny" /> : undefined}
                 disabled={!editable || busy || nameBlank}
                 onClick={() => void startSchedule()}
               >

@@ -1,11 +1,11 @@
 import { Button, MenuItem, TableBody, TableCell, TableRow } from '@fluentui/react-components';
-import { CopyRegular, MailArrowForwardRegular } from '@fluentui/react-icons';
+import { CopyRegular, MailRegular } from '@fluentui/react-icons';
 import { errorMessage, type CampaignSummary } from '@mailroom/api-client';
 import { useRemote } from '@mailroom/mf-contract/react';
-import { ColumnHeaders, DeleteMenuItem, FollowUpDialog, RenameMenuItem, RowActions, ScrollingTable } from '@mailroom/ui';
+import { ColumnHeaders, DeleteMenuItem, RenameMenuItem, RowActions, ScrollingTable } from '@mailroom/ui';
 import { lazy, Suspense, useState } from 'react';
 import { useHref, useLinkClickHandler, useNavigate } from 'react-router-dom';
-import { useFollowUpCampaign, useReplicateCampaign } from '../api/campaigns';
+import { useReplicateCampaign } from '../api/campaigns';
 import { CampaignNameCell, useCampaignHref } from './CampaignNameCell';
 import { CampaignRateCell } from './CampaignRateCell';
 import { CampaignStatusCell } from './CampaignStatusCell';
@@ -13,6 +13,9 @@ import { CampaignStatusCell } from './CampaignStatusCell';
 // The dialogs are fetched when first opened, which keeps the list's first load small.
 const RenameCampaignDialog = lazy(() => import('./RenameCampaignDialog').then((module) => ({ default: module.RenameCampaignDialog })));
 const DeleteCampaignDialog = lazy(() => import('./DeleteCampaignDialog').then((module) => ({ default: module.DeleteCampaignDialog })));
+const FollowUpCampaignDialog = lazy(() =>
+  import('./FollowUpCampaignDialog').then((module) => ({ default: module.FollowUpCampaignDialog })),
+);
 
 const COLUMNS = ['Name', 'Status', 'Open rate', 'Click Rate', 'Actions'];
 
@@ -64,27 +67,9 @@ export function CampaignsTable({ campaigns }: { campaigns: CampaignSummary[] }) 
       <Suspense fallback={null}>
         {pending?.kind === 'rename' && <RenameCampaignDialog campaign={pending.campaign} onClose={() => setPending(null)} />}
         {pending?.kind === 'delete' && <DeleteCampaignDialog campaign={pending.campaign} onClose={() => setPending(null)} />}
+        {pending?.kind === 'follow-up' && <FollowUpCampaignDialog campaign={pending.campaign} onClose={() => setPending(null)} />}
       </Suspense>
-      {pending?.kind === 'follow-up' && <FollowUpCampaignDialog campaign={pending.campaign} onClose={() => setPending(null)} />}
     </>
-  );
-}
-
-/** The follow-up opens in the editor, as a replica does. */
-function FollowUpCampaignDialog({ campaign, onClose }: { campaign: CampaignSummary; onClose: () => void }) {
-  const { basePath, notify } = useRemote();
-  const navigate = useNavigate();
-  const followUp = useFollowUpCampaign();
-  return (
-    <FollowUpDialog
-      campaignName={campaign.name}
-      create={(recipients) => followUp.mutateAsync({ id: campaign.id, recipients })}
-      onCreated={(id) => {
-        notify('success', `Follow-up of ${campaign.name} created`);
-        void navigate(`${basePath}/edit/${id}`);
-      }}
-      onClose={onClose}
-    />
   );
 }
 
@@ -142,7 +127,7 @@ function CampaignActions({
         Replicate
       </MenuItem>
       {campaign.status === 'SENT' && (
-        <MenuItem icon={<MailArrowForwardRegular />} onClick={onFollowUp}>
+        <MenuItem icon={<MailRegular />} onClick={onFollowUp}>
           Follow up
         </MenuItem>
       )}
