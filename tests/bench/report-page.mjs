@@ -21,7 +21,7 @@ import { pathToFileURL } from 'node:url';
 import { seedGeneratedAudience } from '../../api/test/support/seed.ts';
 import { ROWS } from './support/contacts.mjs';
 import { startStack } from './support/stack.mjs';
-import { percentile } from './support/stats.mjs';
+import { timedCalls } from './support/stats.mjs';
 
 const WARMUP = 20;
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
@@ -133,22 +133,7 @@ export async function startReportStack() {
   }
 }
 
-async function timed(stack, url, samples = SAMPLES) {
-  const times = [];
-  let body;
-  let coldMs;
-  for (let i = 0; i < WARMUP + samples; i++) {
-    const started = performance.now();
-    const res = await stack.api(url);
-    body = await res.json();
-    const ms = performance.now() - started;
-    if (res.status !== 200) throw new Error(`${url}: ${res.status} ${JSON.stringify(body)}`);
-    if (i === 0) coldMs = Number(ms.toFixed(2));
-    if (i >= WARMUP) times.push(ms);
-  }
-  times.sort((a, b) => a - b);
-  return { coldMs, p50Ms: Number(percentile(times, 50).toFixed(2)), p95Ms: Number(percentile(times, 95).toFixed(2)), body };
-}
+const timed = (stack, url, samples = SAMPLES) => timedCalls(stack, url, { warmup: WARMUP, samples });
 
 async function main() {
   const { stack, audienceId, campaignId } = await startReportStack();

@@ -8,7 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import { loadavg } from 'node:os';
 import { startStack } from '../support/stack.mjs';
-import { percentile } from '../support/stats.mjs';
+import { timedCalls } from '../support/stats.mjs';
 
 const ROWS = Number(process.env.BENCH_ACTIVITY_ROWS ?? 1_000_000);
 const WARMUP = 10;
@@ -36,20 +36,7 @@ async function seed(pool) {
   console.log(`${ROWS} activity entries in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
-async function timed(stack, url) {
-  const times = [];
-  let body;
-  for (let i = 0; i < WARMUP + SAMPLES; i++) {
-    const started = performance.now();
-    const res = await stack.api(url);
-    body = await res.json();
-    const ms = performance.now() - started;
-    if (res.status !== 200) throw new Error(`${url}: ${res.status} ${JSON.stringify(body)}`);
-    if (i >= WARMUP) times.push(ms);
-  }
-  times.sort((a, b) => a - b);
-  return { p50Ms: Number(percentile(times, 50).toFixed(2)), p95Ms: Number(percentile(times, 95).toFixed(2)), body };
-}
+const timed = (stack, url) => timedCalls(stack, url, { warmup: WARMUP, samples: SAMPLES });
 
 /** The id of the entry half-way down the log of `where` (the cursor of a middle page). */
 async function middleCursor(pool, where, params) {

@@ -11,29 +11,14 @@ import { performance } from 'node:perf_hooks';
 import { loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { startStack } from '../support/stack.mjs';
-import { percentile } from '../support/stats.mjs';
+import { timedCalls } from '../support/stats.mjs';
 
 const ROWS = Number(process.env.BENCH_SUPPRESSIONS ?? 1_000_000);
 const WARMUP = 10;
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 100);
 const LIMIT = 50;
 
-async function timed(stack, url) {
-  const times = [];
-  let body;
-  let coldMs;
-  for (let i = 0; i < WARMUP + SAMPLES; i++) {
-    const started = performance.now();
-    const res = await stack.api(url);
-    body = await res.json();
-    const ms = performance.now() - started;
-    if (res.status !== 200) throw new Error(`${url}: ${res.status} ${JSON.stringify(body)}`);
-    if (i === 0) coldMs = Number(ms.toFixed(2));
-    if (i >= WARMUP) times.push(ms);
-  }
-  times.sort((a, b) => a - b);
-  return { coldMs, p50Ms: Number(percentile(times, 50).toFixed(2)), p95Ms: Number(percentile(times, 95).toFixed(2)), body };
-}
+const timed = (stack, url) => timedCalls(stack, url, { warmup: WARMUP, samples: SAMPLES });
 
 export default async function measure() {
   const stack = await startStack();
