@@ -50,6 +50,64 @@ describe('migrate', () => {
     }
   });
 
+  it("takes the opens and clicks recorded before people and machines were told apart as people's (migration 0010)", async () => {
+    const database = await createEmptyDatabase();
+    cleanups.push(database.drop);
+    const { cp, mkdtemp, readdir, rm } = await import('node:fs/promises');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const { MIGRATIONS_DIR } = await import('./migrate.js');
+    const before = await mkdtemp(join(tmpdir(), 'mailroom-migrations-'));
+    cleanups.push(() => rm(before, { recursive: true, force: true }));
+    for (const name of await readdir(MIGRATIONS_DIR)) {
+      if (name < '0010') await cp(join(MIGRATIONS_DIR, name), join(before, name));
+    }
+    await migrate({ databaseUrl: database.url, directory: before });
+
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      const audience = (await client.query<{ id: string }>("INSERT INTO audiences (name) VALUES ('Earlier') RETURNING id")).rows[0]!.id;
+      const campaign = (
+        await client.query<{ id: string }>("INSERT INTO campaigns (name, audience_id) VALUES ('Earlier news', $1) RETURNING id", [audience])
+      ).rows[0]!.id;
+      // Read and clicked, read only, and never read.
+      await client.query(
+        `INSERT INTO campaign_jobs (campaign_id, contact_id, email, status, opened_at, clicked_at) VALUES
+           ($1, 1, 'a@example.org', 'SENT_SUCCESS', now(), now()),
+           ($1, 2, 'b@example.org', 'SENT_SUCCESS', now(), NULL),
+           ($1, 3, 'c@example.org', 'SENT_SUCCESS', NULL, NULL)`,
+        [campaign],
+      );
+
+      await migrate({ databaseUrl: database.url });
+
+      const jobs = await client.query(
+        `SELECT email, human_opened_at = opened_at AS human_open, human_clicked_at IS NOT DISTINCT FROM clicked_at AS human_click,
+                human_opened_at IS NULL AS never_opened
+           FROM campaign_jobs ORDER BY email`,
+      );
+      expect(jobs.rows).toEqual([
+        { email: 'a@example.org', human_open: true, human_click: true, never_opened: false },
+        { email: 'b@example.org', human_open: true, human_click: true, never_opened: false },
+        { email: 'c@example.org', human_open: null, human_click: true, never_opened: true },
+      ]);
+      // The counts the report sums agree with the jobs, people's opens and clicks included.
+      const counts = await client.query(
+        `SELECT opened, clicked, human_opened, human_clicked, jobs::int FROM campaign_job_counts
+          WHERE campaign_id = $1 ORDER BY opened DESC, clicked DESC`,
+        [campaign],
+      );
+      expect(counts.rows).toEqual([
+        { opened: true, clicked: true, human_opened: true, human_clicked: true, jobs: 1 },
+        { opened: true, clicked: false, human_opened: true, human_clicked: false, jobs: 1 },
+        { opened: false, clicked: false, human_opened: false, human_clicked: false, jobs: 1 },
+      ]);
+    } finally {
+      await client.end();
+    }
+  });
+
   it('rolls back a failing migration entirely and records nothing for it', async () => {
     const database = await createEmptyDatabase();
     cleanups.push(database.drop);

@@ -24,6 +24,12 @@ DROP FUNCTION campaign_jobs_counted_insert();
 DROP FUNCTION campaign_jobs_counted_update();
 DROP FUNCTION campaign_job_counts_add(campaign_job_counts[]);
 
+-- Hits recorded before this migration kept no evidence to judge: each was counted a reader then, and
+-- stays one (a report sent before does not turn into 0 % by people). Done while the count triggers
+-- are off; the counts are rebuilt from the jobs below.
+UPDATE campaign_jobs SET human_opened_at = opened_at, human_clicked_at = clicked_at
+ WHERE opened_at IS NOT NULL OR clicked_at IS NOT NULL;
+
 ALTER TABLE campaign_job_counts
   ADD COLUMN human_opened  boolean NOT NULL DEFAULT false,
   ADD COLUMN human_clicked boolean NOT NULL DEFAULT false;
@@ -38,6 +44,11 @@ ALTER TABLE campaign_job_counts ALTER COLUMN human_opened DROP DEFAULT;
 ALTER TABLE campaign_job_counts ALTER COLUMN human_clicked DROP DEFAULT;
 ALTER TABLE campaign_job_counts
   ADD PRIMARY KEY (campaign_id, status, bounce_type, opened, clicked, human_opened, human_clicked);
+DELETE FROM campaign_job_counts;
+INSERT INTO campaign_job_counts (campaign_id, status, bounce_type, opened, clicked, human_opened, human_clicked, jobs)
+SELECT campaign_id, status, coalesce(bounce_type, 'NONE'), opened_at IS NOT NULL, clicked_at IS NOT NULL,
+       human_opened_at IS NOT NULL, human_clicked_at IS NOT NULL, count(*)
+  FROM campaign_jobs GROUP BY 1, 2, 3, 4, 5, 6, 7;
 
 -- As in 0006: campaign rows locked first, in id order, then the count rows in key order.
 CREATE FUNCTION campaign_job_counts_add(delta campaign_job_counts[]) RETURNS void LANGUAGE plpgsql AS $$
