@@ -10,7 +10,9 @@ import {
   makeStyles,
   tokens,
 } from '@fluentui/react-components';
-import { EyeRegular, MailRegular, SendRegular } from '@fluentui/react-icons';
+import { EyeRegular } from '@fluentui/react-icons/svg/eye';
+import { MailRegular } from '@fluentui/react-icons/svg/mail';
+import { SendRegular } from '@fluentui/react-icons/svg/send';
 import { errorMessage, type Audience, type Campaign, type SuppressedContacts } from '@mailroom/api-client';
 import { followUpRecipientsLabel } from '@mailroom/api-client/labels';
 import { REMOTES } from '@mailroom/mf-contract/remotes';

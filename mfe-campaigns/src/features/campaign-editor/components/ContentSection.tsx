@@ -1,5 +1,5 @@
 import { Button, Text, makeStyles, tokens } from '@fluentui/react-components';
-import { DocumentRegular } from '@fluentui/react-icons';
+import { DocumentRegular } from '@fluentui/react-icons/svg/document';
 import type { CampaignDraft } from '../utils/draft';
 import { EditorSection } from './EditorSection';
 import { TemplatePreviewImage } from './TemplatePreviewImage';

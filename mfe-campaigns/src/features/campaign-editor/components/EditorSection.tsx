@@ -1,5 +1,6 @@
 import { AccordionHeader, AccordionItem, AccordionPanel, Caption1, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
-import { CheckmarkCircleFilled, CircleRegular } from '@fluentui/react-icons';
+import { CheckmarkCircleFilled } from '@fluentui/react-icons/svg/checkmark-circle';
+import { CircleRegular } from '@fluentui/react-icons/svg/circle';
 import type { ReactNode } from 'react';
 
 const useStyles = makeStyles({

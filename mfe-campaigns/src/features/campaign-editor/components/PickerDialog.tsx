@@ -12,7 +12,7 @@ import {
   makeStyles,
   tokens,
 } from '@fluentui/react-components';
-import { CheckmarkRegular } from '@fluentui/react-icons';
+import { CheckmarkRegular } from '@fluentui/react-icons/svg/checkmark';
 import type { PageMeta } from '@mailroom/api-client';
 import { ColumnHeaders, PagedListSection, ScrollingTable, type ListParams } from '@mailroom/ui';
 import type { UseQueryResult } from '@tanstack/react-query';

@@ -1,5 +1,5 @@
 import { Button, TableBody, TableCell, TableRow } from '@fluentui/react-components';
-import { EyeRegular } from '@fluentui/react-icons';
+import { EyeRegular } from '@fluentui/react-icons/svg/eye';
 import type { Contact, ContactList } from '@mailroom/api-client';
 import { ColumnHeaders, PagedTableFooter, QueryStateSwitch, ScrollingTable, TruncatedText } from '@mailroom/ui';
 import type { UseQueryResult } from '@tanstack/react-query';

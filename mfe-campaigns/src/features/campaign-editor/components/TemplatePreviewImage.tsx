@@ -1,5 +1,5 @@
 import { makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
-import { ImageRegular } from '@fluentui/react-icons';
+import { ImageRegular } from '@fluentui/react-icons/svg/image';
 
 const useStyles = makeStyles({
   image: {

@@ -1,5 +1,5 @@
 import { Button, Text } from '@fluentui/react-components';
-import { PeopleRegular } from '@fluentui/react-icons';
+import { PeopleRegular } from '@fluentui/react-icons/svg/people';
 import { REMOTES } from '@mailroom/mf-contract/remotes';
 import { RouterLink } from '@mailroom/ui';
 import type { CampaignDraft } from '../utils/draft';

@@ -1,5 +1,6 @@
 import { Button, MenuItem, TableBody, TableCell, TableRow } from '@fluentui/react-components';
-import { CopyRegular, MailRegular } from '@fluentui/react-icons';
+import { CopyRegular } from '@fluentui/react-icons/svg/copy';
+import { MailRegular } from '@fluentui/react-icons/svg/mail';
 import { errorMessage, type CampaignSummary } from '@mailroom/api-client';
 import { useRemote } from '@mailroom/mf-contract/react';
 import { ColumnHeaders, DeleteMenuItem, RenameMenuItem, RowActions, ScrollingTable } from '@mailroom/ui';

@@ -121,7 +121,8 @@ describe('Campaigns list', () => {
     const api = createFakeApi({ campaigns: [sending, sent, failed] });
     const { user } = renderApp('/campaigns', api);
     await screen.findByText('Autumn drive');
-    const progress = within(row('Autumn drive')).getByRole('progressbar', { name: 'Autumn drive: 25% sent' });
+    // The progress bar's component is fetched when a campaign on the page is sending.
+    const progress = await within(row('Autumn drive')).findByRole('progressbar', { name: 'Autumn drive: 25% sent' });
     expect(progress.getAttribute('aria-valuenow')).toBe('0.25');
     expect(within(row('Autumn drive')).getByText('Sending')).toBeTruthy();
     expect(within(row('Winter news')).getByText('Sent')).toBeTruthy();
@@ -196,7 +197,7 @@ describe('Campaigns list', () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const api = createFakeApi({ campaigns: [sending, draft] });
     renderApp('/campaigns', api, { fakeTimers: true });
-    await screen.findByText('Autumn drive');
+    await screen.findByRole('progressbar', { name: 'Autumn drive: 25% sent' });
     const before = api.calls('GET', '/api/campaigns').length;
     Object.assign(api.campaigns.get(3)!, { status: 'SENT', jobsSent: 195 });
     await act(() => vi.advanceTimersByTimeAsync(5000));

@@ -1,4 +1,4 @@
-import { MailRegular } from '@fluentui/react-icons';
+import { MailRegular } from '@fluentui/react-icons/svg/mail';
 import { errorMessage } from '@mailroom/api-client';
 import { useRemote } from '@mailroom/mf-contract/react';
 import { LIST_PAGE_SIZES, ListScreen, PagedListSection, useQueryParams } from '@mailroom/ui';
