@@ -128,6 +128,16 @@ describe('the schedule sweep', () => {
       expect(new Set(published).size).toBe(3);
       // One dispatch: every job of the campaign was published by one worker only.
       expect(publishedJobIds(queueA, id).length === 0 || publishedJobIds(queueB, id).length === 0).toBe(true);
+      // And one send in the activity log, by the member who scheduled it, after their schedule.
+      const { rows: logged } = await a.db.pool.query<{ kind: string; member_email: string; jobs: number }>(
+        `SELECT kind, member_email, (details->>'jobs')::int AS jobs FROM activity
+          WHERE object_type = 'campaign' AND object_id = $1 AND kind IN ('schedule', 'send') ORDER BY id`,
+        [id],
+      );
+      expect(logged).toEqual([
+        { kind: 'schedule', member_email: MEMBER.email, jobs: null },
+        { kind: 'send', member_email: MEMBER.email, jobs: 3 },
+      ]);
     }
   });
 
