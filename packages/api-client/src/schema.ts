@@ -585,7 +585,8 @@ export interface paths {
         /**
          * A page of per-contact results
          * @description With sendStatus=NOT_SENT the rows are the audience's valid contacts without a job for this campaign
-         *     (id null, status NOT_SENT), filtered and paged by the server like every other status. The spec's
+         *     (id null, status NOT_SENT), filtered and paged by the server like every other status; for a follow-up
+         *     (an addition to the spec), its frozen recipients without a job, in their order. The spec's
          *     client asks page 1 with limit 999999; the server streams such a large page from one snapshot.
          */
         get: operations["listEmailPerformance"];
@@ -689,7 +690,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create and queue jobs for every valid contact of the audience without one */
+        /**
+         * Create and queue jobs for every valid contact of the audience without one
+         * @description A follow-up's contacts are its frozen recipients (an addition to the spec); its skipped count is those left.
+         */
         post: operations["sendToNotSent"];
         delete?: never;
         options?: never;
@@ -709,7 +713,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create and queue the job of one NOT_SENT contact (409 when it already has one) */
+        /**
+         * Create and queue the job of one NOT_SENT contact (409 when it already has one)
+         * @description For a follow-up (an addition to the spec), a contact that is not one of its frozen recipients is 404.
+         */
         post: operations["sendToContact"];
         delete?: never;
         options?: never;
@@ -1300,7 +1307,7 @@ export interface components {
          * @description A job's status: FAILED, SENT_WAIT_ACK (handed to the mail server, awaiting delivery confirmation) and
          *     SENT_SUCCESS (delivery confirmed) are what the spec names; QUEUED, SENDING and UNKNOWN (a send whose
          *     outcome is not known, never resent by itself) are the server's in-between states. NOT_SENT is a contact
-         *     of the audience without a job in this campaign.
+         *     of the audience (of a follow-up, one of its recipients) without a job in this campaign.
          * @enum {string}
          */
         SendStatus: "FAILED" | "SENT_WAIT_ACK" | "SENT_SUCCESS" | "QUEUED" | "SENDING" | "UNKNOWN" | "NOT_SENT";
@@ -1548,7 +1555,7 @@ export interface components {
         TrackingToken: string;
         /** @description Case-insensitive substring of the e-mail address */
         EmailPerformanceEmail: string;
-        /** @description NOT_SENT means contacts of the audience that have no job in this campaign */
+        /** @description NOT_SENT means contacts of the audience (of a follow-up, its recipients) that have no job in this campaign */
         EmailPerformanceSendStatus: components["schemas"]["SendStatus"];
         EmailPerformanceBounceStatus: components["schemas"]["BounceType"];
         /** @description true for rows with a click, false for rows without; omitted for all */
@@ -2631,7 +2638,7 @@ export interface operations {
                 limit?: number;
                 /** @description Case-insensitive substring of the e-mail address */
                 email?: components["parameters"]["EmailPerformanceEmail"];
-                /** @description NOT_SENT means contacts of the audience that have no job in this campaign */
+                /** @description NOT_SENT means contacts of the audience (of a follow-up, its recipients) that have no job in this campaign */
                 sendStatus?: components["parameters"]["EmailPerformanceSendStatus"];
                 bounceStatus?: components["parameters"]["EmailPerformanceBounceStatus"];
                 /** @description true for rows with a click, false for rows without; omitted for all */
@@ -2675,7 +2682,7 @@ export interface operations {
             query?: {
                 /** @description Case-insensitive substring of the e-mail address */
                 email?: components["parameters"]["EmailPerformanceEmail"];
-                /** @description NOT_SENT means contacts of the audience that have no job in this campaign */
+                /** @description NOT_SENT means contacts of the audience (of a follow-up, its recipients) that have no job in this campaign */
                 sendStatus?: components["parameters"]["EmailPerformanceSendStatus"];
                 bounceStatus?: components["parameters"]["EmailPerformanceBounceStatus"];
                 /** @description true for rows with a click, false for rows without; omitted for all */

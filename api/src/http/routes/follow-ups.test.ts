@@ -6,6 +6,7 @@
  * Opens and clicks by people are set straight in campaign_jobs (human_opened_at, human_clicked_at),
  * as the tracking does; an open by a machine only (opened_at) must not count.
  */
+import ExcelJS from 'exceljs';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
@@ -13,6 +14,7 @@ import { seedAudience, seedTemplate, type SeedContact } from '../../../test/supp
 import { startSesEndpoint, type SesEndpoint } from '../../../test/support/ses-endpoint.js';
 import { bearer } from '../../../test/support/tokens.js';
 import { FOLLOW_UP_AUDIENCE, NOT_A_FOLLOW_UP, ONLY_SENT_FOLLOWED_UP } from '../../services/campaigns/campaign-service.js';
+import { CONTACT_NOT_RECIPIENT } from '../../services/reports/report-service.js';
 import { campaignWorkers } from '../../workers/campaigns.js';
 
 let t: TestApp;
@@ -191,6 +193,93 @@ describe('follow-ups', () => {
       recipientCount: 5,
     });
   });
+
+  it("reports a follow-up's recipients as its contacts: NOT_SENT, its search, paging and export, the counts, send to contact", async () => {
+    // 0-11 valid, one invalid. People open 0 and 1: the follow-up's recipients are 2-11.
+    const audience = await seedAudience(t.db.pool, {
+      headers: ['firstName'],
+      contacts: [...people('nr', 12), { email: 'nr-bad@example.org', error: 'Invalid email address' }],
+    });
+    const contactOf = (n: number) => audience.contactIds[n]!;
+    const original = await draft('Winter news', audience.id);
+    await send(original);
+    await mark(original, 'human_opened_at', emails('nr', [0, 1]));
+    const followUp = (await post(`/api/campaigns/${original}/follow-up`).send({ recipients: 'NOT_OPENED' })).body.id as number;
+    // 3, 5, 8, 9 and 10 unsubscribe before it is sent, so it goes to 2, 4, 6, 7 and 11; then all but 10 come back.
+    const suppressed = emails('nr', [3, 5, 8, 9, 10]);
+    await t.db.pool.query(`INSERT INTO suppressions (email_lower, reason) SELECT unnest($1::text[]), 'UNSUBSCRIBE'`, [suppressed]);
+    await send(followUp);
+    expect(await jobEmails(followUp)).toEqual(emails('nr', [11, 2, 4, 6, 7]));
+    await t.db.pool.query(`DELETE FROM suppressions WHERE email_lower = ANY($1::text[]) AND email_lower <> 'nr-10@example.org'`, [
+      suppressed,
+    ]);
+
+    type Row = { id: number | null; email: string; status: string; suppressionReason: string | null };
+    const notSent = async (query: string) => {
+      const res = await get(`/api/reports/${followUp}/email-performance?sendStatus=NOT_SENT&${query}`);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return { emails: (res.body.items as Row[]).map((row) => row.email), rows: res.body.items as Row[], meta: res.body.meta };
+    };
+    // The recipients without a job, in the recipients' order: not the openers (0, 1), not the invalid contact.
+    const all = await notSent('limit=100');
+    expect(all.emails).toEqual(emails('nr', [3, 5, 8, 9, 10]));
+    expect(all.meta).toMatchObject({ totalItems: 5, itemCount: 5 });
+    expect(all.rows.every((row) => row.id === null && row.status === 'NOT_SENT')).toBe(true);
+    expect(all.rows.map((row) => row.suppressionReason)).toEqual([null, null, null, null, 'UNSUBSCRIBE']);
+    // Paged from either end: the first page, one in the middle (read from the end), the last.
+    expect(await notSent('page=1&limit=2')).toMatchObject({ emails: emails('nr', [3, 5]), meta: { totalItems: 5, totalPages: 3 } });
+    expect((await notSent('page=2&limit=2')).emails).toEqual(emails('nr', [8, 9]));
+    expect(await notSent('page=3&limit=2')).toMatchObject({ emails: emails('nr', [10]), meta: { itemCount: 1, totalItems: 5 } });
+    // The streamed large page the spec's client asks for holds the same rows.
+    expect((await notSent('page=1&limit=999999')).emails).toEqual(all.emails);
+    // An email search stays exact: 'nr-1' matches 1 (an opener), 10 and 11 (sent to); only 10 is NOT_SENT.
+    expect(await notSent('email=nr-1')).toMatchObject({ emails: emails('nr', [10]), meta: { totalItems: 1 } });
+    expect(await notSent('email=NR-&page=2&limit=2')).toMatchObject({ emails: emails('nr', [8, 9]), meta: { totalItems: 5 } });
+    expect((await notSent('email=nr-0')).meta.totalItems).toBe(0);
+
+    // The export of NOT_SENT: the same rows.
+    const exported = await get(`/api/reports/${followUp}/export-email-performance?sendStatus=NOT_SENT`)
+      .buffer(true)
+      .parse((response, done) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => done(null, Buffer.concat(chunks)));
+      });
+    expect(exported.status).toBe(200);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(exported.body as ArrayBuffer);
+    const column = workbook.getWorksheet('Email performance')!.getColumn(1).values.slice(1);
+    expect(column.map((cell) => (cell as ExcelJS.CellRichTextValue).richText.map((part) => part.text).join(''))).toEqual([
+      'Email',
+      ...emails('nr', [3, 5, 8, 9, 10]),
+    ]);
+
+    // The counts: the jobs made from the recipients, never the audience's 12 valid contacts.
+    const counts = async () => {
+      const stats = (await get(`/api/reports/${followUp}/overview-stat`)).body;
+      const listed = (await get('/api/campaigns?limit=100')).body.data.items.find((c: { id: number }) => c.id === followUp);
+      return { totalContactsCount: stats.totalContactsCount, jobsSent: stats.jobsSent, listed: listed.contactCount };
+    };
+    expect(await counts()).toEqual({ totalContactsCount: 5, jobsSent: 5, listed: 5 });
+
+    // Send to contact: an opener is no recipient of the follow-up (404, no job); a recipient without a job is sent to.
+    const opener = await post(`/api/reports/${followUp}/send-to-contact/${contactOf(0)}`);
+    expect({ status: opener.status, message: opener.body.message }).toEqual({ status: 404, message: CONTACT_NOT_RECIPIENT });
+    expect(await jobEmails(followUp)).not.toContain('nr-0@example.org');
+    expect((await post(`/api/reports/${followUp}/send-to-contact/${contactOf(3)}`)).status).toBe(202);
+    expect((await post(`/api/reports/${followUp}/send-to-contact/${contactOf(3)}`)).status).toBe(409);
+    expect((await notSent('limit=100')).emails).toEqual(emails('nr', [5, 8, 9, 10]));
+
+    // Send to NOT_SENT: the three recipients left, 10 skipped as suppressed; the openers stay out.
+    const rest = await post(`/api/reports/${followUp}/send-to-not-sent`);
+    expect(rest.status).toBe(202);
+    expect(rest.body).toMatchObject({ queued: 3, skipped: 1 });
+    const deadline = Date.now() + 40_000;
+    while ((await counts()).jobsSent < 9 && Date.now() < deadline) await sleep(50);
+    expect(await jobEmails(followUp)).toEqual(emails('nr', [11, 2, 3, 4, 5, 6, 7, 8, 9]));
+    expect(await counts()).toEqual({ totalContactsCount: 9, jobsSent: 9, listed: 9 });
+    expect(await notSent('limit=100')).toMatchObject({ emails: emails('nr', [10]), meta: { totalItems: 1 } });
+  }, 60_000);
 
   it('refuses a campaign that is not sent (409), an unknown one (404), a bad body (400), and lists recipients of follow-ups only', async () => {
     const audience = await seedAudience(t.db.pool, { headers: [], contacts: people('nf', 2) });

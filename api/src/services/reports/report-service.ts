@@ -50,6 +50,8 @@ export const CONTACT_NOT_FOUND = 'Contact not found';
 export const CONTACT_INVALID = 'This contact has no valid address.';
 export const CONTACT_SUPPRESSED = 'This address bounced, complained or unsubscribed: it is not sent to.';
 export const CONTACT_HAS_JOB = 'This contact already has an email in this campaign.';
+// Additions to the spec (follow-ups).
+export const CONTACT_NOT_RECIPIENT = 'This contact is not one of the recipients of this follow-up.';
 // Additions to the spec (Resend unconfirmed).
 export const NOTHING_UNCONFIRMED = 'There are no unconfirmed emails to send again.';
 export const unconfirmedQueued = (jobs: number): string =>
@@ -244,14 +246,16 @@ export function createReportService({ db, activityLog, sending, campaigns, logge
 
     /**
      * The spec's text with how many were queued and how many NOT_SENT contacts were skipped as
-     * suppressed (counted after the dispatch: they are the NOT_SENT contacts left).
+     * suppressed (counted after the dispatch: they are the NOT_SENT contacts left). A follow-up's
+     * recipients are all valid, so those it has left are exactly the suppressed ones.
      */
     async sendToNotSent(id: number, actor: Actor): Promise<BulkActionResult> {
       await actionable(id);
       const { queued } = await dispatch(id, { newJobs: { contacts: 'all' }, activity: { actor, kind: 'send-to-not-sent' } });
       const scope = await repo.scope(db, id, {});
-      const skipped =
-        scope?.audienceId && scope.validContacts > 0
+      const skipped = scope?.followUp
+        ? repo.total(scope, { sendStatus: 'NOT_SENT' })!
+        : scope?.audienceId && scope.validContacts > 0
           ? (
               await suppressions.countSuppressedContacts({
                 audienceId: scope.audienceId,
@@ -268,8 +272,11 @@ export function createReportService({ db, activityLog, sending, campaigns, logge
 
     async sendToContact(id: number, contactId: number, actor: Actor): Promise<{ message: string }> {
       const campaign = await actionable(id);
-      const contact = campaign.audienceId === null ? undefined : await repo.contactForSend(id, campaign.audienceId, contactId);
+      const contact =
+        campaign.audienceId === null ? undefined : await repo.contactForSend(id, campaign.audienceId, contactId, campaign.followUp);
       if (!contact) throw new DomainError('not-found', CONTACT_NOT_FOUND);
+      // A follow-up's contacts are its recipients: the dispatch would create no job for another.
+      if (!contact.recipient) throw new DomainError('not-found', CONTACT_NOT_RECIPIENT);
       if (!contact.valid) throw new DomainError('conflict', CONTACT_INVALID);
       if (contact.hasJob) throw new DomainError('conflict', CONTACT_HAS_JOB);
       if (contact.suppressed) throw new DomainError('conflict', CONTACT_SUPPRESSED);

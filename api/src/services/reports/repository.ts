@@ -2,20 +2,25 @@
  * The statements of a campaign's report, fast at a million jobs (migration 0006 has the indexes and
  * counts they read). Raw SQL: paging from either end, anti-joins and cursors are what it is about.
  *
+ * - A campaign's contacts are its audience's valid contacts, in file order (valid_seq), or, for a
+ *   follow-up (an addition to the spec), its frozen recipients in their order (follow_up_recipients.seq,
+ *   dense from 1 like valid_seq): NOT_SENT is those without a job (contactSource). Every job of a
+ *   campaign is one of its contacts, since every dispatch creates jobs only from them.
  * - Totals never count rows: a job filter's total is a sum over campaign_job_counts (kept by
- *   triggers, so it agrees with the rows of the same snapshot); NOT_SENT's is the audience's valid
- *   contacts less the campaign's jobs. Each page is read in one REPEATABLE READ snapshot.
+ *   triggers, so it agrees with the rows of the same snapshot); NOT_SENT's is the campaign's contacts
+ *   (the audience's valid ones, or the follow-up's recipient count) less the campaign's jobs. Each
+ *   page is read in one REPEATABLE READ snapshot.
  * - A page is read from the nearer end of the index its filter uses (the last page scans the index
  *   backwards and is reversed), so the first and the last page cost about a page of index entries;
  *   a page in the middle skips up to half of the matching rows.
- * - NOT_SENT walks the audience's valid contacts in file order (valid_seq) with an anti-join on the
- *   campaign's jobs: its cost grows with the contacts that do have a job between the nearer end and
- *   the page.
+ * - NOT_SENT walks the campaign's contacts in their order with an anti-join on the campaign's jobs:
+ *   its cost grows with the contacts that do have a job between the nearer end and the page.
  * - The email filter (a case-insensitive substring) is exact whatever the number of matches: the
  *   search's matching jobs (or, for NOT_SENT, matching contacts without a job) are read once into a
  *   SearchIndex (search-index.ts; the service keeps it while the campaign's jobs stay as they were),
  *   whose state bytes give the count of every filter combination and the page's keys; the page's rows
- *   are then read by key. Jobs in job order, as without the address; NOT_SENT in file order. Rare
+ *   are then read by key (a NOT_SENT row's key is its number: valid_seq or seq). Jobs in job order,
+ *   as without the address; NOT_SENT in the contacts' order. Rare
  *   terms are found with the contacts' trigram index, frequent ones with one pass over the campaign's
  *   jobs (jobs keep their contact's address). The export and the streamed large pages read every
  *   match through a cursor instead.
@@ -66,6 +71,9 @@ export interface ReportScope {
   audienceId: number | null;
   /** Valid contacts of the live audience. */
   validContacts: number;
+  /** A follow-up (an addition to the spec): its contacts are its frozen recipients, `recipients` of them. */
+  followUp: boolean;
+  recipients: number;
   /** Jobs of the campaign, and those matching the filters but the address. */
   jobs: number;
   matchingJobs: number;
@@ -153,6 +161,32 @@ async function withSuppressions(sql: Sql, rows: EmailPerformanceRow[]): Promise<
 
 const notSent = (filters: EmailPerformanceFilters) => filters.sendStatus === 'NOT_SENT';
 
+/** Where NOT_SENT reads the campaign's contacts (alias c) and their numbers in display order. */
+interface ContactSource {
+  /** FROM and WHERE (to be continued with AND) of the contacts; `owner` is the placeholder of ownerOf(scope). */
+  from: (owner: string) => string;
+  /** A contact's number: dense from 1, in display order. */
+  seq: string;
+}
+
+const AUDIENCE_CONTACTS: ContactSource = {
+  from: (owner) => `contacts c WHERE c.audience_id = ${owner} AND c.valid_seq IS NOT NULL`,
+  seq: 'c.valid_seq',
+};
+
+/**
+ * A follow-up's recipients, frozen when it was made (contacts are never changed, only purged once
+ * their audience is deleted, when the report has no audience and so no NOT_SENT rows).
+ */
+const FOLLOW_UP_RECIPIENTS: ContactSource = {
+  from: (owner) => `follow_up_recipients r JOIN contacts c ON c.id = r.contact_id WHERE r.campaign_id = ${owner}`,
+  seq: 'r.seq',
+};
+
+const contactSource = (scope: ReportScope): ContactSource => (scope.followUp ? FOLLOW_UP_RECIPIENTS : AUDIENCE_CONTACTS);
+/** The value of a contact source's `owner`: the follow-up, or the audience. */
+const ownerOf = (scope: ReportScope): number => (scope.followUp ? scope.campaignId : scope.audienceId!);
+
 /** A contact without a job has no bounce, no open and no click. */
 const notSentCanMatch = (filters: EmailPerformanceFilters) =>
   !filters.bounceStatus &&
@@ -236,12 +270,12 @@ function countConditions(filters: EmailPerformanceFilters, params: unknown[]): s
 function orderedRows(scope: ReportScope, filters: EmailPerformanceFilters, direction: Direction): Query | undefined {
   if (notSent(filters)) {
     if (scope.audienceId === null || !notSentCanMatch(filters)) return undefined;
+    const source = contactSource(scope);
     return {
-      text: `SELECT ${NOT_SENT_COLUMNS} FROM contacts c
-              WHERE c.audience_id = $1 AND c.valid_seq IS NOT NULL
+      text: `SELECT ${NOT_SENT_COLUMNS} FROM ${source.from('$1')}
                 AND NOT EXISTS (SELECT 1 FROM campaign_jobs j WHERE j.campaign_id = $2 AND j.contact_id = c.id)
-              ORDER BY c.valid_seq ${direction}`,
-      params: [scope.audienceId, scope.campaignId],
+              ORDER BY ${source.seq} ${direction}`,
+      params: [ownerOf(scope), scope.campaignId],
     };
   }
   const params: unknown[] = [[scope.campaignId]];
@@ -255,18 +289,18 @@ function orderedRows(scope: ReportScope, filters: EmailPerformanceFilters, direc
 
 /**
  * Every row of an email search in display order, for a cursor (the export, a streamed page): jobs
- * in job order, NOT_SENT contacts in file order. One pass over the campaign's jobs, or over the
- * audience's contacts for NOT_SENT.
+ * in job order, NOT_SENT contacts in their order. One pass over the campaign's jobs, or over the
+ * campaign's contacts for NOT_SENT.
  */
 function searchedRows(scope: ReportScope, filters: EmailPerformanceFilters): Query | undefined {
   if (notSent(filters)) {
     if (scope.audienceId === null || !notSentCanMatch(filters)) return undefined;
+    const source = contactSource(scope);
     return {
-      text: `SELECT ${NOT_SENT_COLUMNS} FROM contacts c
-              WHERE c.audience_id = $2 AND c.valid_seq IS NOT NULL AND lower(c.email) LIKE lower($1)
+      text: `SELECT ${NOT_SENT_COLUMNS} FROM ${source.from('$2')} AND lower(c.email) LIKE lower($1)
                 AND NOT EXISTS (SELECT 1 FROM campaign_jobs j WHERE j.campaign_id = $3 AND j.contact_id = c.id)
-              ORDER BY c.valid_seq`,
-      params: [likeContains(filters.email!), scope.audienceId, scope.campaignId],
+              ORDER BY ${source.seq}`,
+      params: [likeContains(filters.email!), ownerOf(scope), scope.campaignId],
     };
   }
   const params: unknown[] = [filters.email!, [scope.campaignId]];
@@ -321,14 +355,15 @@ async function jobSearchIndex(sql: Sql, scope: ReportScope, term: string): Promi
   return searchIndexOf(rows[0]!.bytes);
 }
 
-/** The search index of the audience's valid contacts without a job whose address contains `term`, in file order. */
+/** The search index of the campaign's contacts without a job whose address contains `term`, keyed by their numbers. */
 async function notSentSearchIndex(sql: Sql, scope: ReportScope, term: string): Promise<SearchIndex> {
   if (scope.audienceId === null) return searchIndexOf(null);
+  const source = contactSource(scope);
   const { rows } = await sql.query<{ bytes: Buffer | null }>(
-    `SELECT string_agg(int8send(c.valid_seq::bigint * ${STATES}), ''::bytea) AS bytes FROM contacts c
-      WHERE c.audience_id = $1 AND c.valid_seq IS NOT NULL AND lower(c.email) LIKE lower($2)
+    `SELECT string_agg(int8send(${source.seq}::bigint * ${STATES}), ''::bytea) AS bytes
+       FROM ${source.from('$1')} AND lower(c.email) LIKE lower($2)
         AND NOT EXISTS (SELECT 1 FROM campaign_jobs j WHERE j.campaign_id = $3 AND j.contact_id = c.id)`,
-    [scope.audienceId, likeContains(term), scope.campaignId],
+    [ownerOf(scope), likeContains(term), scope.campaignId],
   );
   return searchIndexOf(rows[0]!.bytes);
 }
@@ -343,12 +378,13 @@ async function jobsById(sql: Sql, scope: ReportScope, ids: number[]): Promise<Em
   return rows.map(toRow);
 }
 
-/** The audience's valid contacts of these numbers (valid_seq) as NOT_SENT rows, in file order. */
+/** The campaign's contacts of these numbers (valid_seq, or a follow-up's seq) as NOT_SENT rows, in their order. */
 async function notSentBySeq(sql: Sql, scope: ReportScope, seqs: number[]): Promise<EmailPerformanceRow[]> {
   if (seqs.length === 0 || scope.audienceId === null) return [];
+  const source = contactSource(scope);
   const { rows } = await sql.query<RowRecord>(
-    `SELECT ${NOT_SENT_COLUMNS} FROM contacts c WHERE c.audience_id = $1 AND c.valid_seq = ANY($2::int[]) ORDER BY c.valid_seq`,
-    [scope.audienceId, seqs],
+    `SELECT ${NOT_SENT_COLUMNS} FROM ${source.from('$1')} AND ${source.seq} = ANY($2::int[]) ORDER BY ${source.seq}`,
+    [ownerOf(scope), seqs],
   );
   return rows.map(toRow);
 }
@@ -385,6 +421,7 @@ export function reportRepository(db: Sql) {
       const { rows } = await sql.query<Omit<ReportScope, 'campaignId'>>(
         `SELECT c.status, a.id AS "audienceId",
                 coalesce(a.number_of_contacts - a.number_of_contacts_with_errors, 0) AS "validContacts",
+                c.follow_up_recipients IS NOT NULL AS "followUp", coalesce(c.follow_up_count, 0) AS recipients,
                 k.jobs, k.matching AS "matchingJobs", k."jobsVersion"
            FROM campaigns c
            LEFT JOIN audiences a ON a.id = c.audience_id AND a.deleted_at IS NULL
@@ -401,12 +438,14 @@ export function reportRepository(db: Sql) {
 
     /**
      * How many rows `filters` select without the address (undefined: only the search knows). NOT_SENT:
-     * the audience's valid contacts less the campaign's jobs (every job is one of those contacts).
+     * the campaign's contacts (the audience's valid ones, or a follow-up's recipients) less the
+     * campaign's jobs (every job is one of those contacts).
      */
     total(scope: ReportScope, filters: EmailPerformanceFilters): number | undefined {
       if (filters.email) return undefined;
       if (!notSent(filters)) return scope.matchingJobs;
-      return scope.audienceId === null || !notSentCanMatch(filters) ? 0 : Math.max(0, scope.validContacts - scope.jobs);
+      if (scope.audienceId === null || !notSentCanMatch(filters)) return 0;
+      return Math.max(0, (scope.followUp ? scope.recipients : scope.validContacts) - scope.jobs);
     },
 
     /** Rows of a window (see pageWindow), in display order. */
@@ -478,10 +517,12 @@ export function reportRepository(db: Sql) {
       return rows;
     },
 
-    /** The campaign's status and its live audience (not deleted), if any. */
-    async campaignStatus(campaignId: number): Promise<{ status: CampaignStatus; audienceId: number | null; name: string } | undefined> {
-      const { rows } = await db.query<{ status: CampaignStatus; audienceId: number | null; name: string }>(
-        `SELECT c.status, a.id AS "audienceId", c.name FROM campaigns c
+    /** The campaign's status, its live audience (not deleted), if any, and whether it is a follow-up. */
+    async campaignStatus(
+      campaignId: number,
+    ): Promise<{ status: CampaignStatus; audienceId: number | null; name: string; followUp: boolean } | undefined> {
+      const { rows } = await db.query<{ status: CampaignStatus; audienceId: number | null; name: string; followUp: boolean }>(
+        `SELECT c.status, a.id AS "audienceId", c.name, c.follow_up_recipients IS NOT NULL AS "followUp" FROM campaigns c
            LEFT JOIN audiences a ON a.id = c.audience_id AND a.deleted_at IS NULL
           WHERE c.id = $1`,
         [campaignId],
@@ -497,14 +538,20 @@ export function reportRepository(db: Sql) {
       return rows[0]?.status;
     },
 
-    /** A contact of the audience as "send to contact" sees it; undefined when it is not one of the audience's. */
-    async contactForSend(campaignId: number, audienceId: number, contactId: number) {
-      const { rows } = await db.query<{ valid: boolean; suppressed: boolean; hasJob: boolean }>(
+    /**
+     * A contact of the audience as "send to contact" sees it; undefined when it is not one of the
+     * audience's. `recipient`: one of the follow-up's recipients (`followUp`), or true for a campaign
+     * that is none. The follow-up's recipients are read in one pass over its own (its key starts
+     * with the campaign, not the contact): an action of one row.
+     */
+    async contactForSend(campaignId: number, audienceId: number, contactId: number, followUp: boolean) {
+      const { rows } = await db.query<{ valid: boolean; suppressed: boolean; hasJob: boolean; recipient: boolean }>(
         `SELECT c.error_message IS NULL AS valid,
                 EXISTS (SELECT 1 FROM suppressions s WHERE s.email_lower = lower(c.email)) AS suppressed,
-                EXISTS (SELECT 1 FROM campaign_jobs j WHERE j.campaign_id = $1 AND j.contact_id = c.id) AS "hasJob"
+                EXISTS (SELECT 1 FROM campaign_jobs j WHERE j.campaign_id = $1 AND j.contact_id = c.id) AS "hasJob",
+                NOT $4::boolean OR EXISTS (SELECT 1 FROM follow_up_recipients r WHERE r.campaign_id = $1 AND r.contact_id = c.id) AS recipient
            FROM contacts c WHERE c.id = $3 AND c.audience_id = $2`,
-        [campaignId, audienceId, contactId],
+        [campaignId, audienceId, contactId, followUp],
       );
       return rows[0];
     },
