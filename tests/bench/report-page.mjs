@@ -21,7 +21,7 @@ import { pathToFileURL } from 'node:url';
 import { seedGeneratedAudience } from '../../api/test/support/seed.ts';
 import { ROWS } from './support/contacts.mjs';
 import { startStack } from './support/stack.mjs';
-import { timedCalls } from './support/stats.mjs';
+import { floorCall, overFloor, timedCalls } from './support/stats.mjs';
 
 const WARMUP = 20;
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
@@ -268,6 +268,14 @@ async function main() {
     const worstColdMs = Math.max(...Object.values(results).map((r) => r.coldMs));
     const load = loadavg().map((n) => Number(n.toFixed(2)));
     console.log(`worst p95 ${worstP95Ms} ms (budget <= 50); worst cold ${worstColdMs} ms; load average ${load.join(' ')} on this machine`);
+    const { floorP95Ms } = await floorCall(stack);
+    const floorRatios = {
+      pages: overFloor(worstP95Ms, floorP95Ms),
+      overview: overFloor(outcome.overview.p95Ms, floorP95Ms),
+      timeline: overFloor(outcome.timeline.p95Ms, floorP95Ms),
+      domains: overFloor(outcome.domains.p95Ms, floorP95Ms),
+    };
+    console.log(`ceiling: /healthz of the same API p95 ${floorP95Ms} ms; as multiples of it: ${JSON.stringify(floorRatios)}`);
     console.log(
       JSON.stringify({
         bench: 'report-page',
@@ -278,6 +286,8 @@ async function main() {
         overviewP95Ms: outcome.overview.p95Ms,
         timelineP95Ms: outcome.timeline.p95Ms,
         domainsP95Ms: outcome.domains.p95Ms,
+        floorP95Ms,
+        floorRatios,
         loadAverage: load,
         notSentAll,
         outcome,

@@ -27,3 +27,16 @@ export async function timedCalls(stack, url, { warmup, samples }) {
   times.sort((a, b) => a - b);
   return { coldMs, p50Ms: Number(percentile(times, 50).toFixed(2)), p95Ms: Number(percentile(times, 95).toFixed(2)), body };
 }
+
+/**
+ * The same run's ceiling for a page's latency: the API process answering `/healthz` (no token check,
+ * no database) through the same client, so a page's p95 can be read as a ratio to what the machine
+ * gives any request at that moment.
+ */
+export async function floorCall(stack, { warmup = 20, samples = 200 } = {}) {
+  const { p50Ms, p95Ms } = await timedCalls(stack, '/healthz', { warmup, samples });
+  return { floorP50Ms: p50Ms, floorP95Ms: p95Ms };
+}
+
+/** A p95 as a multiple of the floor's (one decimal). */
+export const overFloor = (p95Ms, floorP95Ms) => Number((p95Ms / Math.max(floorP95Ms, 0.01)).toFixed(1));

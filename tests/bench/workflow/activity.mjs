@@ -8,7 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import { loadavg } from 'node:os';
 import { startStack } from '../support/stack.mjs';
-import { timedCalls } from '../support/stats.mjs';
+import { floorCall, overFloor, timedCalls } from '../support/stats.mjs';
 
 const ROWS = Number(process.env.BENCH_ACTIVITY_ROWS ?? 1_000_000);
 const WARMUP = 10;
@@ -84,7 +84,10 @@ export default async function measure() {
     const over = Object.entries(cases).filter(([, c]) => c.p95Ms > BUDGET_MS);
     console.log(`activity page p95 worst ${activityP95Ms} ms (budget ${BUDGET_MS} ms), load ${loadavg()[0].toFixed(1)}`);
     if (over.length > 0) console.log(`over budget: ${over.map(([name]) => name).join(', ')}`);
-    return { activityP95Ms, activityCases: cases };
+    const { floorP95Ms } = await floorCall(stack);
+    const activityFloorRatio = overFloor(activityP95Ms, floorP95Ms);
+    console.log(`ceiling: /healthz of the same API p95 ${floorP95Ms} ms; the worst page at ${activityFloorRatio} x`);
+    return { activityP95Ms, activityFloorP95Ms: floorP95Ms, activityFloorRatio, activityCases: cases };
   } finally {
     await stack.stop();
   }

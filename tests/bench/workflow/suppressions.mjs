@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { startStack } from '../support/stack.mjs';
-import { timedCalls } from '../support/stats.mjs';
+import { floorCall, overFloor, timedCalls } from '../support/stats.mjs';
 
 const ROWS = Number(process.env.BENCH_SUPPRESSIONS ?? 1_000_000);
 const WARMUP = 10;
@@ -65,7 +65,10 @@ export default async function measure() {
         .map((n) => n.toFixed(1))
         .join(' ')}; budget 50 ms`,
     );
-    return { suppressionsP95Ms: Number(worst.toFixed(2)) };
+    const { floorP95Ms } = await floorCall(stack);
+    const suppressionsFloorRatio = overFloor(worst, floorP95Ms);
+    console.log(`ceiling: /healthz of the same API p95 ${floorP95Ms} ms; the worst page at ${suppressionsFloorRatio} x`);
+    return { suppressionsP95Ms: Number(worst.toFixed(2)), suppressionsFloorP95Ms: floorP95Ms, suppressionsFloorRatio };
   } finally {
     await stack.stop();
   }
