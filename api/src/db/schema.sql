@@ -1,0 +1,1516 @@
+-- Mailroom's schema as the migrations in api/src/db/migrations leave it, for reading: never applied.
+-- Made by `pnpm --filter @mailroom/api schema`; api/src/db/schema.test.ts fails when it is out of date.
+--
+-- PostgreSQL database dump
+--
+
+--
+-- Name: pg_trgm; Type: EXTENSION; Schema: -; Owner: -
+--
+
+CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public;
+
+--
+-- Name: EXTENSION pg_trgm; Type: COMMENT; Schema: -; Owner: -
+--
+
+COMMENT ON EXTENSION pg_trgm IS 'text similarity measurement and index searching based on trigrams';
+
+--
+-- Name: activity_refuse_update(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.activity_refuse_update() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  RAISE EXCEPTION 'the activity log is append-only';
+END $$;
+
+--
+-- Name: audiences_check_no_contacts(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.audiences_check_no_contacts() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  IF EXISTS (SELECT 1 FROM contacts WHERE audience_id = OLD.id) THEN
+    RAISE EXCEPTION 'audience % still has contacts', OLD.id USING ERRCODE = 'foreign_key_violation';
+  END IF;
+  RETURN OLD;
+END $$;
+
+--
+-- Name: campaign_domain_counts; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.campaign_domain_counts (
+    campaign_id bigint NOT NULL,
+    domain text NOT NULL,
+    sent bigint NOT NULL,
+    delivered bigint NOT NULL,
+    bounced_hard bigint NOT NULL,
+    bounced_soft bigint NOT NULL,
+    complaints bigint NOT NULL,
+    opened_human bigint NOT NULL,
+    clicked_human bigint NOT NULL
+);
+
+--
+-- Name: campaign_domain_counts_add(public.campaign_domain_counts[]); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.campaign_domain_counts_add(delta public.campaign_domain_counts[]) RETURNS void
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  IF delta IS NULL THEN
+    RETURN;
+  END IF;
+  PERFORM 1 FROM campaigns WHERE id IN (SELECT DISTINCT d.campaign_id FROM unnest(delta) d) ORDER BY id FOR NO KEY UPDATE;
+  INSERT INTO campaign_domain_counts AS k (campaign_id, domain, sent, delivered, bounced_hard, bounced_soft, complaints,
+                                           opened_human, clicked_human)
+  SELECT d.campaign_id, d.domain, d.sent, d.delivered, d.bounced_hard, d.bounced_soft, d.complaints, d.opened_human,
+         d.clicked_human FROM unnest(delta) d
+   ORDER BY d.campaign_id, d.domain
+  ON CONFLICT (campaign_id, domain) DO UPDATE
+     SET sent = k.sent + excluded.sent, delivered = k.delivered + excluded.delivered,
+         bounced_hard = k.bounced_hard + excluded.bounced_hard, bounced_soft = k.bounced_soft + excluded.bounced_soft,
+         complaints = k.complaints + excluded.complaints, opened_human = k.opened_human + excluded.opened_human,
+         clicked_human = k.clicked_human + excluded.clicked_human;
+END $$;
+
+--
+-- Name: campaign_hourly_counts; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.campaign_hourly_counts (
+    campaign_id bigint NOT NULL,
+    hour timestamp with time zone NOT NULL,
+    sent bigint NOT NULL,
+    opens_human bigint NOT NULL,
+    opens_machine bigint NOT NULL,
+    clicks_human bigint NOT NULL,
+    clicks_machine bigint NOT NULL
+);
+
+--
+-- Name: campaign_hourly_counts_add(public.campaign_hourly_counts[]); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.campaign_hourly_counts_add(delta public.campaign_hourly_counts[]) RETURNS void
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  IF delta IS NULL THEN
+    RETURN;
+  END IF;
+  PERFORM 1 FROM campaigns WHERE id IN (SELECT DISTINCT d.campaign_id FROM unnest(delta) d) ORDER BY id FOR NO KEY UPDATE;
+  INSERT INTO campaign_hourly_counts AS k (campaign_id, hour, sent, opens_human, opens_machine, clicks_human, clicks_machine)
+  SELECT d.campaign_id, d.hour, d.sent, d.opens_human, d.opens_machine, d.clicks_human, d.clicks_machine FROM unnest(delta) d
+   ORDER BY d.campaign_id, d.hour
+  ON CONFLICT (campaign_id, hour) DO UPDATE
+     SET sent = k.sent + excluded.sent, opens_human = k.opens_human + excluded.opens_human,
+         opens_machine = k.opens_machine + excluded.opens_machine, clicks_human = k.clicks_human + excluded.clicks_human,
+         clicks_machine = k.clicks_machine + excluded.clicks_machine;
+END $$;
+
+--
+-- Name: campaign_job_counts; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.campaign_job_counts (
+    campaign_id bigint NOT NULL,
+    status text NOT NULL,
+    bounce_type text NOT NULL,
+    opened boolean NOT NULL,
+    clicked boolean NOT NULL,
+    human_opened boolean NOT NULL,
+    human_clicked boolean NOT NULL,
+    jobs bigint NOT NULL
+);
+
+--
+-- Name: campaign_job_counts_add(public.campaign_job_counts[]); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.campaign_job_counts_add(delta public.campaign_job_counts[]) RETURNS void
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  IF delta IS NULL THEN
+    RETURN;
+  END IF;
+  PERFORM 1 FROM campaigns WHERE id IN (SELECT DISTINCT d.campaign_id FROM unnest(delta) d) ORDER BY id FOR NO KEY UPDATE;
+  INSERT INTO campaign_job_counts AS k (campaign_id, status, bounce_type, opened, clicked, human_opened, human_clicked, jobs)
+  SELECT d.campaign_id, d.status, d.bounce_type, d.opened, d.clicked, d.human_opened, d.human_clicked, d.jobs FROM unnest(delta) d
+   ORDER BY d.campaign_id, d.status, d.bounce_type, d.opened, d.clicked, d.human_opened, d.human_clicked
+  ON CONFLICT (campaign_id, status, bounce_type, opened, clicked, human_opened, human_clicked)
+  DO UPDATE SET jobs = k.jobs + excluded.jobs;
+END $$;
+
+--
+-- Name: campaign_jobs_counted_insert(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.campaign_jobs_counted_insert() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+  delta campaign_job_counts[];
+BEGIN
+  SELECT array_agg(row(campaign_id, status, bounce_type, opened, clicked, human_opened, human_clicked, jobs)::campaign_job_counts) INTO delta
+    FROM (SELECT campaign_id, status, coalesce(bounce_type, 'NONE') AS bounce_type, opened_at IS NOT NULL AS opened,
+                 clicked_at IS NOT NULL AS clicked, human_opened_at IS NOT NULL AS human_opened,
+                 human_clicked_at IS NOT NULL AS human_clicked, count(*) AS jobs
+            FROM new_jobs GROUP BY 1, 2, 3, 4, 5, 6, 7) g;
+  PERFORM campaign_job_counts_add(delta);
+  RETURN NULL;
+END $$;
+
+--
+-- Name: campaign_jobs_counted_update(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.campaign_jobs_counted_update() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+  delta campaign_job_counts[];
+BEGIN
+  SELECT array_agg(row(campaign_id, status, bounce_type, opened, clicked, human_opened, human_clicked, jobs)::campaign_job_counts) INTO delta
+    FROM (SELECT campaign_id, status, bounce_type, opened, clicked, human_opened, human_clicked, sum(n) AS jobs
+            FROM (SELECT campaign_id, status, coalesce(bounce_type, 'NONE') AS bounce_type, opened_at IS NOT NULL AS opened,
+                         clicked_at IS NOT NULL AS clicked, human_opened_at IS NOT NULL AS human_opened,
+                         human_clicked_at IS NOT NULL AS human_clicked, 1 AS n FROM new_jobs
+                  UNION ALL
+                  SELECT campaign_id, status, coalesce(bounce_type, 'NONE'), opened_at IS NOT NULL, clicked_at IS NOT NULL,
+                         human_opened_at IS NOT NULL, human_clicked_at IS NOT NULL, -1
+                    FROM old_jobs) moves
+           GROUP BY 1, 2, 3, 4, 5, 6, 7
+          HAVING sum(n) <> 0) g;
+  PERFORM campaign_job_counts_add(delta);
+  RETURN NULL;
+END $$;
+
+--
+-- Name: campaign_jobs_outcome_counted(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.campaign_jobs_outcome_counted() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $_$
+DECLARE
+  hourly campaign_hourly_counts[];
+  domains campaign_domain_counts[];
+BEGIN
+  EXECUTE format($q$
+    WITH moves AS (%s)
+    SELECT (SELECT array_agg(row(campaign_id, hour, sent, 0, 0, 0, 0)::campaign_hourly_counts)
+              FROM (SELECT campaign_id, date_trunc('hour', sent_at, 'UTC') AS hour, sum(n) AS sent
+                      FROM moves WHERE sent_at IS NOT NULL GROUP BY 1, 2 HAVING sum(n) <> 0) h),
+           (SELECT array_agg(row(campaign_id, domain, sent, delivered, bounced_hard, bounced_soft, complaints, opened_human,
+                                 clicked_human)::campaign_domain_counts)
+              FROM (SELECT campaign_id, recipient_domain(email) AS domain,
+                           coalesce(sum(n) FILTER (WHERE status IN ('SENT_WAIT_ACK', 'SENT_SUCCESS')), 0) AS sent,
+                           coalesce(sum(n) FILTER (WHERE status = 'SENT_SUCCESS'), 0) AS delivered,
+                           coalesce(sum(n) FILTER (WHERE bounce_type = 'HARD'), 0) AS bounced_hard,
+                           coalesce(sum(n) FILTER (WHERE bounce_type = 'SOFT'), 0) AS bounced_soft,
+                           coalesce(sum(n) FILTER (WHERE complained), 0) AS complaints,
+                           coalesce(sum(n) FILTER (WHERE human_opened), 0) AS opened_human,
+                           coalesce(sum(n) FILTER (WHERE human_clicked), 0) AS clicked_human
+                      FROM moves
+                     WHERE status IN ('SENT_WAIT_ACK', 'SENT_SUCCESS') OR bounce_type IS NOT NULL OR complained
+                        OR human_opened OR human_clicked
+                     GROUP BY 1, 2) d
+             WHERE (sent, delivered, bounced_hard, bounced_soft, complaints, opened_human, clicked_human) <> (0, 0, 0, 0, 0, 0, 0))
+    $q$, transition_moves(
+      'campaign_id, email, status, sent_at, bounce_type, complaint_type IS NOT NULL AS complained,
+       human_opened_at IS NOT NULL AS human_opened, human_clicked_at IS NOT NULL AS human_clicked',
+      TG_OP, 'new_jobs', 'old_jobs'))
+    INTO hourly, domains;
+  PERFORM campaign_hourly_counts_add(hourly);
+  PERFORM campaign_domain_counts_add(domains);
+  RETURN NULL;
+END $_$;
+
+--
+-- Name: contacts_check_audience(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.contacts_check_audience() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  IF EXISTS (SELECT 1 FROM (SELECT DISTINCT audience_id FROM new_contacts) n
+             WHERE NOT EXISTS (SELECT 1 FROM audiences a WHERE a.id = n.audience_id)) THEN
+    RAISE EXCEPTION 'a contact must belong to an existing audience' USING ERRCODE = 'foreign_key_violation';
+  END IF;
+  RETURN NULL;
+END $$;
+
+--
+-- Name: csv_inert(text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.csv_inert(value text) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN CASE WHEN ("left"(value, 1) = ANY (ARRAY['='::text, '+'::text, '-'::text, '@'::text, '	'::text, ''::text])) THEN (''''::text || value) ELSE value END;
+
+--
+-- Name: follow_up_recipients_of_deleted(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.follow_up_recipients_of_deleted() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  DELETE FROM follow_up_recipients WHERE campaign_id = OLD.id;
+  RETURN NULL;
+END $$;
+
+--
+-- Name: recipient_domain(text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.recipient_domain(email text) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN "left"(lower(split_part(email, '@'::text, '-1'::integer)), 255);
+
+--
+-- Name: record_tracking_hits(bigint[], bigint[], text[], timestamp with time zone[], inet[], text[], integer, integer); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.record_tracking_hits(hit_jobs bigint[], hit_links bigint[], hit_agents text[], hit_times timestamp with time zone[], hit_ips inet[], hit_reasons text[], too_soon_ms integer, burst_ms integer) RETURNS integer
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+  recorded integer;
+  burst interval := make_interval(secs => burst_ms / 1000.0);
+  marked bigint[];
+BEGIN
+  PERFORM set_config('synchronous_commit', 'off', true);
+  PERFORM 1 FROM campaign_jobs WHERE id = ANY (hit_jobs) ORDER BY id FOR UPDATE;
+  PERFORM 1 FROM campaign_links WHERE id = ANY (hit_links) ORDER BY id FOR UPDATE;
+  PERFORM 1 FROM campaigns WHERE id IN (SELECT campaign_id FROM campaign_jobs WHERE id = ANY (hit_jobs)) ORDER BY id FOR UPDATE;
+  -- A new statement, so a new snapshot: it sees what the calls that held these locks before committed.
+  WITH hit AS (
+    SELECT h.job, h.link, h.agent, h.at, h.ip, j.campaign_id, j.opened_at IS NULL AS unopened, j.clicked_at IS NULL AS unclicked,
+           coalesce(l.hidden, false) AS hidden, (extract(epoch FROM h.at - j.sent_at) * 1000)::bigint AS since_sent_ms,
+           CASE WHEN l.hidden THEN 'hidden-link'
+                ELSE coalesce(h.reason, CASE WHEN h.link IS NOT NULL AND h.at - j.sent_at < make_interval(secs => too_soon_ms / 1000.0)
+                                             THEN 'too-soon' END) END AS reason
+      FROM unnest(hit_jobs, hit_links, hit_agents, hit_times, hit_ips, hit_reasons) AS h(job, link, agent, at, ip, reason)
+      JOIN campaign_jobs j ON j.id = h.job
+      LEFT JOIN campaign_links l ON l.id = h.link
+     WHERE h.link IS NULL OR l.campaign_id = j.campaign_id),
+  events AS (
+    INSERT INTO tracking_events (campaign_id, job_id, kind, link_id, user_agent, created_at, client_ip, since_sent_ms, machine, machine_reason)
+    SELECT campaign_id, job, CASE WHEN link IS NULL THEN 'OPEN' ELSE 'CLICK' END, link, left(agent, 500), at, ip, since_sent_ms,
+           reason IS NOT NULL, reason
+      FROM hit
+    RETURNING 1),
+  -- The spec's figures as before, without the hidden link.
+  counted AS (SELECT * FROM hit WHERE NOT hidden),
+  per_job AS (
+    SELECT job, campaign_id, min(at) AS first_at, min(at) FILTER (WHERE link IS NOT NULL) AS first_click_at,
+           min(at) FILTER (WHERE reason IS NULL) AS human_at, min(at) FILTER (WHERE link IS NOT NULL AND reason IS NULL) AS human_click_at,
+           bool_or(unopened) AS new_open, bool_or(unclicked AND link IS NOT NULL) AS new_click
+      FROM counted GROUP BY job, campaign_id),
+  jobs AS (
+    -- least() passes over NULLs: a person's first hit stays the first.
+    UPDATE campaign_jobs j SET opened_at = coalesce(j.opened_at, p.first_at), clicked_at = coalesce(j.clicked_at, p.first_click_at),
+                               human_opened_at = least(j.human_opened_at, p.human_at),
+                               human_clicked_at = least(j.human_clicked_at, p.human_click_at)
+      FROM per_job p
+     WHERE j.id = p.job
+       AND (p.new_open OR p.new_click OR p.human_at < coalesce(j.human_opened_at, 'infinity')
+            OR p.human_click_at < coalesce(j.human_clicked_at, 'infinity'))
+    RETURNING 1),
+  pair AS (SELECT DISTINCT job, link FROM counted WHERE link IS NOT NULL),
+  new_pair AS (
+    SELECT link, count(*) AS n FROM pair
+     WHERE NOT EXISTS (SELECT 1 FROM tracking_events e WHERE e.job_id = pair.job AND e.kind = 'CLICK' AND e.link_id = pair.link)
+     GROUP BY link),
+  link_clicks AS (SELECT link, count(*) AS n FROM counted WHERE link IS NOT NULL GROUP BY link),
+  links AS (
+    UPDATE campaign_links l SET clicks = l.clicks + c.n, unique_clicks = l.unique_clicks + coalesce(np.n, 0)
+      FROM link_clicks c LEFT JOIN new_pair np ON np.link = c.link
+     WHERE l.id = c.link
+    RETURNING 1),
+  per_campaign AS (
+    SELECT campaign_id, count(*) FILTER (WHERE new_open) AS opens, count(*) FILTER (WHERE new_click) AS clicks
+      FROM per_job GROUP BY campaign_id),
+  campaign_counts AS (
+    UPDATE campaigns c SET unique_opens = c.unique_opens + pc.opens, unique_clicks = c.unique_clicks + pc.clicks
+      FROM per_campaign pc WHERE c.id = pc.campaign_id AND (pc.opens > 0 OR pc.clicks > 0)
+    RETURNING 1)
+  -- The other data-modifying parts run to completion whether read or not.
+  SELECT count(*) INTO recorded FROM events;
+
+  -- Bursts, in the hits of this call's jobs around this call's hits (the job and time index).
+  WITH batch AS (
+    SELECT h.job, min(h.at) AS first_at, max(h.at) AS last_at FROM unnest(hit_jobs, hit_times) AS h(job, at) GROUP BY h.job),
+  recent AS (
+    SELECT e.id, e.job_id, e.campaign_id, e.link_id, e.created_at, e.machine, coalesce(l.hidden, false) AS hidden,
+           e.created_at BETWEEN b.first_at AND b.last_at AS in_call
+      FROM batch b
+      JOIN tracking_events e ON e.job_id = b.job AND e.created_at BETWEEN b.first_at - 2 * burst AND b.last_at + 2 * burst
+      LEFT JOIN campaign_links l ON l.id = e.link_id),
+  link_count AS (
+    SELECT l.campaign_id, count(*) AS n FROM campaign_links l
+     WHERE l.campaign_id IN (SELECT campaign_id FROM recent WHERE in_call AND link_id IS NOT NULL AND NOT hidden) AND NOT l.hidden
+     GROUP BY l.campaign_id),
+  found AS (
+    SELECT r.job_id, r.created_at - burst AS from_at, r.created_at + burst AS to_at, 'hidden-link' AS reason
+      FROM recent r WHERE r.hidden
+    UNION ALL
+    -- Every link of the mail (two or more) followed within burst_ms of one of this call's clicks.
+    SELECT c.job_id, c.created_at - 2 * burst, c.created_at + 2 * burst, 'scanner-burst'
+      FROM recent c JOIN link_count n ON n.campaign_id = c.campaign_id AND n.n >= 2
+     WHERE c.in_call AND c.link_id IS NOT NULL AND NOT c.hidden
+       AND (SELECT count(DISTINCT o.link_id) FROM tracking_events o JOIN campaign_links ol ON ol.id = o.link_id AND NOT ol.hidden
+             WHERE o.job_id = c.job_id AND o.created_at BETWEEN c.created_at - burst AND c.created_at + burst) = n.n),
+  turned AS (
+    SELECT DISTINCT ON (r.id) r.id, f.reason
+      FROM recent r JOIN found f ON f.job_id = r.job_id AND r.created_at BETWEEN f.from_at AND f.to_at
+     WHERE NOT r.machine
+     ORDER BY r.id, f.reason),
+  marked_events AS (
+    UPDATE tracking_events e SET machine = true, machine_reason = t.reason FROM turned t WHERE e.id = t.id
+    RETURNING e.job_id)
+  SELECT array_agg(DISTINCT job_id) INTO marked FROM marked_events;
+
+  IF marked IS NOT NULL THEN
+    -- A hidden-link hit is always a machine's: the hits left to people are the spec's opens and clicks.
+    UPDATE campaign_jobs j SET human_opened_at = p.opened_at, human_clicked_at = p.clicked_at
+      FROM (SELECT m.job,
+                   (SELECT min(e.created_at) FROM tracking_events e WHERE e.job_id = m.job AND NOT e.machine) AS opened_at,
+                   (SELECT min(e.created_at) FROM tracking_events e WHERE e.job_id = m.job AND e.kind = 'CLICK' AND NOT e.machine) AS clicked_at
+              FROM unnest(marked) AS m(job)) p
+     WHERE j.id = p.job
+       AND (j.human_opened_at IS DISTINCT FROM p.opened_at OR j.human_clicked_at IS DISTINCT FROM p.clicked_at);
+  END IF;
+  RETURN recorded;
+END $$;
+
+--
+-- Name: reserve_send_slots(integer, double precision, double precision, integer); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.reserve_send_slots(wanted integer, max_rate double precision, horizon_ms double precision, returned integer) RETURNS TABLE(granted integer, first_at_ms double precision, wait_ms double precision, spacing_ms double precision, quota_reached boolean)
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+  r send_rate;
+  now_at timestamptz := clock_timestamp();
+  rate double precision;
+  start_at timestamptz;
+  ahead_ms double precision;
+  n integer := wanted;
+BEGIN
+  SELECT * INTO STRICT r FROM send_rate WHERE id FOR UPDATE;
+  r.quota_left := r.quota_left + returned;
+  r.reserved_total := r.reserved_total - returned;
+  rate := max_rate * send_rate_pace(r.slowdown, r.slowed_at, now_at);
+  start_at := greatest(r.next_slot_at, now_at);
+  ahead_ms := extract(epoch FROM start_at - now_at)::double precision * 1000;
+  IF ahead_ms > horizon_ms THEN
+    n := 0;
+    RETURN QUERY SELECT 0, 0::double precision, ahead_ms - horizon_ms, 0::double precision, false;
+  ELSE
+    IF r.quota_left IS NOT NULL THEN
+      n := least(n, greatest(0, floor(r.quota_left))::integer);
+    END IF;
+    IF n <= 0 THEN
+      n := 0;
+      RETURN QUERY SELECT 0, 0::double precision, 0::double precision, 0::double precision, true;
+    ELSE
+      RETURN QUERY SELECT n, (extract(epoch FROM start_at) * 1000)::double precision, 0::double precision, 1000 / rate, false;
+    END IF;
+  END IF;
+  IF n > 0 OR returned <> 0 THEN
+    UPDATE send_rate
+       SET next_slot_at = CASE WHEN n > 0 THEN start_at + make_interval(secs => n / rate) ELSE next_slot_at END,
+           quota_left = r.quota_left - n,
+           reserved_total = r.reserved_total + n
+     WHERE id;
+  END IF;
+END $$;
+
+--
+-- Name: send_rate_pace(double precision, timestamp with time zone, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.send_rate_pace(slowdown double precision, slowed_at timestamp with time zone, at timestamp with time zone) RETURNS double precision
+    LANGUAGE sql IMMUTABLE
+    RETURN LEAST((1)::double precision, (slowdown + ((EXTRACT(epoch FROM (at - slowed_at)) / (60)::numeric))::double precision));
+
+--
+-- Name: send_rate_throttled(double precision); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.send_rate_throttled(pause_ms double precision) RETURNS void
+    LANGUAGE sql
+    AS $$
+  UPDATE send_rate
+     SET slowdown = greatest(0.05, send_rate_pace(slowdown, slowed_at, clock_timestamp()) / 2),
+         slowed_at = clock_timestamp(),
+         next_slot_at = greatest(next_slot_at, clock_timestamp()) + make_interval(secs => pause_ms / 1000)
+   WHERE id AND slowed_at < clock_timestamp() - interval '1 second';
+$$;
+
+--
+-- Name: soft_bounce_counted(text, text, integer, bigint); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.soft_bounce_counted(address text, message_id text, max_bounces integer, from_campaign bigint) RETURNS boolean
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+  streak integer;
+  added integer;
+BEGIN
+  INSERT INTO soft_bounce_streaks AS s (email_lower, bounces, last_message_id)
+  VALUES (lower(address), 1, message_id)
+  ON CONFLICT (email_lower) DO UPDATE
+    SET bounces = s.bounces + 1, last_message_id = excluded.last_message_id, updated_at = now()
+    WHERE s.last_message_id <> excluded.last_message_id
+  RETURNING bounces INTO streak;
+  IF streak IS NULL OR streak < max_bounces THEN
+    RETURN false;
+  END IF;
+  DELETE FROM soft_bounce_streaks WHERE email_lower = lower(address);
+  INSERT INTO suppressions (email_lower, reason, campaign_id) VALUES (lower(address), 'SOFT_BOUNCE', from_campaign)
+  ON CONFLICT DO NOTHING;
+  GET DIAGNOSTICS added = ROW_COUNT;
+  RETURN added = 1;
+END $$;
+
+--
+-- Name: suppressions_counted(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.suppressions_counted() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+  d record;
+BEGIN
+  IF TG_OP = 'TRUNCATE' THEN
+    UPDATE suppression_counts SET suppressions = 0;
+  ELSIF TG_OP = 'INSERT' THEN
+    FOR d IN SELECT reason, count(*) AS n FROM new_rows GROUP BY reason ORDER BY reason LOOP
+      UPDATE suppression_counts SET suppressions = suppressions + d.n WHERE reason = d.reason;
+    END LOOP;
+  ELSIF TG_OP = 'DELETE' THEN
+    FOR d IN SELECT reason, count(*) AS n FROM old_rows GROUP BY reason ORDER BY reason LOOP
+      UPDATE suppression_counts SET suppressions = suppressions - d.n WHERE reason = d.reason;
+    END LOOP;
+  ELSE
+    FOR d IN SELECT reason, sum(n) AS n FROM (
+               SELECT reason, count(*) AS n FROM new_rows GROUP BY reason
+               UNION ALL SELECT reason, -count(*) FROM old_rows GROUP BY reason) moved
+             GROUP BY reason HAVING sum(n) <> 0 ORDER BY reason LOOP
+      UPDATE suppression_counts SET suppressions = suppressions + d.n WHERE reason = d.reason;
+    END LOOP;
+  END IF;
+  RETURN NULL;
+END $$;
+
+--
+-- Name: tracking_events_counted(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.tracking_events_counted() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $_$
+DECLARE
+  hourly campaign_hourly_counts[];
+BEGIN
+  EXECUTE format($q$
+    WITH moves AS (%s)
+    SELECT array_agg(row(campaign_id, hour, 0, opens_human, opens_machine, clicks_human, clicks_machine)::campaign_hourly_counts)
+      FROM (SELECT campaign_id, date_trunc('hour', created_at, 'UTC') AS hour,
+                   coalesce(sum(n) FILTER (WHERE kind = 'OPEN' AND NOT machine), 0) AS opens_human,
+                   coalesce(sum(n) FILTER (WHERE kind = 'OPEN' AND machine), 0) AS opens_machine,
+                   coalesce(sum(n) FILTER (WHERE kind = 'CLICK' AND NOT machine), 0) AS clicks_human,
+                   coalesce(sum(n) FILTER (WHERE kind = 'CLICK' AND machine), 0) AS clicks_machine
+              FROM moves GROUP BY 1, 2) h
+     WHERE (opens_human, opens_machine, clicks_human, clicks_machine) <> (0, 0, 0, 0)
+    $q$, transition_moves('campaign_id, created_at, kind, machine', TG_OP, 'new_events', 'old_events'))
+    INTO hourly;
+  PERFORM campaign_hourly_counts_add(hourly);
+  RETURN NULL;
+END $_$;
+
+--
+-- Name: transition_moves(text, text, text, text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.transition_moves(columns text, op text, new_table text, old_table text) RETURNS text
+    LANGUAGE sql IMMUTABLE
+    RETURN CASE op WHEN 'INSERT'::text THEN format('SELECT %s, 1 AS n FROM %I'::text, columns, new_table) ELSE format('SELECT %1$s, 1 AS n FROM %2$I UNION ALL SELECT %1$s, -1 FROM %3$I'::text, columns, new_table, old_table) END;
+
+--
+-- Name: activity; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.activity (
+    id bigint NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    member_email text NOT NULL,
+    kind text NOT NULL,
+    object_type text NOT NULL,
+    object_id bigint,
+    object_name text,
+    details jsonb DEFAULT '{}'::jsonb NOT NULL,
+    CONSTRAINT activity_details_check CHECK ((octet_length((details)::text) <= 2000))
+);
+
+--
+-- Name: activity_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+CREATE SEQUENCE public.activity_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+--
+-- Name: activity_id_seq; Type: SEQUENCE OWNED BY; Schema: public; Owner: -
+--
+
+ALTER SEQUENCE public.activity_id_seq OWNED BY public.activity.id;
+
+--
+-- Name: audiences; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.audiences (
+    id bigint NOT NULL,
+    name text NOT NULL,
+    headers jsonb DEFAULT '[]'::jsonb NOT NULL,
+    source text,
+    number_of_contacts integer DEFAULT 0 NOT NULL,
+    number_of_contacts_with_errors integer DEFAULT 0 NOT NULL,
+    is_importing boolean DEFAULT false NOT NULL,
+    import_error_message text,
+    deleted_at timestamp with time zone,
+    created_by_email text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    import_started_at timestamp with time zone,
+    CONSTRAINT audiences_source_check CHECK ((source = ANY (ARRAY['CSV'::text, 'TEXT'::text, 'BIG_QUERY'::text, 'FILTERS'::text])))
+);
+
+--
+-- Name: audiences_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+CREATE SEQUENCE public.audiences_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+--
+-- Name: audiences_id_seq; Type: SEQUENCE OWNED BY; Schema: public; Owner: -
+--
+
+ALTER SEQUENCE public.audiences_id_seq OWNED BY public.audiences.id;
+
+--
+-- Name: campaign_jobs; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.campaign_jobs (
+    id bigint NOT NULL,
+    campaign_id bigint NOT NULL,
+    contact_id bigint NOT NULL,
+    email text NOT NULL,
+    status text DEFAULT 'QUEUED'::text NOT NULL,
+    ses_message_id text,
+    attempts integer DEFAULT 0 NOT NULL,
+    error_message text,
+    bounce_type text,
+    bounce_message text,
+    bounce_time timestamp with time zone,
+    complaint_type text,
+    complaint_time timestamp with time zone,
+    opened_at timestamp with time zone,
+    clicked_at timestamp with time zone,
+    claimed_at timestamp with time zone,
+    sent_at timestamp with time zone,
+    not_before timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    claim_token uuid,
+    human_opened_at timestamp with time zone,
+    human_clicked_at timestamp with time zone,
+    CONSTRAINT campaign_jobs_bounce_type_check CHECK ((bounce_type = ANY (ARRAY['HARD'::text, 'SOFT'::text]))),
+    CONSTRAINT campaign_jobs_status_check CHECK ((status = ANY (ARRAY['QUEUED'::text, 'SENDING'::text, 'SENT_WAIT_ACK'::text, 'SENT_SUCCESS'::text, 'FAILED'::text, 'UNKNOWN'::text])))
+);
+
+--
+-- Name: campaign_jobs_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+CREATE SEQUENCE public.campaign_jobs_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+--
+-- Name: campaign_jobs_id_seq; Type: SEQUENCE OWNED BY; Schema: public; Owner: -
+--
+
+ALTER SEQUENCE public.campaign_jobs_id_seq OWNED BY public.campaign_jobs.id;
+
+--
+-- Name: campaign_links; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.campaign_links (
+    id bigint NOT NULL,
+    campaign_id bigint NOT NULL,
+    href text NOT NULL,
+    "position" integer NOT NULL,
+    clicks integer DEFAULT 0 NOT NULL,
+    unique_clicks integer DEFAULT 0 NOT NULL,
+    hidden boolean DEFAULT false NOT NULL
+);
+
+--
+-- Name: campaign_links_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+CREATE SEQUENCE public.campaign_links_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+--
+-- Name: campaign_links_id_seq; Type: SEQUENCE OWNED BY; Schema: public; Owner: -
+--
+
+ALTER SEQUENCE public.campaign_links_id_seq OWNED BY public.campaign_links.id;
+
+--
+-- Name: campaigns; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.campaigns (
+    id bigint NOT NULL,
+    name text NOT NULL,
+    status text DEFAULT 'DRAFT'::text NOT NULL,
+    audience_id bigint,
+    template_id bigint,
+    from_name text,
+    from_email text,
+    subject text,
+    preview_text text,
+    html text,
+    plain_text text,
+    error_message text,
+    delivery_date timestamp with time zone,
+    contact_count integer DEFAULT 0 NOT NULL,
+    jobs_sent integer DEFAULT 0 NOT NULL,
+    jobs_failed integer DEFAULT 0 NOT NULL,
+    unique_opens integer DEFAULT 0 NOT NULL,
+    unique_clicks integer DEFAULT 0 NOT NULL,
+    updated_by_email text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    progress_at timestamp with time zone,
+    scheduled_at timestamp with time zone,
+    follow_up_of bigint,
+    follow_up_name text,
+    follow_up_recipients text,
+    follow_up_count integer,
+    CONSTRAINT campaigns_follow_up_recipients_check CHECK ((follow_up_recipients = ANY (ARRAY['NOT_OPENED'::text, 'NOT_CLICKED'::text]))),
+    CONSTRAINT campaigns_status_check CHECK ((status = ANY (ARRAY['DRAFT'::text, 'SCHEDULED'::text, 'SENDING'::text, 'SENT'::text, 'ERROR'::text])))
+);
+
+--
+-- Name: campaigns_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+CREATE SEQUENCE public.campaigns_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+--
+-- Name: campaigns_id_seq; Type: SEQUENCE OWNED BY; Schema: public; Owner: -
+--
+
+ALTER SEQUENCE public.campaigns_id_seq OWNED BY public.campaigns.id;
+
+--
+-- Name: contacts; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.contacts (
+    id bigint NOT NULL,
+    audience_id bigint NOT NULL,
+    email text NOT NULL,
+    error_message text,
+    data jsonb DEFAULT '{}'::jsonb NOT NULL,
+    seq integer,
+    valid_seq integer,
+    error_seq integer
+);
+
+--
+-- Name: contacts_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+CREATE SEQUENCE public.contacts_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+--
+-- Name: contacts_id_seq; Type: SEQUENCE OWNED BY; Schema: public; Owner: -
+--
+
+ALTER SEQUENCE public.contacts_id_seq OWNED BY public.contacts.id;
+
+--
+-- Name: follow_up_recipients; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.follow_up_recipients (
+    campaign_id bigint NOT NULL,
+    seq integer NOT NULL,
+    contact_id bigint NOT NULL
+);
+
+--
+-- Name: schema_migrations; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.schema_migrations (
+    name text NOT NULL,
+    applied_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
+-- Name: send_rate; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.send_rate (
+    id boolean DEFAULT true NOT NULL,
+    next_slot_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+    slowdown double precision DEFAULT 1 NOT NULL,
+    slowed_at timestamp with time zone DEFAULT '2000-01-01 00:00:00+00'::timestamp with time zone NOT NULL,
+    quota_left double precision,
+    reserved_total bigint DEFAULT 0 NOT NULL,
+    quota_read_at timestamp with time zone,
+    CONSTRAINT send_rate_id_check CHECK (id),
+    CONSTRAINT send_rate_slowdown_check CHECK (((slowdown > (0)::double precision) AND (slowdown <= (1)::double precision)))
+);
+
+--
+-- Name: sns_messages; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.sns_messages (
+    message_id text NOT NULL,
+    received_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
+-- Name: soft_bounce_streaks; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.soft_bounce_streaks (
+    email_lower text NOT NULL,
+    bounces integer NOT NULL,
+    last_message_id text NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
+-- Name: suppression_counts; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.suppression_counts (
+    reason text NOT NULL,
+    suppressions bigint NOT NULL
+);
+
+--
+-- Name: suppression_removals; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.suppression_removals (
+    id bigint NOT NULL,
+    email_lower text NOT NULL,
+    reason text NOT NULL,
+    campaign_id bigint,
+    suppressed_at timestamp with time zone NOT NULL,
+    removed_by_email text NOT NULL,
+    removed_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
+-- Name: suppression_removals_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+CREATE SEQUENCE public.suppression_removals_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+--
+-- Name: suppression_removals_id_seq; Type: SEQUENCE OWNED BY; Schema: public; Owner: -
+--
+
+ALTER SEQUENCE public.suppression_removals_id_seq OWNED BY public.suppression_removals.id;
+
+--
+-- Name: suppressions; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.suppressions (
+    email_lower text NOT NULL,
+    reason text NOT NULL,
+    campaign_id bigint,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    added_by_email text,
+    id bigint NOT NULL,
+    CONSTRAINT suppressions_reason_check CHECK ((reason = ANY (ARRAY['UNSUBSCRIBE'::text, 'HARD_BOUNCE'::text, 'COMPLAINT'::text, 'SOFT_BOUNCE'::text, 'MEMBER'::text])))
+);
+
+--
+-- Name: suppressions_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+ALTER TABLE public.suppressions ALTER COLUMN id ADD GENERATED BY DEFAULT AS IDENTITY (
+    SEQUENCE NAME public.suppressions_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
+-- Name: templates; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.templates (
+    id bigint NOT NULL,
+    name text NOT NULL,
+    design jsonb,
+    html text,
+    plain_text text,
+    preview text,
+    updated_by_email text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
+-- Name: templates_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+CREATE SEQUENCE public.templates_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+--
+-- Name: templates_id_seq; Type: SEQUENCE OWNED BY; Schema: public; Owner: -
+--
+
+ALTER SEQUENCE public.templates_id_seq OWNED BY public.templates.id;
+
+--
+-- Name: tracking_events; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.tracking_events (
+    id bigint NOT NULL,
+    campaign_id bigint NOT NULL,
+    job_id bigint NOT NULL,
+    kind text NOT NULL,
+    link_id bigint,
+    user_agent text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    client_ip inet,
+    since_sent_ms bigint,
+    machine boolean DEFAULT false NOT NULL,
+    machine_reason text,
+    CONSTRAINT tracking_events_kind_check CHECK ((kind = ANY (ARRAY['OPEN'::text, 'CLICK'::text])))
+);
+
+--
+-- Name: tracking_events_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+CREATE SEQUENCE public.tracking_events_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+--
+-- Name: tracking_events_id_seq; Type: SEQUENCE OWNED BY; Schema: public; Owner: -
+--
+
+ALTER SEQUENCE public.tracking_events_id_seq OWNED BY public.tracking_events.id;
+
+--
+-- Name: activity id; Type: DEFAULT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.activity ALTER COLUMN id SET DEFAULT nextval('public.activity_id_seq'::regclass);
+
+--
+-- Name: audiences id; Type: DEFAULT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.audiences ALTER COLUMN id SET DEFAULT nextval('public.audiences_id_seq'::regclass);
+
+--
+-- Name: campaign_jobs id; Type: DEFAULT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.campaign_jobs ALTER COLUMN id SET DEFAULT nextval('public.campaign_jobs_id_seq'::regclass);
+
+--
+-- Name: campaign_links id; Type: DEFAULT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.campaign_links ALTER COLUMN id SET DEFAULT nextval('public.campaign_links_id_seq'::regclass);
+
+--
+-- Name: campaigns id; Type: DEFAULT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.campaigns ALTER COLUMN id SET DEFAULT nextval('public.campaigns_id_seq'::regclass);
+
+--
+-- Name: contacts id; Type: DEFAULT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.contacts ALTER COLUMN id SET DEFAULT nextval('public.contacts_id_seq'::regclass);
+
+--
+-- Name: suppression_removals id; Type: DEFAULT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.suppression_removals ALTER COLUMN id SET DEFAULT nextval('public.suppression_removals_id_seq'::regclass);
+
+--
+-- Name: templates id; Type: DEFAULT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.templates ALTER COLUMN id SET DEFAULT nextval('public.templates_id_seq'::regclass);
+
+--
+-- Name: tracking_events id; Type: DEFAULT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.tracking_events ALTER COLUMN id SET DEFAULT nextval('public.tracking_events_id_seq'::regclass);
+
+--
+-- Name: activity activity_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.activity
+    ADD CONSTRAINT activity_pkey PRIMARY KEY (id);
+
+--
+-- Name: audiences audiences_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.audiences
+    ADD CONSTRAINT audiences_pkey PRIMARY KEY (id);
+
+--
+-- Name: campaign_domain_counts campaign_domain_counts_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.campaign_domain_counts
+    ADD CONSTRAINT campaign_domain_counts_pkey PRIMARY KEY (campaign_id, domain);
+
+--
+-- Name: campaign_hourly_counts campaign_hourly_counts_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.campaign_hourly_counts
+    ADD CONSTRAINT campaign_hourly_counts_pkey PRIMARY KEY (campaign_id, hour);
+
+--
+-- Name: campaign_job_counts campaign_job_counts_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.campaign_job_counts
+    ADD CONSTRAINT campaign_job_counts_pkey PRIMARY KEY (campaign_id, status, bounce_type, opened, clicked, human_opened, human_clicked);
+
+--
+-- Name: campaign_jobs campaign_jobs_campaign_id_contact_id_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.campaign_jobs
+    ADD CONSTRAINT campaign_jobs_campaign_id_contact_id_key UNIQUE (campaign_id, contact_id);
+
+--
+-- Name: campaign_jobs campaign_jobs_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.campaign_jobs
+    ADD CONSTRAINT campaign_jobs_pkey PRIMARY KEY (id);
+
+--
+-- Name: campaign_jobs campaign_jobs_ses_message_id_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.campaign_jobs
+    ADD CONSTRAINT campaign_jobs_ses_message_id_key UNIQUE (ses_message_id);
+
+--
+-- Name: campaign_links campaign_links_campaign_id_position_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.campaign_links
+    ADD CONSTRAINT campaign_links_campaign_id_position_key UNIQUE (campaign_id, "position");
+
+--
+-- Name: campaign_links campaign_links_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.campaign_links
+    ADD CONSTRAINT campaign_links_pkey PRIMARY KEY (id);
+
+--
+-- Name: campaigns campaigns_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.campaigns
+    ADD CONSTRAINT campaigns_pkey PRIMARY KEY (id);
+
+--
+-- Name: contacts contacts_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.contacts
+    ADD CONSTRAINT contacts_pkey PRIMARY KEY (id);
+
+--
+-- Name: follow_up_recipients follow_up_recipients_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.follow_up_recipients
+    ADD CONSTRAINT follow_up_recipients_pkey PRIMARY KEY (campaign_id, seq);
+
+--
+-- Name: schema_migrations schema_migrations_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.schema_migrations
+    ADD CONSTRAINT schema_migrations_pkey PRIMARY KEY (name);
+
+--
+-- Name: send_rate send_rate_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.send_rate
+    ADD CONSTRAINT send_rate_pkey PRIMARY KEY (id);
+
+--
+-- Name: sns_messages sns_messages_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.sns_messages
+    ADD CONSTRAINT sns_messages_pkey PRIMARY KEY (message_id);
+
+--
+-- Name: soft_bounce_streaks soft_bounce_streaks_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.soft_bounce_streaks
+    ADD CONSTRAINT soft_bounce_streaks_pkey PRIMARY KEY (email_lower);
+
+--
+-- Name: suppression_counts suppression_counts_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.suppression_counts
+    ADD CONSTRAINT suppression_counts_pkey PRIMARY KEY (reason);
+
+--
+-- Name: suppression_removals suppression_removals_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.suppression_removals
+    ADD CONSTRAINT suppression_removals_pkey PRIMARY KEY (id);
+
+--
+-- Name: suppressions suppressions_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.suppressions
+    ADD CONSTRAINT suppressions_pkey PRIMARY KEY (email_lower);
+
+--
+-- Name: templates templates_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.templates
+    ADD CONSTRAINT templates_pkey PRIMARY KEY (id);
+
+--
+-- Name: tracking_events tracking_events_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.tracking_events
+    ADD CONSTRAINT tracking_events_pkey PRIMARY KEY (id);
+
+--
+-- Name: activity_by_kind; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX activity_by_kind ON public.activity USING btree (kind, created_at DESC, id DESC);
+
+--
+-- Name: activity_by_member; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX activity_by_member ON public.activity USING btree (member_email, created_at DESC, id DESC);
+
+--
+-- Name: activity_by_object; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX activity_by_object ON public.activity USING btree (object_type, object_id, created_at DESC, id DESC);
+
+--
+-- Name: activity_newest; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX activity_newest ON public.activity USING btree (created_at DESC, id DESC);
+
+--
+-- Name: audiences_live_created; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX audiences_live_created ON public.audiences USING btree (created_at DESC, id DESC) WHERE (deleted_at IS NULL);
+
+--
+-- Name: campaign_jobs_bounced; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX campaign_jobs_bounced ON public.campaign_jobs USING btree (campaign_id, bounce_type, id) WHERE (bounce_type IS NOT NULL);
+
+--
+-- Name: campaign_jobs_campaign; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX campaign_jobs_campaign ON public.campaign_jobs USING btree (campaign_id, id);
+
+--
+-- Name: campaign_jobs_campaign_status; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX campaign_jobs_campaign_status ON public.campaign_jobs USING btree (campaign_id, status, id);
+
+--
+-- Name: campaign_jobs_clicked; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX campaign_jobs_clicked ON public.campaign_jobs USING btree (campaign_id, id) WHERE (clicked_at IS NOT NULL);
+
+--
+-- Name: campaign_jobs_opened; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX campaign_jobs_opened ON public.campaign_jobs USING btree (campaign_id, id) WHERE (opened_at IS NOT NULL);
+
+--
+-- Name: campaigns_due; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX campaigns_due ON public.campaigns USING btree (scheduled_at) WHERE (status = 'SCHEDULED'::text);
+
+--
+-- Name: campaigns_updated; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX campaigns_updated ON public.campaigns USING btree (updated_at DESC, id DESC);
+
+--
+-- Name: contacts_audience_email_lower; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX contacts_audience_email_lower ON public.contacts USING btree (audience_id, lower(email));
+
+--
+-- Name: contacts_audience_error_seq; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX contacts_audience_error_seq ON public.contacts USING btree (audience_id, error_seq) WHERE (error_seq IS NOT NULL);
+
+--
+-- Name: contacts_audience_id; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX contacts_audience_id ON public.contacts USING btree (audience_id, id);
+
+--
+-- Name: contacts_audience_seq; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX contacts_audience_seq ON public.contacts USING btree (audience_id, seq);
+
+--
+-- Name: contacts_audience_valid_seq; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX contacts_audience_valid_seq ON public.contacts USING btree (audience_id, valid_seq) WHERE (valid_seq IS NOT NULL);
+
+--
+-- Name: contacts_email_trgm; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX contacts_email_trgm ON public.contacts USING gin (lower(email) public.gin_trgm_ops);
+
+--
+-- Name: suppressions_email_trgm; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX suppressions_email_trgm ON public.suppressions USING gin (email_lower public.gin_trgm_ops);
+
+--
+-- Name: suppressions_id; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX suppressions_id ON public.suppressions USING btree (id);
+
+--
+-- Name: suppressions_reason_id; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX suppressions_reason_id ON public.suppressions USING btree (reason, id);
+
+--
+-- Name: suppressions_unsubscribed_campaign; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX suppressions_unsubscribed_campaign ON public.suppressions USING btree (campaign_id) WHERE (reason = 'UNSUBSCRIBE'::text);
+
+--
+-- Name: templates_updated; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX templates_updated ON public.templates USING btree (updated_at DESC, id DESC);
+
+--
+-- Name: tracking_events_job; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX tracking_events_job ON public.tracking_events USING btree (job_id, kind);
+
+--
+-- Name: tracking_events_job_time; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX tracking_events_job_time ON public.tracking_events USING btree (job_id, created_at);
+
+--
+-- Name: tracking_events_link; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX tracking_events_link ON public.tracking_events USING btree (link_id) WHERE (link_id IS NOT NULL);
+
+--
+-- Name: activity activity_append_only; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER activity_append_only BEFORE UPDATE ON public.activity FOR EACH ROW EXECUTE FUNCTION public.activity_refuse_update();
+
+--
+-- Name: audiences audiences_delete_check_contacts; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER audiences_delete_check_contacts BEFORE DELETE ON public.audiences FOR EACH ROW EXECUTE FUNCTION public.audiences_check_no_contacts();
+
+--
+-- Name: campaign_jobs campaign_jobs_count_insert; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER campaign_jobs_count_insert AFTER INSERT ON public.campaign_jobs REFERENCING NEW TABLE AS new_jobs FOR EACH STATEMENT EXECUTE FUNCTION public.campaign_jobs_counted_insert();
+
+--
+-- Name: campaign_jobs campaign_jobs_count_update; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER campaign_jobs_count_update AFTER UPDATE ON public.campaign_jobs REFERENCING OLD TABLE AS old_jobs NEW TABLE AS new_jobs FOR EACH STATEMENT EXECUTE FUNCTION public.campaign_jobs_counted_update();
+
+--
+-- Name: campaign_jobs campaign_jobs_outcome_insert; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER campaign_jobs_outcome_insert AFTER INSERT ON public.campaign_jobs REFERENCING NEW TABLE AS new_jobs FOR EACH STATEMENT EXECUTE FUNCTION public.campaign_jobs_outcome_counted();
+
+--
+-- Name: campaign_jobs campaign_jobs_outcome_update; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER campaign_jobs_outcome_update AFTER UPDATE ON public.campaign_jobs REFERENCING OLD TABLE AS old_jobs NEW TABLE AS new_jobs FOR EACH STATEMENT EXECUTE FUNCTION public.campaign_jobs_outcome_counted();
+
+--
+-- Name: campaigns campaigns_follow_up_recipients_delete; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER campaigns_follow_up_recipients_delete AFTER DELETE ON public.campaigns FOR EACH ROW WHEN ((old.follow_up_recipients IS NOT NULL)) EXECUTE FUNCTION public.follow_up_recipients_of_deleted();
+
+--
+-- Name: contacts contacts_insert_check_audience; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER contacts_insert_check_audience AFTER INSERT ON public.contacts REFERENCING NEW TABLE AS new_contacts FOR EACH STATEMENT EXECUTE FUNCTION public.contacts_check_audience();
+
+--
+-- Name: contacts contacts_update_check_audience; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER contacts_update_check_audience AFTER UPDATE ON public.contacts REFERENCING NEW TABLE AS new_contacts FOR EACH STATEMENT EXECUTE FUNCTION public.contacts_check_audience();
+
+--
+-- Name: suppressions suppressions_count_delete; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER suppressions_count_delete AFTER DELETE ON public.suppressions REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION public.suppressions_counted();
+
+--
+-- Name: suppressions suppressions_count_insert; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER suppressions_count_insert AFTER INSERT ON public.suppressions REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.suppressions_counted();
+
+--
+-- Name: suppressions suppressions_count_truncate; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER suppressions_count_truncate AFTER TRUNCATE ON public.suppressions FOR EACH STATEMENT EXECUTE FUNCTION public.suppressions_counted();
+
+--
+-- Name: suppressions suppressions_count_update; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER suppressions_count_update AFTER UPDATE ON public.suppressions REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.suppressions_counted();
+
+--
+-- Name: tracking_events tracking_events_count_insert; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER tracking_events_count_insert AFTER INSERT ON public.tracking_events REFERENCING NEW TABLE AS new_events FOR EACH STATEMENT EXECUTE FUNCTION public.tracking_events_counted();
+
+--
+-- Name: tracking_events tracking_events_count_update; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER tracking_events_count_update AFTER UPDATE ON public.tracking_events REFERENCING OLD TABLE AS old_events NEW TABLE AS new_events FOR EACH STATEMENT EXECUTE FUNCTION public.tracking_events_counted();
+
+--
+-- Name: campaign_domain_counts campaign_domain_counts_campaign_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.campaign_domain_counts
+    ADD CONSTRAINT campaign_domain_counts_campaign_id_fkey FOREIGN KEY (campaign_id) REFERENCES public.campaigns(id) ON DELETE CASCADE;
+
+--
+-- Name: campaign_hourly_counts campaign_hourly_counts_campaign_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.campaign_hourly_counts
+    ADD CONSTRAINT campaign_hourly_counts_campaign_id_fkey FOREIGN KEY (campaign_id) REFERENCES public.campaigns(id) ON DELETE CASCADE;
+
+--
+-- Name: campaign_job_counts campaign_job_counts_campaign_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.campaign_job_counts
+    ADD CONSTRAINT campaign_job_counts_campaign_id_fkey FOREIGN KEY (campaign_id) REFERENCES public.campaigns(id) ON DELETE CASCADE;
+
+--
+-- Name: campaign_jobs campaign_jobs_campaign_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.campaign_jobs
+    ADD CONSTRAINT campaign_jobs_campaign_id_fkey FOREIGN KEY (campaign_id) REFERENCES public.campaigns(id) ON DELETE CASCADE;
+
+--
+-- Name: campaign_links campaign_links_campaign_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.campaign_links
+    ADD CONSTRAINT campaign_links_campaign_id_fkey FOREIGN KEY (campaign_id) REFERENCES public.campaigns(id) ON DELETE CASCADE;
+
+--
+-- Name: campaigns campaigns_audience_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.campaigns
+    ADD CONSTRAINT campaigns_audience_id_fkey FOREIGN KEY (audience_id) REFERENCES public.audiences(id) ON DELETE SET NULL;
+
+--
+-- Name: campaigns campaigns_follow_up_of_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.campaigns
+    ADD CONSTRAINT campaigns_follow_up_of_fkey FOREIGN KEY (follow_up_of) REFERENCES public.campaigns(id) ON DELETE SET NULL;
+
+--
+-- Name: campaigns campaigns_template_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.campaigns
+    ADD CONSTRAINT campaigns_template_id_fkey FOREIGN KEY (template_id) REFERENCES public.templates(id) ON DELETE SET NULL;
+
+--
+-- Name: tracking_events tracking_events_campaign_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.tracking_events
+    ADD CONSTRAINT tracking_events_campaign_id_fkey FOREIGN KEY (campaign_id) REFERENCES public.campaigns(id) ON DELETE CASCADE;
+
+--
+-- Name: tracking_events tracking_events_job_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.tracking_events
+    ADD CONSTRAINT tracking_events_job_id_fkey FOREIGN KEY (job_id) REFERENCES public.campaign_jobs(id) ON DELETE CASCADE;
+
+--
+-- Name: tracking_events tracking_events_link_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.tracking_events
+    ADD CONSTRAINT tracking_events_link_id_fkey FOREIGN KEY (link_id) REFERENCES public.campaign_links(id) ON DELETE CASCADE;
+
+--
+-- PostgreSQL database dump complete
+--
