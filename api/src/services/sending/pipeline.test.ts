@@ -1,7 +1,7 @@
 /**
  * The sending pipeline end to end: the send call, RabbitMQ (queues private to this file), the
  * 'campaign-send' consumer, PostgreSQL, and a local SES-compatible endpoint this test controls
- * (throttling, daily quota). Worker processes and a crash are in workers/send-processes.test.ts.
+ * (throttling, daily quota). Worker processes and a crash are in workers/send-processes.int.test.ts.
  */
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
