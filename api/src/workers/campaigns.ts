@@ -1,8 +1,9 @@
 /**
  * The campaign consumers:
  *  - 'campaign-send': a batch of job ids of one campaign, sent by services/sending (claim, send
- *    within the shared rate, record). Several batches at once per worker; each batch claims a few
- *    jobs at a time, so a worker that dies leaves at most those few in SENDING (later UNKNOWN).
+ *    within the shared rate, record). Several batches at once per worker; together they claim no
+ *    more jobs than the worker has SES call slots (SEND_CONCURRENCY), so a worker that dies leaves
+ *    at most that many in SENDING (later UNKNOWN): those on their way to SES.
  *    A redelivered or duplicated batch sends nothing twice: the claims decide.
  *  - a sweep at start and every half minute (or half the stale time): stale SENDING jobs become UNKNOWN, queued jobs of
  *    idle campaigns are published again, finished campaigns become SENT.

@@ -104,7 +104,7 @@ export function createSendingService(deps: SendingServiceDeps) {
   const repo = sendingRepository(db);
   const mailer = createMailSender(deps.ses);
   const urls = trackingUrls(deps.publicUrl, createTrackingTokens(deps.trackingSecret));
-  const run = concurrency(settings.concurrency);
+  const slots = callSlots(settings.concurrency);
   const mails = new Map<number, CampaignMail>();
   /** Claims this process holds (claimed, outcome not recorded yet): token -> job ids. */
   const held = new Map<string, number[]>();
@@ -286,13 +286,14 @@ export function createSendingService(deps: SendingServiceDeps) {
 
       /** Why a claimed job could not be handed to SES (the database went away, mostly); per chunk. */
       let failure: unknown;
-      const sendJob = (job: ClaimedJob): Promise<JobOutcome> =>
-        run(async () => {
+      /** Sends one claimed job on the call slot taken for it, and gives the slot back once SES has answered. */
+      const sendJob = async (job: ClaimedJob): Promise<JobOutcome> => {
+        try {
           const notSent: JobOutcome = { id: job.id, status: 'QUEUED', delayMs: 0 };
           if (stopped) return notSent;
           let prepared: PreparedMail;
           try {
-            // Rendered, serialised and signed before the slot: once the slot comes, the call goes out at once.
+            // Rendered, serialised and signed before the rate's slot: once it comes, the call goes out at once.
             prepared = await mailer.prepare(mail.input(job));
             if ((await limiter.take()) === 'quota-reached') {
               await stop(DAILY_QUOTA_REACHED);
@@ -304,22 +305,34 @@ export function createSendingService(deps: SendingServiceDeps) {
             return { id: job.id, status: 'QUEUED', delayMs: 0, returned: true };
           }
           if (stopped) return notSent;
-          return outcomeOf(job, await mailer.send(prepared), stop);
-        });
+          return await outcomeOf(job, await mailer.send(prepared), stop);
+        } finally {
+          slots.release(1);
+        }
+      };
 
       let sent = 0;
       const later: number[] = [];
       let laterDelayMs = 0;
       const pending = [...jobIds];
       while (pending.length > 0 && !stopped) {
-        const chunk = pending.splice(0, claimSize(limiter.rate()));
+        // Only as many jobs as there are free call slots are claimed (the batches of this process
+        // share them): a worker that dies leaves UNKNOWN what was on its way to SES, not work it had
+        // merely put aside.
+        const taken = await slots.acquire(Math.min(pending.length, claimSize(limiter.rate())));
+        const chunk = pending.splice(0, taken);
         const token = randomUUID();
         failure = undefined;
         // Held from before the claim is asked for: its answer may be lost with the database.
         held.set(token, chunk);
         startHeartbeat();
         try {
-          const claimed = await untilAnswered('claim jobs', () => repo.claim(campaignId, chunk, token));
+          const claimed = await untilAnswered('claim jobs', () => repo.claim(campaignId, chunk, token)).catch((error: unknown) => {
+            slots.release(taken);
+            throw error;
+          });
+          // Slots of jobs another claim holds are free again at once.
+          slots.release(taken - claimed.length);
           if (claimed.length === 0) continue;
           held.set(
             token,
@@ -409,20 +422,29 @@ export function createSendingService(deps: SendingServiceDeps) {
 
 export type SendingService = ReturnType<typeof createSendingService>;
 
-/** Runs at most `limit` tasks at once (SES calls in flight per worker process). */
-function concurrency(limit: number) {
-  let active = 0;
+/**
+ * The SES calls one worker process may have in flight (SEND_CONCURRENCY), as slots a batch takes
+ * before it claims jobs: `acquire(wanted)` waits for a quarter of them (or `wanted`, if fewer) to be
+ * free and takes up to `wanted`; each claimed job gives its slot back once SES has answered (or it
+ * was given back unsent).
+ */
+function callSlots(limit: number) {
+  let free = limit;
   const waiting: (() => void)[] = [];
-  return async <T>(task: () => Promise<T>): Promise<T> => {
-    // A finished task hands its place straight to the next waiting one.
-    if (active < limit) active++;
-    else await new Promise<void>((resolve) => waiting.push(resolve));
-    try {
-      return await task();
-    } finally {
-      const next = waiting.shift();
-      if (next) next();
-      else active--;
-    }
+  return {
+    async acquire(wanted: number): Promise<number> {
+      // A claim costs a round trip to the database: wait for a few slots rather than claim one job at a time.
+      const enough = Math.max(1, Math.min(wanted, Math.ceil(limit / 4)));
+      while (free < enough) await new Promise<void>((resolve) => waiting.push(resolve));
+      const taken = Math.min(wanted, free);
+      free -= taken;
+      return taken;
+    },
+    release(count: number): void {
+      if (count <= 0) return;
+      free += count;
+      // Every waiter looks again: one released slot may be all one of them needs.
+      for (const wake of waiting.splice(0)) wake();
+    },
   };
 }
