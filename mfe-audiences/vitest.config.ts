@@ -7,6 +7,7 @@ export default defineConfig({
     environment: fileURLToPath(import.meta.resolve('@mailroom/mf-contract/vitest-environment')),
     globals: true,
     include: ['src/**/*.test.{ts,tsx}'],
+    setupFiles: ['src/test/setup.ts'],
     // Fluent UI and the routes render sizeable trees; jsdom on two cores needs more than the default 5 s.
     testTimeout: 20000,
   },

@@ -133,7 +133,7 @@ const ADDITIONS: [string, string, string, string[]][] = [
   ['GET', '/api/suppressions', 'listSuppressions', ['limit', 'email', 'reason', 'after', 'before', 'end']],
   ['POST', '/api/suppressions', 'addSuppressions', []],
   ['GET', '/api/suppressions/export', 'exportSuppressions', ['email', 'reason']],
-  ['DELETE', '/api/suppressions/{id}', 'removeSuppression', ['confirmComplaint']],
+  ['DELETE', '/api/suppressions/{id}', 'removeSuppression', ['confirmComplaint', 'confirmUnsubscribe']],
   ['POST', '/api/campaigns/{id}/schedule', 'scheduleCampaign', []],
   ['POST', '/api/campaigns/{id}/unschedule', 'unscheduleCampaign', []],
   ['POST', '/api/campaigns/{id}/follow-up', 'followUpCampaign', []],

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendEmailInput } from '../mail/message.js';
 import { createMailSender, type MailSender } from '../mail/ses-sender.js';
 import { startTestSes, type TestSes } from '../../test/support/ses.js';
-import { ILLEGAL_ADDRESS } from './ses.js';
+import { ILLEGAL_ADDRESS, INBOX_CONTENT_SECURITY_POLICY } from './ses.js';
 
 let ses: TestSes;
 let sender: MailSender;
@@ -49,5 +49,23 @@ describe('the embedded SES', () => {
     expect((await inbox()).filter((email) => email.subject.startsWith('refused'))).toEqual([]);
     // The Punycode form of the domain is what SES takes.
     expect((await sendTo(mailTo('ada@xn--bcher-kva.example', 'punycode'))).kind).toBe('sent');
+  });
+});
+
+describe('the inbox viewer', () => {
+  it('is served with a policy that loads no remote image into the page or the mails it shows', async () => {
+    const response = await fetch(`${ses.endpoint}/`);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('<iframe');
+    expect(response.headers.get('content-security-policy')).toBe(INBOX_CONTENT_SECURITY_POLICY);
+    const directives = new Map(
+      INBOX_CONTENT_SECURITY_POLICY.split(';').map((directive) => {
+        const [name, ...sources] = directive.trim().split(/\s+/);
+        return [name!, sources];
+      }),
+    );
+    expect(directives.get('default-src')).toEqual(["'none'"]);
+    expect(directives.get('img-src')).toEqual(['data:', 'blob:']);
+    expect(directives.get('connect-src')).toEqual(["'self'"]);
   });
 });

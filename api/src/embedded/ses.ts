@@ -11,6 +11,14 @@
  * SMTPUTF8; a Unicode domain must come as Punycode, a Unicode local part cannot come at all) and
  * answers 400 BadRequestException to anything else. The embedded server refuses those the same
  * way, so a member's contact such as `zoë@example.org` fails locally as it would in production.
+ *
+ * Its inbox viewer writes each mail's html into a frame of its own page as soon as the mail arrives,
+ * so a browser showing the inbox loaded every mail's open pixel (and any other remote image): anyone
+ * trying the product locally recorded opens, counted as people's, for mails nobody read. The viewer
+ * is served with a Content-Security-Policy that lets it work (its inline script and styles, its calls
+ * to this server) and loads nothing from anywhere else; the mails' frames inherit it, so they show
+ * with remote images blocked, as a mail client shows them by default. Links still work: a click is a
+ * person's act, as it would be in a mail client.
  */
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
@@ -43,6 +51,22 @@ export interface EmbeddedSesOptions {
 export const ILLEGAL_ADDRESS = 'Illegal address';
 const NOT_SEVEN_BIT = /[^\p{ASCII}]/u;
 const SEND_EMAIL = '/v2/email/outbound-emails';
+
+/**
+ * The inbox viewer's policy: its own inline script, handlers and styles, its calls to this server, and
+ * images only from data: and blob: addresses. Nothing else (tracking pixels, remote images, fonts,
+ * stylesheets, pings, prefetches) is requested, from the page or from the mails' frames.
+ */
+export const INBOX_CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'unsafe-inline'",
+  "style-src 'unsafe-inline'",
+  'img-src data: blob:',
+  "connect-src 'self'",
+  "frame-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');
 
 interface Destination {
   ToAddresses?: unknown;
@@ -120,7 +144,9 @@ export async function startEmbeddedSes(options: EmbeddedSesOptions): Promise<Emb
     },
     SuppressionAttributes: { SuppressedReasons: ['BOUNCE', 'COMPLAINT'] },
   });
-  server.prependListener('request', (request: IncomingMessage) => {
+  server.prependListener('request', (request: IncomingMessage, response: ServerResponse) => {
+    // On every answer, not only the viewer's path: the SDK ignores it, and no page of this server escapes it.
+    response.setHeader('Content-Security-Policy', INBOX_CONTENT_SECURITY_POLICY);
     if (request.method === 'GET' && request.url?.startsWith('/v2/email/account')) {
       process.env.AWS_SES_ACCOUNT = JSON.stringify(account(sentLast24Hours()));
     }

@@ -81,6 +81,8 @@ export function createFakeApi(init: { audiences?: Audience[]; contacts?: Record<
       if (at < 0) return json(404, { message: 'Not found' });
       if (suppressions[at]!.reason === 'COMPLAINT' && query.get('confirmComplaint') !== 'true')
         return json(409, { message: 'Confirm again' });
+      if (suppressions[at]!.reason === 'UNSUBSCRIBE' && query.get('confirmUnsubscribe') !== 'true')
+        return json(409, { message: 'This person unsubscribed' });
       suppressions.splice(at, 1);
       return new Response(null, { status: 204 });
     }

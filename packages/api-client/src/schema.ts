@@ -807,7 +807,8 @@ export interface paths {
         /**
          * Take an address off the suppressions; the removal is recorded (an addition)
          * @description An addition to the spec. A complaint's removal needs confirmComplaint=true (the screen's second
-         *     confirmation); without it the answer is 409.
+         *     confirmation), an unsubscribe's confirmUnsubscribe=true (the member confirms the person has since
+         *     asked to be mailed again); without its own the answer is 409.
          */
         delete: operations["removeSuppression"];
         options?: never;
@@ -2998,6 +2999,7 @@ export interface operations {
         parameters: {
             query?: {
                 confirmComplaint?: boolean;
+                confirmUnsubscribe?: boolean;
             };
             header?: never;
             path: {

@@ -153,6 +153,26 @@ describe('removing an address', () => {
       { email_lower: 'angry@example.org', reason: 'COMPLAINT', removed_by_email: expect.stringContaining('@') },
     ]);
   });
+
+  it('asks twice for an unsubscribe, with its own confirmation: the person asked not to be mailed', async () => {
+    await t.db.pool.query('TRUNCATE suppressions, suppression_removals');
+    await suppress('UNSUBSCRIBE', ['quit@example.org']);
+    const [quit] = (await get('/api/suppressions').expect(200)).body.items as { id: number }[];
+
+    for (const query of ['', '?confirmUnsubscribe=false', '?confirmComplaint=true']) {
+      const refused = await remove(quit!.id, query).expect(409);
+      expect(refused.body.message).toBe(
+        'This person unsubscribed: they asked not to receive your mail. Remove the address only if they have since asked to receive it again, and confirm that they did.',
+      );
+    }
+    expect((await get('/api/suppressions').expect(200)).body.totalItems).toBe(1);
+    expect((await t.db.pool.query('SELECT 1 FROM suppression_removals')).rows).toEqual([]);
+
+    await remove(quit!.id, '?confirmUnsubscribe=true').expect(204);
+    expect((await get('/api/suppressions').expect(200)).body.totalItems).toBe(0);
+    const { rows } = await t.db.pool.query('SELECT email_lower, reason FROM suppression_removals');
+    expect(rows).toEqual([{ email_lower: 'quit@example.org', reason: 'UNSUBSCRIBE' }]);
+  });
 });
 
 describe('the export', () => {

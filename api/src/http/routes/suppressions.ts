@@ -43,7 +43,10 @@ export function suppressionsRouter({ services }: Pick<AppDeps, 'services'>): Rou
   });
 
   router.delete('/api/suppressions/:id', async (req, res) => {
-    await suppressions.remove(id(req), memberOf(req), bool(req.query.confirmComplaint) ?? false);
+    await suppressions.remove(id(req), memberOf(req), {
+      complaint: bool(req.query.confirmComplaint) ?? false,
+      unsubscribe: bool(req.query.confirmUnsubscribe) ?? false,
+    });
     res.status(204).end();
   });
 

@@ -94,7 +94,11 @@ export function trackingRouter({ services, config }: Pick<AppDeps, 'services' | 
   const router = Router();
 
   router.get('/unsubscribe/:token', async (req, res) => {
-    if (!(await tracking.canUnsubscribe(req.params.token))) return invalid(res);
+    const status = await tracking.unsubscribeStatus(req.params.token);
+    if (status === 'invalid') return invalid(res);
+    // A second visit (or a link of another campaign to the same address) asks nothing again.
+    if (status === 'unsubscribed')
+      return page(res, 200, 'You are already unsubscribed', `<p>This address does not receive emails from ${org} any more.</p>`);
     page(
       res,
       200,

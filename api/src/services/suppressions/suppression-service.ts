@@ -1,8 +1,9 @@
 /**
  * Suppressions people can see and change (an addition to the spec). The rules: a member's additions
  * are read as CSV the way an import is (csv.ts) and checked with the import's address rule; every line
- * not added is reported. A removal takes the suppression off and records it; a complaint's needs
- * the member's second confirmation. Each change is one transaction, so a record of it (the activity
+ * not added is reported. A removal takes the suppression off and records it; a complaint's and an
+ * unsubscribe's need the member's second confirmation, each its own (the person said they did not
+ * want the mail: the member confirms why mailing them again is lawful). Each change is one transaction, so a record of it (the activity
  * log) can be written in the same one.
  */
 import type { SuppressionAddResult } from '@mailroom/api-client';
@@ -19,6 +20,14 @@ import { suppressionRepository, type SuppressionListPage, type SuppressionListQu
 export const MAX_REPORTED_LINES = 1000;
 export const COMPLAINT_NEEDS_CONFIRMATION =
   'This address complained about your mail. Confirm again to remove it: mailing it again can harm your sending reputation.';
+export const UNSUBSCRIBE_NEEDS_CONFIRMATION =
+  'This person unsubscribed: they asked not to receive your mail. Remove the address only if they have since asked to receive it again, and confirm that they did.';
+
+/** The second confirmations a removal carries: each reason that needs one takes only its own. */
+export interface RemovalConfirmations {
+  complaint: boolean;
+  unsubscribe: boolean;
+}
 
 export interface SuppressionServiceDeps {
   db: Database;
@@ -84,11 +93,13 @@ export function createSuppressionService({ db, activityLog, limits }: Suppressio
       return { added, alreadySuppressed: read.emails.length - added, invalidLines: read.invalidLines, invalid: read.invalid };
     },
 
-    async remove(id: number, actor: Actor, confirmComplaint: boolean): Promise<void> {
+    async remove(id: number, actor: Actor, confirmed: RemovalConfirmations): Promise<void> {
       await db.transaction(async (tx) => {
         const suppression = await repo.lockForRemoval(tx, id);
         if (!suppression) throw new DomainError('not-found', 'This address is not suppressed (any more).');
-        if (suppression.reason === 'COMPLAINT' && !confirmComplaint) throw new DomainError('conflict', COMPLAINT_NEEDS_CONFIRMATION);
+        if (suppression.reason === 'COMPLAINT' && !confirmed.complaint) throw new DomainError('conflict', COMPLAINT_NEEDS_CONFIRMATION);
+        if (suppression.reason === 'UNSUBSCRIBE' && !confirmed.unsubscribe)
+          throw new DomainError('conflict', UNSUBSCRIBE_NEEDS_CONFIRMATION);
         await repo.remove(
           tx,
           {

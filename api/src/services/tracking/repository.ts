@@ -43,9 +43,21 @@ export function trackingRepository(db: Database) {
       return rows[0]?.href;
     },
 
-    async jobExists(jobId: number): Promise<boolean> {
-      const { rows } = await db.query('SELECT 1 FROM campaign_jobs WHERE id = $1', [jobId]);
-      return rows.length > 0;
+    /**
+     * What the unsubscribe page says for a job: undefined for no such job; 'unsubscribed' when its
+     * address already asked not to be mailed (unsubscribed through any campaign's link, or complained);
+     * 'subscribed' otherwise (another reason leaves the address to a member's removal). The address is
+     * folded as unsubscribe() below folds it, or a second visit would not find the first one's row.
+     */
+    async unsubscribeStatus(jobId: number): Promise<'subscribed' | 'unsubscribed' | undefined> {
+      const { rows } = await db.query<{ unsubscribed: boolean }>(
+        `SELECT EXISTS (SELECT 1 FROM suppressions s
+                         WHERE s.email_lower = lower(j.email) AND s.reason IN ('UNSUBSCRIBE', 'COMPLAINT')) AS unsubscribed
+           FROM campaign_jobs j WHERE j.id = $1`,
+        [jobId],
+      );
+      if (rows.length === 0) return undefined;
+      return rows[0]!.unsubscribed ? 'unsubscribed' : 'subscribed';
     },
 
     /** Suppresses the job's address for the organisation (kept as it was if already suppressed); false for no such job. */

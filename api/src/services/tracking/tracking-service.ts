@@ -117,10 +117,10 @@ export function createTrackingService({ db, trackingSecret, logger, flushEveryMs
       await flush();
     },
 
-    /** Whether the unsubscribe link is valid (the confirmation page). */
-    async canUnsubscribe(token: string): Promise<boolean> {
+    /** What the unsubscribe link's page says: 'invalid' for a link that is not valid. */
+    async unsubscribeStatus(token: string): Promise<'invalid' | 'subscribed' | 'unsubscribed'> {
       const read = tokens.readUnsubscribe(token);
-      return read ? repo.jobExists(read.jobId) : false;
+      return (read && (await repo.unsubscribeStatus(read.jobId))) ?? 'invalid';
     },
 
     /** False for a link that is not valid. */

@@ -30,15 +30,21 @@ export function useAddSuppressions() {
   });
 }
 
-/** Takes an address off the list; a complaint's removal carries the second confirmation. */
+/** The second confirmation a removal carries: a complaint's, an unsubscribe's, or none. */
+export type RemovalConfirmation = 'complaint' | 'unsubscribe' | undefined;
+
+/** Takes an address off the list; a complaint's or an unsubscribe's removal carries its second confirmation. */
 export function useRemoveSuppression() {
   const client = useApiClient();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async ({ id, confirmComplaint }: { id: number; confirmComplaint: boolean }) => {
-      // A refusal (409 for a complaint without its second confirmation, 404) is thrown by the client.
+    mutationFn: async ({ id, confirmed }: { id: number; confirmed: RemovalConfirmation }) => {
+      // A refusal (409 without the reason's own second confirmation, 404) is thrown by the client.
       await client.DELETE('/api/suppressions/{id}', {
-        params: { path: { id }, query: confirmComplaint ? { confirmComplaint: true } : {} },
+        params: {
+          path: { id },
+          query: confirmed === 'complaint' ? { confirmComplaint: true } : confirmed === 'unsubscribe' ? { confirmUnsubscribe: true } : {},
+        },
       });
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: suppressionKeys.all }),

@@ -1,4 +1,4 @@
-import { Button, Field, Text, Textarea, makeStyles, tokens } from '@fluentui/react-components';
+import { Button, Field, Textarea, makeStyles, tokens } from '@fluentui/react-components';
 import { ArrowUploadRegular } from '@fluentui/react-icons';
 import { errorMessage, type SuppressionAddResult } from '@mailroom/api-client';
 import { FormDialog } from '@mailroom/ui';
@@ -10,33 +10,14 @@ export const MAX_TEXT_CHARS = 5_000_000;
 
 const useStyles = makeStyles({
   body: { display: 'flex', flexDirection: 'column', rowGap: tokens.spacingVerticalM },
-  invalid: { maxHeight: '10rem', overflowY: 'auto', margin: 0, paddingInlineStart: tokens.spacingHorizontalL },
 });
 
-/** The outcome in words: what was added, what was there already, and each line that was not added. */
-function AddOutcome({ result }: { result: SuppressionAddResult }) {
-  const styles = useStyles();
-  return (
-    <div role="status">
-      <Text>
-        {result.added} added, {result.alreadySuppressed} already suppressed
-        {result.invalidLines > 0 ? `, ${result.invalidLines} lines not added:` : '.'}
-      </Text>
-      {result.invalid.length > 0 && (
-        <ul className={styles.invalid} aria-label="Lines not added">
-          {result.invalid.map((line) => (
-            <li key={line.line}>
-              Line {line.line}: {line.value || '(empty)'} ({line.message})
-            </li>
-          ))}
-        </ul>
-      )}
-    </div>
-  );
-}
-
-/** Adds the organisation's own do-not-mail list: pasted addresses, or a CSV file's (read in the browser). */
-export function AddSuppressionsDialog({ onClose }: { onClose: () => void }) {
+/**
+ * Adds the organisation's own do-not-mail list: pasted addresses, or a CSV file's (read in the browser).
+ * Once the API has answered, `onAdded` takes the outcome (the screen shows and announces it) and the
+ * dialog is done; a refusal (a quote left open, a text too large) keeps it open with its text.
+ */
+export function AddSuppressionsDialog({ onClose, onAdded }: { onClose: () => void; onAdded: (result: SuppressionAddResult) => void }) {
   const styles = useStyles();
   const add = useAddSuppressions();
   const [text, setText] = useState('');
@@ -65,7 +46,10 @@ export function AddSuppressionsDialog({ onClose }: { onClose: () => void }) {
           return;
         }
         setProblem(undefined);
-        add.mutate(text, { onError: (error) => setProblem(errorMessage(error, 'Failed to add the addresses')) });
+        add.mutate(text, {
+          onSuccess: onAdded,
+          onError: (error) => setProblem(errorMessage(error, 'Failed to add the addresses')),
+        });
       }}
     >
       <div className={styles.body}>
@@ -87,7 +71,6 @@ export function AddSuppressionsDialog({ onClose }: { onClose: () => void }) {
         <Button icon={<ArrowUploadRegular />} onClick={() => fileInput.current?.click()}>
           Choose a CSV file
         </Button>
-        {add.data && <AddOutcome result={add.data} />}
       </div>
     </FormDialog>
   );

@@ -4,7 +4,13 @@ import type { Suppression } from '@mailroom/api-client';
 import { SUPPRESSION_REASON_LABELS } from '@mailroom/api-client/labels';
 import { IconButton, ScrollingTable, TruncatedText, formatDateTime } from '@mailroom/ui';
 
-/** One row per suppressed address: the address, why, since when, the campaign it came from, and Remove. */
+/** The campaign a suppression came from: its name, its number once it is deleted, nothing for a member's addition. */
+const campaignOf = (item: Suppression) => item.campaignName ?? (item.campaignId === null ? '—' : `Campaign ${item.campaignId}`);
+
+/**
+ * One row per suppressed address: the address, why, since when, the campaign it came from, the
+ * member who added it (a member's addition has no campaign: it is not shown as one), and Remove.
+ */
 export function SuppressionsTable({ items, onRemove }: { items: Suppression[]; onRemove: (suppression: Suppression) => void }) {
   return (
     <ScrollingTable aria-label="Suppressions" size="small">
@@ -14,6 +20,7 @@ export function SuppressionsTable({ items, onRemove }: { items: Suppression[]; o
           <TableHeaderCell>Reason</TableHeaderCell>
           <TableHeaderCell>Date</TableHeaderCell>
           <TableHeaderCell>Campaign</TableHeaderCell>
+          <TableHeaderCell>Added by</TableHeaderCell>
           <TableHeaderCell>Actions</TableHeaderCell>
         </TableRow>
       </TableHeader>
@@ -26,9 +33,10 @@ export function SuppressionsTable({ items, onRemove }: { items: Suppression[]; o
             <TableCell>{SUPPRESSION_REASON_LABELS[item.reason]}</TableCell>
             <TableCell>{formatDateTime(item.createdAt)}</TableCell>
             <TableCell>
-              <TruncatedText
-                text={item.campaignName ?? (item.campaignId === null ? (item.addedBy ?? '—') : `Campaign ${item.campaignId}`)}
-              />
+              <TruncatedText text={campaignOf(item)} />
+            </TableCell>
+            <TableCell>
+              <TruncatedText text={item.addedBy ?? '—'} />
             </TableCell>
             <TableCell>
               <IconButton label={`Remove ${item.email}`} icon={<DeleteRegular />} onClick={() => onRemove(item)} />

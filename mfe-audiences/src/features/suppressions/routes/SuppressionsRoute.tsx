@@ -8,13 +8,14 @@ import {
   ChevronRightRegular,
   ShieldRegular,
 } from '@fluentui/react-icons';
-import { errorMessage, type Suppression, type SuppressionReason } from '@mailroom/api-client';
+import { errorMessage, type Suppression, type SuppressionAddResult, type SuppressionReason } from '@mailroom/api-client';
 import { SUPPRESSION_REASON_LABELS } from '@mailroom/api-client/labels';
 import { useRemote } from '@mailroom/mf-contract/react';
 import { EmptyState, ErrorPanel, IconButton, RouterLink, useDebouncedValue } from '@mailroom/ui';
 import { useState } from 'react';
 import type { SuppressionCursor } from '../api/keys';
 import { useExportSuppressions, useSuppressions } from '../api/suppressions';
+import { AddOutcome } from '../components/AddOutcome';
 import { AddSuppressionsDialog } from '../components/AddSuppressionsDialog';
 import { RemoveSuppressionDialog } from '../components/RemoveSuppressionDialog';
 import { SuppressionsTable } from '../components/SuppressionsTable';
@@ -47,6 +48,7 @@ export function SuppressionsRoute() {
   const [offset, setOffset] = useState(0);
   const [adding, setAdding] = useState(false);
   const [removing, setRemoving] = useState<Suppression>();
+  const [added, setAdded] = useState<SuppressionAddResult>();
   const filters = { ...(email ? { email } : {}), ...(reason ? { reason } : {}) };
   const list = useSuppressions({ limit: SUPPRESSIONS_PAGE_SIZE, ...filters, ...cursor });
   const exportList = useExportSuppressions();
@@ -80,9 +82,11 @@ export function SuppressionsRoute() {
         </div>
       </div>
       <Text>
-        Addresses no campaign mails: unsubscribed, bounced for good, complained, bounced softly too often, or added by a member.{' '}
-        <RouterLink to="..">Back to audiences</RouterLink>
+        Campaigns are not sent to these addresses. An address is listed when its owner unsubscribes or complains, when mail to it bounces
+        for good or bounces softly too often, or when a member adds it. <RouterLink to="..">Back to audiences</RouterLink>
       </Text>
+      {/* Always in the page, so that the outcome of an add is announced when it appears. */}
+      <div role="status">{added && <AddOutcome result={added} onDismiss={() => setAdded(undefined)} />}</div>
       <div className={styles.filters}>
         <Field label="Search by email">
           <Input
@@ -156,7 +160,15 @@ export function SuppressionsRoute() {
         </>
       )}
 
-      {adding && <AddSuppressionsDialog onClose={() => setAdding(false)} />}
+      {adding && (
+        <AddSuppressionsDialog
+          onClose={() => setAdding(false)}
+          onAdded={(result) => {
+            setAdding(false);
+            setAdded(result);
+          }}
+        />
+      )}
       {removing && <RemoveSuppressionDialog suppression={removing} onClose={() => setRemoving(undefined)} />}
     </section>
   );
