@@ -105,7 +105,8 @@ for (const theme of ['light', 'dark'] as const) {
     expect(everyone.map((person) => count(person.email))).toEqual([1, 1, 1, 2, 2]);
 
     // The list's row and the report's header name the original and the rule, not the audience.
-    await page.goto(listOf(`${name} (follow-up)`));
+    // Searched by the original's name, which lists both (the search refuses a name with parentheses, unencoded by browsers).
+    await page.goto(listOf(name));
     const row = campaignRow(page, `${name} (follow-up)`);
     await expect(row.getByText(`To: ${to}`)).toBeVisible();
     await expect(row.getByRole('link', { name: to })).toHaveAttribute('href', reportPath(original));
