@@ -138,6 +138,7 @@ const ADDITIONS: [string, string, string, string[]][] = [
   ['POST', '/api/campaigns/{id}/unschedule', 'unscheduleCampaign', []],
   ['POST', '/api/campaigns/{id}/follow-up', 'followUpCampaign', []],
   ['GET', '/api/campaigns/{id}/recipients', 'listFollowUpRecipients', ['page', 'limit']],
+  ['GET', '/api/campaigns/{id}/reached-recipients', 'countReachedFollowUpRecipients', []],
   ['GET', '/api/activity', 'listActivity', ['member', 'kind', 'objectType', 'objectId', 'before', 'after', 'oldest', 'limit']],
 ];
 
@@ -599,6 +600,7 @@ describe('express-openapi-validator', () => {
     ['unscheduleCampaign', 'POST', '/api/campaigns/4/unschedule'],
     ['followUpCampaign', 'POST', '/api/campaigns/4/follow-up', json({ recipients: 'NOT_CLICKED' })],
     ['listFollowUpRecipients', 'GET', '/api/campaigns/4/recipients?page=2&limit=10'],
+    ['countReachedFollowUpRecipients', 'GET', '/api/campaigns/4/reached-recipients'],
     ['listActivity', 'GET', '/api/activity?member=mia%40example.org&kind=export&objectType=campaign&objectId=4&before=9&limit=20'],
     ['listCampaignLinks', 'GET', '/api/reports/4/clicks'],
     ['getCampaignOverviewStat', 'GET', '/api/reports/4/overview-stat'],

@@ -72,6 +72,8 @@ export interface FakeApiInit {
   suppressed?: Record<number, SuppressedContacts>;
   /** Per follow-up: its frozen recipients (contacts of its audience). */
   recipients?: Record<number, Contact[]>;
+  /** Per follow-up: how many recipients its original reached since (none when absent). */
+  reached?: Record<number, number>;
 }
 
 export function createFakeApi(init: FakeApiInit = {}) {
@@ -184,6 +186,10 @@ export function createFakeApi(init: FakeApiInit = {}) {
       if (action === '/recipients' && method === 'GET') {
         const list = recipients.get(found.id);
         return list ? json(200, page(list, query)) : json(404, { message: 'This campaign is not a follow-up.' });
+      }
+      if (action === '/reached-recipients' && method === 'GET') {
+        if (!found.followUp) return json(404, { message: 'This campaign is not a follow-up.' });
+        return json(200, { reachedRecipients: init.reached?.[found.id] ?? 0 });
       }
     }
 

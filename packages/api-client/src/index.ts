@@ -27,6 +27,7 @@ export type ReportDomain = Schemas['ReportDomain'];
 export type ReportDomains = Schemas['ReportDomains'];
 export type FollowUp = NonNullable<Schemas['FollowUp']>;
 export type FollowUpRecipients = Schemas['FollowUpRecipients'];
+export type ReachedRecipients = Schemas['ReachedRecipients'];
 export type SendStatus = Schemas['SendStatus'];
 export type BounceType = Schemas['BounceType'];
 export type EmailPerformanceRow = Schemas['EmailPerformanceRow'];

@@ -10,6 +10,7 @@ type SendStatus = components['schemas']['SendStatus'];
 type BounceType = components['schemas']['BounceType'];
 type SuppressionReason = components['schemas']['SuppressionReason'];
 type EmailPerformanceRow = components['schemas']['EmailPerformanceRow'];
+type CampaignStatus = components['schemas']['CampaignStatus'];
 
 /** The columns of the report's Email Performance table (SPEC section 2), in order. */
 export const EMAIL_PERFORMANCE_COLUMNS = [
@@ -88,3 +89,12 @@ export const FOLLOW_UP_CHOICES: readonly { value: FollowUpRecipients; label: str
 export function followUpRecipientsLabel(recipients: FollowUpRecipients, campaignName: string): string {
   return `People who did not ${recipients === 'NOT_OPENED' ? 'open' : 'click in'} "${campaignName}"`;
 }
+
+/**
+ * Whether a campaign may leave its status by itself: a scheduled one starts at its time, a sending
+ * one ends SENT or ERROR. Every screen showing such a status reads it again every STATUS_REFRESH_MS.
+ */
+export const statusMayChange = (status: CampaignStatus): boolean => status === 'SCHEDULED' || status === 'SENDING';
+
+/** The pace at which a screen follows a status that may change (the quota bar's while mail goes out). */
+export const STATUS_REFRESH_MS = 5000;

@@ -441,7 +441,11 @@ export interface paths {
          *     (NOT_OPENED: human_opened_at is null) or clicked (NOT_CLICKED), suppressed addresses left out.
          *     They are frozen now: the draft's preview, validation, send confirmation and send read this set.
          *     The draft keeps the campaign's audience, template, sender, subject and preview text; its name is
-         *     the original's with " (follow-up)". 409 when the campaign is not SENT.
+         *     the original's with " (follow-up)". 409 when the campaign is not SENT. Asked again while a
+         *     follow-up of the campaign with the same rule is not sent yet (DRAFT or SCHEDULED), that follow-up is
+         *     answered (200) instead of a second one, however many requests race. The send leaves out the
+         *     recipients the original reached (as a person) after the follow-up was made: see
+         *     countReachedFollowUpRecipients.
          */
         post: operations["followUpCampaign"];
         delete?: never;
@@ -466,6 +470,31 @@ export interface paths {
          *     not a follow-up (a campaign's recipients are then its audience's valid contacts).
          */
         get: operations["listFollowUpRecipients"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{id}/reached-recipients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * How many of a follow-up's recipients the original reached since they were frozen
+         * @description An addition to the spec. The recipients a person has since opened the original for (a NOT_OPENED
+         *     follow-up) or clicked in it (NOT_CLICKED): the follow-up's first send leaves them out (and no longer
+         *     counts them in recipientCount), so its confirmation says how many. 404 when the campaign is not a
+         *     follow-up.
+         */
+        get: operations["countReachedFollowUpRecipients"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1128,6 +1157,7 @@ export interface components {
             humanUniqueClicks: number;
             /** @description Why the campaign is in ERROR, or why a DRAFT's schedule did not start (an addition) */
             errorMessage: string | null;
+            followUp?: components["schemas"]["FollowUp"];
         };
         Campaign: components["schemas"]["CampaignSummary"] & {
             template: components["schemas"]["CampaignTemplate"];
@@ -1135,13 +1165,15 @@ export interface components {
             html: string | null;
             /** @description Jobs whose delivery was confirmed; only with job_success_count=true */
             jobSuccessCount?: number;
-            followUp: components["schemas"]["FollowUp"];
         };
         /**
          * @description The original's contacts that no person opened it for (NOT_OPENED), or clicked in it (NOT_CLICKED)
          * @enum {string}
          */
         FollowUpRecipients: "NOT_OPENED" | "NOT_CLICKED";
+        ReachedRecipients: {
+            reachedRecipients: number;
+        };
         FollowUpInput: {
             recipients: components["schemas"]["FollowUpRecipients"];
         };
@@ -1149,7 +1181,8 @@ export interface components {
          * @description An addition to the spec: where a follow-up's recipients come from (null for a campaign that goes to
          *     its audience). campaignId is null once the original is deleted; campaignName is its name when the
          *     follow-up was made. recipientCount is the frozen set's size (a send still skips any of them
-         *     suppressed since).
+         *     suppressed since); its first send drops those the original reached since, and counts them no more.
+         *     Lists carry it too (a list row names what a follow-up follows).
          */
         FollowUp: {
             campaignId: components["schemas"]["NullableId"];
@@ -2446,6 +2479,15 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The follow-up with the same rule made earlier and not sent yet */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Campaign"];
+                };
+            };
             /** @description The follow-up draft */
             201: {
                 headers: {
@@ -2486,6 +2528,33 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ContactList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    countReachedFollowUpRecipients: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The count */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReachedRecipients"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -78,7 +78,13 @@ export function campaignsRouter({ services }: Pick<AppDeps, 'services'>): Router
 
   router.post('/api/campaigns/:id/follow-up', async (req, res) => {
     const { recipients } = req.body as { recipients: FollowUpRecipients };
-    res.status(201).json(await campaigns.followUp(id(req), recipients, member(req)));
+    // 200 with the follow-up not sent yet when this one was asked for again (an addition: README, follow-ups).
+    const { campaign, created } = await campaigns.followUp(id(req), recipients, member(req));
+    res.status(created ? 201 : 200).json(campaign);
+  });
+
+  router.get('/api/campaigns/:id/reached-recipients', async (req, res) => {
+    res.json(await campaigns.reachedRecipients(id(req)));
   });
 
   router.get('/api/campaigns/:id/recipients', async (req, res) => {

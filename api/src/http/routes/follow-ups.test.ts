@@ -61,7 +61,7 @@ async function draft(name: string, audienceId: number): Promise<number> {
   return id;
 }
 
-async function send(id: number): Promise<void> {
+async function send(id: number): Promise<{ message: string }> {
   const res = await post(`/api/campaigns/${id}/send`);
   expect(res.status, JSON.stringify(res.body)).toBe(202);
   const deadline = Date.now() + 40_000;
@@ -71,7 +71,7 @@ async function send(id: number): Promise<void> {
          FROM campaigns c WHERE c.id = $1`,
       [id],
     );
-    if (rows[0].status === 'SENT' && !rows[0].busy) return;
+    if (rows[0].status === 'SENT' && !rows[0].busy) return res.body as { message: string };
     if (Date.now() > deadline) throw new Error(`campaign ${id} still ${rows[0].status}`);
     await sleep(50);
   }
@@ -94,7 +94,7 @@ async function mark(campaignId: number, column: 'human_opened_at' | 'human_click
 const emails = (prefix: string, ns: number[]) => ns.map((n) => `${prefix}-${n}@example.org`);
 
 describe('follow-ups', () => {
-  it('goes only to the mailed contacts no person opened, leaves the suppressed out, and freezes them', async () => {
+  it('goes only to the mailed contacts no person opened, leaves the suppressed out, and drops at send who opened since', async () => {
     // 0-9 valid; 10 invalid (never mailed); 8 is refused by SES (FAILED, not mailed); 9 suppressed after the send.
     const contacts = [...people('fu', 10), { email: 'fu-bad@example.org', error: 'Duplicate email address in this audience' }];
     const audience = await seedAudience(t.db.pool, { headers: ['firstName'], contacts });
@@ -143,8 +143,14 @@ describe('follow-ups', () => {
     const whole = await post('/api/campaigns/validate-campaign').send({ templateId, audienceId: audience.id });
     expect(whole.body.map((r: { email: string }) => r.email)).toEqual(emails('fu', [0, 2, 4, 6, 8]));
 
-    // Frozen: a person opening 3 now, after the follow-up was made, changes nothing.
+    // A person opens 3 after the follow-up was made (a machine opening 4 counts for nothing): the
+    // confirmation's count says so, and the send leaves 3 out.
     await mark(original, 'human_opened_at', emails('fu', [3]));
+    await mark(original, 'opened_at', emails('fu', [4]));
+    const reached = await get(`/api/campaigns/${followUp}/reached-recipients`);
+    expect({ status: reached.status, body: reached.body }).toEqual({ status: 200, body: { reachedRecipients: 1 } });
+    expect((await get(`/api/campaigns/${notClicked.body.id as number}/reached-recipients`)).body).toEqual({ reachedRecipients: 0 });
+    expect((await get(`/api/campaigns/${original}/reached-recipients`)).status).toBe(404);
     // The follow-up's audience cannot change; the rest of the draft can.
     const other = await seedAudience(t.db.pool, { headers: [], contacts: people('other', 1) });
     const moved = await api()
@@ -156,28 +162,44 @@ describe('follow-ups', () => {
     // 6 unsubscribes after the follow-up was made: the send skips it, as every send skips the suppressed.
     await t.db.pool.query(`INSERT INTO suppressions (email_lower, reason) VALUES ('fu-6@example.org', 'COMPLAINT')`);
     const before = ses.acceptedTotal();
-    await send(followUp);
-    expect(await jobEmails(followUp)).toEqual(emails('fu', [3, 4, 5, 7]));
-    expect(ses.acceptedTotal() - before).toBe(4);
-    for (const email of emails('fu', [3, 4, 5, 7])) expect(ses.countFor(email)).toBe(2);
-    for (const email of emails('fu', [0, 1, 2, 6, 8, 9])) expect(ses.countFor(email)).toBeLessThanOrEqual(1);
-    expect((await get(`/api/campaigns/${followUp}`)).body).toMatchObject({ status: 'SENT', contactCount: 4 });
+    const sent = await send(followUp);
+    expect(sent.message).toBe(
+      'The campaign is being sent. 1 recipient opened “Autumn news” since the follow-up was made and was left out.',
+    );
+    expect(await jobEmails(followUp)).toEqual(emails('fu', [4, 5, 7]));
+    expect(ses.acceptedTotal() - before).toBe(3);
+    for (const email of emails('fu', [4, 5, 7])) expect(ses.countFor(email)).toBe(2);
+    for (const email of emails('fu', [0, 1, 2, 3, 6, 8, 9])) expect(ses.countFor(email)).toBeLessThanOrEqual(1);
+    // The recipients are those it went to now, still numbered densely in the original's order.
+    expect((await get(`/api/campaigns/${followUp}`)).body).toMatchObject({
+      status: 'SENT',
+      contactCount: 3,
+      followUp: { recipientCount: 4 },
+    });
+    const kept = await t.db.pool.query('SELECT seq FROM follow_up_recipients WHERE campaign_id = $1 ORDER BY seq', [followUp]);
+    expect(kept.rows.map((row: { seq: number }) => row.seq)).toEqual([1, 2, 3, 4]);
+    expect((await get(`/api/campaigns/${followUp}/recipients?limit=10`)).body.items.map((c: { email: string }) => c.email)).toEqual(
+      emails('fu', [4, 5, 6, 7]),
+    );
+    const logged = await t.db.pool.query(`SELECT details FROM activity WHERE kind = 'send' AND object_id = $1`, [followUp]);
+    expect(logged.rows[0].details).toMatchObject({ droppedRecipients: 1 });
 
-    // A follow-up of the follow-up: its original's jobs (3, 4, 5, 7) are exactly its recipients; 5 opened it.
+    // A follow-up of the follow-up: its original's jobs (4, 5, 7) are exactly its recipients; 5 opened it.
     await mark(followUp, 'human_opened_at', emails('fu', [5]));
     const again = await post(`/api/campaigns/${followUp}/follow-up`).send({ recipients: 'NOT_OPENED' });
     expect(again.status).toBe(201);
     expect(again.body).toMatchObject({
       name: 'Autumn news (follow-up) (follow-up)',
-      followUp: { campaignId: followUp, campaignName: 'Autumn news (follow-up)', recipientCount: 3 },
+      followUp: { campaignId: followUp, campaignName: 'Autumn news (follow-up)', recipientCount: 2 },
     });
-    await send(again.body.id as number);
-    expect(await jobEmails(again.body.id as number)).toEqual(emails('fu', [3, 4, 7]));
+    const plain = await send(again.body.id as number);
+    expect(plain.message).toBe('The campaign is being sent.');
+    expect(await jobEmails(again.body.id as number)).toEqual(emails('fu', [4, 7]));
     // Continue and "send to NOT_SENT" of a follow-up stay within its recipients too.
     const notSent = await post(`/api/reports/${again.body.id as number}/send-to-not-sent`);
     expect(notSent.status).toBe(202);
     expect(notSent.body.queued).toBe(0);
-    expect(await jobEmails(again.body.id as number)).toEqual(emails('fu', [3, 4, 7]));
+    expect(await jobEmails(again.body.id as number)).toEqual(emails('fu', [4, 7]));
 
     // A follow-up deleted takes its recipients with it.
     const dropped = notClicked.body.id as number;
@@ -190,7 +212,7 @@ describe('follow-ups', () => {
       campaignId: null,
       campaignName: 'Autumn news',
       recipients: 'NOT_OPENED',
-      recipientCount: 5,
+      recipientCount: 4,
     });
   });
 
@@ -280,6 +302,44 @@ describe('follow-ups', () => {
     expect(await counts()).toEqual({ totalContactsCount: 9, jobsSent: 9, listed: 9 });
     expect(await notSent('limit=100')).toMatchObject({ emails: emails('nr', [10]), meta: { totalItems: 1 } });
   }, 60_000);
+
+  it('makes one follow-up of racing requests (201 once, 200 with it for the rest), 15 times, until it is sent', async () => {
+    const audience = await seedAudience(t.db.pool, { headers: ['firstName'], contacts: people('race', 4) });
+    const original = await draft('Race news', audience.id);
+    await send(original);
+    const ask = (recipients = 'NOT_OPENED') => post(`/api/campaigns/${original}/follow-up`).send({ recipients });
+    const followUpsOf = async () =>
+      (await t.db.pool.query('SELECT id, status FROM campaigns WHERE follow_up_of = $1 ORDER BY id', [original])).rows as {
+        id: number;
+        status: string;
+      }[];
+    for (let race = 0; race < 15; race++) {
+      const answers = await Promise.all([ask(), ask(), ask(), ask()]);
+      expect(answers.map((res) => res.status).sort()).toEqual([200, 200, 200, 201]);
+      const ids = new Set(answers.map((res) => res.body.id as number));
+      expect(ids.size).toBe(1);
+      const [id] = [...ids];
+      expect(answers[0]!.body).toMatchObject({
+        status: 'DRAFT',
+        followUp: { campaignId: original, recipients: 'NOT_OPENED', recipientCount: 4 },
+      });
+      expect(await followUpsOf()).toEqual([{ id, status: 'DRAFT' }]);
+      const logged = await t.db.pool.query(`SELECT count(*)::int AS n FROM activity WHERE kind = 'follow-up' AND object_id = $1`, [id]);
+      expect(logged.rows[0].n).toBe(1);
+      expect((await api().delete(`/api/campaigns/${id}`).set('Authorization', auth)).status).toBe(204);
+    }
+    // Not sent yet means scheduled too; the other rule is another follow-up; once sent, a new one is made.
+    const first = await ask();
+    const at = new Date(Date.now() + 3600_000).toISOString();
+    expect((await post(`/api/campaigns/${first.body.id as number}/schedule`).send({ at })).status).toBe(200);
+    expect(await ask()).toMatchObject({ status: 200, body: { id: first.body.id, status: 'SCHEDULED' } });
+    expect((await ask('NOT_CLICKED')).status).toBe(201);
+    expect((await post(`/api/campaigns/${first.body.id as number}/unschedule`)).status).toBe(200);
+    await send(first.body.id as number);
+    const next = await ask();
+    expect(next.status).toBe(201);
+    expect(next.body.id).not.toBe(first.body.id);
+  }, 120_000);
 
   it('refuses a campaign that is not sent (409), an unknown one (404), a bad body (400), and lists recipients of follow-ups only', async () => {
     const audience = await seedAudience(t.db.pool, { headers: [], contacts: people('nf', 2) });

@@ -169,6 +169,67 @@ describe('a scheduled campaign is frozen until unscheduled', () => {
     expect((await api().delete(`/api/campaigns/${id}`).set('Authorization', auth)).status).toBe(204);
   });
 
+  it('answers a successful unschedule with the draft, whatever DELETEs race it (25 races)', async () => {
+    // A DELETE waiting for the row lock deletes the draft the moment unschedule commits: the answer
+    // must come from unschedule's own transaction, not from a read after it.
+    const outcomes: string[] = [];
+    for (let race = 0; race < 25; race++) {
+      const id = await draft();
+      expect((await post(`/api/campaigns/${id}/schedule`, { at: inMinutes(60) })).status).toBe(200);
+      const deletes = () => api().delete(`/api/campaigns/${id}`).set('Authorization', auth);
+      const [back, ...removed] = await Promise.all([post(`/api/campaigns/${id}/unschedule`), deletes(), deletes(), deletes()]);
+      expect({ status: back.status, body: back.body }).toMatchObject({ status: 200, body: { id, status: 'DRAFT', scheduledAt: null } });
+      // Each DELETE came before the unschedule (409, still scheduled), after it (204) or after another DELETE (404).
+      for (const res of removed) expect([204, 404, 409], JSON.stringify(res.body)).toContain(res.status);
+      const unscheduled = await t.db.pool.query(
+        `SELECT count(*)::int AS n FROM activity WHERE kind = 'unschedule' AND object_type = 'campaign' AND object_id = $1`,
+        [id],
+      );
+      expect(unscheduled.rows[0].n).toBe(1);
+      outcomes.push(removed.some((res) => res.status === 204) ? 'deleted' : 'kept');
+    }
+    // The race was run: at least one DELETE waited for the unschedule and then deleted the draft.
+    expect(outcomes).toContain('deleted');
+  }, 180_000);
+
+  it('answers a successful unschedule with the draft when a delete queued behind it wins the next read (10 races)', async () => {
+    // The tight form of the race above: the delete waits in the row's lock queue right behind the
+    // unschedule and runs in the server the moment it commits, before any read the API makes after.
+    const waiting = async (n: number, id: number) => {
+      for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 20))) {
+        const { rows } = await t.db.pool.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+        );
+        if (rows[0]!.n >= n) return;
+      }
+      throw new Error(`${n} waiters for campaign ${id} not seen`);
+    };
+    for (let race = 0; race < 10; race++) {
+      const id = await draft();
+      expect((await post(`/api/campaigns/${id}/schedule`, { at: inMinutes(60) })).status).toBe(200);
+      const holder = await t.db.pool.connect();
+      const deleter = await t.db.pool.connect();
+      try {
+        await holder.query('BEGIN');
+        await holder.query('SELECT 1 FROM campaigns WHERE id = $1 FOR UPDATE', [id]);
+        const back = post(`/api/campaigns/${id}/unschedule`).then((res) => res); // sent now, not when awaited
+        await waiting(1, id);
+        // Each statement of a DO block reads afresh: the lock first, then the draft it has become.
+        const removed = deleter.query(
+          `DO $$ BEGIN PERFORM 1 FROM campaigns WHERE id = ${id} FOR UPDATE; DELETE FROM campaigns WHERE id = ${id} AND status = 'DRAFT'; END $$`,
+        );
+        await waiting(2, id);
+        await holder.query('COMMIT');
+        const [res] = await Promise.all([back, removed]);
+        expect({ status: res.status, body: res.body }).toMatchObject({ status: 200, body: { id, status: 'DRAFT', scheduledAt: null } });
+        expect((await t.db.pool.query('SELECT 1 FROM campaigns WHERE id = $1', [id])).rowCount).toBe(0);
+      } finally {
+        holder.release();
+        deleter.release();
+      }
+    }
+  }, 180_000);
+
   it('schedules only drafts: a sending campaign is 409, and cannot be unscheduled', async () => {
     const id = await draft();
     await t.db.pool.query("UPDATE campaigns SET status = 'SENDING' WHERE id = $1", [id]);

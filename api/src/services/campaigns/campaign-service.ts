@@ -65,6 +65,9 @@ export const NO_NUL = 'Text must not contain NUL characters.';
 export const ONLY_SENT_FOLLOWED_UP = 'Only a sent campaign can be followed up.';
 export const NOT_A_FOLLOW_UP = 'This campaign is not a follow-up.';
 export const FOLLOW_UP_AUDIENCE = "A follow-up goes to its original's contacts; its audience cannot change.";
+/** What a follow-up's send says of the recipients the original reached after the follow-up was made. */
+export const droppedNote = (followUp: { recipients: FollowUpRecipients; campaignName: string }, n: number) =>
+  `${n} ${n === 1 ? 'recipient' : 'recipients'} ${followUp.recipients === 'NOT_CLICKED' ? 'clicked in' : 'opened'} “${followUp.campaignName}” since the follow-up was made and ${n === 1 ? 'was' : 'were'} left out.`;
 /** Entries of the validation answer at most (the contract's bound). */
 export const VALIDATION_LIMIT = 1000;
 
@@ -113,11 +116,12 @@ export function createCampaignService({ db, activityLog, sending, authorizedSend
     return trimmed;
   };
 
-  const existing = async (id: number): Promise<Campaign> => {
-    const campaign = await repo.find(id);
+  const found = (campaign: Campaign | undefined): Campaign => {
     if (!campaign) throw new DomainError('not-found', CAMPAIGN_NOT_FOUND);
     return campaign;
   };
+
+  const existing = async (id: number): Promise<Campaign> => found(await repo.find(id));
 
   const template = async (id: number): Promise<CampaignTemplateContent> => {
     const found = await repo.findTemplate(id);
@@ -253,22 +257,30 @@ export function createCampaignService({ db, activityLog, sending, authorizedSend
      * A DRAFT copy of a SENT campaign for its contacts who did not open it, or did not click, by
      * people (suppressed ones left out), frozen now: see the contract's followUpCampaign.
      */
-    async followUp(id: number, recipients: FollowUpRecipients, actor: Actor): Promise<Campaign> {
+    async followUp(id: number, recipients: FollowUpRecipients, actor: Actor): Promise<{ campaign: Campaign; created: boolean }> {
       const source = await existing(id);
       const name = `${source.name.slice(0, NAME_MAX - FOLLOW_UP_SUFFIX.length)}${FOLLOW_UP_SUFFIX}`;
-      const made = await db.transaction(async (tx) => {
-        const copy = await repo.insertFollowUp(tx, id, { name, recipients, updatedByEmail: actor.email });
-        if (copy === 'not-found') throw new DomainError('not-found', CAMPAIGN_NOT_FOUND);
-        if (copy === 'not-sent') throw new DomainError('conflict', ONLY_SENT_FOLLOWED_UP);
-        await recordActivity(tx, {
-          actor,
-          kind: 'follow-up',
-          object: { type: 'campaign', id: copy, name },
-          details: { of: id, recipients },
-        });
-        return copy;
+      return db.transaction(async (tx) => {
+        const made = await repo.insertFollowUp(tx, id, { name, recipients, updatedByEmail: actor.email });
+        if (made === 'not-found') throw new DomainError('not-found', CAMPAIGN_NOT_FOUND);
+        if (made === 'not-sent') throw new DomainError('conflict', ONLY_SENT_FOLLOWED_UP);
+        // A repeated request (a double click, a colleague at the same time) answers the follow-up not sent yet.
+        if (!made.existing)
+          await recordActivity(tx, {
+            actor,
+            kind: 'follow-up',
+            object: { type: 'campaign', id: made.id, name },
+            details: { of: id, recipients },
+          });
+        return { campaign: found(await repo.find(made.id, tx)), created: !made.existing };
       });
-      return existing(made);
+    },
+
+    /** How many of a follow-up's recipients its original reached since they were frozen: its send leaves them out. */
+    async reachedRecipients(id: number): Promise<{ reachedRecipients: number }> {
+      const { followUp } = await existing(id);
+      if (!followUp) throw new DomainError('not-found', NOT_A_FOLLOW_UP);
+      return { reachedRecipients: await repo.countReachedRecipients(id) };
     },
 
     /** A page of a follow-up's frozen recipients (its preview's contacts). */
@@ -280,10 +292,12 @@ export function createCampaignService({ db, activityLog, sending, authorizedSend
 
     async remove(id: number, actor: Actor): Promise<void> {
       await db.transaction(async (tx) => {
-        const name = await repo.lockName(tx, id);
-        if (name === undefined) throw new DomainError('not-found', CAMPAIGN_NOT_FOUND);
-        if (!(await repo.destroyUnlessBusy(tx, id))) throw statusConflict(await repo.status(id), NOT_WHILE_SENDING);
-        await recordActivity(tx, { actor, kind: 'delete', object: { type: 'campaign', id, name } });
+        // The status the lock holds, not a read outside the transaction: that read needs a second pooled
+        // connection while racing requests hold the others waiting for this row (503 once the pool ran dry).
+        const current = await repo.lockStatus(tx, id);
+        if (current === undefined) throw new DomainError('not-found', CAMPAIGN_NOT_FOUND);
+        if (!(await repo.destroyUnlessBusy(tx, id))) throw statusConflict(current.status, NOT_WHILE_SENDING);
+        await recordActivity(tx, { actor, kind: 'delete', object: { type: 'campaign', id, name: current.name } });
       });
     },
 
@@ -378,9 +392,10 @@ export function createCampaignService({ db, activityLog, sending, authorizedSend
       const campaign = await existing(id);
       if (campaign.status !== 'DRAFT') throw statusConflict(campaign.status, ONLY_DRAFTS_SENT);
       const content = await preSendChecks(campaign);
-      const { queued } = await dispatchSend(id, content, 'DRAFT', { actor, kind: 'send' });
-      logger.info({ campaignId: id, jobs: queued }, 'campaign sending started');
-      return { message: SENDING_STARTED };
+      const { queued, droppedRecipients } = await dispatchSend(id, content, 'DRAFT', { actor, kind: 'send' });
+      logger.info({ campaignId: id, jobs: queued, droppedRecipients }, 'campaign sending started');
+      const dropped = campaign.followUp && droppedRecipients > 0 ? ` ${droppedNote(campaign.followUp, droppedRecipients)}` : '';
+      return { message: `${SENDING_STARTED}${dropped}` };
     },
 
     /** A draft that passes the pre-send checks is SCHEDULED for `at` (a time to come, at most a year ahead). */
@@ -392,36 +407,35 @@ export function createCampaignService({ db, activityLog, sending, authorizedSend
       const campaign = await existing(id);
       if (campaign.status !== 'DRAFT') throw statusConflict(campaign.status, ONLY_DRAFTS_SCHEDULED);
       await preSendChecks(campaign);
-      // One transaction per action, so that what records the action can join it.
+      // One transaction per action, so that what records the action can join it. The answer is read in
+      // it too: once it commits, the campaign may be unscheduled and deleted before a later read.
       const scheduled = await db.transaction(async (tx) => {
-        const marked = await repo.markScheduled(tx, id, when, actor.email);
-        if (marked) {
-          const object = { type: 'campaign' as const, id, name: campaign.name };
-          await recordActivity(tx, { actor, kind: 'schedule', object, details: { at: when.toISOString() } });
-        }
-        return marked;
+        const current = await repo.lockStatus(tx, id);
+        if (current?.status !== 'DRAFT') throw statusConflict(current?.status, ONLY_DRAFTS_SCHEDULED);
+        await repo.markScheduled(tx, id, when, actor.email);
+        const object = { type: 'campaign' as const, id, name: current.name };
+        await recordActivity(tx, { actor, kind: 'schedule', object, details: { at: when.toISOString() } });
+        return found(await repo.find(id, tx));
       });
-      if (!scheduled) throw statusConflict(await repo.status(id), ONLY_DRAFTS_SCHEDULED);
       logger.info({ campaignId: id, at: when.toISOString() }, 'campaign scheduled');
-      return existing(id);
+      return scheduled;
     },
 
-    /** A SCHEDULED campaign is a DRAFT again. */
+    /**
+     * A SCHEDULED campaign is a DRAFT again. Answered from its own transaction: a DELETE waiting for
+     * the row lock deletes the draft the moment this commits, so a read after it would say 404.
+     */
     async unschedule(id: number, actor: Actor): Promise<Campaign> {
-      const done = await db.transaction(async (tx) => {
-        const name = await repo.lockName(tx, id);
-        const marked = name !== undefined && (await repo.markUnscheduled(tx, id, { updatedByEmail: actor.email }));
-        if (marked) await recordActivity(tx, { actor, kind: 'unschedule', object: { type: 'campaign', id, name } });
-        return marked;
+      const unscheduled = await db.transaction(async (tx) => {
+        const current = await repo.lockStatus(tx, id);
+        if (current === undefined) throw new DomainError('not-found', CAMPAIGN_NOT_FOUND);
+        if (current.status !== 'SCHEDULED') throw new DomainError('conflict', ONLY_SCHEDULED_UNSCHEDULED);
+        await repo.markUnscheduled(tx, id, { updatedByEmail: actor.email });
+        await recordActivity(tx, { actor, kind: 'unschedule', object: { type: 'campaign', id, name: current.name } });
+        return found(await repo.find(id, tx));
       });
-      if (!done) {
-        const status = await repo.status(id);
-        throw status === undefined
-          ? new DomainError('not-found', CAMPAIGN_NOT_FOUND)
-          : new DomainError('conflict', ONLY_SCHEDULED_UNSCHEDULED);
-      }
       logger.info({ campaignId: id }, 'campaign unscheduled');
-      return existing(id);
+      return unscheduled;
     },
 
     /**

@@ -9,6 +9,7 @@ import type { Database, Tx } from '../../db/database.js';
 import type { Audience as AudienceRow, Campaign as CampaignRow, Template as TemplateRow } from '../../db/models/index.js';
 import { likeContains } from '../contacts/repository.js';
 import { offsetOf, type PageQuery } from '../paging.js';
+import { REACHED_SINCE_FROZEN } from '../sending/repository.js';
 
 export type { Campaign, CampaignSummary, FollowUpRecipients, ValidationResult };
 
@@ -76,6 +77,16 @@ const HUMAN_COUNTS: [ReturnType<typeof literal>, string][] = [
 ];
 const humanFigure = (row: Row, name: string): number => Number(row.get(name) ?? 0);
 
+const followUpOf = (row: Row): FollowUp | null =>
+  row.followUpRecipients === null
+    ? null
+    : {
+        campaignId: row.followUpOf,
+        campaignName: row.followUpName ?? '',
+        recipients: row.followUpRecipients,
+        recipientCount: row.followUpCount ?? 0,
+      };
+
 const toSummary = (row: Row): CampaignSummary => ({
   id: row.id,
   name: row.name,
@@ -100,21 +111,12 @@ const toSummary = (row: Row): CampaignSummary => ({
   humanUniqueOpens: humanFigure(row, 'humanUniqueOpens'),
   humanUniqueClicks: humanFigure(row, 'humanUniqueClicks'),
   errorMessage: row.errorMessage,
+  // A list row names what a follow-up follows instead of the audience.
+  followUp: followUpOf(row),
 });
-
-const followUpOf = (row: Row): FollowUp | null =>
-  row.followUpRecipients === null
-    ? null
-    : {
-        campaignId: row.followUpOf,
-        campaignName: row.followUpName ?? '',
-        recipients: row.followUpRecipients,
-        recipientCount: row.followUpCount ?? 0,
-      };
 
 const toCampaign = (row: Row): Campaign => ({
   ...toSummary(row),
-  followUp: followUpOf(row),
   template: row.template ? { id: row.template.id, name: row.template.name, html: row.template.html, preview: row.template.preview } : null,
   html: row.html,
 });
@@ -143,8 +145,10 @@ export function campaignRepository(db: Database) {
       return { items: rows.map(toSummary), totalItems: count };
     },
 
-    async find(id: number): Promise<Campaign | undefined> {
+    /** The campaign; within `tx` when given (an action answers what its own transaction made). */
+    async find(id: number, tx?: Tx): Promise<Campaign | undefined> {
       const row = await Campaigns.findByPk(id, {
+        ...(tx ? { transaction: tx.transaction } : {}),
         attributes: campaignAttributes,
         include: [audience, { model: Templates, as: 'template', attributes: ['id', 'name', 'html', 'preview'] }],
       });
@@ -167,6 +171,12 @@ export function campaignRepository(db: Database) {
     /** The campaign's name, its row locked until the transaction ends (a save or delete records what it was). */
     async lockName(tx: Tx, id: number): Promise<string | undefined> {
       return (await Campaigns.findByPk(id, { attributes: ['name'], transaction: tx.transaction, lock: true }))?.name;
+    },
+
+    /** The campaign's name and status, its row locked until the transaction ends. */
+    async lockStatus(tx: Tx, id: number): Promise<{ name: string; status: CampaignRow['status'] } | undefined> {
+      const row = await Campaigns.findByPk(id, { attributes: ['name', 'status'], transaction: tx.transaction, lock: true });
+      return row ? { name: row.name, status: row.status } : undefined;
     },
 
     /**
@@ -242,18 +252,28 @@ export function campaignRepository(db: Database) {
     /**
      * A follow-up of `sourceId` (see the contract's followUpCampaign): the new DRAFT with the source's
      * content, and its recipients frozen by one INSERT ... SELECT over the source's jobs, in the same
-     * transaction. The source row is locked (FOR SHARE) so it cannot be deleted or sent again meanwhile.
+     * transaction. The source row is locked (FOR NO KEY UPDATE) so it cannot be deleted or sent again
+     * meanwhile, and so that follow-ups of one campaign are made one at a time: a follow-up with the same
+     * rule that is not sent yet (DRAFT or SCHEDULED) is answered instead of a second one (`existing`),
+     * the statement that looks for it seeing what an earlier holder of the lock committed.
      * 'not-found' or 'not-sent' when there is nothing to follow up.
      */
     async insertFollowUp(
       tx: Tx,
       sourceId: number,
       values: { name: string; recipients: FollowUpRecipients; updatedByEmail: string | null },
-    ): Promise<number | 'not-found' | 'not-sent'> {
+    ): Promise<{ id: number; existing: boolean } | 'not-found' | 'not-sent'> {
       {
-        const source = await Campaigns.findByPk(sourceId, { transaction: tx.transaction, lock: tx.transaction.LOCK.SHARE });
+        const source = await Campaigns.findByPk(sourceId, { transaction: tx.transaction, lock: tx.transaction.LOCK.NO_KEY_UPDATE });
         if (!source) return 'not-found';
         if (source.status !== 'SENT') return 'not-sent';
+        const pending = await Campaigns.findOne({
+          attributes: ['id'],
+          where: { followUpOf: sourceId, followUpRecipients: values.recipients, status: { [Op.in]: ['DRAFT', 'SCHEDULED'] } },
+          order: [['id', 'ASC']],
+          transaction: tx.transaction,
+        });
+        if (pending) return { id: pending.id, existing: true };
         const copy = await Campaigns.create(
           {
             name: values.name,
@@ -280,8 +300,14 @@ export function campaignRepository(db: Database) {
           [sourceId, copy.id],
         );
         await Campaigns.update({ followUpCount: rowCount }, { where: { id: copy.id }, transaction: tx.transaction });
-        return copy.id;
+        return { id: copy.id, existing: false };
       }
+    },
+
+    /** How many of a follow-up's recipients its original has reached since they were frozen (its send drops them). */
+    async countReachedRecipients(campaignId: number): Promise<number> {
+      const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n ${REACHED_SINCE_FROZEN}`, [campaignId]);
+      return rows[0]!.n;
     },
 
     /** A page of a follow-up's recipients, as contacts: a range of their dense numbers. */

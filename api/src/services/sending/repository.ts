@@ -75,6 +75,18 @@ export const ID_PAGE = 50_000;
 
 const SUPPRESSED = 'EXISTS (SELECT 1 FROM suppressions s WHERE s.email_lower = lower(c.email))';
 
+/**
+ * FROM and WHERE of the recipients (alias r) of the follow-up $1 whom its original has reached as a
+ * person since they were frozen: they opened it (a NOT_OPENED follow-up) or clicked in it
+ * (NOT_CLICKED). One probe of the original's (campaign_id, contact_id) key per recipient; none once
+ * the original is deleted (follow_up_of is then null).
+ */
+export const REACHED_SINCE_FROZEN = `FROM follow_up_recipients r
+  JOIN campaigns f ON f.id = r.campaign_id
+  JOIN campaign_jobs o ON o.campaign_id = f.follow_up_of AND o.contact_id = r.contact_id
+ WHERE r.campaign_id = $1
+   AND CASE f.follow_up_recipients WHEN 'NOT_CLICKED' THEN o.human_clicked_at IS NOT NULL ELSE o.human_opened_at IS NOT NULL END`;
+
 export function sendingRepository(db: Database) {
   return {
     /**
@@ -88,6 +100,33 @@ export function sendingRepository(db: Database) {
         [id],
       );
       return rows[0] && { status: rows[0].status, audienceId: rows[0].audience_id, name: rows[0].name, followUp: rows[0].follow_up };
+    },
+
+    /**
+     * Drops from a follow-up's recipients those its original has reached since (REACHED_SINCE_FROZEN),
+     * keeping `seq` dense (the preview and the report page by it) and `follow_up_count` their number.
+     * Only the rows after the first dropped one are numbered again, in one statement. Answers how many
+     * were dropped. The caller holds the follow-up's row and it has no job yet (its first send).
+     */
+    async dropReachedRecipients(tx: Tx, campaignId: number): Promise<number> {
+      const { rows } = await tx.query<{ dropped: number; first: number | null }>(
+        `WITH dropped AS (
+           DELETE FROM follow_up_recipients d
+            WHERE d.campaign_id = $1 AND d.seq IN (SELECT r.seq ${REACHED_SINCE_FROZEN})
+           RETURNING d.seq)
+         SELECT count(*)::int AS dropped, min(seq) AS first FROM dropped`,
+        [campaignId],
+      );
+      const { dropped, first } = rows[0]!;
+      if (dropped === 0 || first === null) return 0;
+      await tx.query(
+        `WITH moved AS (DELETE FROM follow_up_recipients WHERE campaign_id = $1 AND seq > $2 RETURNING seq, contact_id)
+         INSERT INTO follow_up_recipients (campaign_id, seq, contact_id)
+         SELECT $1, $2 - 1 + row_number() OVER (ORDER BY seq), contact_id FROM moved`,
+        [campaignId, first],
+      );
+      await tx.query('UPDATE campaigns SET follow_up_count = follow_up_count - $2 WHERE id = $1', [campaignId, dropped]);
+      return dropped;
     },
 
     /** The links of the html snapshot; their ids, in the order given. */

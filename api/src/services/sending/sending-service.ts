@@ -208,8 +208,8 @@ export function createSendingService(deps: SendingServiceDeps) {
      * Creates or resets jobs, marks the campaign SENDING and publishes its queued jobs (all of them
      * when it was not sending; only this dispatch's when it was). Answers how many were published.
      */
-    async dispatch(campaignId: number, plan: DispatchPlan): Promise<{ queued: number }> {
-      const { wasSending, created, requeued } = await db.transaction(async (tx) => {
+    async dispatch(campaignId: number, plan: DispatchPlan): Promise<{ queued: number; droppedRecipients: number }> {
+      const { wasSending, created, requeued, droppedRecipients } = await db.transaction(async (tx) => {
         const campaign = await repo.lockCampaign(tx, campaignId, { skipLocked: plan.skipLocked === true });
         if (!campaign)
           throw plan.skipLocked ? new DomainError('conflict', plan.conflict) : new DomainError('not-found', CAMPAIGN_NOT_FOUND);
@@ -220,6 +220,8 @@ export function createSendingService(deps: SendingServiceDeps) {
           const linkIds = await repo.insertLinks(tx, campaignId, snapshot.links);
           await repo.saveSnapshot(tx, campaignId, snapshot.html(linkIds), plan.snapshot.plainText);
         }
+        // A follow-up's first send leaves out whom the original reached after the follow-up was made.
+        const droppedRecipients = plan.snapshot && campaign.followUp ? await repo.dropReachedRecipients(tx, campaignId) : 0;
         const created: CreatedJobs =
           plan.newJobs && campaign.audienceId !== null
             ? await repo.createJobs(tx, campaignId, campaign.audienceId, plan.newJobs, campaign.followUp)
@@ -232,10 +234,10 @@ export function createSendingService(deps: SendingServiceDeps) {
             actor,
             kind,
             object: { type: 'campaign', id: campaignId, name: campaign.name },
-            details: { ...details, jobs: created.count + requeued.ids.length },
+            details: { ...details, jobs: created.count + requeued.ids.length, ...(droppedRecipients > 0 ? { droppedRecipients } : {}) },
           });
         }
-        return { wasSending: campaign.status === 'SENDING', created, requeued: requeued.ids };
+        return { wasSending: campaign.status === 'SENDING', created, requeued: requeued.ids, droppedRecipients };
       });
       if (created.count + requeued.length >= ANALYZE_AFTER_JOBS) await repo.analyzeJobs();
       const [pages, total] = wasSending
@@ -247,7 +249,7 @@ export function createSendingService(deps: SendingServiceDeps) {
         return total;
       });
       if (queued === 0) await repo.finishIfDone(campaignId);
-      return { queued };
+      return { queued, droppedRecipients };
     },
 
     /** The campaign's UNKNOWN jobs, and those unconfirmed long enough for a deliberate resend. */

@@ -1,12 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { expectBody, type Audience, type Campaign, type SuppressedContacts } from '@mailroom/api-client';
+import { expectBody, type Audience, type Campaign, type ReachedRecipients, type SuppressedContacts } from '@mailroom/api-client';
+import { STATUS_REFRESH_MS, statusMayChange } from '@mailroom/api-client/labels';
 import { useApiClient } from '@mailroom/mf-contract/react';
 import { SENDS_MAIL } from '@mailroom/mf-contract';
 import { useCallback } from 'react';
 import type { CampaignUpdateInput } from '../utils/draft';
 import { editorKeys } from './keys';
 
-/** The campaign being edited. */
+/** The campaign being edited; read again while scheduled or sending, so the editor leaves those states when it does. */
 export function useCampaign(id: number) {
   const client = useApiClient();
   return useQuery({
@@ -16,6 +17,7 @@ export function useCampaign(id: number) {
       return expectBody<Campaign>(data);
     },
     enabled: id > 0,
+    refetchInterval: (query) => (query.state.data && statusMayChange(query.state.data.status) ? STATUS_REFRESH_MS : false),
   });
 }
 
@@ -66,6 +68,8 @@ export function useUnscheduleCampaign(id: number) {
       return expectBody<Campaign>(data);
     },
     onSuccess: (campaign) => queryClient.setQueryData(editorKeys.campaign(id), campaign),
+    // Refused (it started meanwhile, or is gone): the page shows what the campaign is now.
+    onError: () => queryClient.invalidateQueries({ queryKey: editorKeys.campaign(id) }),
   });
 }
 
@@ -93,6 +97,24 @@ export function useFetchAudience() {
         queryFn: async ({ signal }) => {
           const { data } = await client.GET('/api/audiences/{id}', { params: { path: { id } }, signal });
           return expectBody<Audience>(data);
+        },
+        staleTime: 0,
+      }),
+    [client, queryClient],
+  );
+}
+
+/** Counts afresh, when Send is pressed, the follow-up's recipients its original reached since they were frozen (the send drops them). */
+export function useFetchReachedRecipients() {
+  const client = useApiClient();
+  const queryClient = useQueryClient();
+  return useCallback(
+    (id: number) =>
+      queryClient.fetchQuery({
+        queryKey: editorKeys.reached(id),
+        queryFn: async ({ signal }) => {
+          const { data } = await client.GET('/api/campaigns/{id}/reached-recipients', { params: { path: { id } }, signal });
+          return expectBody<ReachedRecipients>(data).reachedRecipients;
         },
         staleTime: 0,
       }),

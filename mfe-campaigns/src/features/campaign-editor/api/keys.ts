@@ -42,6 +42,8 @@ export const editorKeys = {
   contacts: (audienceId: number, params: PreviewContactsParams) => [...editorKeys.audience(audienceId), 'contacts', params] as const,
   /** A follow-up's frozen recipients (they replace the audience's contacts in its preview). */
   recipients: (campaignId: number, params: PreviewContactsParams) => [...editorKeys.campaign(campaignId), 'recipients', params] as const,
+  /** How many of a follow-up's recipients its original reached since (its send drops them). */
+  reached: (campaignId: number) => [...editorKeys.all, 'reached', campaignId] as const,
   rendered: (params: RenderParams) => [...editorKeys.all, 'rendered', params] as const,
   validation: (params: ValidateParams) => [...editorKeys.all, 'validation', params] as const,
 };

@@ -24,6 +24,7 @@ import { CampaignStatusBadge, STATUS_LABELS } from '../../../components/Campaign
 import {
   useAuthorizedSenders,
   useFetchAudience,
+  useFetchReachedRecipients,
   useFetchSuppressedContacts,
   useSaveCampaign,
   useScheduleCampaign,
@@ -31,7 +32,7 @@ import {
   useUnscheduleCampaign,
 } from '../api/campaign';
 import { draftOf, updateInputOf, type CampaignDraft } from '../utils/draft';
-import { PRESEND_MESSAGES, presendError } from '../utils/presend';
+import { PRESEND_MESSAGES, presendError, reachedNote } from '../utils/presend';
 import { AudiencePickerDialog } from './AudiencePickerDialog';
 import { ContentSection } from './ContentSection';
 import { ErrorDialog } from './ErrorDialog';
@@ -68,6 +69,8 @@ type EditorDialog =
       recipients: number | null;
       suppressed: SuppressedContacts | null;
       followUpLabel?: string;
+      /** A follow-up's note on the recipients its send leaves out (reached by the original since). */
+      droppedNote?: string | null;
       at?: Date | undefined;
     };
 
@@ -87,6 +90,7 @@ export function CampaignEditor({ campaign }: { campaign: Campaign }) {
   const senders = useAuthorizedSenders();
   const fetchAudience = useFetchAudience();
   const fetchSuppressed = useFetchSuppressedContacts();
+  const fetchReached = useFetchReachedRecipients();
 
   const editable = campaign.status === 'DRAFT';
   // A follow-up goes to the people frozen when it was made: the To section, preview and confirmation all name them.
@@ -94,6 +98,8 @@ export function CampaignEditor({ campaign }: { campaign: Campaign }) {
     ? {
         campaignId: campaign.id,
         label: followUpRecipientsLabel(campaign.followUp.recipients, campaign.followUp.campaignName),
+        recipients: campaign.followUp.recipients,
+        campaignName: campaign.followUp.campaignName,
         recipientCount: campaign.followUp.recipientCount,
       }
     : null;
@@ -162,13 +168,19 @@ export function CampaignEditor({ campaign }: { campaign: Campaign }) {
   /** Reads the audience afresh: its invalid contacts are warned of, then the confirmation counts the recipients. */
   const warnThenConfirm = async (at?: Date) => {
     if (followUp) {
-      // Its recipients are valid, not suppressed contacts, counted when it was made.
+      // Its recipients are valid, not suppressed contacts, counted when it was made; those the original
+      // has reached since are counted now, as the send will drop them (a failed count: told, and unsaid).
+      const reached = await fetchReached(followUp.campaignId).catch((error: unknown) => {
+        notify('error', errorMessage(error, 'Failed to count the recipients reached since the follow-up was made'));
+        return null;
+      });
       setDialog({
         kind: 'confirm-send',
         audienceName: draft.audience!.name,
         recipients: followUp.recipientCount,
         suppressed: null,
         followUpLabel: followUp.label,
+        droppedNote: reached ? reachedNote(followUp, reached) : null,
         at,
       });
       return;
@@ -387,6 +399,7 @@ export function CampaignEditor({ campaign }: { campaign: Campaign }) {
           recipients={dialog.recipients}
           suppressed={dialog.suppressed}
           followUpLabel={dialog.followUpLabel}
+          droppedNote={dialog.droppedNote}
           at={dialog.at}
           busy={send.isPending || schedule.isPending}
           onConfirm={() => (dialog.at ? confirmSchedule(dialog.at) : confirmSend())}

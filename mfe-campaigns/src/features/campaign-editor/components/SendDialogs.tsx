@@ -28,6 +28,8 @@ export interface ConfirmSendDialogProps {
   suppressed: SuppressedContacts | null;
   /** A follow-up: whom it goes to ('People who did not open "Autumn news"'), said instead of the audience. */
   followUpLabel?: string | undefined;
+  /** A follow-up: the recipients its send leaves out, as the original reached them since it was made. */
+  droppedNote?: string | null | undefined;
   /** Scheduling (an addition to the spec): the campaign is sent then instead of now. */
   at?: Date | undefined;
   busy: boolean;
@@ -40,6 +42,7 @@ export function ConfirmSendDialog({
   recipients,
   suppressed,
   followUpLabel,
+  droppedNote,
   at,
   busy,
   onConfirm,
@@ -68,6 +71,7 @@ export function ConfirmSendDialog({
           : `This campaign will be sent to ${who}. Send it now?`}
       </p>
       {note && <p>{note}</p>}
+      {droppedNote && <p>{droppedNote}</p>}
     </ConfirmDialog>
   );
 }

@@ -139,6 +139,39 @@ describe('Schedule in the campaign editor', () => {
     expect(notify).toHaveBeenCalledWith('success', 'The schedule of Autumn appeal is cancelled; it is a draft again');
   });
 
+  it('leaves the scheduled state by itself when the campaign starts, without a reload', async () => {
+    const at = dayjs().add(1, 'minute').startOf('minute').toISOString();
+    const api = createFakeApi({
+      campaigns: [{ ...complete, status: 'SCHEDULED', scheduledAt: at }],
+      audiences: [newsletter],
+      templates: [welcome],
+    });
+    renderApp('/campaigns/edit/2', api);
+    expect(await screen.findByRole('button', { name: 'Cancel schedule' })).toBeTruthy();
+    // The worker starts it: the editor reads it again while it is scheduled.
+    api.campaigns.get(2)!.status = 'SENDING';
+    expect(await screen.findByText(/This campaign is sending and can no longer be edited/, {}, { timeout: 8000 })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Cancel schedule' })).toBeNull();
+    expect(screen.queryByText(/is scheduled for/)).toBeNull();
+  }, 15_000);
+
+  it('shows what the campaign became when Cancel schedule is refused because it started', async () => {
+    const at = dayjs().add(1, 'day').startOf('minute').toISOString();
+    const api = createFakeApi({
+      campaigns: [{ ...complete, status: 'SCHEDULED', scheduledAt: at }],
+      audiences: [newsletter],
+      templates: [welcome],
+    });
+    const { user, notify } = renderApp('/campaigns/edit/2', api);
+    const cancel = await screen.findByRole('button', { name: 'Cancel schedule' });
+    api.campaigns.get(2)!.status = 'SENDING';
+    await user.click(cancel);
+    await waitFor(() => expect(notify).toHaveBeenCalledWith('error', 'This campaign is not scheduled.'));
+    // At once, not at the next poll.
+    expect(await screen.findByText(/This campaign is sending and can no longer be edited/, {}, { timeout: 1500 })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Cancel schedule' })).toBeNull();
+  });
+
   it('shows why a schedule did not start on the draft it left', async () => {
     const errorMessage = 'The schedule for 2030-01-01T09:00:00.000Z did not start: The template has no content yet.';
     const api = createFakeApi({ campaigns: [{ ...complete, errorMessage }], audiences: [newsletter], templates: [welcome] });

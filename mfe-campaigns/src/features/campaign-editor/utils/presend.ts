@@ -1,4 +1,4 @@
-import type { SuppressedContacts } from '@mailroom/api-client';
+import type { FollowUpRecipients, SuppressedContacts } from '@mailroom/api-client';
 import type { CampaignDraft } from './draft';
 
 /** The pre-send checks' messages (SPEC 5), in the order they run. */
@@ -53,4 +53,14 @@ export function suppressedNote(counts: SuppressedContacts | null | undefined, wh
     .join(', ');
   const of = whose === 'them' ? 'of them' : `of the audience's valid contacts`;
   return `${n} ${of} ${n === 1 ? 'is' : 'are'} suppressed and will be skipped (${reasons}).`;
+}
+
+/**
+ * What a follow-up's confirmation adds: how many of its recipients the original has reached since
+ * they were frozen (opened it, or clicked in it, as a person), whom the send will leave out. Null when none.
+ */
+export function reachedNote(followUp: { recipients: FollowUpRecipients; campaignName: string }, reached: number): string | null {
+  if (reached === 0) return null;
+  const did = followUp.recipients === 'NOT_CLICKED' ? 'clicked in' : 'opened';
+  return `${reached} of them ${did} “${followUp.campaignName}” since the follow-up was made and will be left out.`;
 }

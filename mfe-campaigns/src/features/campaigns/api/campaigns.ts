@@ -1,5 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { expectBody, type FollowUpRecipients } from '@mailroom/api-client';
+import { STATUS_REFRESH_MS, statusMayChange } from '@mailroom/api-client/labels';
 import { useApiClient } from '@mailroom/mf-contract/react';
 import { SENDS_MAIL } from '@mailroom/mf-contract';
 import { campaignKeys, type CampaignListParams } from './keys';
@@ -7,10 +8,7 @@ import { campaignKeys, type CampaignListParams } from './keys';
 /** The name a new campaign gets (SPEC 9). */
 export const NEW_CAMPAIGN_NAME = 'My Campaign';
 
-/** How often a page showing a campaign that is sending is read again, for its progress. */
-export const SENDING_REFRESH_MS = 5000;
-
-/** A page of campaigns; refetched while one on it is sending. */
+/** A page of campaigns; read again while one on it is scheduled or sending (its status changes by itself). */
 export function useCampaigns(params: CampaignListParams) {
   const client = useApiClient();
   return useQuery({
@@ -23,7 +21,7 @@ export function useCampaigns(params: CampaignListParams) {
       return expectBody(data).data;
     },
     placeholderData: keepPreviousData,
-    refetchInterval: (query) => (query.state.data?.items.some((campaign) => campaign.status === 'SENDING') ? SENDING_REFRESH_MS : false),
+    refetchInterval: (query) => (query.state.data?.items.some((campaign) => statusMayChange(campaign.status)) ? STATUS_REFRESH_MS : false),
   });
 }
 

@@ -1,5 +1,6 @@
 import { makeStyles } from '@fluentui/react-components';
 import type { CampaignSummary } from '@mailroom/api-client';
+import { followUpRecipientsLabel } from '@mailroom/api-client/labels';
 import { REMOTES } from '@mailroom/mf-contract/remotes';
 import { useRemote } from '@mailroom/mf-contract/react';
 import { DetailLine, LastEdited, NameWithDetails, RouterLink, formatDateTime } from '@mailroom/ui';
@@ -24,13 +25,27 @@ export function CampaignNameCell({ campaign }: { campaign: CampaignSummary }) {
   const sent = !opensInEditor(campaign.status);
   return (
     <NameWithDetails name={campaign.name} to={href} className={styles.root}>
-      {campaign.audienceId !== null && (
+      {campaign.followUp ? (
+        // A follow-up goes to some of its original's contacts, not to the audience: it names the original and the rule.
         <DetailLine>
           To:{' '}
-          <RouterLink to={`${REMOTES.audiences.basePath}/${campaign.audienceId}`} inline>
-            {campaign.audienceName ?? `Audience ${campaign.audienceId}`}
-          </RouterLink>
+          {campaign.followUp.campaignId === null ? (
+            followUpRecipientsLabel(campaign.followUp.recipients, campaign.followUp.campaignName)
+          ) : (
+            <RouterLink to={`${REMOTES.reports.basePath}/${campaign.followUp.campaignId}`} inline>
+              {followUpRecipientsLabel(campaign.followUp.recipients, campaign.followUp.campaignName)}
+            </RouterLink>
+          )}
         </DetailLine>
+      ) : (
+        campaign.audienceId !== null && (
+          <DetailLine>
+            To:{' '}
+            <RouterLink to={`${REMOTES.audiences.basePath}/${campaign.audienceId}`} inline>
+              {campaign.audienceName ?? `Audience ${campaign.audienceId}`}
+            </RouterLink>
+          </DetailLine>
+        )
       )}
       {sent && (
         <>

@@ -12,6 +12,7 @@ import {
   type ReportTimeline,
   type SendStatus,
 } from '@mailroom/api-client';
+import { statusMayChange } from '@mailroom/api-client/labels';
 import { useApiClient } from '@mailroom/mf-contract/react';
 import { SENDS_MAIL } from '@mailroom/mf-contract';
 import { fileNameFromContentDisposition, saveBlob } from '@mailroom/ui';
@@ -31,7 +32,8 @@ export function useCampaign(id: number) {
       return expectBody<Campaign>(data);
     },
     enabled: id > 0,
-    refetchInterval: (query) => refreshWhileSending(query.state.data?.status === 'SENDING'),
+    // A scheduled campaign starts by itself too: its report follows it into SENDING, then SENT or ERROR.
+    refetchInterval: (query) => refreshWhileSending(!!query.state.data && statusMayChange(query.state.data.status)),
   });
 }
 
@@ -44,7 +46,7 @@ export function useOverviewStats(id: number) {
       return expectBody<CampaignOverviewStats>(data);
     },
     enabled: id > 0,
-    refetchInterval: (query) => refreshWhileSending(query.state.data?.campaign.status === 'SENDING'),
+    refetchInterval: (query) => refreshWhileSending(!!query.state.data && statusMayChange(query.state.data.campaign.status)),
   });
 }
 

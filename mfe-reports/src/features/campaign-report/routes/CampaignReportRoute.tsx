@@ -1,4 +1,5 @@
-import { Spinner, Tab, TabList, Title1, makeStyles, tokens, useId } from '@fluentui/react-components';
+import { Spinner, Tab, TabList, Text, Title1, makeStyles, tokens, useId } from '@fluentui/react-components';
+import { followUpRecipientsLabel } from '@mailroom/api-client/labels';
 import { REMOTES } from '@mailroom/mf-contract/remotes';
 import { parseRouteId, RouterLink } from '@mailroom/ui';
 import { useParams, useSearchParams } from 'react-router-dom';
@@ -55,6 +56,7 @@ export function CampaignReportRoute() {
   }
 
   const sending = campaign.data.status === 'SENDING';
+  const { followUp } = campaign.data;
   return (
     <section className={styles.root}>
       <RouterLink to={REMOTES.campaigns.basePath}>Back to Campaigns</RouterLink>
@@ -64,6 +66,19 @@ export function CampaignReportRoute() {
         </Title1>
         {campaign.data.status === 'SENT' && <FollowUpButton campaign={campaign.data} />}
       </div>
+      {followUp && (
+        // A follow-up went to some of its original's contacts: the original and the rule, as its list row says.
+        <Text as="p" className={styles.title}>
+          Follow-up:{' '}
+          {followUp.campaignId === null ? (
+            followUpRecipientsLabel(followUp.recipients, followUp.campaignName)
+          ) : (
+            <RouterLink to={`${REMOTES.reports.basePath}/${followUp.campaignId}`} inline>
+              {followUpRecipientsLabel(followUp.recipients, followUp.campaignName)}
+            </RouterLink>
+          )}
+        </Text>
+      )}
       <TabList
         className={styles.tabs}
         selectedValue={tab}
