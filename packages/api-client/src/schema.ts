@@ -1400,9 +1400,13 @@ export interface components {
         };
         /**
          * @description What was done. Import outcomes are recorded by the worker under the member who queued the import.
+         *     `edit` is a save of a template's or a draft campaign's content (a template's autosaves by one member
+         *     within five minutes are one entry; a campaign's lists the fields it changed in `details.fields`).
+         *     `unsubscribe` is a recipient's unsubscribe from a campaign's mail: its `memberEmail` is the
+         *     recipient's address (the one who acted), and only the first unsubscribe of an address is recorded.
          * @enum {string}
          */
-        ActivityKind: "create" | "rename" | "delete" | "import" | "import-finished" | "import-failed" | "export" | "send" | "schedule" | "unschedule" | "continue" | "retry-all-failed" | "retry-job" | "resend-unconfirmed" | "send-to-not-sent" | "send-to-contact" | "test-send" | "follow-up" | "suppression-add" | "suppression-remove";
+        ActivityKind: "create" | "rename" | "delete" | "import" | "import-finished" | "import-failed" | "export" | "send" | "schedule" | "unschedule" | "continue" | "retry-all-failed" | "retry-job" | "resend-unconfirmed" | "send-to-not-sent" | "send-to-contact" | "test-send" | "follow-up" | "suppression-add" | "suppression-remove" | "edit" | "unsubscribe";
         /** @enum {string} */
         ActivityObjectType: "audience" | "template" | "campaign" | "suppression";
         ActivityEntry: {
@@ -2962,7 +2966,7 @@ export interface operations {
     listActivity: {
         parameters: {
             query?: {
-                /** @description The member's e-mail address (exact, case-insensitive) */
+                /** @description A part of the member's e-mail address (case-insensitive), or the whole of it */
                 member?: string;
                 kind?: components["schemas"]["ActivityKind"];
                 objectType?: components["schemas"]["ActivityObjectType"];

@@ -21,7 +21,7 @@ export interface ActivityRow {
 }
 
 export interface ActivityFilters {
-  /** Lower-cased. */
+  /** A part of the member's address, lower-cased (the whole address is a part too). */
   member?: string | undefined;
   kind?: ActivityKind | undefined;
   objectType?: ActivityObjectType | undefined;
@@ -54,7 +54,11 @@ function filterSql(filters: ActivityFilters, params: unknown[]): string[] {
     params.push(value);
     where.push(`${column} = $${params.length}`);
   };
-  if (filters.member !== undefined) add('member_email', filters.member);
+  if (filters.member !== undefined) {
+    // The part is matched as it is written: LIKE's own characters in it (%, _ and a backslash) are escaped.
+    params.push(`%${filters.member.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    where.push(`member_email LIKE $${params.length}`);
+  }
   if (filters.kind !== undefined) add('kind', filters.kind);
   if (filters.objectType !== undefined) add('object_type', filters.objectType);
   if (filters.objectId !== undefined) add('object_id', filters.objectId);
@@ -67,6 +71,25 @@ export async function insertActivity(sql: Sql, row: ActivityRow): Promise<void> 
     `INSERT INTO activity (member_email, kind, object_type, object_id, object_name, details) VALUES ($1, $2, $3, $4, $5, $6)`,
     [row.memberEmail, row.kind, row.objectType, row.objectId, row.objectName, JSON.stringify(row.details)],
   );
+}
+
+/**
+ * Whether `member` recorded `kind` on the object since `seconds` ago, read on `sql` (the transaction
+ * that holds the object's row lock, so two saves of one object cannot both miss each other's entry).
+ */
+export async function recordedLately(
+  sql: Sql,
+  row: Pick<ActivityRow, 'memberEmail' | 'kind' | 'objectType' | 'objectId'>,
+  seconds: number,
+): Promise<boolean> {
+  const { rows } = await sql.query(
+    `SELECT 1 FROM activity
+      WHERE object_type = $1 AND object_id = $2 AND kind = $3 AND member_email = $4
+        AND created_at > now() - $5 * interval '1 second'
+      LIMIT 1`,
+    [row.objectType, row.objectId, row.kind, row.memberEmail, seconds],
+  );
+  return rows.length > 0;
 }
 
 export function activityRepository(db: Database) {
