@@ -1424,6 +1424,13 @@ export interface components {
             details: {
                 [key: string]: unknown;
             };
+            /** @description Whether the object is still there now (false once deleted, and for an entry of no single object) */
+            objectExists: boolean;
+            /**
+             * @description A campaign's status now (one of CampaignStatus, where its link leads); null for other objects and deleted campaigns
+             * @enum {string|null}
+             */
+            campaignStatus: "DRAFT" | "SCHEDULED" | "SENDING" | "SENT" | "ERROR" | null;
         };
         ActivityPage: {
             items: components["schemas"]["ActivityEntry"][];

@@ -593,6 +593,31 @@ describe('GET /api/activity', () => {
     expect(await found('nobody-has-this')).toEqual([]);
   });
 
+  it('tells whether each object is still there and, for a campaign, its status now', async () => {
+    const kept = (await post('/api/audiences', { name: 'Kept' })()).body.id as number;
+    const gone = (await post('/api/audiences', { name: 'Gone' })()).body.id as number;
+    await del(`/api/audiences/${gone}`)();
+    const { id: sentId } = await sent();
+    const { id: draftId } = await draft();
+    await put(`/api/campaigns/${draftId}`, { name: 'Autumn news', subject: 'Now' })();
+    await post('/api/suppressions', { text: `email\nnow.${Date.now()}@example.org\n` })();
+
+    const now = async (objectType: string, objectId?: number) =>
+      (
+        (await list(`?objectType=${objectType}${objectId ? `&objectId=${objectId}` : ''}&limit=1`)).body.items as {
+          objectExists: boolean;
+          campaignStatus: string | null;
+        }[]
+      )[0];
+    expect(await now('audience', kept)).toMatchObject({ objectExists: true, campaignStatus: null });
+    // Both of its entries (the create and the delete) name an audience that is gone.
+    const goneEntries = (await list(`?objectType=audience&objectId=${gone}`)).body.items as { objectExists: boolean }[];
+    expect(goneEntries.map((e) => e.objectExists)).toEqual([false, false]);
+    expect(await now('campaign', sentId)).toMatchObject({ objectExists: true, campaignStatus: 'SENT' });
+    expect(await now('campaign', draftId)).toMatchObject({ objectExists: true, campaignStatus: 'DRAFT' });
+    expect(await now('suppression')).toMatchObject({ objectExists: false, campaignStatus: null });
+  });
+
   it('needs a member token and refuses hostile filters', async () => {
     expect((await api().get('/api/activity')).status).toBe(401);
     expect((await list('?kind=drop-table')).status).toBe(400);

@@ -34,6 +34,18 @@ export type ActivityCursor = { from: 'newest' } | { from: 'oldest' } | { before:
 const COLUMNS = `id, created_at AS "createdAt", member_email AS "memberEmail", kind, object_type AS "objectType",
                  object_id AS "objectId", object_name AS "objectName", details`;
 
+/**
+ * What a page's entries name now, read after the page's range (a primary-key probe per entry): whether
+ * the object is still there (an audience not deleted, a template, a campaign), and a campaign's status.
+ */
+const OBJECT_NOW = `CASE entry."objectType"
+                      WHEN 'audience' THEN EXISTS (SELECT 1 FROM audiences a WHERE a.id = entry."objectId" AND a.deleted_at IS NULL)
+                      WHEN 'template' THEN EXISTS (SELECT 1 FROM templates t WHERE t.id = entry."objectId")
+                      WHEN 'campaign' THEN campaign.status IS NOT NULL
+                      ELSE false
+                    END AS "objectExists",
+                    campaign.status AS "campaignStatus"`;
+
 interface DbEntry extends Omit<ActivityEntry, 'createdAt' | 'id' | 'objectId'> {
   id: string | number;
   createdAt: Date;
@@ -109,8 +121,11 @@ export function activityRepository(db: Database) {
     params.push(take);
     const order = direction === 'older' ? 'DESC' : 'ASC';
     const { rows } = await db.query<DbEntry>(
-      `SELECT ${COLUMNS} FROM activity ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-        ORDER BY created_at ${order}, id ${order} LIMIT $${params.length}`,
+      `SELECT entry.*, ${OBJECT_NOW}
+         FROM (SELECT ${COLUMNS} FROM activity ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+                ORDER BY created_at ${order}, id ${order} LIMIT $${params.length}) AS entry
+         LEFT JOIN campaigns campaign ON entry."objectType" = 'campaign' AND campaign.id = entry."objectId"
+        ORDER BY entry."createdAt" ${order}, entry.id ${order}`,
       params,
     );
     return rows.map(toEntry);
