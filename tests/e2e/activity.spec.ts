@@ -23,7 +23,7 @@ const pastTheMargin = (page: Page) =>
     const style = getComputedStyle(main);
     const right = main.getBoundingClientRect().right - parseFloat(style.paddingRight);
     const form = document.querySelector('form[role="search"]')!;
-    return [...form.querySelectorAll('input, select, button')]
+    return Array.from(form.querySelectorAll('input, select, button'))
       .filter((element) => element.getBoundingClientRect().right > right + 1)
       .map((element) => element.outerHTML.slice(0, 80));
   });
