@@ -484,8 +484,9 @@ describe('edits and unsubscribes', () => {
     expect(await edits(id)).toHaveLength(1);
 
     // Saved at the same moment by two tabs: the row lock lets one record, the other sees its entry.
-    await Promise.all([templateSave(id, '<p>a</p>')(), templateSave(id, '<p>b</p>')()]);
-    expect(await edits(id)).toHaveLength(1);
+    const racing = await seedTemplate(t.db.pool, { name: 'Autosaved', html: '<p>0</p>' });
+    await Promise.all([templateSave(racing, '<p>a</p>')(), templateSave(racing, '<p>b</p>')(), templateSave(racing, '<p>c</p>')()]);
+    expect(await edits(racing)).toHaveLength(1);
 
     const other = await bearer({ email: 'otto.other@example.org' });
     await api().put(`/api/templates/${id}`).set('Authorization', other).send({ name: 'Autosaved', html: '<p>o</p>' });
