@@ -594,6 +594,22 @@ describe('GET /api/activity', () => {
     expect(await found('nobody-has-this')).toEqual([]);
   });
 
+  it('filters by a part that more addresses have than it lists (the pattern read on the log), paging by keyset', async () => {
+    await t.db.pool.query(
+      `INSERT INTO activity (member_email, kind, object_type) SELECT 'many' || n || '@bulk.test', 'create', 'audience' FROM generate_series(1, 250) AS n`,
+    );
+    const first = await list('?member=BULK.test&limit=100');
+    expect(first.body.items).toHaveLength(100);
+    expect(first.body.items.every((e: { memberEmail: string }) => e.memberEmail.endsWith('@bulk.test'))).toBe(true);
+    const second = await list(`?member=bulk.test&limit=100&before=${first.body.older}`);
+    const third = await list(`?member=bulk.test&limit=100&before=${second.body.older}`);
+    expect(third.body.items).toHaveLength(50);
+    expect(third.body.older).toBeNull();
+    const one = await list(`?member=${encodeURIComponent('many17@')}&limit=100`);
+    expect(one.status, JSON.stringify(one.body)).toBe(200);
+    expect(one.body.items.map((e: { memberEmail: string }) => e.memberEmail)).toEqual(['many17@bulk.test']);
+  });
+
   it('tells whether each object is still there and, for a campaign, its status now', async () => {
     const kept = (await post('/api/audiences', { name: 'Kept' })()).body.id as number;
     const gone = (await post('/api/audiences', { name: 'Gone' })()).body.id as number;

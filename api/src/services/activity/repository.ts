@@ -59,16 +59,28 @@ const toEntry = (row: DbEntry): ActivityEntry => ({
   createdAt: row.createdAt.toISOString(),
 });
 
+/** The pattern of a part, matched as it is written: LIKE's own characters in it (%, _ and a backslash) are escaped. */
+const likePart = (part: string) => `%${part.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** Addresses a part may stand for before the page reads the log by the pattern itself (a part most addresses have). */
+const MEMBERS_LISTED_MAX = 200;
+
+/** The filters, with the addresses a member part stands for (at most MEMBERS_LISTED_MAX; none read: the pattern). */
+type RangeFilters = ActivityFilters & { members?: string[] };
+
 /** The filters as SQL conditions on numbered parameters, after `params`. */
-function filterSql(filters: ActivityFilters, params: unknown[]): string[] {
+function filterSql(filters: RangeFilters, params: unknown[]): string[] {
   const where: string[] = [];
   const add = (column: string, value: unknown) => {
     params.push(value);
     where.push(`${column} = $${params.length}`);
   };
-  if (filters.member !== undefined) {
-    // The part is matched as it is written: LIKE's own characters in it (%, _ and a backslash) are escaped.
-    params.push(`%${filters.member.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  if (filters.members !== undefined) {
+    // One address is a range of activity_by_member, in the page's order; several are a list.
+    params.push(filters.members.length === 1 ? filters.members[0] : filters.members);
+    where.push(filters.members.length === 1 ? `member_email = $${params.length}` : `member_email = ANY($${params.length}::text[])`);
+  } else if (filters.member !== undefined) {
+    params.push(likePart(filters.member));
     where.push(`member_email LIKE $${params.length}`);
   }
   if (filters.kind !== undefined) add('kind', filters.kind);
@@ -109,7 +121,7 @@ export function activityRepository(db: Database) {
    * `take` entries on one side of `cursor` (an entry id; none: from the end), in the direction's order,
    * through the index whose equality columns are the filters'.
    */
-  const range = async (filters: ActivityFilters, direction: 'older' | 'newer', cursor: number | undefined, take: number) => {
+  const range = async (filters: RangeFilters, direction: 'older' | 'newer', cursor: number | undefined, take: number) => {
     const params: unknown[] = [];
     const where = filterSql(filters, params);
     if (cursor !== undefined) {
@@ -134,10 +146,18 @@ export function activityRepository(db: Database) {
   return {
     /** A page, newest first, with the cursors of its neighbours (null at either end). */
     async page(
-      filters: ActivityFilters,
+      filters: RangeFilters,
       cursor: ActivityCursor,
       limit: number,
     ): Promise<{ items: ActivityEntry[]; older: number | null; newer: number | null }> {
+      if (filters.member !== undefined) {
+        const { rows } = await db.query<{ email: string }>(
+          'SELECT email FROM activity_members WHERE email LIKE $1 ORDER BY email LIMIT $2',
+          [likePart(filters.member), MEMBERS_LISTED_MAX + 1],
+        );
+        if (rows.length === 0) return { items: [], older: null, newer: null };
+        if (rows.length <= MEMBERS_LISTED_MAX) filters = { ...filters, members: rows.map((row) => row.email) };
+      }
       // One more than the page tells whether the page has a neighbour on the side it was read towards.
       if ('from' in cursor && cursor.from === 'newest') {
         const rows = await range(filters, 'older', undefined, limit + 1);
