@@ -1434,9 +1434,13 @@ export interface components {
         };
         /**
          * @description What was done. Import outcomes are recorded by the worker under the member who queued the import.
+         *     `edit` is a save of a template's or a draft campaign's content (a template's autosaves by one member
+         *     within five minutes are one entry; a campaign's lists the fields it changed in `details.fields`).
+         *     `unsubscribe` is a recipient's unsubscribe from a campaign's mail: its `memberEmail` is the
+         *     recipient's address (the one who acted), and only the first unsubscribe of an address is recorded.
          * @enum {string}
          */
-        ActivityKind: "create" | "rename" | "delete" | "import" | "import-finished" | "import-failed" | "export" | "send" | "schedule" | "unschedule" | "continue" | "retry-all-failed" | "retry-job" | "resend-unconfirmed" | "send-to-not-sent" | "send-to-contact" | "test-send" | "follow-up" | "suppression-add" | "suppression-remove";
+        ActivityKind: "create" | "rename" | "delete" | "import" | "import-finished" | "import-failed" | "export" | "send" | "schedule" | "unschedule" | "continue" | "retry-all-failed" | "retry-job" | "resend-unconfirmed" | "send-to-not-sent" | "send-to-contact" | "test-send" | "follow-up" | "suppression-add" | "suppression-remove" | "edit" | "unsubscribe";
         /** @enum {string} */
         ActivityObjectType: "audience" | "template" | "campaign" | "suppression";
         ActivityEntry: {
@@ -1454,6 +1458,13 @@ export interface components {
             details: {
                 [key: string]: unknown;
             };
+            /** @description Whether the object is still there now (false once deleted, and for an entry of no single object) */
+            objectExists: boolean;
+            /**
+             * @description A campaign's status now (one of CampaignStatus, where its link leads); null for other objects and deleted campaigns
+             * @enum {string|null}
+             */
+            campaignStatus: "DRAFT" | "SCHEDULED" | "SENDING" | "SENT" | "ERROR" | null;
         };
         ActivityPage: {
             items: components["schemas"]["ActivityEntry"][];
@@ -3032,7 +3043,7 @@ export interface operations {
     listActivity: {
         parameters: {
             query?: {
-                /** @description The member's e-mail address (exact, case-insensitive) */
+                /** @description A part of the member's e-mail address (case-insensitive), or the whole of it */
                 member?: string;
                 kind?: components["schemas"]["ActivityKind"];
                 objectType?: components["schemas"]["ActivityObjectType"];

@@ -1,7 +1,8 @@
 // Part of `pnpm bench workflow`: the activity log page (GET /api/activity) at 1,000,000 entries, over HTTP
 // against the API process (auth, validation and all): the newest page, a middle page (a cursor half-way
 // down the log), the oldest page, and the newest, a middle and the oldest page of each filter (member,
-// kind, object type, one object, and member with kind). Budget: p95 <= 50 ms for every case.
+// a part of a member's address, kind, object type, one object, and member with kind). Budget: p95 <=
+// 50 ms for every case.
 //
 // The entries are written straight into the table by PostgreSQL (generate_series): 50 members, the
 // kinds and objects in the proportions a busy organisation makes them, over the last 300 days.
@@ -55,14 +56,16 @@ export default async function measure() {
     const objectId = 1234;
     const filters = {
       all: ['', '', []],
-      member: [`member=${encodeURIComponent('member7@example.org')}`, `member_email = $1`, ['member7@example.org']],
+      member: [`member=${encodeURIComponent('member7@example.org')}`, `member_email LIKE $1`, ['%member7@example.org%']],
+      // A part of an address, as a member types it: one member of the fifty has it.
+      memberPart: ['member=MBER7%40', `member_email LIKE $1`, ['%mber7@%']],
       kind: ['kind=export', `kind = $1`, ['export']],
       objectType: ['objectType=campaign', `object_type = $1`, ['campaign']],
       object: [`objectType=campaign&objectId=${objectId}`, `object_type = $1 AND object_id = $2`, ['campaign', objectId]],
       memberAndKind: [
         `member=${encodeURIComponent('member7@example.org')}&kind=send`,
-        `member_email = $1 AND kind = $2`,
-        ['member7@example.org', 'send'],
+        `member_email LIKE $1 AND kind = $2`,
+        ['%member7@example.org%', 'send'],
       ],
     };
     const cases = {};

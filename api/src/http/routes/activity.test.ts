@@ -9,12 +9,15 @@ import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { seedAudience, seedTemplate } from '../../../test/support/seed.js';
 import { startSesEndpoint, type SesEndpoint } from '../../../test/support/ses-endpoint.js';
 import { bearer } from '../../../test/support/tokens.js';
+import { createTrackingTokens, type TrackingTokens } from '../../mail/tracking-tokens.js';
+import { EDIT_COALESCE_SECONDS } from '../../services/activity/activity-service.js';
 
 let t: TestApp;
 let ses: SesEndpoint;
 let auth: string;
 const MEMBER = 'ada.actor@example.org';
 let templateId: number;
+let tracking: TrackingTokens;
 
 beforeAll(async () => {
   ses = await startSesEndpoint({ maxSendRate: 100, max24HourSend: 10_000 });
@@ -23,6 +26,7 @@ beforeAll(async () => {
     env: { SES_ENDPOINT: ses.endpoint, AUTHORIZED_SENDER_EMAILS: 'newsletter@example.org', UNCONFIRMED_RESEND_AFTER_MINUTES: '1' },
   });
   auth = await bearer({ email: MEMBER });
+  tracking = createTrackingTokens(t.config.trackingSecret);
   templateId = await seedTemplate(t.db.pool, { name: 'Seeded template', html: '<p>Hello {{email}}</p>' });
 });
 afterAll(async () => {
@@ -74,6 +78,13 @@ async function sent(status = 'SENT', jobStatus = 'SENT_SUCCESS') {
 
 const MISSING = 987_654_321;
 
+/** A recipient's one-click unsubscribe (RFC 8058) of the mail of `jobId`: no member token. */
+const oneClick = (jobId: number) =>
+  api()
+    .post(`/unsubscribe/${tracking.unsubscribe(jobId)}`)
+    .type('form')
+    .send('List-Unsubscribe=One-Click');
+
 /** A prepared call: made once the counting starts, so only the action itself is counted. */
 type Call = () => request.Test;
 
@@ -81,6 +92,8 @@ interface Action {
   name: string;
   kind: string;
   objectType: string;
+  /** Who the entry names, when not the signed-in member (a recipient's unsubscribe names the recipient). */
+  actor?: string;
   /** Sets up what the action needs; the call, and the object id it must name (from the answer when created). */
   ok: () => Promise<{ call: Call; objectId: number | null | ((body: { id: number }) => number) }>;
   /** Sets up the same action so that it is refused (4xx); the call. */
@@ -391,6 +404,40 @@ const ACTIONS: Action[] = [
     ok: async () => ({ call: () => as(api().get('/api/suppressions/export')), objectId: null }),
     refused: async () => () => as(api().get('/api/suppressions/export?reason=NOT_A_REASON')),
   },
+  {
+    name: 'edit a template',
+    kind: 'edit',
+    objectType: 'template',
+    ok: async () => {
+      const id = await seedTemplate(t.db.pool, { name: 'Letter', html: '<p>x</p>' });
+      return { call: put(`/api/templates/${id}`, { name: 'Letter', design: { body: {} }, html: '<p>y</p>' }), objectId: id };
+    },
+    refused: async () => put(`/api/templates/${MISSING}`, { name: 'Letter', html: '<p>y</p>' }),
+  },
+  {
+    name: 'edit a draft campaign',
+    kind: 'edit',
+    objectType: 'campaign',
+    ok: async () => {
+      const { id } = await draft();
+      return { call: put(`/api/campaigns/${id}`, { name: 'Autumn news', subject: 'Autumn is here' }), objectId: id };
+    },
+    // A sent campaign's content is not edited (409).
+    refused: async () => put(`/api/campaigns/${(await sent()).id}`, { name: 'Autumn news', subject: 'Autumn is here' }),
+  },
+  {
+    name: "a recipient's unsubscribe",
+    kind: 'unsubscribe',
+    objectType: 'campaign',
+    actor: 'leaving@example.org',
+    ok: async () => {
+      const { id, jobIds } = await sent();
+      // An address of its own, so that the audiences of the other tests stay unsuppressed.
+      await t.db.pool.query(`UPDATE campaign_jobs SET email = 'Leaving@example.org' WHERE id = $1`, [jobIds[0]]);
+      return { call: () => oneClick(jobIds[0]!), objectId: id };
+    },
+    refused: async () => () => oneClick(MISSING),
+  },
 ];
 
 describe('every action writes one entry, and nothing when it fails', () => {
@@ -401,7 +448,7 @@ describe('every action writes one entry, and nothing when it fails', () => {
     expect(res.status).toBeLessThan(300);
     expect(await entries()).toBe(before + 1);
     const row = await newest();
-    expect(row).toMatchObject({ member_email: MEMBER, kind: action.kind, object_type: action.objectType });
+    expect(row).toMatchObject({ member_email: action.actor ?? MEMBER, kind: action.kind, object_type: action.objectType });
     if (objectId === null) expect(row.object_id).toBeNull();
     else expect(Number(row.object_id)).toBe(typeof objectId === 'number' ? objectId : objectId(res.body as { id: number }));
 
@@ -420,6 +467,72 @@ describe('every action writes one entry, and nothing when it fails', () => {
     const campaign = await draft('Counted');
     await post(`/api/campaigns/${campaign.id}/send`)();
     expect(await newest()).toMatchObject({ kind: 'send', object_name: 'Counted', details: { jobs: 3 } });
+  });
+});
+
+describe('edits and unsubscribes', () => {
+  const templateSave = (id: number, html: string) => put(`/api/templates/${id}`, { name: 'Autosaved', design: { body: {} }, html });
+  const edits = async (id: number) =>
+    query<{ member_email: string }>(
+      `SELECT member_email FROM activity WHERE kind = 'edit' AND object_type = 'template' AND object_id = $1`,
+      [id],
+    );
+
+  it("coalesces a member's autosaves of one template within the window, but not another member's or a later one", async () => {
+    const id = await seedTemplate(t.db.pool, { name: 'Autosaved', html: '<p>0</p>' });
+    for (let i = 1; i <= 4; i++) expect((await templateSave(id, `<p>${i}</p>`)()).status).toBe(200);
+    expect(await edits(id)).toHaveLength(1);
+
+    // Saved at the same moment by two tabs: the row lock lets one record, the other sees its entry.
+    const racing = await seedTemplate(t.db.pool, { name: 'Autosaved', html: '<p>0</p>' });
+    await Promise.all([templateSave(racing, '<p>a</p>')(), templateSave(racing, '<p>b</p>')(), templateSave(racing, '<p>c</p>')()]);
+    expect(await edits(racing)).toHaveLength(1);
+
+    const other = await bearer({ email: 'otto.other@example.org' });
+    await api().put(`/api/templates/${id}`).set('Authorization', other).send({ name: 'Autosaved', html: '<p>o</p>' });
+    expect((await edits(id)).map((row) => row.member_email).sort()).toEqual([MEMBER, 'otto.other@example.org']);
+
+    // An edit of the window's age no longer counts: the next save is an entry of its own.
+    const later = await seedTemplate(t.db.pool, { name: 'Autosaved', html: '<p>0</p>' });
+    await t.db.pool.query(
+      `INSERT INTO activity (created_at, member_email, kind, object_type, object_id, object_name)
+       VALUES (now() - $2 * interval '1 second', $3, 'edit', 'template', $1, 'Autosaved')`,
+      [later, EDIT_COALESCE_SECONDS + 1, MEMBER],
+    );
+    await templateSave(later, '<p>1</p>')();
+    expect(await edits(later)).toHaveLength(2);
+  });
+
+  it('a rename alone is no edit, and a save that renames and edits records both', async () => {
+    const id = await seedTemplate(t.db.pool, { name: 'Plain', html: '<p>0</p>' });
+    const before = await entries();
+    await put(`/api/templates/${id}`, { name: 'Plainer' })();
+    expect(await newest()).toMatchObject({ kind: 'rename', object_id: id });
+    await put(`/api/templates/${id}`, { name: 'Plainest', html: '<p>1</p>' })();
+    expect(await entries()).toBe(before + 3);
+  });
+
+  it("records which of a campaign's fields a save changed, and nothing for a save that changed none", async () => {
+    const { id, target } = await draft('Fields');
+    const other = await audience();
+    await put(`/api/campaigns/${id}`, { name: 'Fields', subject: 'New subject', fromName: 'Example News', audienceId: other.id })();
+    expect(await newest()).toMatchObject({ kind: 'edit', object_name: 'Fields', details: { fields: ['audienceId', 'subject'] } });
+    expect(target.id).not.toBe(other.id);
+    const before = await entries();
+    expect((await put(`/api/campaigns/${id}`, { name: 'Fields', subject: 'New subject' })()).status).toBe(200);
+    expect(await entries()).toBe(before);
+  });
+
+  it("records an address's first unsubscribe under the recipient, with the campaign, and not its repeats", async () => {
+    const { id, jobIds } = await sent();
+    await t.db.pool.query(`UPDATE campaign_jobs SET email = 'Once.Only@example.org' WHERE id = $1`, [jobIds[1]]);
+    expect((await oneClick(jobIds[1]!)).status).toBe(200);
+    const row = await newest();
+    expect(row).toMatchObject({ member_email: 'once.only@example.org', kind: 'unsubscribe', object_name: 'Autumn news' });
+    expect(Number(row.object_id)).toBe(id);
+    const before = await entries();
+    expect((await oneClick(jobIds[1]!)).status).toBe(200);
+    expect(await entries()).toBe(before);
   });
 });
 
@@ -450,7 +563,7 @@ describe('GET /api/activity', () => {
     const back = await list(`?member=${encodeURIComponent(MEMBER)}&kind=create&objectType=template&limit=2&after=${next.body.newer}`);
     expect(back.body.items).toEqual(mine.body.items);
 
-    const otto = await list(`?member=${encodeURIComponent('otto.other@example.org')}`);
+    const otto = await list(`?member=${encodeURIComponent('otto.other@example.org')}&kind=create`);
     expect(otto.body.items).toHaveLength(1);
     expect(otto.body.items[0]).toMatchObject({ memberEmail: 'otto.other@example.org', kind: 'create', objectName: 'By Otto' });
 
@@ -461,6 +574,65 @@ describe('GET /api/activity', () => {
     expect(oldest.body.older).toBeNull();
     const { rows } = await t.db.pool.query<{ id: string }>('SELECT id FROM activity ORDER BY created_at, id LIMIT 3');
     expect(oldest.body.items.map((e: { id: number }) => e.id)).toEqual(rows.map((r) => Number(r.id)).reverse());
+  });
+
+  it("filters by a part of the member's address, case-insensitively, with LIKE's characters taken as written", async () => {
+    const members = ['mia.member@part.test', 'amelia@part.test', 'mixa@part.test', 'mi_a@part.test', '100%@part.test', '1000@part.test'];
+    await t.db.pool.query(
+      `INSERT INTO activity (member_email, kind, object_type) SELECT m, 'create', 'audience' FROM unnest($1::text[]) AS m`,
+      [members],
+    );
+    const found = async (part: string) =>
+      ((await list(`?member=${encodeURIComponent(part)}&limit=100`)).body.items as { memberEmail: string }[])
+        .map((e) => e.memberEmail)
+        .sort();
+    expect(await found('MIA')).toEqual(['mia.member@part.test']);
+    expect(await found('  Mia.Member@PART.test ')).toEqual(['mia.member@part.test']);
+    expect(await found('mi_a')).toEqual(['mi_a@part.test']);
+    expect(await found('100%')).toEqual(['100%@part.test']);
+    expect(await found('@part.test')).toEqual([...members].sort());
+    expect(await found('nobody-has-this')).toEqual([]);
+  });
+
+  it('filters by a part that more addresses have than it lists (the pattern read on the log), paging by keyset', async () => {
+    await t.db.pool.query(
+      `INSERT INTO activity (member_email, kind, object_type) SELECT 'many' || n || '@bulk.test', 'create', 'audience' FROM generate_series(1, 250) AS n`,
+    );
+    const first = await list('?member=BULK.test&limit=100');
+    expect(first.body.items).toHaveLength(100);
+    expect(first.body.items.every((e: { memberEmail: string }) => e.memberEmail.endsWith('@bulk.test'))).toBe(true);
+    const second = await list(`?member=bulk.test&limit=100&before=${first.body.older}`);
+    const third = await list(`?member=bulk.test&limit=100&before=${second.body.older}`);
+    expect(third.body.items).toHaveLength(50);
+    expect(third.body.older).toBeNull();
+    const one = await list(`?member=${encodeURIComponent('many17@')}&limit=100`);
+    expect(one.status, JSON.stringify(one.body)).toBe(200);
+    expect(one.body.items.map((e: { memberEmail: string }) => e.memberEmail)).toEqual(['many17@bulk.test']);
+  });
+
+  it('tells whether each object is still there and, for a campaign, its status now', async () => {
+    const kept = (await post('/api/audiences', { name: 'Kept' })()).body.id as number;
+    const gone = (await post('/api/audiences', { name: 'Gone' })()).body.id as number;
+    await del(`/api/audiences/${gone}`)();
+    const { id: sentId } = await sent();
+    const { id: draftId } = await draft();
+    await put(`/api/campaigns/${draftId}`, { name: 'Autumn news', subject: 'Now' })();
+    await post('/api/suppressions', { text: `email\nnow.${Date.now()}@example.org\n` })();
+
+    const now = async (objectType: string, objectId?: number) =>
+      (
+        (await list(`?objectType=${objectType}${objectId ? `&objectId=${objectId}` : ''}&limit=1`)).body.items as {
+          objectExists: boolean;
+          campaignStatus: string | null;
+        }[]
+      )[0];
+    expect(await now('audience', kept)).toMatchObject({ objectExists: true, campaignStatus: null });
+    // Both of its entries (the create and the delete) name an audience that is gone.
+    const goneEntries = (await list(`?objectType=audience&objectId=${gone}`)).body.items as { objectExists: boolean }[];
+    expect(goneEntries.map((e) => e.objectExists)).toEqual([false, false]);
+    expect(await now('campaign', sentId)).toMatchObject({ objectExists: true, campaignStatus: 'SENT' });
+    expect(await now('campaign', draftId)).toMatchObject({ objectExists: true, campaignStatus: 'DRAFT' });
+    expect(await now('suppression')).toMatchObject({ objectExists: false, campaignStatus: null });
   });
 
   it('needs a member token and refuses hostile filters', async () => {

@@ -15,6 +15,7 @@ import type { Logger } from '../../logger.js';
 import {
   activityRepository,
   insertActivity,
+  recordedLately,
   type ActivityCursor,
   type ActivityEntry,
   type ActivityFilters,
@@ -43,6 +44,13 @@ const DETAIL_TEXT_MAX = 200;
 /** Entries removed per statement by the retention sweep: each batch is a short statement. */
 const SWEEP_BATCH = 10_000;
 
+/**
+ * A member's content saves of one object within this many seconds are one `edit` entry: the template
+ * editor saves by itself 30 s after each change, and an hour of work would otherwise fill the log with
+ * a hundred entries that say nothing more than the first.
+ */
+export const EDIT_COALESCE_SECONDS = 5 * 60;
+
 const cut = (value: unknown): unknown =>
   typeof value === 'string' && value.length > DETAIL_TEXT_MAX ? `${value.slice(0, DETAIL_TEXT_MAX)}…` : value;
 
@@ -59,6 +67,18 @@ export async function recordActivity(tx: Sql, { actor, kind, object, details = {
     objectName: object.name ?? null,
     details: Object.fromEntries(Object.entries(details).map(([key, value]) => [key, cut(value)])),
   });
+}
+
+/**
+ * Records a content save as `edit`, unless the same member's save of the same object was recorded in
+ * the last EDIT_COALESCE_SECONDS. Call it after locking the object's row in `tx`: saves of one object
+ * then take turns, and the second sees the first's entry.
+ */
+export async function recordEdit(tx: Sql, input: Omit<ActivityInput, 'kind'>): Promise<void> {
+  const memberEmail = input.actor.email.trim().toLowerCase();
+  const row = { memberEmail, kind: 'edit' as const, objectType: input.object.type, objectId: input.object.id ?? null };
+  if (await recordedLately(tx, row, EDIT_COALESCE_SECONDS)) return;
+  await recordActivity(tx, { ...input, kind: 'edit' });
 }
 
 export interface ActivityServiceDeps {

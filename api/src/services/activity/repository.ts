@@ -21,7 +21,7 @@ export interface ActivityRow {
 }
 
 export interface ActivityFilters {
-  /** Lower-cased. */
+  /** A part of the member's address, lower-cased (the whole address is a part too). */
   member?: string | undefined;
   kind?: ActivityKind | undefined;
   objectType?: ActivityObjectType | undefined;
@@ -33,6 +33,18 @@ export type ActivityCursor = { from: 'newest' } | { from: 'oldest' } | { before:
 
 const COLUMNS = `id, created_at AS "createdAt", member_email AS "memberEmail", kind, object_type AS "objectType",
                  object_id AS "objectId", object_name AS "objectName", details`;
+
+/**
+ * What a page's entries name now, read after the page's range (a primary-key probe per entry): whether
+ * the object is still there (an audience not deleted, a template, a campaign), and a campaign's status.
+ */
+const OBJECT_NOW = `CASE entry."objectType"
+                      WHEN 'audience' THEN EXISTS (SELECT 1 FROM audiences a WHERE a.id = entry."objectId" AND a.deleted_at IS NULL)
+                      WHEN 'template' THEN EXISTS (SELECT 1 FROM templates t WHERE t.id = entry."objectId")
+                      WHEN 'campaign' THEN campaign.status IS NOT NULL
+                      ELSE false
+                    END AS "objectExists",
+                    campaign.status AS "campaignStatus"`;
 
 interface DbEntry extends Omit<ActivityEntry, 'createdAt' | 'id' | 'objectId'> {
   id: string | number;
@@ -47,14 +59,30 @@ const toEntry = (row: DbEntry): ActivityEntry => ({
   createdAt: row.createdAt.toISOString(),
 });
 
+/** The pattern of a part, matched as it is written: LIKE's own characters in it (%, _ and a backslash) are escaped. */
+const likePart = (part: string) => `%${part.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** Addresses a part may stand for before the page reads the log by the pattern itself (a part most addresses have). */
+const MEMBERS_LISTED_MAX = 200;
+
+/** The filters, with the addresses a member part stands for (at most MEMBERS_LISTED_MAX; none read: the pattern). */
+type RangeFilters = ActivityFilters & { members?: string[] };
+
 /** The filters as SQL conditions on numbered parameters, after `params`. */
-function filterSql(filters: ActivityFilters, params: unknown[]): string[] {
+function filterSql(filters: RangeFilters, params: unknown[]): string[] {
   const where: string[] = [];
   const add = (column: string, value: unknown) => {
     params.push(value);
     where.push(`${column} = $${params.length}`);
   };
-  if (filters.member !== undefined) add('member_email', filters.member);
+  if (filters.members !== undefined) {
+    // One address is a range of activity_by_member, in the page's order; several are a list.
+    params.push(filters.members.length === 1 ? filters.members[0] : filters.members);
+    where.push(filters.members.length === 1 ? `member_email = $${params.length}` : `member_email = ANY($${params.length}::text[])`);
+  } else if (filters.member !== undefined) {
+    params.push(likePart(filters.member));
+    where.push(`member_email LIKE $${params.length}`);
+  }
   if (filters.kind !== undefined) add('kind', filters.kind);
   if (filters.objectType !== undefined) add('object_type', filters.objectType);
   if (filters.objectId !== undefined) add('object_id', filters.objectId);
@@ -69,12 +97,31 @@ export async function insertActivity(sql: Sql, row: ActivityRow): Promise<void> 
   );
 }
 
+/**
+ * Whether `member` recorded `kind` on the object since `seconds` ago, read on `sql` (the transaction
+ * that holds the object's row lock, so two saves of one object cannot both miss each other's entry).
+ */
+export async function recordedLately(
+  sql: Sql,
+  row: Pick<ActivityRow, 'memberEmail' | 'kind' | 'objectType' | 'objectId'>,
+  seconds: number,
+): Promise<boolean> {
+  const { rows } = await sql.query(
+    `SELECT 1 FROM activity
+      WHERE object_type = $1 AND object_id = $2 AND kind = $3 AND member_email = $4
+        AND created_at > now() - $5 * interval '1 second'
+      LIMIT 1`,
+    [row.objectType, row.objectId, row.kind, row.memberEmail, seconds],
+  );
+  return rows.length > 0;
+}
+
 export function activityRepository(db: Database) {
   /**
    * `take` entries on one side of `cursor` (an entry id; none: from the end), in the direction's order,
    * through the index whose equality columns are the filters'.
    */
-  const range = async (filters: ActivityFilters, direction: 'older' | 'newer', cursor: number | undefined, take: number) => {
+  const range = async (filters: RangeFilters, direction: 'older' | 'newer', cursor: number | undefined, take: number) => {
     const params: unknown[] = [];
     const where = filterSql(filters, params);
     if (cursor !== undefined) {
@@ -86,8 +133,11 @@ export function activityRepository(db: Database) {
     params.push(take);
     const order = direction === 'older' ? 'DESC' : 'ASC';
     const { rows } = await db.query<DbEntry>(
-      `SELECT ${COLUMNS} FROM activity ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-        ORDER BY created_at ${order}, id ${order} LIMIT $${params.length}`,
+      `SELECT entry.*, ${OBJECT_NOW}
+         FROM (SELECT ${COLUMNS} FROM activity ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+                ORDER BY created_at ${order}, id ${order} LIMIT $${params.length}) AS entry
+         LEFT JOIN campaigns campaign ON entry."objectType" = 'campaign' AND campaign.id = entry."objectId"
+        ORDER BY entry."createdAt" ${order}, entry.id ${order}`,
       params,
     );
     return rows.map(toEntry);
@@ -96,10 +146,18 @@ export function activityRepository(db: Database) {
   return {
     /** A page, newest first, with the cursors of its neighbours (null at either end). */
     async page(
-      filters: ActivityFilters,
+      filters: RangeFilters,
       cursor: ActivityCursor,
       limit: number,
     ): Promise<{ items: ActivityEntry[]; older: number | null; newer: number | null }> {
+      if (filters.member !== undefined) {
+        const { rows } = await db.query<{ email: string }>(
+          'SELECT email FROM activity_members WHERE email LIKE $1 ORDER BY email LIMIT $2',
+          [likePart(filters.member), MEMBERS_LISTED_MAX + 1],
+        );
+        if (rows.length === 0) return { items: [], older: null, newer: null };
+        if (rows.length <= MEMBERS_LISTED_MAX) filters = { ...filters, members: rows.map((row) => row.email) };
+      }
       // One more than the page tells whether the page has a neighbour on the side it was read towards.
       if ('from' in cursor && cursor.from === 'newest') {
         const rows = await range(filters, 'older', undefined, limit + 1);

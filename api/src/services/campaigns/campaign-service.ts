@@ -238,6 +238,10 @@ export function createCampaignService({ db, activityLog, sending, authorizedSend
         if (!(await repo.update(tx, id, name, fields, actor.email))) throw statusConflict(await repo.status(id), ONLY_DRAFTS_EDITED);
         if (before !== name)
           await recordActivity(tx, { actor, kind: 'rename', object: { type: 'campaign', id, name }, details: { from: before } });
+        // A save of the draft's content is recorded with the fields it changed; one that changed none is no edit.
+        const changed = DRAFT_FIELDS.filter((key) => key in fields && (fields[key] ?? null) !== (current[key] ?? null));
+        if (changed.length > 0)
+          await recordActivity(tx, { actor, kind: 'edit', object: { type: 'campaign', id, name }, details: { fields: changed } });
       });
       return existing(id);
     },

@@ -4,7 +4,7 @@
  * from the signed-in member and the clock, never from the request body.
  */
 import type { Database } from '../../db/database.js';
-import { recordActivity, type Actor } from '../activity/activity-service.js';
+import { recordActivity, recordEdit, type Actor } from '../activity/activity-service.js';
 import { DomainError } from '../errors.js';
 import { toPage, type Page, type PageQuery } from '../paging.js';
 import { templateRepository, type Template, type TemplateChanges, type TemplateSummary } from './repository.js';
@@ -103,6 +103,9 @@ export function createTemplateService({ db }: TemplateServiceDeps) {
             details: { from: before },
           });
         }
+        // A save of the content (the editor's, or its autosave): one entry per member every few minutes.
+        if (Object.keys(changes).some((key) => key !== 'name'))
+          await recordEdit(tx, { actor, object: { type: 'template', id, name: saved.name } });
         return saved;
       });
     },

@@ -3,7 +3,7 @@
  * of migration 0015, with the rules over a mail's hits of classify.ts); a click's target is one
  * indexed read, and never changes once sent.
  */
-import type { Database } from '../../db/database.js';
+import type { Database, Sql } from '../../db/database.js';
 import { BURST_MS, TOO_SOON_MS, type MachineReason } from './classify.js';
 
 /** An open (no link) or a click of a job, with its evidence and the verdict on it alone. */
@@ -16,6 +16,13 @@ export interface TrackingHit {
   clientIp: string | null;
   /** A machine's reason; null for a person's hit (so far: the recording may find it in a burst). */
   machineReason: MachineReason | null;
+}
+
+/** An address an unsubscribe suppressed, and the campaign whose mail held the link. */
+export interface Unsubscribed {
+  email: string;
+  campaignId: number;
+  campaignName: string | null;
 }
 
 export function trackingRepository(db: Database) {
@@ -60,17 +67,24 @@ export function trackingRepository(db: Database) {
       return rows[0]!.unsubscribed ? 'unsubscribed' : 'subscribed';
     },
 
-    /** Suppresses the job's address for the organisation (kept as it was if already suppressed); false for no such job. */
-    async unsubscribe(jobId: number): Promise<boolean> {
-      const { rows } = await db.query<{ found: boolean }>(
+    /**
+     * Suppresses the job's address for the organisation (kept as it was if already suppressed), on `sql`
+     * (the caller's transaction); found is false for no such job, and `added` names the address and its
+     * campaign only when this call suppressed it.
+     */
+    async unsubscribe(jobId: number, sql: Sql = db): Promise<{ found: boolean; added: Unsubscribed | null }> {
+      const { rows } = await sql.query<{ found: boolean; added: Unsubscribed | null }>(
         `WITH job AS (SELECT email, campaign_id FROM campaign_jobs WHERE id = $1),
               added AS (INSERT INTO suppressions (email_lower, reason, campaign_id)
                         SELECT lower(email), 'UNSUBSCRIBE', campaign_id FROM job
-                        ON CONFLICT (email_lower) DO NOTHING)
-         SELECT EXISTS (SELECT 1 FROM job) AS found`,
+                        ON CONFLICT (email_lower) DO NOTHING
+                        RETURNING email_lower, campaign_id)
+         SELECT EXISTS (SELECT 1 FROM job) AS found,
+                (SELECT json_build_object('email', added.email_lower, 'campaignId', added.campaign_id, 'campaignName', campaigns.name)
+                   FROM added LEFT JOIN campaigns ON campaigns.id = added.campaign_id) AS added`,
         [jobId],
       );
-      return rows[0]?.found === true;
+      return { found: rows[0]?.found === true, added: rows[0]?.added ?? null };
     },
   };
 }

@@ -17,6 +17,7 @@
 import type { Database } from '../../db/database.js';
 import type { Logger } from '../../logger.js';
 import { createTrackingTokens } from '../../mail/tracking-tokens.js';
+import { recordActivity } from '../activity/activity-service.js';
 import { classifyHit, clientAddress } from './classify.js';
 import { trackingRepository, type TrackingHit } from './repository.js';
 
@@ -123,10 +124,21 @@ export function createTrackingService({ db, trackingSecret, logger, flushEveryMs
       return (read && (await repo.unsubscribeStatus(read.jobId))) ?? 'invalid';
     },
 
-    /** False for a link that is not valid. */
+    /**
+     * False for a link that is not valid. The first unsubscribe of an address is recorded in the
+     * activity log with the suppression, the recipient as the one who acted (a repeat changes nothing).
+     */
     async unsubscribe(token: string): Promise<boolean> {
       const read = tokens.readUnsubscribe(token);
-      return read ? repo.unsubscribe(read.jobId) : false;
+      if (!read) return false;
+      return db.transaction(async (tx) => {
+        const { found, added } = await repo.unsubscribe(read.jobId, tx);
+        if (added) {
+          const campaign = { type: 'campaign' as const, id: added.campaignId, name: added.campaignName };
+          await recordActivity(tx, { actor: { email: added.email }, kind: 'unsubscribe', object: campaign });
+        }
+        return found;
+      });
     },
   };
 }

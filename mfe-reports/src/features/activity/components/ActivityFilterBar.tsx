@@ -8,9 +8,12 @@ import { KIND_LABELS, OBJECT_LABELS } from './labels';
 export type ActivityFilters = Pick<ActivityParams, 'member' | 'kind' | 'objectType' | 'objectId'>;
 
 const useStyles = makeStyles({
-  root: { display: 'flex', flexWrap: 'wrap', alignItems: 'flex-end', gap: tokens.spacingHorizontalM },
-  member: { minWidth: '220px', maxWidth: '100%' },
-  objectId: { width: '120px' },
+  root: { display: 'flex', flexWrap: 'wrap', alignItems: 'flex-end', gap: tokens.spacingHorizontalM, maxWidth: '100%' },
+  member: { flexGrow: 1, flexBasis: '220px', maxWidth: '320px', minWidth: 0 },
+  objectId: { width: '120px', maxWidth: '100%' },
+  // Fluent's Input keeps a minimum width of its own, wider than these fields: without this it ran out
+  // of its field, over the Filter button beside it and past the margin on a phone.
+  input: { minWidth: 0, width: '100%' },
 });
 
 export interface ActivityFilterBarProps {
@@ -47,8 +50,8 @@ export function ActivityFilterBar({ filters, onApply }: ActivityFilterBarProps) 
 
   return (
     <form className={styles.root} role="search" aria-label="Filter activity" onSubmit={submit}>
-      <Field label="Member" className={styles.member}>
-        <Input type="email" value={member} placeholder="name@example.org" onChange={(_, data) => setMember(data.value)} />
+      <Field label="Member" hint="A part of the address is enough" className={styles.member}>
+        <Input className={styles.input} value={member} placeholder="mia or mia@example.org" onChange={(_, data) => setMember(data.value)} />
       </Field>
       <Field label="Action">
         <Select value={kind} onChange={(_, data) => setKind(data.value as ActivityKind | '')}>
@@ -71,7 +74,7 @@ export function ActivityFilterBar({ filters, onApply }: ActivityFilterBarProps) 
         </Select>
       </Field>
       <Field label="Object id" className={styles.objectId} validationMessage={idValid ? undefined : 'A whole number'}>
-        <Input inputMode="numeric" value={objectId} onChange={(_, data) => setObjectId(data.value)} />
+        <Input className={styles.input} inputMode="numeric" value={objectId} onChange={(_, data) => setObjectId(data.value)} />
       </Field>
       <Button type="submit" appearance="primary" icon={<FilterRegular />}>
         Filter

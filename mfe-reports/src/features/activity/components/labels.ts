@@ -22,6 +22,8 @@ export const KIND_LABELS: Record<ActivityKind, string> = {
   'follow-up': 'Created a follow-up',
   'suppression-add': 'Suppressed addresses',
   'suppression-remove': 'Removed a suppression',
+  edit: 'Edited',
+  unsubscribe: 'Unsubscribed',
 };
 
 export const OBJECT_LABELS: Record<ActivityObjectType, string> = {
@@ -30,11 +32,3 @@ export const OBJECT_LABELS: Record<ActivityObjectType, string> = {
   campaign: 'Campaign',
   suppression: 'Suppression list',
 };
-
-/** A few facts of an entry as one line: "from: Old name, jobs: 3". */
-export function detailsLine(details: Record<string, unknown>): string {
-  return Object.entries(details)
-    .filter(([, value]) => value !== null && value !== undefined && typeof value !== 'object')
-    .map(([key, value]) => `${key}: ${String(value)}`)
-    .join(', ');
-}

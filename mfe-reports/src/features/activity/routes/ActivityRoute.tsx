@@ -59,7 +59,7 @@ export function ActivityRoute() {
           title: filtered ? 'No activity matches these filters' : 'No activity yet',
           description: filtered
             ? 'Try other filters, or clear them.'
-            : 'Creating, renaming, deleting, importing, exporting and sending are recorded here.',
+            : 'Creating, editing, renaming, deleting, importing, exporting and sending, and recipients’ unsubscribes, are recorded here.',
         }}
       >
         {(page) => (

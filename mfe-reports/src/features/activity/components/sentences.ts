@@ -1,0 +1,174 @@
+import type { ActivityEntry, SendStatus, SuppressionReason } from '@mailroom/api-client';
+import { SEND_STATUS_LABELS, SUPPRESSION_REASON_LABELS } from '@mailroom/api-client/labels';
+import { formatInMemberZone } from '@mailroom/ui';
+
+/**
+ * An entry's details as a sentence, for every kind: counts in words, ids named by what they are, times
+ * in the member's time zone (the zone named), and the contract's codes (NOT_OPENED, MEMBER) as the
+ * screens elsewhere say them. A fact an older entry lacks is left out of its sentence, never shown raw.
+ */
+
+const NUMBER = new Intl.NumberFormat('en-US');
+
+/** '1 email', '1,234 emails'. */
+const count = (n: number, one: string, many = `${one}s`) => `${NUMBER.format(n)} ${n === 1 ? one : many}`;
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
+const num = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
+const flag = (value: unknown): boolean | undefined => (typeof value === 'boolean' ? value : undefined);
+
+/** 'a, b and c'. */
+function list(items: string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
+
+/** The fields a campaign's save changed, as the editor names them. */
+const CAMPAIGN_FIELDS: Record<string, string> = {
+  audienceId: 'the audience',
+  templateId: 'the template',
+  fromName: 'the sender name',
+  fromEmail: 'the sender address',
+  subject: 'the subject',
+  previewText: 'the preview text',
+};
+
+/** A report export's filters, in words: 'not opened by a person, bounce HARD, search “ann”'. */
+function reportFilters(details: Record<string, unknown>): string[] {
+  const words: string[] = [];
+  const status = text(details.sendStatus);
+  if (status) words.push(`send status ${SEND_STATUS_LABELS[status as SendStatus] ?? status}`);
+  const bounce = text(details.bounceStatus);
+  if (bounce) words.push(`bounce ${bounce}`);
+  const hits: [string, string][] = [
+    ['opened', 'opened'],
+    ['clicked', 'clicked'],
+    ['humanOpened', 'opened by a person'],
+    ['humanClicked', 'clicked by a person'],
+  ];
+  for (const [key, words_] of hits) {
+    const value = flag(details[key]);
+    if (value !== undefined) words.push(value ? words_ : `not ${words_}`);
+  }
+  const search = text(details.search) ?? text(details.email);
+  if (search) words.push(`search “${search}”`);
+  const reason = text(details.reason);
+  if (reason) words.push(`reason ${SUPPRESSION_REASON_LABELS[reason as SuppressionReason] ?? reason}`);
+  return words;
+}
+
+function exportSentence(details: Record<string, unknown>): string {
+  const what = text(details.what);
+  const filters = reportFilters(details);
+  const subject =
+    what === 'contacts'
+      ? 'the contacts as CSV'
+      : what === 'email performance'
+        ? 'the email performance workbook'
+        : what === 'suppressions'
+          ? 'the suppression list as CSV'
+          : 'a download';
+  return `Downloaded ${subject}${filters.length > 0 ? `, filtered to: ${list(filters)}` : ''}.`;
+}
+
+const queued = (details: Record<string, unknown>, what: string) => {
+  const jobs = num(details.jobs);
+  return jobs === undefined ? `Queued ${what} again.` : `Queued ${count(jobs, what.replace(/s$/, ''), what)} again.`;
+};
+
+/** The details of `entry` as one sentence. */
+export function activitySentence(entry: Pick<ActivityEntry, 'kind' | 'objectType' | 'details'>): string {
+  const { details } = entry;
+  const jobs = num(details.jobs);
+  switch (entry.kind) {
+    case 'create': {
+      const copyOf = num(details.copyOf);
+      return copyOf === undefined ? 'Created.' : `Created as a copy of ${entry.objectType} #${copyOf}.`;
+    }
+    case 'rename': {
+      const from = text(details.from);
+      return from === undefined ? 'Renamed.' : `Renamed from “${from}”.`;
+    }
+    case 'delete':
+      return 'Deleted.';
+    case 'edit': {
+      const fields = Array.isArray(details.fields) ? details.fields.filter((f): f is string => typeof f === 'string') : [];
+      if (fields.length === 0) return 'Saved the content.';
+      return `Changed ${list(fields.map((field) => CAMPAIGN_FIELDS[field] ?? field))}.`;
+    }
+    case 'import': {
+      const source = text(details.source);
+      return source === 'CSV'
+        ? 'Queued an import of a CSV file.'
+        : source === 'TEXT'
+          ? 'Queued an import of pasted text.'
+          : 'Queued an import.';
+    }
+    case 'import-finished': {
+      const contacts = num(details.contacts);
+      const errors = num(details.contactsWithErrors) ?? 0;
+      if (contacts === undefined) return 'The import finished.';
+      return `Imported ${count(contacts, 'contact')}${errors > 0 ? `, ${count(errors, 'of them', 'of them')} with errors` : ''}.`;
+    }
+    case 'import-failed': {
+      const message = text(details.message);
+      return message === undefined ? 'The import failed.' : `The import failed: ${message.replace(/\.?$/, '.')}`;
+    }
+    case 'export':
+      return exportSentence(details);
+    case 'send': {
+      const scheduledAt = text(details.scheduledAt);
+      const what = jobs === undefined ? 'Queued the emails' : `Queued ${count(jobs, 'email')}`;
+      return scheduledAt === undefined ? `${what}.` : `${what} at the scheduled time, ${formatInMemberZone(scheduledAt)}.`;
+    }
+    case 'schedule': {
+      const at = text(details.at);
+      return at === undefined ? 'Scheduled.' : `To be sent on ${formatInMemberZone(at)}.`;
+    }
+    case 'unschedule':
+      return 'Cancelled the schedule: the campaign is a draft again.';
+    case 'continue':
+      return jobs === undefined ? 'Continued sending.' : `Continued sending: ${count(jobs, 'email')} queued.`;
+    case 'retry-all-failed':
+      return queued(details, 'failed emails');
+    case 'retry-job': {
+      const jobId = num(details.jobId);
+      return jobId === undefined ? 'Queued a failed email again.' : `Queued the failed email #${jobId} again.`;
+    }
+    case 'resend-unconfirmed':
+      return queued(details, 'unconfirmed emails');
+    case 'send-to-not-sent':
+      return jobs === undefined ? 'Queued the emails to NOT_SENT contacts.' : `Queued ${count(jobs, 'email')} to NOT_SENT contacts.`;
+    case 'send-to-contact': {
+      const contactId = num(details.contactId);
+      return contactId === undefined ? 'Queued an email to a contact.' : `Queued an email to contact #${contactId}.`;
+    }
+    case 'test-send': {
+      const recipients = num(details.recipients);
+      const subject = text(details.subject);
+      const to = recipients === undefined ? '' : ` to ${count(recipients, 'address', 'addresses')}`;
+      return `Sent a test email${to}${subject === undefined ? '' : `, subject “${subject}”`}.`;
+    }
+    case 'follow-up': {
+      const of = num(details.of);
+      const who =
+        details.recipients === 'NOT_OPENED'
+          ? ' who did not open it'
+          : details.recipients === 'NOT_CLICKED'
+            ? ' who did not click in it'
+            : '';
+      return of === undefined ? 'Created a follow-up.' : `A follow-up of campaign #${of}, to its recipients${who}.`;
+    }
+    case 'suppression-add': {
+      const added = num(details.added);
+      return added === undefined ? 'Added addresses.' : `Added ${count(added, 'address', 'addresses')}.`;
+    }
+    case 'suppression-remove': {
+      const reason = text(details.reason);
+      const label = reason && SUPPRESSION_REASON_LABELS[reason as SuppressionReason];
+      return label ? `Removed the address; it was suppressed for: ${label}.` : 'Removed the address.';
+    }
+    case 'unsubscribe':
+      return 'A recipient unsubscribed from this campaign’s email; the address is suppressed.';
+  }
+}
