@@ -9,7 +9,7 @@
  *   matching contacts are read once into a SearchIndex (search-index.ts: their numbers in the file and
  *   whether each has an error), kept while the audience's contacts stay as they are (an audience takes
  *   one import and its contacts are never edited, so its number of contacts is in the key). The
- *   trigram index on lower(email) finds rare matches, a scan of the audience frequent ones; every page
+ *   trigram index on address_key(email) finds rare matches, a scan of the audience frequent ones; every page
  *   of either status is then a scan of the index's bytes and a read of the page's contacts by number.
  */
 import type { Contact } from '@mailroom/api-client';
@@ -97,7 +97,7 @@ export async function findContactPage(
   const index = await searches.get(`${audience.id}|${audience.numberOfContacts}|${termKey(term)}`, async () => {
     const { rows } = await db.query<{ bytes: Buffer | null }>(
       `SELECT string_agg(int8send(seq::bigint * ${STATES} + CASE WHEN error_message IS NULL THEN 0 ELSE ${HAS_ERROR} END), ''::bytea) AS bytes
-         FROM contacts WHERE audience_id = $1 AND lower(email) LIKE lower($2)`,
+         FROM contacts WHERE audience_id = $1 AND address_key(email) LIKE address_key($2)`,
       [audience.id, likeContains(term)],
     );
     return searchIndexOf(rows[0]!.bytes);

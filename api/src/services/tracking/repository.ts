@@ -53,7 +53,7 @@ export function trackingRepository(db: Database) {
       const { rows } = await db.query<{ found: boolean }>(
         `WITH job AS (SELECT email, campaign_id FROM campaign_jobs WHERE id = $1),
               added AS (INSERT INTO suppressions (email_lower, reason, campaign_id)
-                        SELECT lower(email), 'UNSUBSCRIBE', campaign_id FROM job
+                        SELECT address_key(email), 'UNSUBSCRIBE', campaign_id FROM job
                         ON CONFLICT (email_lower) DO NOTHING)
          SELECT EXISTS (SELECT 1 FROM job) AS found`,
         [jobId],
