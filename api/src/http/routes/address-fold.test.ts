@@ -81,6 +81,17 @@ describe('the address fold', () => {
       const found = (await get(`/api/audiences/${audience.id}/contacts?email=${encodeURIComponent(term)}`).expect(200)).body;
       expect(found.meta.totalItems, term).toBe(1);
     }
+    // The audience's list shows each suppressed contact with its reason (an addition), the rest as valid.
+    const list = (await get(`/api/audiences/${audience.id}/contacts?limit=25`).expect(200)).body;
+    expect(list.items.map((c: { suppressionReason: string | null }) => c.suppressionReason)).toEqual([
+      'MEMBER',
+      'MEMBER',
+      'MEMBER',
+      'MEMBER',
+      null,
+    ]);
+    const searched = (await get(`/api/audiences/${audience.id}/contacts?email=clean`).expect(200)).body;
+    expect(searched.items).toEqual([expect.objectContaining({ email: 'clean@uni.example', suppressionReason: null })]);
     const exported = (await get(`/api/suppressions/export?email=${encodeURIComponent('ΟΔΟΣ')}`).expect(200)).text;
     expect(exported.trim().split('\n')).toHaveLength(2);
   });
