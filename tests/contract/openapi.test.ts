@@ -402,7 +402,7 @@ describe('entities, lists and enums', () => {
     expect(deref(propertiesOf(schemaOf('Campaign')).template).nullable).toBe(true);
   });
 
-  it('the bulk actions answer what they queued and skipped; a suppressed NOT_SENT row says why (additions)', () => {
+  it('the bulk actions answer what they queued and skipped; a suppressed NOT_SENT row and contact say why (additions)', () => {
     for (const operationId of ['retryAllFailedJobs', 'sendToNotSent']) {
       const schema = responseSchema(operationId, '202');
       expect(schema.required, operationId).toEqual(['message', 'queued', 'skipped']);
@@ -410,6 +410,9 @@ describe('entities, lists and enums', () => {
     const reason = deref(propertiesOf(schemaOf('EmailPerformanceRow')).suppressionReason);
     expect(reason.enum).toEqual(['UNSUBSCRIBE', 'HARD_BOUNCE', 'COMPLAINT', 'SOFT_BOUNCE', 'MEMBER', null]);
     expect(schemaOf('EmailPerformanceRow').required).toContain('suppressionReason');
+    // A contact of an audience says why its address is suppressed, as the report's row does.
+    expect(deref(propertiesOf(schemaOf('Contact')).suppressionReason).enum).toEqual(reason.enum);
+    expect(schemaOf('Contact').required).toContain('suppressionReason');
     expect(responseSchema('countSuppressedContacts', '200').required).toEqual([
       'suppressedContacts',
       'unsubscribed',

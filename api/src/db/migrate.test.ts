@@ -108,6 +108,71 @@ describe('migrate', () => {
     }
   });
 
+  it('keeps every suppressed address suppressed under the one fold, address_key (migration 0017)', async () => {
+    const database = await createEmptyDatabase();
+    cleanups.push(database.drop);
+    const { cp, mkdtemp, readdir, rm } = await import('node:fs/promises');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const { MIGRATIONS_DIR } = await import('./migrate.js');
+    const before = await mkdtemp(join(tmpdir(), 'mailroom-migrations-'));
+    cleanups.push(() => rm(before, { recursive: true, force: true }));
+    for (const name of await readdir(MIGRATIONS_DIR)) {
+      if (name < '0017') await cp(join(MIGRATIONS_DIR, name), join(before, name));
+    }
+    await migrate({ databaseUrl: database.url, directory: before });
+
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      const audience = (await client.query<{ id: string }>("INSERT INTO audiences (name) VALUES ('Earlier') RETURNING id")).rows[0]!.id;
+      const people = ['ΟΔΟΣ@uni.example', 'İX@uni.example', 'ÄBC@uni.example', 'Σοφία.Müller@uni.example', 'ok@uni.example'];
+      await client.query(
+        `INSERT INTO contacts (audience_id, seq, valid_seq, email) SELECT $1, n, n, e FROM unnest($2::text[]) WITH ORDINALITY AS a(e, n)`,
+        [audience, people],
+      );
+      // Keys as the earlier paths stored them: the unsubscribe link with this database's lower(), a
+      // member with JavaScript's, and, as a database of the "C" locale folds, a key left upper case
+      // beside its lower-case twin.
+      await client.query(`INSERT INTO suppressions (email_lower, reason) VALUES (lower('ΟΔΟΣ@uni.example'), 'UNSUBSCRIBE')`);
+      await client.query(`INSERT INTO suppressions (email_lower, reason) VALUES (lower('İX@uni.example'), 'HARD_BOUNCE')`);
+      await client.query(`INSERT INTO suppressions (email_lower, reason, added_by_email) VALUES ($1, 'MEMBER', 'mia@example.org')`, [
+        'Σοφία.Müller@uni.example'.toLowerCase(),
+      ]);
+      await client.query(`INSERT INTO suppressions (email_lower, reason) VALUES ('Äbc@uni.example', 'COMPLAINT')`);
+      await client.query(`INSERT INTO suppressions (email_lower, reason) VALUES ('äbc@uni.example', 'UNSUBSCRIBE')`);
+      await client.query(
+        `INSERT INTO soft_bounce_streaks (email_lower, bounces, last_message_id) VALUES ('Äbc@uni.example', 2, 'm'), ('ok@uni.example', 1, 'n')`,
+      );
+
+      await migrate({ databaseUrl: database.url });
+
+      const suppressed = await client.query<{ email: string; reason: string | null }>(
+        `SELECT c.email, s.reason FROM contacts c LEFT JOIN suppressions s ON s.email_lower = address_key(c.email) ORDER BY c.seq`,
+      );
+      expect(suppressed.rows).toEqual([
+        { email: 'ΟΔΟΣ@uni.example', reason: 'UNSUBSCRIBE' },
+        { email: 'İX@uni.example', reason: 'HARD_BOUNCE' },
+        // The first suppression of the two that meet on one key keeps its reason.
+        { email: 'ÄBC@uni.example', reason: 'COMPLAINT' },
+        { email: 'Σοφία.Müller@uni.example', reason: 'MEMBER' },
+        { email: 'ok@uni.example', reason: null },
+      ]);
+      // Every key is its own fold, and the kept totals agree with the rows.
+      const keys = await client.query('SELECT email_lower FROM suppressions WHERE email_lower <> address_key(email_lower)');
+      expect(keys.rows).toEqual([]);
+      const counts = await client.query(
+        `SELECT k.reason, k.suppressions::int AS kept, (SELECT count(*) FROM suppressions s WHERE s.reason = k.reason)::int AS rows
+           FROM suppression_counts k WHERE k.suppressions <> (SELECT count(*) FROM suppressions s WHERE s.reason = k.reason)`,
+      );
+      expect(counts.rows).toEqual([]);
+      const streaks = await client.query('SELECT email_lower FROM soft_bounce_streaks');
+      expect(streaks.rows).toEqual([{ email_lower: 'ok@uni.example' }]);
+    } finally {
+      await client.end();
+    }
+  });
+
   it('rolls back a failing migration entirely and records nothing for it', async () => {
     const database = await createEmptyDatabase();
     cleanups.push(database.drop);

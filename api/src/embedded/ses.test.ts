@@ -43,12 +43,17 @@ describe('the embedded SES', () => {
 
   it('refuses a recipient that is not 7-bit ASCII (local part or domain) with a 400, keeping nothing', async () => {
     for (const to of ['zoë@example.org', 'ada@bücher.example']) {
-      const outcome = await sendTo(mailTo(to, `refused ${to}`));
+      // As given, not as the sender encodes it (sendEmailInput puts a domain in its ASCII form).
+      const outcome = await sendTo({ ...mailTo(to, `refused ${to}`), Destination: { ToAddresses: [to] } });
       expect(outcome).toEqual({ kind: 'rejected', reason: ILLEGAL_ADDRESS });
     }
     expect((await inbox()).filter((email) => email.subject.startsWith('refused'))).toEqual([]);
-    // The Punycode form of the domain is what SES takes.
+    // The Punycode form of the domain is what SES takes, and what the sender sends.
     expect((await sendTo(mailTo('ada@xn--bcher-kva.example', 'punycode'))).kind).toBe('sent');
+    expect((await sendTo(mailTo('ada@bücher.example', 'encoded'))).kind).toBe('sent');
+    expect((await inbox()).find((email) => email.subject === 'encoded')).toMatchObject({
+      destination: { to: ['ada@xn--bcher-kva.example'] },
+    });
   });
 });
 

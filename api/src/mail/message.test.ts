@@ -27,6 +27,14 @@ describe('formatSender', () => {
 });
 
 describe('sendEmailInput', () => {
+  it('sends to an internationalised domain in its ASCII form, and an address SES refuses as it is', () => {
+    const to = (address: string) => sendEmailInput(mail, { ...envelope, to: address }).Destination?.ToAddresses;
+    expect(to('ann@München.de')).toEqual(['ann@xn--mnchen-3ya.de']);
+    expect(to('bob@例え.テスト')).toEqual(['bob@xn--r8jz45g.xn--zckzah']);
+    expect(to('ann@example.org')).toEqual(['ann@example.org']);
+    expect(to('café@münchen.de')).toEqual(['café@münchen.de']);
+  });
+
   it('builds SendEmail input with both parts, the one-click unsubscribe headers, the configuration set and tags', () => {
     expect(sendEmailInput(mail, { ...envelope, tags: { campaign_id: 4, job_id: 99 } })).toEqual({
       FromEmailAddress: '"News" <news@example.org>',

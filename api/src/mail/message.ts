@@ -7,6 +7,7 @@
  * LF in the subject or the sender would let a value write headers of its own.
  */
 import type { SendEmailCommandInput } from '@aws-sdk/client-sesv2';
+import { sesRecipient } from './address.js';
 import type { RenderedMail } from './compose.js';
 
 export class HeaderValueError extends Error {
@@ -84,7 +85,8 @@ export function sendEmailInput(mail: RenderedMail, envelope: MailEnvelope): Send
   });
   return {
     FromEmailAddress: formatSender(envelope.from),
-    Destination: { ToAddresses: [envelope.to] },
+    // An address SES cannot take goes as it is: SES refuses it, and the mail records why.
+    Destination: { ToAddresses: [sesRecipient(envelope.to) ?? envelope.to] },
     Content: {
       Simple: {
         Subject: { Data: mail.subject, Charset: 'UTF-8' },

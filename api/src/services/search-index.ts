@@ -98,7 +98,8 @@ export function pageOf(index: SearchIndex, filter: StateFilter, offset: number, 
 
 /**
  * A search term as a cache key: 'GMAIL' and 'gmail' find the same rows. Only ASCII is folded here;
- * PostgreSQL's lower() may fold other letters otherwise than JavaScript does, so such a term stays as typed.
+ * the searches fold other letters with address_key (migration 0017: ICU's tables, whose Unicode
+ * version may differ from this Node's in rare letters), so such a term stays as typed.
  */
 export const termKey = (term: string): string => (/^[\x20-\x7e]*$/.test(term) ? term.toLowerCase() : term);
 

@@ -18,8 +18,14 @@ export function audience(overrides: Partial<Audience> & Pick<Audience, 'id' | 'n
   };
 }
 
-export function contact(id: number, email: string, data: Record<string, string> = {}, errorMessage: string | null = null): Contact {
-  return { id, email, data, errorMessage };
+export function contact(
+  id: number,
+  email: string,
+  data: Record<string, string> = {},
+  errorMessage: string | null = null,
+  suppressionReason: Contact['suppressionReason'] = null,
+): Contact {
+  return { id, email, data, errorMessage, suppressionReason };
 }
 
 export function suppression(id: number, email: string, reason: Suppression['reason'], campaignName: string | null = null): Suppression {

@@ -54,7 +54,7 @@ export function template(overrides: Partial<FakeTemplate> & Pick<FakeTemplate, '
 }
 
 export function contact(id: number, email: string, data: Record<string, string> = {}, errorMessage: string | null = null): Contact {
-  return { id, email, data: { email, ...data }, errorMessage };
+  return { id, email, data: { email, ...data }, errorMessage, suppressionReason: null };
 }
 
 /** Fills {{tag}} from the contact's data as the server does (missing tags become empty). */

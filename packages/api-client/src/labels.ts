@@ -51,11 +51,12 @@ export const SUPPRESSION_REASON_LABELS: Readonly<Record<SuppressionReason, strin
   MEMBER: 'added by a member',
 };
 
+/** A suppressed address with its reason: 'Suppressed (unsubscribed)' (the report's rows and the audience's contacts). */
+export const suppressedLabel = (reason: SuppressionReason): string => `${SUPPRESSED_LABEL} (${SUPPRESSION_REASON_LABELS[reason]})`;
+
 /** The Send Status of a row as words: 'Sent successfully', or 'Suppressed (unsubscribed)'. */
 export function sendStatusLabel(row: Pick<EmailPerformanceRow, 'status' | 'suppressionReason'>): string {
-  return row.suppressionReason
-    ? `${SUPPRESSED_LABEL} (${SUPPRESSION_REASON_LABELS[row.suppressionReason]})`
-    : SEND_STATUS_LABELS[row.status];
+  return row.suppressionReason ? suppressedLabel(row.suppressionReason) : SEND_STATUS_LABELS[row.status];
 }
 
 /** Clicked and Opened. */

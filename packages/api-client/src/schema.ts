@@ -1050,6 +1050,12 @@ export interface components {
             data: {
                 [key: string]: string;
             };
+            /**
+             * @description An addition to the spec: why the contact's address is suppressed (a send skips it), null when it is not.
+             *     The address is compared as every suppression is (address_key: case folded the same way for every script).
+             * @enum {string|null}
+             */
+            suppressionReason: "UNSUBSCRIBE" | "HARD_BOUNCE" | "COMPLAINT" | "SOFT_BOUNCE" | "MEMBER" | null;
         };
         ContactList: {
             items: components["schemas"]["Contact"][];

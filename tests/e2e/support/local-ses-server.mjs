@@ -9,5 +9,6 @@ if (!Number.isInteger(port) || port <= 0) {
   console.error('usage: local-ses-server.mjs <port>');
   process.exit(2);
 }
-const ses = await startEmbeddedSes({ host: '127.0.0.1', port });
+// Mail to unverified.example is refused as SES's sandbox refuses an unverified address (reports.spec.ts's failed mail).
+const ses = await startEmbeddedSes({ host: '127.0.0.1', port, unverifiedDomains: ['unverified.example'] });
 console.log(`local SES at ${ses.endpoint}, inbox at ${ses.endpoint}/store`);

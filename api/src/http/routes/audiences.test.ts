@@ -166,8 +166,20 @@ describe('import, contacts and export', () => {
     expect(page.status).toBe(200);
     expect(page.body).toEqual({
       items: [
-        { id: expect.any(Number), email: 'ann@example.org', errorMessage: null, data: { 'First Name': 'Ann', City: 'Paris, France' } },
-        { id: expect.any(Number), email: '', errorMessage: 'Missing email address', data: { 'First Name': 'Bob', City: 'Lyon' } },
+        {
+          id: expect.any(Number),
+          email: 'ann@example.org',
+          errorMessage: null,
+          data: { 'First Name': 'Ann', City: 'Paris, France' },
+          suppressionReason: null,
+        },
+        {
+          id: expect.any(Number),
+          email: '',
+          errorMessage: 'Missing email address',
+          data: { 'First Name': 'Bob', City: 'Lyon' },
+          suppressionReason: null,
+        },
       ],
       meta: { currentPage: 1, itemCount: 2, itemsPerPage: 2, totalItems: 5, totalPages: 3 },
     });

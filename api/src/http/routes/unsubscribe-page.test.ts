@@ -99,6 +99,20 @@ describe('the unsubscribe page', () => {
       expect(res.text).toContain(FORM);
       expect(res.text).not.toContain('already unsubscribed');
     }
+    // Their own unsubscribe then outranks the member's or the bounce's reason: a member can no longer
+    // take them off the list with the generic confirmation, and the next visit knows.
+    for (const email of ['cat@example.org', 'dan@example.org']) {
+      expect((await oneClick(link(first, email))).text).toContain('You are unsubscribed');
+      expect((await visit(link(first, email))).text).toContain('You are already unsubscribed');
+    }
+    const { rows } = await t.db.pool.query(
+      `SELECT email_lower, reason, added_by_email FROM suppressions WHERE email_lower IN ('bob@example.org', 'cat@example.org', 'dan@example.org') ORDER BY 1`,
+    );
+    expect(rows).toEqual([
+      { email_lower: 'bob@example.org', reason: 'COMPLAINT', added_by_email: null },
+      { email_lower: 'cat@example.org', reason: 'UNSUBSCRIBE', added_by_email: null },
+      { email_lower: 'dan@example.org', reason: 'UNSUBSCRIBE', added_by_email: null },
+    ]);
   });
 
   it('answers the same 404 page for a link that is not valid, known address or not', async () => {

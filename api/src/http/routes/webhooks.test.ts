@@ -287,6 +287,24 @@ describe('SES events through SNS', () => {
     expect(await suppression('gone@example.org')).toEqual({ reason: 'HARD_BOUNCE', campaign_id: campaignId });
   });
 
+  it('suppresses a recipient SES names by its domain in ASCII form under the address the contact has', async () => {
+    const { campaignId, sesMessageId } = await jobWithMessageId('Ann@München.example');
+    await post(
+      signed({
+        Type: 'Notification',
+        Message: JSON.stringify({
+          eventType: 'Complaint',
+          mail: { messageId: sesMessageId },
+          complaint: { complainedRecipients: [{ emailAddress: 'Ann@xn--mnchen-3ya.example' }] },
+        }),
+      }),
+    ).expect(204);
+    const { rows } = await t.db.pool.query(`SELECT reason, campaign_id FROM suppressions WHERE email_lower = address_key($1)`, [
+      'ann@MÜNCHEN.example',
+    ]);
+    expect(rows).toEqual([{ reason: 'COMPLAINT', campaign_id: campaignId }]);
+  });
+
   it('records other bounces as SOFT without suppressing', async () => {
     const { jobId, sesMessageId } = await jobWithMessageId('full@example.org');
     await post(

@@ -296,7 +296,7 @@ export function campaignRepository(db: Database) {
            SELECT $2, row_number() OVER (ORDER BY j.id), j.contact_id
              FROM campaign_jobs j
             WHERE j.campaign_id = $1 AND ${MAILED} AND ${NOT_REACHED[values.recipients]}
-              AND NOT EXISTS (SELECT 1 FROM suppressions s WHERE s.email_lower = lower(j.email))`,
+              AND NOT EXISTS (SELECT 1 FROM suppressions s WHERE s.email_lower = address_key(j.email))`,
           [sourceId, copy.id],
         );
         await Campaigns.update({ followUpCount: rowCount }, { where: { id: copy.id }, transaction: tx.transaction });

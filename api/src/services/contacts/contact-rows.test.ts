@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ContactRowWriter, copyText, headerLayout, isEmailColumnName, NO_EMAIL_COLUMN } from './contact-rows.js';
 import { ImportFileError } from './csv.js';
-import { DUPLICATE_EMAIL, INVALID_EMAIL, isValidEmail, MISSING_EMAIL } from './email.js';
+import { DUPLICATE_EMAIL, INVALID_EMAIL, isValidEmail, MISSING_EMAIL, NON_ASCII_LOCAL_PART } from './email.js';
 import { EmailSet } from './email-set.js';
 
 describe('isValidEmail', () => {
@@ -70,6 +70,32 @@ describe('ContactRowWriter', () => {
     expect(writer.count).toBe(5);
     expect(writer.errorCount).toBe(3);
     expect(writer.duplicateCount).toBe(1);
+  });
+
+  it('judges addresses as SES will: a local part beyond ASCII is invalid, and says why; an internationalised domain is valid', () => {
+    const writer = new ContactRowWriter(7, headerLayout(['Email']));
+    const errors = [
+      'café@münchen.de',
+      'ann@münchen.de',
+      'ΟΔΟΣ@uni.example',
+      'İX@uni.example',
+      'jürgen@example.org',
+      'user@例え.テスト',
+      'ANN@MÜNCHEN.DE',
+      'Σοφία.Müller@straße.de',
+      'ok@example.org',
+    ].map((email) => parse(writer.row([email]))[5]);
+    expect(errors).toEqual([
+      NON_ASCII_LOCAL_PART,
+      '\\N',
+      NON_ASCII_LOCAL_PART,
+      NON_ASCII_LOCAL_PART,
+      NON_ASCII_LOCAL_PART,
+      '\\N',
+      DUPLICATE_EMAIL,
+      NON_ASCII_LOCAL_PART,
+      '\\N',
+    ]);
   });
 
   it('escapes values for COPY and JSON', () => {

@@ -1,3 +1,5 @@
+import { sesRecipient } from '../../mail/address.js';
+
 /**
  * Whether an imported address can be mailed. Pragmatic, not the full RFC 5322 grammar: what SES
  * accepts and what people type. One @, a dot-atom local part (no spaces, quotes or brackets, no
@@ -15,6 +17,7 @@ const DOMAIN = /^(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?\.)+[\p{L}]{
 export const MISSING_EMAIL = 'Missing email address';
 export const INVALID_EMAIL = 'Invalid email address';
 export const DUPLICATE_EMAIL = 'Duplicate email address in this audience';
+export const NON_ASCII_LOCAL_PART = 'Invalid email address: Amazon SES cannot send to letters beyond ASCII before the @';
 
 export function isValidEmail(email: string): boolean {
   if (email.length > 254) return false;
@@ -24,4 +27,14 @@ export function isValidEmail(email: string): boolean {
   const domain = email.slice(at + 1);
   if (!NON_ASCII.test(email)) return ASCII_LOCAL.test(local) && ASCII_DOMAIN.test(domain);
   return LOCAL.test(local) && DOMAIN.test(domain);
+}
+
+/**
+ * Why SES cannot send to a well-formed address (isValidEmail), or undefined when it can: a local part
+ * beyond ASCII, or a domain without an ASCII form (mail/address.ts). The import judges addresses as
+ * the sender will, so such an address is invalid at import rather than refused at send.
+ */
+export function unsendableReason(email: string): string | undefined {
+  if (!NON_ASCII.test(email) || sesRecipient(email) !== undefined) return undefined;
+  return NON_ASCII.test(email.slice(0, email.lastIndexOf('@'))) ? NON_ASCII_LOCAL_PART : INVALID_EMAIL;
 }

@@ -121,16 +121,17 @@ describe('importContacts', () => {
 
   it('flags duplicates whatever the case of their letters, ASCII or not', async () => {
     const { audienceId, outcome } = await run(
-      'email\nzoë@exämple.de\nZOË@EXÄMPLE.DE\nann@example.org\nAnn@Example.ORG\nzoe@example.de\nZoë@exämple.de\n',
+      // Letters beyond ASCII in the domain only: before the @ they make the address invalid (SES refuses them).
+      'email\nzoe@exämple.de\nZOE@EXÄMPLE.DE\nann@example.org\nAnn@Example.ORG\nzoe@example.de\nZoe@exämple.de\n',
     );
     expect(outcome).toMatchObject({ status: 'imported', contacts: 6, contactsWithErrors: 3 });
     expect((await contacts(audienceId)).map((c) => [c.email, c.valid_seq, c.error_seq, c.error_message])).toEqual([
-      ['zoë@exämple.de', 1, null, null],
-      ['ZOË@EXÄMPLE.DE', null, 1, DUPLICATE_EMAIL],
+      ['zoe@exämple.de', 1, null, null],
+      ['ZOE@EXÄMPLE.DE', null, 1, DUPLICATE_EMAIL],
       ['ann@example.org', 2, null, null],
       ['Ann@Example.ORG', null, 2, DUPLICATE_EMAIL],
       ['zoe@example.de', 3, null, null],
-      ['Zoë@exämple.de', null, 3, DUPLICATE_EMAIL],
+      ['Zoe@exämple.de', null, 3, DUPLICATE_EMAIL],
     ]);
   });
 

@@ -54,7 +54,13 @@ describe('findContactPage', () => {
     const first = await find(audience, { page: 1, limit: 10 });
     expect(first.totalItems).toBe(23);
     expect(emails(first)).toEqual(CONTACTS.slice(0, 10));
-    expect(first.items[0]).toEqual({ id: expect.any(Number), email: 'User0@Example.org', errorMessage: null, data: { Number: '0' } });
+    expect(first.items[0]).toEqual({
+      id: expect.any(Number),
+      email: 'User0@Example.org',
+      errorMessage: null,
+      data: { Number: '0' },
+      suppressionReason: null,
+    });
     expect(first.items[2]).toMatchObject({ email: 'bad-2', errorMessage: 'Invalid email address' });
     expect(emails(await find(audience, { page: 3, limit: 10 }))).toEqual(CONTACTS.slice(20));
     expect(emails(await find(audience, { page: 4, limit: 10 }))).toEqual([]);

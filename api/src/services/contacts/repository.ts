@@ -9,7 +9,7 @@
  *   matching contacts are read once into a SearchIndex (search-index.ts: their numbers in the file and
  *   whether each has an error), kept while the audience's contacts stay as they are (an audience takes
  *   one import and its contacts are never edited, so its number of contacts is in the key). The
- *   trigram index on lower(email) finds rare matches, a scan of the audience frequent ones; every page
+ *   trigram index on address_key(email) finds rare matches, a scan of the audience frequent ones; every page
  *   of either status is then a scan of the index's bytes and a read of the page's contacts by number.
  */
 import type { Contact } from '@mailroom/api-client';
@@ -51,6 +51,7 @@ interface ContactRow {
   email: string;
   error_message: string | null;
   data: Record<string, string>;
+  suppression_reason: Contact['suppressionReason'];
 }
 
 const toItem = (row: ContactRow): ContactItem => ({
@@ -58,7 +59,15 @@ const toItem = (row: ContactRow): ContactItem => ({
   email: row.email,
   errorMessage: row.error_message,
   data: row.data,
+  suppressionReason: row.suppression_reason,
 });
+
+/**
+ * A page's columns: with the reason its address is suppressed for (an addition to the spec: the list
+ * shows an unsubscribed contact as suppressed, not as valid), one probe of the suppressions' key per row.
+ */
+const CONTACT_COLUMNS = `id, email, error_message, data,
+  (SELECT s.reason FROM suppressions s WHERE s.email_lower = address_key(email)) AS suppression_reason`;
 
 /** LIKE wildcards in a search term are searched for literally. */
 export function likeContains(term: string): string {
@@ -85,7 +94,7 @@ export async function findContactPage(
           : audience.numberOfContacts - audience.numberOfContactsWithErrors;
     if (offset >= totalItems) return { items: [], totalItems };
     const { rows } = await db.query<ContactRow>(
-      `SELECT id, email, error_message, data FROM contacts
+      `SELECT ${CONTACT_COLUMNS} FROM contacts
         WHERE audience_id = $1 AND ${column} > $2 AND ${column} <= $3
         ORDER BY ${column}`,
       [audience.id, offset, offset + query.limit],
@@ -97,7 +106,7 @@ export async function findContactPage(
   const index = await searches.get(`${audience.id}|${audience.numberOfContacts}|${termKey(term)}`, async () => {
     const { rows } = await db.query<{ bytes: Buffer | null }>(
       `SELECT string_agg(int8send(seq::bigint * ${STATES} + CASE WHEN error_message IS NULL THEN 0 ELSE ${HAS_ERROR} END), ''::bytea) AS bytes
-         FROM contacts WHERE audience_id = $1 AND lower(email) LIKE lower($2)`,
+         FROM contacts WHERE audience_id = $1 AND address_key(email) LIKE address_key($2)`,
       [audience.id, likeContains(term)],
     );
     return searchIndexOf(rows[0]!.bytes);
@@ -107,10 +116,10 @@ export async function findContactPage(
   const { rows } =
     seqs.length === 0
       ? { rows: [] }
-      : await db.query<ContactRow>(
-          `SELECT id, email, error_message, data FROM contacts WHERE audience_id = $1 AND seq = ANY($2::int[]) ORDER BY seq`,
-          [audience.id, seqs],
-        );
+      : await db.query<ContactRow>(`SELECT ${CONTACT_COLUMNS} FROM contacts WHERE audience_id = $1 AND seq = ANY($2::int[]) ORDER BY seq`, [
+          audience.id,
+          seqs,
+        ]);
   return { items: rows.map(toItem), totalItems: countOf(index, filter) };
 }
 

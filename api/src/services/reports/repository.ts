@@ -141,13 +141,13 @@ export const toRow = (r: RowRecord): EmailPerformanceRow => ({
 
 /**
  * Marks the NOT_SENT rows whose address is suppressed with the reason, in one lookup by the
- * suppressions' key (lower(email), as sending compares them).
+ * suppressions' key (address_key(email), migration 0017, as sending compares them).
  */
 async function withSuppressions(sql: Sql, rows: EmailPerformanceRow[]): Promise<EmailPerformanceRow[]> {
   const emails = [...new Set(rows.filter((row) => row.status === 'NOT_SENT' && row.email !== null).map((row) => row.email!))];
   if (emails.length === 0) return rows;
   const { rows: found } = await sql.query<{ email: string; reason: SuppressionReason }>(
-    `SELECT e.email, s.reason FROM unnest($1::text[]) AS e(email) JOIN suppressions s ON s.email_lower = lower(e.email)`,
+    `SELECT e.email, s.reason FROM unnest($1::text[]) AS e(email) JOIN suppressions s ON s.email_lower = address_key(e.email)`,
     [emails],
   );
   if (found.length === 0) return rows;
@@ -297,7 +297,7 @@ function searchedRows(scope: ReportScope, filters: EmailPerformanceFilters): Que
     if (scope.audienceId === null || !notSentCanMatch(filters)) return undefined;
     const source = contactSource(scope);
     return {
-      text: `SELECT ${NOT_SENT_COLUMNS} FROM ${source.from('$2')} AND lower(c.email) LIKE lower($1)
+      text: `SELECT ${NOT_SENT_COLUMNS} FROM ${source.from('$2')} AND address_key(c.email) LIKE address_key($1)
                 AND NOT EXISTS (SELECT 1 FROM campaign_jobs j WHERE j.campaign_id = $3 AND j.contact_id = c.id)
               ORDER BY ${source.seq}`,
       params: [likeContains(filters.email!), ownerOf(scope), scope.campaignId],
@@ -306,7 +306,7 @@ function searchedRows(scope: ReportScope, filters: EmailPerformanceFilters): Que
   const params: unknown[] = [filters.email!, [scope.campaignId]];
   return {
     text: `SELECT ${JOB_COLUMNS} FROM campaign_jobs j
-            WHERE j.campaign_id = ANY($2::bigint[]) AND strpos(lower(j.email), lower($1)) > 0${jobConditions(filters, params)}
+            WHERE j.campaign_id = ANY($2::bigint[]) AND strpos(address_key(j.email), address_key($1)) > 0${jobConditions(filters, params)}
             ORDER BY j.campaign_id, j.id`,
     params,
   };
@@ -335,7 +335,7 @@ async function jobSearchIndex(sql: Sql, scope: ReportScope, term: string): Promi
   if (scope.audienceId !== null) {
     // A rare term: its few contacts come from the trigram index, their jobs by contact.
     const { rows: contacts } = await sql.query<{ id: number }>(
-      `SELECT id FROM contacts WHERE audience_id = $1 AND valid_seq IS NOT NULL AND lower(email) LIKE lower($2) LIMIT ${TRIGRAM_PROBE + 1}`,
+      `SELECT id FROM contacts WHERE audience_id = $1 AND valid_seq IS NOT NULL AND address_key(email) LIKE address_key($2) LIMIT ${TRIGRAM_PROBE + 1}`,
       [scope.audienceId, likeContains(term)],
     );
     if (contacts.length <= TRIGRAM_PROBE) {
@@ -349,7 +349,7 @@ async function jobSearchIndex(sql: Sql, scope: ReportScope, term: string): Promi
   }
   const { rows } = await sql.query<{ bytes: Buffer | null }>(
     `SELECT string_agg(${JOB_INDEX_ROW}, ''::bytea) AS bytes FROM campaign_jobs j
-      WHERE j.campaign_id = ANY($2::bigint[]) AND strpos(lower(j.email), lower($3)) > 0`,
+      WHERE j.campaign_id = ANY($2::bigint[]) AND strpos(address_key(j.email), address_key($3)) > 0`,
     [JOB_STATUSES, [scope.campaignId], term],
   );
   return searchIndexOf(rows[0]!.bytes);
@@ -361,7 +361,7 @@ async function notSentSearchIndex(sql: Sql, scope: ReportScope, term: string): P
   const source = contactSource(scope);
   const { rows } = await sql.query<{ bytes: Buffer | null }>(
     `SELECT string_agg(int8send(${source.seq}::bigint * ${STATES}), ''::bytea) AS bytes
-       FROM ${source.from('$1')} AND lower(c.email) LIKE lower($2)
+       FROM ${source.from('$1')} AND address_key(c.email) LIKE address_key($2)
         AND NOT EXISTS (SELECT 1 FROM campaign_jobs j WHERE j.campaign_id = $3 AND j.contact_id = c.id)`,
     [ownerOf(scope), likeContains(term), scope.campaignId],
   );
@@ -547,7 +547,7 @@ export function reportRepository(db: Sql) {
     async contactForSend(campaignId: number, audienceId: number, contactId: number, followUp: boolean) {
       const { rows } = await db.query<{ valid: boolean; suppressed: boolean; hasJob: boolean; recipient: boolean }>(
         `SELECT c.error_message IS NULL AS valid,
-                EXISTS (SELECT 1 FROM suppressions s WHERE s.email_lower = lower(c.email)) AS suppressed,
+                EXISTS (SELECT 1 FROM suppressions s WHERE s.email_lower = address_key(c.email)) AS suppressed,
                 EXISTS (SELECT 1 FROM campaign_jobs j WHERE j.campaign_id = $1 AND j.contact_id = c.id) AS "hasJob",
                 NOT $4::boolean OR EXISTS (SELECT 1 FROM follow_up_recipients r WHERE r.campaign_id = $1 AND r.contact_id = c.id) AS recipient
            FROM contacts c WHERE c.id = $3 AND c.audience_id = $2`,

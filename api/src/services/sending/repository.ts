@@ -73,7 +73,7 @@ export interface CreatedJobs {
 /** Queued job ids are read and published this many at a time: a million-job send never holds them all. */
 export const ID_PAGE = 50_000;
 
-const SUPPRESSED = 'EXISTS (SELECT 1 FROM suppressions s WHERE s.email_lower = lower(c.email))';
+const SUPPRESSED = 'EXISTS (SELECT 1 FROM suppressions s WHERE s.email_lower = address_key(c.email))';
 
 /**
  * FROM and WHERE of the recipients (alias r) of the follow-up $1 whom its original has reached as a

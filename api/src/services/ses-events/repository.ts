@@ -8,7 +8,7 @@ import type { Database, Tx } from '../../db/database.js';
 import type { BounceType, SuppressionReason } from '../../db/models/index.js';
 
 export function sesEventRepository(db: Database) {
-  const { CampaignJob: Jobs, Suppression: Suppressions } = db.models;
+  const { CampaignJob: Jobs } = db.models;
 
   return {
     /** Records an SNS message id; false when it was recorded before (SNS delivers at least once). */
@@ -29,7 +29,7 @@ export function sesEventRepository(db: Database) {
     /** A delivery ends the addresses' runs of soft bounces (one primary-key probe each; nothing when there is none). */
     async resetSoftBounces(tx: Tx, emails: string[]): Promise<void> {
       if (emails.length === 0) return;
-      await tx.query('DELETE FROM soft_bounce_streaks WHERE email_lower = ANY($1::text[])', [emails.map((email) => email.toLowerCase())]);
+      await tx.query('DELETE FROM soft_bounce_streaks WHERE email_lower IN (SELECT address_key(e) FROM unnest($1::text[]) e)', [emails]);
     },
 
     /**
@@ -93,21 +93,26 @@ export function sesEventRepository(db: Database) {
            UPDATE campaign_jobs j
               SET status = 'SENT_WAIT_ACK', ses_message_id = $3, error_message = NULL, sent_at = coalesce(j.sent_at, $5), updated_at = now()
             WHERE j.id = $1 AND j.campaign_id = $2 AND j.status = 'UNKNOWN' AND j.ses_message_id IS NULL
-              AND lower(j.email) = ANY($4::text[])
+              AND address_key(j.email) IN (SELECT address_key(r) FROM unnest($4::text[]) r)
               AND NOT EXISTS (SELECT 1 FROM campaign_jobs o WHERE o.ses_message_id = $3)
            RETURNING j.campaign_id)
          UPDATE campaigns c SET jobs_sent = jobs_sent + 1 FROM settled WHERE c.id = settled.campaign_id`,
-        [job.jobId, job.campaignId, sesMessageId, recipients.map((email) => email.toLowerCase()), sentAt],
+        [job.jobId, job.campaignId, sesMessageId, recipients, sentAt],
       );
       return rowCount === 1;
     },
 
-    /** Adds addresses to the suppressions (kept lower-cased; an address already there keeps its first reason). */
+    /**
+     * Adds addresses to the suppressions, keyed by address_key (migration 0017) as every comparison
+     * is; an address already there keeps its first reason.
+     */
     async suppress(tx: Tx, emails: string[], reason: SuppressionReason, campaignId: number | null): Promise<void> {
       if (emails.length === 0) return;
-      await Suppressions.bulkCreate(
-        emails.map((email) => ({ emailLower: email.toLowerCase(), reason, campaignId })),
-        { ignoreDuplicates: true, transaction: tx.transaction },
+      await tx.query(
+        `INSERT INTO suppressions (email_lower, reason, campaign_id)
+         SELECT DISTINCT address_key(e), $2::text, $3::bigint FROM unnest($1::text[]) e
+         ON CONFLICT (email_lower) DO NOTHING`,
+        [emails, reason, campaignId],
       );
     },
   };

@@ -12,6 +12,7 @@
 import { z } from 'zod';
 import type { Database } from '../../db/database.js';
 import type { Logger } from '../../logger.js';
+import { recipientAddress } from '../../mail/address.js';
 import { DomainError } from '../errors.js';
 import { sesEventRepository } from './repository.js';
 import { isGenuineSubscribeUrl, parseSnsMessage, SnsMessageError, type SnsMessage, type SnsVerifier } from './sns-message.js';
@@ -98,10 +99,12 @@ export function createSesEventService({ db, verify, topicArns, softBounceLimit, 
     const kind = event.eventType ?? event.notificationType;
     const sesMessageId = event.mail.messageId;
     const taggedJob = jobOfTags(event.mail.tags);
+    // The recipients as the contacts have them (a domain went to SES in its ASCII form).
+    const destination = event.mail.destination.map(recipientAddress);
     return db.transaction(async (tx) => {
       if (!(await repo.firstDelivery(tx, message.MessageId))) return 'repeated';
       if (taggedJob && (kind === 'Delivery' || kind === 'Bounce' || kind === 'Complaint')) {
-        const settled = await repo.settleUnknown(tx, sesMessageId, taggedJob, event.mail.destination, timeOf(event.mail.timestamp));
+        const settled = await repo.settleUnknown(tx, sesMessageId, taggedJob, destination, timeOf(event.mail.timestamp));
         if (settled) logger.info({ ...taggedJob, kind }, 'an UNKNOWN job is settled by its SES event');
       }
       /**
@@ -116,7 +119,7 @@ export function createSesEventService({ db, verify, topicArns, softBounceLimit, 
       };
       if (kind === 'Delivery') {
         await notYetRecorded(await repo.delivered(tx, sesMessageId));
-        await repo.resetSoftBounces(tx, event.mail.destination);
+        await repo.resetSoftBounces(tx, destination);
       } else if (kind === 'Bounce' && event.bounce) {
         const { bounce } = event;
         const type = bounce.bounceType === 'Permanent' ? 'HARD' : 'SOFT';
@@ -127,14 +130,14 @@ export function createSesEventService({ db, verify, topicArns, softBounceLimit, 
         if (type === 'HARD') {
           await repo.suppress(
             tx,
-            bounce.bouncedRecipients.map((r) => r.emailAddress),
+            bounce.bouncedRecipients.map((r) => recipientAddress(r.emailAddress)),
             'HARD_BOUNCE',
             campaignId ?? null,
           );
         } else {
           const suppressed = await repo.countSoftBounces(
             tx,
-            bounce.bouncedRecipients.map((r) => r.emailAddress),
+            bounce.bouncedRecipients.map((r) => recipientAddress(r.emailAddress)),
             sesMessageId,
             softBounceLimit,
             campaignId ?? null,
@@ -150,7 +153,7 @@ export function createSesEventService({ db, verify, topicArns, softBounceLimit, 
         await notYetRecorded(campaignId);
         await repo.suppress(
           tx,
-          complaint.complainedRecipients.map((r) => r.emailAddress),
+          complaint.complainedRecipients.map((r) => recipientAddress(r.emailAddress)),
           'COMPLAINT',
           campaignId ?? null,
         );

@@ -9,7 +9,7 @@
  *
  * Cost at a million contacts: the count walks whichever side is smaller. With fewer suppressions
  * than valid contacts (the usual case) it probes the audience's contacts by (audience_id,
- * lower(email)) once per suppressed address (migration 0008): O(suppressions), whatever the
+ * address_key(email)) once per suppressed address (migrations 0008 and 0017): O(suppressions), whatever the
  * audience's size. With a smaller audience it probes suppressions' key once per contact. The
  * planner prefers a hash join over the whole audience for the first case (270 ms at a million
  * contacts against 56 ms), so that shape is forced with a LATERAL ... OFFSET 0; JIT is off for the
@@ -176,7 +176,7 @@ export function suppressionRepository(db: Database) {
           const index = await searches.get(`${version[0]!.version}|${termKey(term)}`, async () => {
             const { rows } = await tx.query<{ bytes: Buffer | null }>(
               `SELECT string_agg(int8send(s.id * ${STATES} + ${REASON_STATE}), ''::bytea) AS bytes
-                 FROM suppressions s WHERE s.email_lower LIKE lower($1)`,
+                 FROM suppressions s WHERE s.email_lower LIKE address_key($1)`,
               [likeContains(term)],
             );
             return searchIndexOf(rows[0]!.bytes);
@@ -197,12 +197,12 @@ export function suppressionRepository(db: Database) {
       );
     },
 
-    /** Adds a member's addresses (lower-cased) with the reason MEMBER; resolves with how many were new. */
+    /** Adds a member's addresses (keyed by address_key) with the reason MEMBER; resolves with how many were new. */
     async addByMember(tx: Tx, emails: string[], memberEmail: string | null): Promise<number> {
       if (emails.length === 0) return 0;
       const { rowCount } = await tx.query(
         `INSERT INTO suppressions (email_lower, reason, added_by_email)
-         SELECT DISTINCT lower(e), 'MEMBER', $2::text FROM unnest($1::text[]) e
+         SELECT DISTINCT address_key(e), 'MEMBER', $2::text FROM unnest($1::text[]) e
          ON CONFLICT (email_lower) DO NOTHING`,
         [emails, memberEmail],
       );
@@ -248,7 +248,7 @@ export function suppressionRepository(db: Database) {
           const term = query.email?.trim() ?? '';
           const where = [
             query.reason === undefined ? 'TRUE' : `s.reason = ${literal(query.reason)}`,
-            term === '' ? 'TRUE' : `s.email_lower LIKE lower(${literal(likeContains(term))})`,
+            term === '' ? 'TRUE' : `s.email_lower LIKE address_key(${literal(likeContains(term))})`,
           ].join(' AND ');
           return tx.client.query(
             copyTo(`COPY (SELECT csv_inert(s.email_lower), ${label}, to_char(s.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
@@ -279,9 +279,9 @@ export function suppressionRepository(db: Database) {
             ? `SELECT ${COUNTS} FROM suppressions s
                  CROSS JOIN LATERAL (
                    SELECT 1 FROM contacts c
-                    WHERE c.audience_id = $1 AND lower(c.email) = s.email_lower AND c.valid_seq IS NOT NULL ${noJob}
+                    WHERE c.audience_id = $1 AND address_key(c.email) = s.email_lower AND c.valid_seq IS NOT NULL ${noJob}
                    OFFSET 0) found`
-            : `SELECT ${COUNTS} FROM contacts c JOIN suppressions s ON s.email_lower = lower(c.email)
+            : `SELECT ${COUNTS} FROM contacts c JOIN suppressions s ON s.email_lower = address_key(c.email)
                 WHERE c.audience_id = $1 AND c.valid_seq IS NOT NULL ${noJob}`,
           params,
         );

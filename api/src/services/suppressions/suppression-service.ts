@@ -59,7 +59,8 @@ export async function readAddresses(text: string, limits: ImportLimits) {
       const value = (record[column] ?? '').trim();
       if (value === '') reject(line, record.join(','), MISSING_EMAIL);
       else if (!isValidEmail(value)) reject(line, value, INVALID_EMAIL);
-      else emails.push(value.toLowerCase());
+      // As typed: the database folds it (address_key), as it does every address it compares.
+      else emails.push(value);
     });
   }
   return { emails, invalid, invalidLines };

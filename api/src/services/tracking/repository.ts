@@ -59,7 +59,7 @@ export function trackingRepository(db: Database) {
     async unsubscribeStatus(jobId: number): Promise<'subscribed' | 'unsubscribed' | undefined> {
       const { rows } = await db.query<{ unsubscribed: boolean }>(
         `SELECT EXISTS (SELECT 1 FROM suppressions s
-                         WHERE s.email_lower = lower(j.email) AND s.reason IN ('UNSUBSCRIBE', 'COMPLAINT')) AS unsubscribed
+                         WHERE s.email_lower = address_key(j.email) AND s.reason IN ('UNSUBSCRIBE', 'COMPLAINT')) AS unsubscribed
            FROM campaign_jobs j WHERE j.id = $1`,
         [jobId],
       );
@@ -68,7 +68,8 @@ export function trackingRepository(db: Database) {
     },
 
     /**
-     * Suppresses the job's address for the organisation (kept as it was if already suppressed), on `sql`
+     * Suppresses the job's address for the organisation (a complaint or an earlier unsubscribe is kept as
+     * it was; a member's, a bounce's reason becomes UNSUBSCRIBE), on `sql`
      * (the caller's transaction); found is false for no such job, and `added` names the address and its
      * campaign only when this call suppressed it.
      */
@@ -76,8 +77,12 @@ export function trackingRepository(db: Database) {
       const { rows } = await sql.query<{ found: boolean; added: Unsubscribed | null }>(
         `WITH job AS (SELECT email, campaign_id FROM campaign_jobs WHERE id = $1),
               added AS (INSERT INTO suppressions (email_lower, reason, campaign_id)
-                        SELECT lower(email), 'UNSUBSCRIBE', campaign_id FROM job
-                        ON CONFLICT (email_lower) DO NOTHING
+                        SELECT address_key(email), 'UNSUBSCRIBE', campaign_id FROM job
+                        -- The person's own request outranks a member's or a bounce's reason: kept as MEMBER,
+                        -- a member could take the address off the list with the generic confirmation.
+                        ON CONFLICT (email_lower) DO UPDATE
+                           SET reason = 'UNSUBSCRIBE', campaign_id = EXCLUDED.campaign_id, added_by_email = NULL, created_at = now()
+                         WHERE suppressions.reason IN ('MEMBER', 'SOFT_BOUNCE', 'HARD_BOUNCE')
                         RETURNING email_lower, campaign_id)
          SELECT EXISTS (SELECT 1 FROM job) AS found,
                 (SELECT json_build_object('email', added.email_lower, 'campaignId', added.campaign_id, 'campaignName', campaigns.name)

@@ -1,14 +1,26 @@
 import { Tooltip, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
-import { CheckmarkCircleRegular, ErrorCircleRegular } from '@fluentui/react-icons';
+import { CheckmarkCircleRegular, ErrorCircleRegular, ProhibitedRegular } from '@fluentui/react-icons';
 import type { Contact } from '@mailroom/api-client';
+import { suppressedLabel } from '@mailroom/api-client/labels';
 
 const useStyles = makeStyles({
   icon: { display: 'inline-flex', fontSize: '20px' },
   error: { color: tokens.colorPaletteRedForeground1 },
   valid: { color: tokens.colorPaletteGreenForeground1 },
+  suppressed: {
+    display: 'inline-flex',
+    alignItems: 'center',
+    columnGap: tokens.spacingHorizontalXS,
+    whiteSpace: 'nowrap',
+    color: tokens.colorNeutralForeground2,
+  },
 });
 
-/** An error icon carrying the contact's error message (tooltip), or a success check. */
+/**
+ * An error icon carrying the contact's error message (tooltip), or a success check. An addition to
+ * the spec: a valid contact whose address is suppressed (unsubscribed, bounced, complained, added by a
+ * member) is never sent to, so it reads 'Suppressed' with its reason, in words, instead of the check.
+ */
 export function ContactStatus({ contact }: { contact: Contact }) {
   const styles = useStyles();
   if (contact.errorMessage) {
@@ -18,6 +30,14 @@ export function ContactStatus({ contact }: { contact: Contact }) {
           <ErrorCircleRegular />
         </span>
       </Tooltip>
+    );
+  }
+  if (contact.suppressionReason) {
+    return (
+      <span className={styles.suppressed}>
+        <ProhibitedRegular fontSize={20} aria-hidden />
+        {suppressedLabel(contact.suppressionReason)}
+      </span>
     );
   }
   return (

@@ -93,6 +93,29 @@ describe('Audience detail: contacts', () => {
     expect(within(table).getByText('Person 2')).toBeTruthy();
   });
 
+  it('shows a suppressed contact as suppressed, with the reason, instead of valid', async () => {
+    const api = createFakeApi({
+      audiences: [{ ...newsletter, numberOfContacts: 3, numberOfContactsWithErrors: 0 }],
+      contacts: {
+        7: [
+          contact(1, 'quit@example.org', {}, null, 'UNSUBSCRIBE'),
+          contact(2, 'gone@example.org', {}, null, 'HARD_BOUNCE'),
+          contact(3, 'ok@example.org'),
+        ],
+      },
+    });
+    renderApp('/audiences/7', api);
+    const table = await screen.findByRole('table', { name: 'Contacts' });
+    const statuses = within(table)
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) => within(row).getAllByRole('cell')[0]!);
+    expect(statuses[0]!.textContent).toBe('Suppressed (unsubscribed)');
+    expect(statuses[1]!.textContent).toBe('Suppressed (hard bounce)');
+    expect(within(statuses[2]!).getByRole('img', { name: 'Valid' })).toBeTruthy();
+    expect(within(table).getAllByRole('img', { name: 'Valid' })).toHaveLength(1);
+  });
+
   it('debounces the email search by 500 ms, trims it and goes back to page 1', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const { api, user } = setup({ fakeTimers: true });
