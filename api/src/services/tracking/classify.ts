@@ -24,8 +24,10 @@
  */
 import { BlockList, isIP } from 'node:net';
 import { isbot } from 'isbot';
+import type { components } from '@mailroom/api-client';
 
-export type MachineReason = 'apple-privacy-proxy' | 'bot-user-agent' | 'too-soon' | 'scanner-burst' | 'hidden-link';
+/** The contract's (openapi.yaml, MachineReason): the report's rows and export say them. */
+export type MachineReason = components['schemas']['MachineReason'];
 export type HumanReason = 'gmail-image-proxy' | 'yahoo-image-proxy' | 'person';
 
 export type Verdict = { machine: true; reason: MachineReason } | { machine: false; reason: HumanReason };
