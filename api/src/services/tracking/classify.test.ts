@@ -95,6 +95,11 @@ describe('classifyHit', () => {
       { machine: true, reason: 'bot-user-agent' },
     ],
     [
+      "a browser's agent naming Gmail's proxy, from a home address",
+      { kind: 'open', userAgent: `${CHROME} (via ggpht.com GoogleImageProxy)`, clientIp: '203.0.113.12' },
+      { machine: true, reason: 'bot-user-agent' },
+    ],
+    [
       "Gmail's proxy agent, address unknown",
       { kind: 'open', userAgent: GMAIL_PROXY, clientIp: null },
       { machine: true, reason: 'bot-user-agent' },

@@ -163,10 +163,13 @@ const YAHOO_PROXY = /YahooMailProxy/i;
 /** The verdict on one hit from its own evidence; the recording adds the rules over a mail's hits. */
 export function classifyHit({ kind, userAgent, clientIp }: HitEvidence): Verdict {
   const agent = userAgent.trim();
-  if (GMAIL_PROXY.test(agent) && within(gmailProxies, clientIp)) return { machine: false, reason: 'gmail-image-proxy' };
-  if (YAHOO_PROXY.test(agent) && within(yahooProxies, clientIp)) return { machine: false, reason: 'yahoo-image-proxy' };
+  const gmail = GMAIL_PROXY.test(agent);
+  const yahoo = YAHOO_PROXY.test(agent);
+  if (gmail && within(gmailProxies, clientIp)) return { machine: false, reason: 'gmail-image-proxy' };
+  if (yahoo && within(yahooProxies, clientIp)) return { machine: false, reason: 'yahoo-image-proxy' };
   if (kind === 'open' && (agent === APPLE_PROXY_AGENT || isAppleProxy(clientIp))) return { machine: true, reason: 'apple-privacy-proxy' };
-  // No mail client or browser sends no agent at all.
-  if (agent === '' || isbot(agent)) return { machine: true, reason: 'bot-user-agent' };
+  // No mail client or browser sends no agent at all, nor names a mail proxy it does not come from
+  // (isbot knows today's proxy agents too; this holds for any other agent that names one).
+  if (agent === '' || gmail || yahoo || isbot(agent)) return { machine: true, reason: 'bot-user-agent' };
   return { machine: false, reason: 'person' };
 }
