@@ -421,6 +421,17 @@ describe('entities, lists and enums', () => {
     ]);
   });
 
+  it("a row says why its open or click is a machine's (an addition)", () => {
+    const reasons = ['apple-privacy-proxy', 'bot-user-agent', 'too-soon', 'scanner-burst', 'hidden-link'];
+    expect(deref(schemaOf('MachineReason')).enum).toEqual(reasons);
+    const row = propertiesOf(schemaOf('EmailPerformanceRow'));
+    for (const field of ['openEvidence', 'clickEvidence']) {
+      expect(schemaOf('EmailPerformanceRow').required, field).toContain(field);
+      expect(deref(row[field]), field).toMatchObject({ type: 'array', maxItems: reasons.length });
+      expect(deref(deref(row[field]).items).enum, field).toEqual(reasons);
+    }
+  });
+
   it('ids are int64 integers and dates are date-times', () => {
     expect(deref(schemaOf('Id'))).toMatchObject({ type: 'integer', format: 'int64' });
     expect(deref(propertiesOf(schemaOf('Audience')).createdAt)).toMatchObject({ type: 'string', format: 'date-time' });

@@ -52,6 +52,8 @@ export function row(overrides: Partial<EmailPerformanceRow> & Pick<EmailPerforma
     // A person's, unless a test says only machines opened or clicked.
     humanOpened: overrides.opened ?? false,
     humanClicked: overrides.clicked ?? false,
+    openEvidence: [],
+    clickEvidence: [],
     ...overrides,
   };
 }

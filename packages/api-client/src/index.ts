@@ -33,6 +33,7 @@ export type BounceType = Schemas['BounceType'];
 export type EmailPerformanceRow = Schemas['EmailPerformanceRow'];
 export type EmailPerformanceList = Schemas['EmailPerformanceList'];
 export type SuppressionReason = Schemas['SuppressionReason'];
+export type MachineReason = Schemas['MachineReason'];
 export type SuppressedContacts = Schemas['SuppressedContacts'];
 export type Suppression = Schemas['Suppression'];
 export type SuppressionPage = Schemas['SuppressionPage'];

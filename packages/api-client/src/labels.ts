@@ -11,6 +11,7 @@ type BounceType = components['schemas']['BounceType'];
 type SuppressionReason = components['schemas']['SuppressionReason'];
 type EmailPerformanceRow = components['schemas']['EmailPerformanceRow'];
 type CampaignStatus = components['schemas']['CampaignStatus'];
+type MachineReason = components['schemas']['MachineReason'];
 
 /** The columns of the report's Email Performance table (SPEC section 2), in order. */
 export const EMAIL_PERFORMANCE_COLUMNS = [
@@ -74,6 +75,34 @@ export const HUMAN_HITS_COLUMN = 'Opened / Clicked by a person';
 /** 'Yes / No': a person opened, no person clicked (the Opened and Clicked columns say whether anyone did). */
 export const humanHitsLabel = (row: Pick<EmailPerformanceRow, 'humanOpened' | 'humanClicked'>): string =>
   `${yesNo(row.humanOpened)} / ${yesNo(row.humanClicked)}`;
+
+/**
+ * An addition to the spec: the evidence that a machine opened or clicked, as the row's 'Yes (machine)'
+ * tooltip and the export word it, in the contract's order (the API sorts the reasons by it).
+ */
+export const MACHINE_REASON_LABELS: Readonly<Record<MachineReason, string>> = {
+  'apple-privacy-proxy': "Apple's privacy proxy fetched the images",
+  'bot-user-agent': "a bot's user agent, or none",
+  'too-soon': 'clicked less than 10 s after sending',
+  'scanner-burst': 'every link followed within seconds',
+  'hidden-link': 'the hidden link followed with it',
+};
+
+/** The reasons of one verdict, as a phrase: "Apple's privacy proxy fetched the images; a bot's user agent, or none". */
+export const machineEvidenceText = (reasons: readonly MachineReason[]): string =>
+  reasons.map((reason) => MACHINE_REASON_LABELS[reason]).join('; ');
+
+/** An addition to the spec: the export's column saying why a row's open or click is a machine's. */
+export const MACHINE_EVIDENCE_COLUMN = 'Why a machine';
+
+/** 'Clicked: every link followed within seconds. Opened: ...', in the table's order; empty for a row of people only. */
+export function machineEvidenceLabel(row: Pick<EmailPerformanceRow, 'openEvidence' | 'clickEvidence'>): string | null {
+  const parts = [
+    row.clickEvidence.length > 0 ? `Clicked: ${machineEvidenceText(row.clickEvidence)}.` : null,
+    row.openEvidence.length > 0 ? `Opened: ${machineEvidenceText(row.openEvidence)}.` : null,
+  ].filter((part) => part !== null);
+  return parts.length > 0 ? parts.join(' ') : null;
+}
 
 /** A row without a bounce reads None. */
 export const bounceTypeLabel = (bounceType: BounceType | null): string => bounceType ?? 'None';

@@ -1407,6 +1407,15 @@ export interface components {
             /** @description NOT_SENT contacts left out because their address is suppressed (0 for a retry) */
             skipped: number;
         };
+        /**
+         * @description An addition to the spec: the evidence that a machine made an open or a click. apple-privacy-proxy: Apple Mail
+         *     Privacy Protection fetched the images on delivery; bot-user-agent: a bot's user agent (or none, or a mail
+         *     proxy's from outside that proxy's addresses); too-soon: a click less than 10 s after sending; scanner-burst:
+         *     every link of the mail (three or more) followed within seconds; hidden-link: the hidden link (no text, no size)
+         *     was followed within seconds of the hit.
+         * @enum {string}
+         */
+        MachineReason: "apple-privacy-proxy" | "bot-user-agent" | "too-soon" | "scanner-burst" | "hidden-link";
         EmailPerformanceRow: {
             id: components["schemas"]["NullableId"];
             contactId: components["schemas"]["Id"];
@@ -1427,6 +1436,16 @@ export interface components {
             humanOpened: boolean;
             /** @description An addition to the spec. A person clicked (clicked is true for machines' clicks too). */
             humanClicked: boolean;
+            /**
+             * @description An addition to the spec. Why the open is a machine's, when only machines opened it (opened, not humanOpened):
+             *     the evidence stored with its hits, each kind once, in this enum's order. Empty otherwise.
+             */
+            openEvidence: components["schemas"]["MachineReason"][];
+            /**
+             * @description An addition to the spec. Why the click is a machine's, when only machines clicked (clicked, not humanClicked):
+             *     the evidence stored with its clicks, each kind once, in this enum's order. Empty otherwise.
+             */
+            clickEvidence: components["schemas"]["MachineReason"][];
             /**
              * @description An addition to the spec: set on a NOT_SENT row whose address is suppressed (such a contact is never sent
              *     to; send-to-contact answers 409), null otherwise.

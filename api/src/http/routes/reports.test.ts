@@ -108,6 +108,9 @@ async function insertJobs(
     contactId: contacts[k]!.id,
     email: contacts[k]!.email,
     suppressionReason: null,
+    // Jobs written straight into the table have no hits, so no evidence (reports-evidence.test.ts records some).
+    openEvidence: [],
+    clickEvidence: [],
   }));
 }
 
@@ -135,6 +138,8 @@ const notSentRow = (c: { id: number; email: string }): EmailPerformanceRow => ({
   suppressionReason: null,
   humanOpened: false,
   humanClicked: false,
+  openEvidence: [],
+  clickEvidence: [],
 });
 
 let readers: Seeded;
@@ -234,6 +239,8 @@ const rowOf = (job: Seeded['jobs'][number] | EmailPerformanceRow): EmailPerforma
   suppressionReason: job.suppressionReason,
   humanOpened: job.humanOpened,
   humanClicked: job.humanClicked,
+  openEvidence: job.openEvidence,
+  clickEvidence: job.clickEvidence,
 });
 
 async function page(campaignId: number, filters: Filters, pageNo: number, limit: number) {

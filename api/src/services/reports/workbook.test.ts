@@ -6,7 +6,7 @@
 import { PassThrough, Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { EmailPerformanceRow, SendStatus } from '@mailroom/api-client';
-import { EMAIL_PERFORMANCE_COLUMNS, HUMAN_HITS_COLUMN, SEND_STATUS_LABELS } from '@mailroom/api-client/labels';
+import { EMAIL_PERFORMANCE_COLUMNS, HUMAN_HITS_COLUMN, MACHINE_EVIDENCE_COLUMN, SEND_STATUS_LABELS } from '@mailroom/api-client/labels';
 import { describe, expect, it } from 'vitest';
 import { EXPORT_COLUMNS, writeWorkbook, zipInputOf } from './workbook.js';
 
@@ -26,6 +26,8 @@ const row = (n: number): EmailPerformanceRow => ({
   suppressionReason: null,
   humanOpened: n % 4 === 0,
   humanClicked: n % 12 === 0,
+  openEvidence: n % 4 === 2 ? ['apple-privacy-proxy'] : [],
+  clickEvidence: [],
 });
 
 describe('the export workbook', () => {
@@ -85,8 +87,8 @@ describe('the export workbook', () => {
     await workbook.xlsx.load(Buffer.concat(chunks) as unknown as ArrayBuffer);
     const sheet = workbook.worksheets[0]!;
     const line = (r: number) => EXPORT_COLUMNS.map((_, c) => sheet.getRow(r).getCell(c + 1).text);
-    // The spec's columns, then whether a person opened and clicked (an addition to the spec).
-    expect(line(1)).toEqual([...EMAIL_PERFORMANCE_COLUMNS, HUMAN_HITS_COLUMN]);
+    // The spec's columns, then whether a person opened and clicked and why a machine did (additions to the spec).
+    expect(line(1)).toEqual([...EMAIL_PERFORMANCE_COLUMNS, HUMAN_HITS_COLUMN, MACHINE_EVIDENCE_COLUMN]);
     const status = EMAIL_PERFORMANCE_COLUMNS.indexOf('Send Status');
     expect(statuses.map((_, n) => line(n + 2)[status])).toEqual(statuses.map((s) => SEND_STATUS_LABELS[s]));
     // The spec's own words, not the contract's constants.
@@ -101,6 +103,18 @@ describe('the export workbook', () => {
     expect(human(machineOnly)).toBe('No / No');
     expect(human({ ...machineOnly, humanOpened: true })).toBe('Yes / No');
     expect(human({ ...machineOnly, humanOpened: true, humanClicked: true })).toBe('Yes / Yes');
+  });
+
+  it("says why a machine's open or click is one, clicks first as in the table, empty for people", () => {
+    const why = EXPORT_COLUMNS.find(([header]) => header === MACHINE_EVIDENCE_COLUMN)![1];
+    const machineOnly = { ...row(1), opened: true, clicked: true, humanOpened: false, humanClicked: false };
+    expect(why({ ...machineOnly, openEvidence: [], clickEvidence: [] })).toBeNull();
+    expect(why({ ...machineOnly, openEvidence: ['apple-privacy-proxy', 'scanner-burst'], clickEvidence: ['scanner-burst'] })).toBe(
+      "Clicked: every link followed within seconds. Opened: Apple's privacy proxy fetched the images; every link followed within seconds.",
+    );
+    expect(why({ ...machineOnly, openEvidence: [], clickEvidence: ['bot-user-agent', 'hidden-link'] })).toBe(
+      "Clicked: a bot's user agent, or none; the hidden link followed with it.",
+    );
   });
 
   it('writes a suppressed NOT_SENT contact as the screen shows it, with the reason', () => {

@@ -18,11 +18,13 @@ import {
   EMAIL_PERFORMANCE_COLUMNS,
   HUMAN_HITS_COLUMN,
   humanHitsLabel,
+  MACHINE_EVIDENCE_COLUMN,
+  machineEvidenceLabel,
   sendStatusLabel,
   yesNo,
 } from '@mailroom/api-client/labels';
 
-type Column = (typeof EMAIL_PERFORMANCE_COLUMNS)[number] | typeof HUMAN_HITS_COLUMN;
+type Column = (typeof EMAIL_PERFORMANCE_COLUMNS)[number] | typeof HUMAN_HITS_COLUMN | typeof MACHINE_EVIDENCE_COLUMN;
 
 /** Each column of the report's table (SPEC.md, Email Performance) as the screen words it. */
 const CELLS: Record<Column, (row: EmailPerformanceRow) => string | null> = {
@@ -38,13 +40,14 @@ const CELLS: Record<Column, (row: EmailPerformanceRow) => string | null> = {
   'Complaint Time': (row) => row.complaintTime,
   'Error Message': (row) => row.errorMessage,
   [HUMAN_HITS_COLUMN]: humanHitsLabel,
+  [MACHINE_EVIDENCE_COLUMN]: machineEvidenceLabel,
 };
 
 /**
  * The sheet's columns: the table's, in its order (the spec's Opened and Clicked count machines too),
- * then whether a person opened and clicked (an addition to the spec).
+ * then whether a person opened and clicked and why a machine's open or click is one (additions to the spec).
  */
-const COLUMNS: readonly Column[] = [...EMAIL_PERFORMANCE_COLUMNS, HUMAN_HITS_COLUMN];
+const COLUMNS: readonly Column[] = [...EMAIL_PERFORMANCE_COLUMNS, HUMAN_HITS_COLUMN, MACHINE_EVIDENCE_COLUMN];
 export const EXPORT_COLUMNS: readonly [Column, (row: EmailPerformanceRow) => string | null][] = COLUMNS.map((column) => [
   column,
   CELLS[column],

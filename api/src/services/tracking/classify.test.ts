@@ -54,9 +54,60 @@ describe('classifyHit', () => {
       { machine: false, reason: 'gmail-image-proxy' },
     ],
     [
+      'Gmail image proxy over IPv6',
+      { kind: 'open', userAgent: GMAIL_PROXY, clientIp: '2a00:1450:4013:c00::84' },
+      { machine: false, reason: 'gmail-image-proxy' },
+    ],
+    [
+      'Gmail image proxy seen as IPv4-mapped IPv6',
+      { kind: 'open', userAgent: GMAIL_PROXY, clientIp: '::ffff:66.102.8.40' },
+      { machine: false, reason: 'gmail-image-proxy' },
+    ],
+    [
       'Yahoo image proxy',
       { kind: 'open', userAgent: YAHOO_PROXY, clientIp: '98.137.27.103' },
       { machine: false, reason: 'yahoo-image-proxy' },
+    ],
+    [
+      'Yahoo image proxy over IPv6',
+      { kind: 'open', userAgent: YAHOO_PROXY, clientIp: '2001:4998:44:3507::8000' },
+      { machine: false, reason: 'yahoo-image-proxy' },
+    ],
+    // A proxy's name in an agent is trusted only from that proxy's addresses.
+    [
+      "curl naming Gmail's proxy",
+      { kind: 'open', userAgent: 'curl/8.5.0 GoogleImageProxy', clientIp: '192.0.2.44' },
+      { machine: true, reason: 'bot-user-agent' },
+    ],
+    [
+      "Gmail's proxy agent from a cloud host",
+      { kind: 'open', userAgent: GMAIL_PROXY, clientIp: '3.120.10.7' },
+      { machine: true, reason: 'bot-user-agent' },
+    ],
+    [
+      "Gmail's proxy agent from Yahoo's addresses",
+      { kind: 'open', userAgent: GMAIL_PROXY, clientIp: '98.137.27.103' },
+      { machine: true, reason: 'bot-user-agent' },
+    ],
+    [
+      "Gmail's proxy agent from Googlebot's crawl range",
+      { kind: 'open', userAgent: GMAIL_PROXY, clientIp: '66.249.66.1' },
+      { machine: true, reason: 'bot-user-agent' },
+    ],
+    [
+      "a browser's agent naming Gmail's proxy, from a home address",
+      { kind: 'open', userAgent: `${CHROME} (via ggpht.com GoogleImageProxy)`, clientIp: '203.0.113.12' },
+      { machine: true, reason: 'bot-user-agent' },
+    ],
+    [
+      "Gmail's proxy agent, address unknown",
+      { kind: 'open', userAgent: GMAIL_PROXY, clientIp: null },
+      { machine: true, reason: 'bot-user-agent' },
+    ],
+    [
+      "Yahoo's proxy agent from Google's addresses",
+      { kind: 'open', userAgent: YAHOO_PROXY, clientIp: '66.249.84.27' },
+      { machine: true, reason: 'bot-user-agent' },
     ],
     ['Apple Mail without MPP', { kind: 'open', userAgent: APPLE_MAIL_MAC, clientIp: '203.0.113.9' }, { machine: false, reason: 'person' }],
     ['Outlook for Windows', { kind: 'open', userAgent: OUTLOOK, clientIp: '203.0.113.10' }, { machine: false, reason: 'person' }],
@@ -94,27 +145,36 @@ describe('classifyHit', () => {
 
 describe("a mail's hits, recorded (record_tracking_hits)", () => {
   let db: TestDatabase;
-  let campaignId: number;
-  let linkIds: { a: number; b: number; hidden: number };
+  /** A mail of two links and one of three (the first SCANNER_BURST_LINKS), each with its hidden link. */
+  type Mail = 'two' | 'three';
+  type LinkName = 'a' | 'b' | 'c' | 'hidden';
+  const campaigns = {} as Record<Mail, { id: number; links: Partial<Record<LinkName, number>> }>;
   const SENT = new Date('2024-06-01T10:00:00Z');
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    campaignId = (await db.pool.query(`INSERT INTO campaigns (name, status) VALUES ('Classified', 'SENT') RETURNING id`)).rows[0].id;
-    const { rows } = await db.pool.query(
-      `INSERT INTO campaign_links (campaign_id, href, position, hidden)
-       VALUES ($1, 'https://example.org/a', 0, false), ($1, 'https://example.org/b', 1, false), ($1, 'https://mail.example.org/', 2, true)
-       RETURNING id`,
-      [campaignId],
-    );
-    linkIds = { a: rows[0].id, b: rows[1].id, hidden: rows[2].id };
+    for (const [mail, visible] of [
+      ['two', ['a', 'b']],
+      ['three', ['a', 'b', 'c']],
+    ] as const) {
+      const id = (await db.pool.query(`INSERT INTO campaigns (name, status) VALUES ($1, 'SENT') RETURNING id`, [`Classified ${mail}`]))
+        .rows[0].id as number;
+      const names: LinkName[] = [...visible, 'hidden'];
+      const { rows } = await db.pool.query<{ id: number }>(
+        `INSERT INTO campaign_links (campaign_id, href, position, hidden)
+         SELECT $1, 'https://example.org/' || n, k, n = 'hidden' FROM unnest($2::text[]) WITH ORDINALITY AS l(n, k) ORDER BY k
+         RETURNING id`,
+        [id, names],
+      );
+      campaigns[mail] = { id, links: Object.fromEntries(names.map((name, k) => [name, rows[k]!.id])) };
+    }
   });
   afterAll(() => db?.drop());
 
   /** A hit `ms` after sending, taken by the API in flush `flush`. */
   interface Hit {
     ms: number;
-    link: 'a' | 'b' | 'hidden' | null;
+    link: LinkName | null;
     agent: string;
     ip: string;
     flush: number;
@@ -133,7 +193,7 @@ describe("a mail's hits, recorded (record_tracking_hits)", () => {
   const click = (ms: number, link: Hit['link'], agent: string, ip: string, flush = 0): Hit => ({ ms, link, agent, ip, flush });
   const MIN = 60_000;
 
-  const timelines: [string, Hit[], Expected][] = [
+  const timelines: [string, Hit[], Expected, Mail?][] = [
     [
       'a person opens',
       [open(5 * MIN, APPLE_MAIL_MAC, '203.0.113.7')],
@@ -156,14 +216,36 @@ describe("a mail's hits, recorded (record_tracking_hits)", () => {
     ],
     [
       'a Safe Links-like scanner: every link and the pixel within seconds, over two flushes',
-      [click(40_000, 'a', CHROME, '40.94.0.1'), open(40_600, CHROME, '40.94.0.2'), click(41_200, 'b', CHROME, '40.94.0.3', 1)],
+      [
+        click(40_000, 'a', CHROME, '40.94.0.1'),
+        open(40_600, CHROME, '40.94.0.2'),
+        click(41_200, 'b', CHROME, '40.94.0.3', 1),
+        click(41_900, 'c', CHROME, '40.94.0.4', 1),
+      ],
       {
-        reasons: ['scanner-burst', 'scanner-burst', 'scanner-burst'],
+        reasons: ['scanner-burst', 'scanner-burst', 'scanner-burst', 'scanner-burst'],
         humanOpened: false,
         humanClicked: false,
         opened: true,
         clicked: true,
       },
+      'three',
+    ],
+    [
+      'a person clicks both links of a two-link mail 3 s apart, 15 s after sending',
+      [click(15_000, 'a', CHROME, '203.0.113.5'), click(18_000, 'b', CHROME, '203.0.113.5', 1)],
+      { reasons: [null, null], humanOpened: true, humanClicked: true, opened: true, clicked: true },
+    ],
+    [
+      'a person clicks two of three links 2 s apart',
+      [click(30_000, 'a', CHROME, '203.0.113.5'), click(32_000, 'c', CHROME, '203.0.113.5')],
+      { reasons: [null, null], humanOpened: true, humanClicked: true, opened: true, clicked: true },
+      'three',
+    ],
+    [
+      'a scanner of a two-link mail follows both links and the hidden one',
+      [click(25_000, 'a', CHROME, '40.94.0.1'), click(25_400, 'hidden', CHROME, '40.94.0.1'), click(25_800, 'b', CHROME, '40.94.0.1', 1)],
+      { reasons: ['hidden-link', 'hidden-link', 'hidden-link'], humanOpened: false, humanClicked: false, opened: true, clicked: true },
     ],
     [
       'a click too soon after sending',
@@ -196,7 +278,8 @@ describe("a mail's hits, recorded (record_tracking_hits)", () => {
     ],
   ];
 
-  it.each(timelines)('%s', async (_, hits, expected) => {
+  it.each(timelines)('%s', async (_, hits, expected, mail = 'two') => {
+    const { id: campaignId, links: linkIds } = campaigns[mail];
     const { rows } = await db.pool.query(
       `INSERT INTO campaign_jobs (campaign_id, contact_id, email, status, sent_at)
        VALUES ($1, (SELECT coalesce(max(contact_id), 0) + 1 FROM campaign_jobs), 'x@example.org', 'SENT_SUCCESS', $2) RETURNING id`,
@@ -213,7 +296,7 @@ describe("a mail's hits, recorded (record_tracking_hits)", () => {
             const verdict = classifyHit({ kind: hit.link ? 'click' : 'open', userAgent: hit.agent, clientIp: hit.ip });
             return {
               jobId,
-              linkId: hit.link && linkIds[hit.link],
+              linkId: hit.link && linkIds[hit.link]!,
               userAgent: hit.agent,
               at: new Date(SENT.getTime() + hit.ms),
               clientIp: hit.ip,
@@ -242,8 +325,9 @@ describe("a mail's hits, recorded (record_tracking_hits)", () => {
     expect(job).toEqual(flags);
   });
 
-  it('never counts the hidden link as a click of the spec', async () => {
-    const { rows } = await db.pool.query('SELECT clicks, unique_clicks FROM campaign_links WHERE id = $1', [linkIds.hidden]);
+  it.each(['two', 'three'] as const)('never counts the hidden link as a click of the spec (%s links)', async (mail) => {
+    const { id: campaignId, links } = campaigns[mail];
+    const { rows } = await db.pool.query('SELECT clicks, unique_clicks FROM campaign_links WHERE id = $1', [links.hidden]);
     expect(rows[0]).toEqual({ clicks: 0, unique_clicks: 0 });
     const counted = await db.pool.query(
       `SELECT c.unique_opens, c.unique_clicks,

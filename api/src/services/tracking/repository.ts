@@ -1,10 +1,10 @@
 /**
  * Opens, clicks and unsubscribes. Hits are recorded a buffer at a time, in one call (the function
- * of migration 0015, with the rules over a mail's hits of classify.ts); a click's target is one
+ * of migrations 0015 and 0018, with the rules over a mail's hits of classify.ts); a click's target is one
  * indexed read, and never changes once sent.
  */
 import type { Database, Sql } from '../../db/database.js';
-import { BURST_MS, TOO_SOON_MS, type MachineReason } from './classify.js';
+import { BURST_MS, SCANNER_BURST_LINKS, TOO_SOON_MS, type MachineReason } from './classify.js';
 
 /** An open (no link) or a click of a job, with its evidence and the verdict on it alone. */
 export interface TrackingHit {
@@ -30,7 +30,7 @@ export function trackingRepository(db: Database) {
     /** How many were recorded (hits of jobs deleted since are not). */
     async recordHits(hits: TrackingHit[]): Promise<number> {
       const { rows } = await db.query<{ recorded: number }>(
-        'SELECT record_tracking_hits($1, $2, $3, $4, $5::inet[], $6, $7, $8) AS recorded',
+        'SELECT record_tracking_hits($1, $2, $3, $4, $5::inet[], $6, $7, $8, $9) AS recorded',
         [
           hits.map((hit) => hit.jobId),
           hits.map((hit) => hit.linkId),
@@ -40,6 +40,7 @@ export function trackingRepository(db: Database) {
           hits.map((hit) => hit.machineReason),
           TOO_SOON_MS,
           BURST_MS,
+          SCANNER_BURST_LINKS,
         ],
       );
       return rows[0]?.recorded ?? 0;

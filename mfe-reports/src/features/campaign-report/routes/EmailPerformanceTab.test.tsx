@@ -235,6 +235,43 @@ describe('Email performance: filters', () => {
     expect([...(await cells('contact4@example.org'))].slice(2, 4).map((cell) => cell.textContent)).toEqual(['No', 'Yes (machine)']);
   });
 
+  it("says why a 'Yes (machine)' is a machine's in a tooltip the keyboard reaches (an addition to the spec)", async () => {
+    const { user } = setup({
+      rowsOf5: [
+        row({
+          contactId: 1,
+          email: 'scanned@example.org',
+          clicked: true,
+          opened: true,
+          humanClicked: false,
+          humanOpened: false,
+          clickEvidence: ['scanner-burst'],
+          openEvidence: ['apple-privacy-proxy', 'scanner-burst'],
+        }),
+        row({ contactId: 2, email: 'read@example.org', clicked: false, opened: true }),
+      ],
+    });
+    const [clicked, opened] = [...(await rowOf('scanned@example.org')).querySelectorAll('td')].slice(2, 4);
+    // Both are stops of the keyboard (tests/e2e/machine-evidence.spec.ts tabs to them in a browser, where
+    // the tooltip shows on focus); each tooltip describes its verdict.
+    const [clickedVerdict, openedVerdict] = [within(clicked!), within(opened!)].map((cell) => cell.getByText('Yes (machine)'));
+    expect([clickedVerdict!.tabIndex, openedVerdict!.tabIndex]).toEqual([0, 0]);
+    await user.hover(clickedVerdict!);
+    expect((await screen.findByRole('tooltip')).textContent).toBe('Why a machine: every link followed within seconds.');
+    expect(clickedVerdict!.getAttribute('aria-describedby')).toBe(screen.getByRole('tooltip').id);
+    await user.unhover(clickedVerdict!);
+    await user.hover(openedVerdict!);
+    await waitFor(() =>
+      expect(screen.getByRole('tooltip').textContent).toBe(
+        "Why a machine: Apple's privacy proxy fetched the images; every link followed within seconds.",
+      ),
+    );
+    // A person's verdict has nothing to explain: plain text, not a stop of the keyboard.
+    const read = [...(await rowOf('read@example.org')).querySelectorAll('td')][3]!;
+    expect(read.textContent).toBe('Yes');
+    expect(read.querySelector('[tabindex]')).toBeNull();
+  });
+
   it("sends 'Yes, by a person' as humanOpened and humanClicked (an addition to the spec)", async () => {
     const { api, user } = setup();
     await screen.findByText('1–10 of 12');

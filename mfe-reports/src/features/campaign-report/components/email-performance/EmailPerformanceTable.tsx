@@ -1,8 +1,9 @@
 import { Badge, TableBody, TableCell, TableRow } from '@fluentui/react-components';
 import { ArrowClockwiseRegular, SendRegular } from '@fluentui/react-icons';
 import type { EmailPerformanceRow } from '@mailroom/api-client';
-import { bounceTypeLabel, EMAIL_PERFORMANCE_COLUMNS, hitLabel } from '@mailroom/api-client/labels';
+import { bounceTypeLabel, EMAIL_PERFORMANCE_COLUMNS } from '@mailroom/api-client/labels';
 import { CellItems, ColumnHeaders, formatDateTime, IconButton, ScrollingTable, TruncatedText } from '@mailroom/ui';
+import { HitVerdict } from './HitVerdict';
 import { statusChip } from './sendStatus';
 
 export interface EmailPerformanceTableProps {
@@ -60,9 +61,13 @@ export function EmailPerformanceTable({ rows, onRetryJob, onSendToContact, retry
                     {row.status === 'NOT_SENT' && !row.suppressionReason && sendButton(row.contactId)}
                   </CellItems>
                 </TableCell>
-                {/* 'Yes (machine)': only machines opened or clicked (an addition to the spec). */}
-                <TableCell>{hitLabel(row.clicked, row.humanClicked)}</TableCell>
-                <TableCell>{hitLabel(row.opened, row.humanOpened)}</TableCell>
+                {/* 'Yes (machine)': only machines opened or clicked, and why (additions to the spec). */}
+                <TableCell>
+                  <HitVerdict any={row.clicked} human={row.humanClicked} evidence={row.clickEvidence} />
+                </TableCell>
+                <TableCell>
+                  <HitVerdict any={row.opened} human={row.humanOpened} evidence={row.openEvidence} />
+                </TableCell>
                 <TableCell>{bounceTypeLabel(row.bounceType)}</TableCell>
                 <TableCell>{text(row.bounceMessage)}</TableCell>
                 <TableCell>{formatDateTime(row.bounceTime)}</TableCell>
