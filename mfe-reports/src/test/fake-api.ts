@@ -64,6 +64,7 @@ export interface Stats {
   totalContactsCount: number;
   jobsUnknown?: number;
   jobsUnconfirmed?: number;
+  unconfirmedResendAfterMinutes?: number;
 }
 
 /** The Overview's figures of a campaign (an addition to the spec); by default one never sent. */
