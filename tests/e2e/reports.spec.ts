@@ -335,7 +335,7 @@ test('the journey: audience imported, campaign sent to the local SES inbox, SES 
   };
 });
 
-test('Overview: recipients sent, failed, audience, subject, delivered date and the html sent, in a sandboxed frame', async ({ page }) => {
+test('Overview: recipients sent, failed, audience, subject, when sending started and the html sent, in a sandboxed frame', async ({ page }) => {
   const { campaign, audienceId, audienceName, subject } = built();
   const violations = await collectCspViolations(page);
   await signInAsMember(page);
@@ -354,7 +354,7 @@ test('Overview: recipients sent, failed, audience, subject, delivered date and t
   await expect(page.getByText('Sending progress')).toHaveCount(0);
 
   const panel = page.getByRole('tabpanel');
-  await expect(panel.getByRole('term')).toHaveText(['Audience', 'Subject', 'Delivered']);
+  await expect(panel.getByRole('term')).toHaveText(['Audience', 'Subject', 'Started']);
   const values = panel.getByRole('definition');
   await expect(values.nth(0).getByRole('link', { name: audienceName })).toHaveAttribute('href', `/audiences/${audienceId}`);
   await expect(values.nth(1)).toHaveText(subject);

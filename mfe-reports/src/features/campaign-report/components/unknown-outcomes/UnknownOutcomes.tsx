@@ -5,13 +5,11 @@ import { useRemote } from '@mailroom/mf-contract/react';
 import { ConfirmDialog } from '@mailroom/ui';
 import { useState } from 'react';
 import { useOverviewStats, useResendUnconfirmed } from '../../api/report';
+import { counted } from '../counted';
 
 /** What UNKNOWN means, in the one sentence the report shows wherever it counts them. */
 export const UNKNOWN_EXPLAINED =
   'Unknown: the sending stopped between handing the email to SES and recording its answer, so it may or may not have gone out; an SES delivery or bounce event settles it.';
-
-/** A count with its noun, singular for one: '1 email', '8 emails', '1 minute'. */
-const counted = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 /**
  * The campaign's mails of unknown outcome and, among them, those a resend may take, as one sentence:
