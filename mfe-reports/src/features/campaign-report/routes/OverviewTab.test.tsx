@@ -262,6 +262,24 @@ describe('Campaign report: Overview figures, timeline and domains (an addition t
     await waitFor(() => expect(screen.queryByRole('table', { name: 'Timeline' })).toBeNull());
   });
 
+  it("draws the 'Sent so far' line of a single hourly bucket (a line needs two points: it runs to the hour's end)", async () => {
+    setupOutcomes({
+      figures: figures({ sent: 50, delivered: 48, totalContactsCount: 50, sendingStartedAt: STARTED }),
+      timeline: { sendingStartedAt: STARTED, buckets: [hour(0, { sent: 50, opensHuman: 4 })] },
+    });
+    const root = await waitFor(() => {
+      const chart = document.querySelector<HTMLElement>('[data-chart="timeline"]');
+      if (!chart) throw new Error('no chart yet');
+      return chart;
+    });
+    await waitFor(() => expect(root.querySelectorAll('g[aria-label^="Sent so far"]')).toHaveLength(2));
+    // One line per chart (opens, clicks), from the bucket's start to its end, both at the 50 sent.
+    for (const series of root.querySelectorAll('g[aria-label^="Sent so far"]')) {
+      expect(series.getAttribute('aria-label')).toBe('Sent so far, line with 2 data points.');
+      expect(series.querySelectorAll('line')).toHaveLength(1);
+    }
+  });
+
   it("domains: 'Other' for the rest, people's open and click rates, a flagged domain marked in words", async () => {
     setupOutcomes({
       figures: sentFigures,
