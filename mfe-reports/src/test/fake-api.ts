@@ -56,7 +56,21 @@ export function row(overrides: Partial<EmailPerformanceRow> & Pick<EmailPerforma
   };
 }
 
-export const link = (id: number, href: string, clicks: number, uniqueClicks: number): CampaignLink => ({ id, href, clicks, uniqueClicks });
+export const link = (
+  id: number,
+  href: string,
+  clicks: number,
+  uniqueClicks: number,
+  humanClicks = 0,
+  humanUniqueClicks = 0,
+): CampaignLink => ({
+  id,
+  href,
+  clicks,
+  uniqueClicks,
+  humanClicks,
+  humanUniqueClicks,
+});
 
 export interface Stats {
   jobsSent: number;
