@@ -335,7 +335,7 @@ test('the journey: audience imported, campaign sent to the local SES inbox, SES 
   };
 });
 
-test('Overview: recipients sent, failed, audience, subject, when sending started and the html sent, in a sandboxed frame', async ({ page }) => {
+test('Overview: recipients sent, failed, audience, subject, the start and the html sent, in a sandboxed frame', async ({ page }) => {
   const { campaign, audienceId, audienceName, subject } = built();
   const violations = await collectCspViolations(page);
   await signInAsMember(page);
