@@ -35,7 +35,9 @@ describe('Email performance: mails of unknown outcome (an addition to the spec)'
 
   it("'Resend unconfirmed' warns of double mails; Cancel sends nothing, Resend queues and toasts", async () => {
     const { api, user, notify } = setup({ jobsSent: 1, jobsFailed: 0, totalContactsCount: 4, jobsUnknown: 3, jobsUnconfirmed: 2 });
-    expect(await screen.findByText('3 emails of unknown outcome, 2 of them still unconfirmed after 60 minutes: they can be sent again.')).toBeTruthy();
+    expect(
+      await screen.findByText('3 emails of unknown outcome, 2 of them still unconfirmed after 60 minutes: they can be sent again.'),
+    ).toBeTruthy();
     await user.click(await screen.findByRole('button', { name: 'Resend unconfirmed' }));
     expect((await screen.findByRole('alertdialog', { name: 'Resend unconfirmed emails' })).textContent).toMatch(
       /2 emails have had no word from SES for 60 minutes.*may already have received this email and will receive it twice/,
@@ -58,7 +60,9 @@ describe('Email performance: mails of unknown outcome (an addition to the spec)'
       'overview',
     );
     const overview = await screen.findByRole('tabpanel', { name: 'Overview' });
-    expect(await within(overview).findByText('1 email of unknown outcome, still unconfirmed after 1 minute: it can be sent again.')).toBeTruthy();
+    expect(
+      await within(overview).findByText('1 email of unknown outcome, still unconfirmed after 1 minute: it can be sent again.'),
+    ).toBeTruthy();
     expect(within(overview).getByText(UNKNOWN_EXPLAINED, { exact: false })).toBeTruthy();
     await user.click(within(overview).getByRole('button', { name: 'Resend unconfirmed' }));
     expect((await screen.findByRole('alertdialog', { name: 'Resend unconfirmed emails' })).textContent).toContain(
