@@ -553,6 +553,8 @@ test('Click Performance: each link with its total and unique clicks; the click m
     href: string;
     clicks: number;
     uniqueClicks: number;
+    humanClicks: number;
+    humanUniqueClicks: number;
   }[];
   expect(links.map(({ href, clicks, uniqueClicks }) => ({ href, clicks, uniqueClicks }))).toEqual([
     { href: NEWS, clicks: 3, uniqueClicks: 2 },
@@ -564,8 +566,18 @@ test('Click Performance: each link with its total and unique clicks; the click m
   await expect(page.getByRole('heading', { level: 2, name: 'Links in this email' })).toBeVisible();
   const table = page.getByRole('table', { name: 'Links in this email' });
   await expect(table.getByRole('columnheader')).toHaveText(['URL', 'Total Clicks', 'Unique Clicks']);
-  await expect(table.locator('tbody tr').nth(0).getByRole('cell')).toHaveText([NEWS, '3 (75.0%)', '2 (66.7%)']);
-  await expect(table.locator('tbody tr').nth(1).getByRole('cell')).toHaveText([EVENTS, '1 (25.0%)', '1 (33.3%)']);
+  // Under each count, how many of them people made (an addition; the journey's people read as people).
+  const people = links.map((link) => [`${link.humanClicks} by people`, `${link.humanUniqueClicks} by people`]);
+  await expect(table.locator('tbody tr').nth(0).getByRole('cell')).toHaveText([
+    NEWS,
+    `3 (75.0%)${people[0]![0]}`,
+    `2 (66.7%)${people[0]![1]}`,
+  ]);
+  await expect(table.locator('tbody tr').nth(1).getByRole('cell')).toHaveText([
+    EVENTS,
+    `1 (25.0%)${people[1]![0]}`,
+    `1 (33.3%)${people[1]![1]}`,
+  ]);
   await expectNoAxeViolations(page, 'the click performance tab');
 
   // The keyboard opens the map.
