@@ -432,6 +432,14 @@ describe('entities, lists and enums', () => {
     }
   });
 
+  it("a link carries people's clicks and people beside the spec's counts (additions)", () => {
+    const link = schemaOf('CampaignLink');
+    expect(link.required).toEqual(['id', 'href', 'clicks', 'uniqueClicks', 'humanClicks', 'humanUniqueClicks']);
+    for (const field of ['humanClicks', 'humanUniqueClicks']) {
+      expect(deref(propertiesOf(link)[field]), field).toMatchObject({ type: 'integer', minimum: 0 });
+    }
+  });
+
   it('ids are int64 integers and dates are date-times', () => {
     expect(deref(schemaOf('Id'))).toMatchObject({ type: 'integer', format: 'int64' });
     expect(deref(propertiesOf(schemaOf('Audience')).createdAt)).toMatchObject({ type: 'string', format: 'date-time' });

@@ -338,7 +338,7 @@ test('the journey: audience imported, campaign sent to the local SES inbox, SES 
   };
 });
 
-test('Overview: recipients sent, failed, audience, subject, delivered date and the html sent, in a sandboxed frame', async ({ page }) => {
+test('Overview: recipients sent, failed, audience, subject, the start and the html sent, in a sandboxed frame', async ({ page }) => {
   const { campaign, audienceId, audienceName, subject } = built();
   const violations = await collectCspViolations(page);
   await signInAsMember(page);
@@ -357,7 +357,7 @@ test('Overview: recipients sent, failed, audience, subject, delivered date and t
   await expect(page.getByText('Sending progress')).toHaveCount(0);
 
   const panel = page.getByRole('tabpanel');
-  await expect(panel.getByRole('term')).toHaveText(['Audience', 'Subject', 'Delivered']);
+  await expect(panel.getByRole('term')).toHaveText(['Audience', 'Subject', 'Started']);
   const values = panel.getByRole('definition');
   await expect(values.nth(0).getByRole('link', { name: audienceName })).toHaveAttribute('href', `/audiences/${audienceId}`);
   await expect(values.nth(1)).toHaveText(subject);
@@ -556,6 +556,8 @@ test('Click Performance: each link with its total and unique clicks; the click m
     href: string;
     clicks: number;
     uniqueClicks: number;
+    humanClicks: number;
+    humanUniqueClicks: number;
   }[];
   expect(links.map(({ href, clicks, uniqueClicks }) => ({ href, clicks, uniqueClicks }))).toEqual([
     { href: NEWS, clicks: 3, uniqueClicks: 2 },
@@ -567,8 +569,18 @@ test('Click Performance: each link with its total and unique clicks; the click m
   await expect(page.getByRole('heading', { level: 2, name: 'Links in this email' })).toBeVisible();
   const table = page.getByRole('table', { name: 'Links in this email' });
   await expect(table.getByRole('columnheader')).toHaveText(['URL', 'Total Clicks', 'Unique Clicks']);
-  await expect(table.locator('tbody tr').nth(0).getByRole('cell')).toHaveText([NEWS, '3 (75.0%)', '2 (66.7%)']);
-  await expect(table.locator('tbody tr').nth(1).getByRole('cell')).toHaveText([EVENTS, '1 (25.0%)', '1 (33.3%)']);
+  // Under each count, how many of them people made (an addition; the journey's people read as people).
+  const people = links.map((link) => [`${link.humanClicks} by people`, `${link.humanUniqueClicks} by people`]);
+  await expect(table.locator('tbody tr').nth(0).getByRole('cell')).toHaveText([
+    NEWS,
+    `3 (75.0%)${people[0]![0]}`,
+    `2 (66.7%)${people[0]![1]}`,
+  ]);
+  await expect(table.locator('tbody tr').nth(1).getByRole('cell')).toHaveText([
+    EVENTS,
+    `1 (25.0%)${people[1]![0]}`,
+    `1 (33.3%)${people[1]![1]}`,
+  ]);
   await expectNoAxeViolations(page, 'the click performance tab');
 
   // The keyboard opens the map.

@@ -58,7 +58,21 @@ export function row(overrides: Partial<EmailPerformanceRow> & Pick<EmailPerforma
   };
 }
 
-export const link = (id: number, href: string, clicks: number, uniqueClicks: number): CampaignLink => ({ id, href, clicks, uniqueClicks });
+export const link = (
+  id: number,
+  href: string,
+  clicks: number,
+  uniqueClicks: number,
+  humanClicks = 0,
+  humanUniqueClicks = 0,
+): CampaignLink => ({
+  id,
+  href,
+  clicks,
+  uniqueClicks,
+  humanClicks,
+  humanUniqueClicks,
+});
 
 export interface Stats {
   jobsSent: number;
@@ -66,6 +80,7 @@ export interface Stats {
   totalContactsCount: number;
   jobsUnknown?: number;
   jobsUnconfirmed?: number;
+  unconfirmedResendAfterMinutes?: number;
 }
 
 /** The Overview's figures of a campaign (an addition to the spec); by default one never sent. */

@@ -1342,6 +1342,16 @@ export interface components {
             href: string;
             clicks: number;
             uniqueClicks: number;
+            /**
+             * @description An addition to the spec: the clicks on this link not judged a machine's (link scanners, bots),
+             *     among `clicks`.
+             */
+            humanClicks: number;
+            /**
+             * @description An addition to the spec: the recipients with at least one click on this link not judged a
+             *     machine's, among `uniqueClicks`.
+             */
+            humanUniqueClicks: number;
         };
         /**
          * @description A job's status: FAILED, SENT_WAIT_ACK (handed to the mail server, awaiting delivery confirmation) and

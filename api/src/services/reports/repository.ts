@@ -171,7 +171,7 @@ export const toRow = (r: RowRecord): EmailPerformanceRow => ({
 
 /**
  * Marks the NOT_SENT rows whose address is suppressed with the reason, in one lookup by the
- * suppressions' key (address_key(email), migration 0017, as sending compares them).
+ * suppressions' key (address_key(email), migration 0020, as sending compares them).
  */
 async function withSuppressions(sql: Sql, rows: EmailPerformanceRow[]): Promise<EmailPerformanceRow[]> {
   const emails = [...new Set(rows.filter((row) => row.status === 'NOT_SENT' && row.email !== null).map((row) => row.email!))];
@@ -538,10 +538,16 @@ export function reportRepository(db: Sql) {
       }
     },
 
-    /** The campaign's links in the order of the html (the hidden link is no link of the spec's). */
+    /**
+     * The campaign's links in the order of the html (the hidden link is no link of the spec's), with
+     * people's clicks beside the spec's counts (an addition; kept by migration 0020's triggers).
+     */
     async links(campaignId: number): Promise<CampaignLink[]> {
       const { rows } = await db.query<CampaignLink>(
-        `SELECT id, href, clicks, unique_clicks AS "uniqueClicks" FROM campaign_links WHERE campaign_id = $1 AND NOT hidden ORDER BY position`,
+        `SELECT l.id, l.href, l.clicks, l.unique_clicks AS "uniqueClicks", coalesce(k.human_clicks, 0) AS "humanClicks",
+                coalesce(k.human_unique_clicks, 0) AS "humanUniqueClicks"
+           FROM campaign_links l LEFT JOIN campaign_link_counts k ON k.link_id = l.id
+          WHERE l.campaign_id = $1 AND NOT l.hidden ORDER BY l.position`,
         [campaignId],
       );
       return rows;

@@ -24,7 +24,8 @@ const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', rowGap: tokens.spacingVerticalL, minWidth: 0 },
   title: { overflowWrap: 'anywhere' },
   heading: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', justifyContent: 'space-between', gap: tokens.spacingHorizontalM },
-  tabs: { overflowX: 'auto' },
+  // The tabs wrap onto a second line where they do not fit (390 px), never cut off at the edge.
+  tabs: { flexWrap: 'wrap' },
   panel: { minWidth: 0 },
 });
 

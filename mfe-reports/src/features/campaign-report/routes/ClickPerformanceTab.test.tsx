@@ -14,7 +14,12 @@ const html = `<!DOCTYPE html><html><head><title>Spring</title></head><body>
 </body></html>`;
 
 const LONG_URL = 'https://example.org/events-with-a-very-long-address';
-const links = [link(1, 'https://example.org/news', 30, 12), link(2, 'https://example.org/shop', 15, 6), link(3, LONG_URL, 5, 2)];
+// Total and unique clicks, then people's among them (link scanners and bots make the rest).
+const links = [
+  link(1, 'https://example.org/news', 30, 12, 18, 10),
+  link(2, 'https://example.org/shop', 15, 6, 3, 1),
+  link(3, LONG_URL, 5, 2, 0, 0),
+];
 
 function setup(overrides: { links?: ReturnType<typeof link>[]; html?: string | null } = {}) {
   const api = createFakeApi({
@@ -35,7 +40,7 @@ async function openClickMap(user: ReturnType<typeof setup>['user']) {
 }
 
 describe('Click performance: links in this email', () => {
-  it('lists each URL with its total and unique clicks and their shares', async () => {
+  it('lists each URL with its total and unique clicks and their shares, and under each how many people made', async () => {
     setup();
     const table = await screen.findByRole('table', { name: 'Links in this email' });
     expect(
@@ -51,10 +56,10 @@ describe('Click performance: links in this email', () => {
           .map((cell) => cell.textContent),
       ),
     ).toEqual([
-      ['https://example.org/news', '30 (60.0%)', '12 (60.0%)'],
-      ['https://example.org/shop', '15 (30.0%)', '6 (30.0%)'],
+      ['https://example.org/news', '30 (60.0%)18 by people', '12 (60.0%)10 by people'],
+      ['https://example.org/shop', '15 (30.0%)3 by people', '6 (30.0%)1 by people'],
       // The whole URL: the column's width cuts it, with an ellipsis drawn by CSS, not a cut at 30 characters.
-      [LONG_URL, '5 (10.0%)', '2 (10.0%)'],
+      [LONG_URL, '5 (10.0%)0 by people', '2 (10.0%)0 by people'],
     ]);
   });
 
@@ -71,6 +76,7 @@ describe('Click performance: links in this email', () => {
     setup({ links: [link(1, 'https://example.org/news', 0, 0)] });
     const table = await screen.findByRole('table', { name: 'Links in this email' });
     expect(within(table).getAllByText('0 (0.0%)')).toHaveLength(2);
+    expect(within(table).getAllByText('0 by people')).toHaveLength(2);
   });
 
   it("reads 'No data available' when the email has no links", async () => {
@@ -151,5 +157,23 @@ describe('Click performance: click map', () => {
     expect(css).toContain('#mailroom-clickmap-panel:has(.mailroom-clickmap-details:target) #mailroom-clickmap-summary { display: none; }');
     expect(css).toMatch(/a\.mailroom-clickmap-link:hover, a\.mailroom-clickmap-link:focus-visible \{ outline: 3px solid/);
     expect(css).toContain('html:has(#mailroom-clickmap-link-2:target) a.mailroom-clickmap-link[data-link-id="2"]');
+  });
+
+  it("'People only' draws the map from people's clicks, machines' left out, and back", async () => {
+    const { user } = setup();
+    const { dialog } = await openClickMap(user);
+    const frameDoc = () => new DOMParser().parseFromString(within(dialog).getByTitle('Click map').getAttribute('srcdoc')!, 'text/html');
+    const badges = () => [...frameDoc().querySelectorAll('body a[data-link-id] .mailroom-clickmap-badge')].map((b) => b.textContent);
+    expect(badges()).toEqual(['30 clicks · 60.0%', '15 clicks · 30.0%', '15 clicks · 30.0%', '5 clicks · 10.0%']);
+
+    const toggle = within(dialog).getByRole('switch', { name: 'People only' });
+    await user.click(toggle);
+    expect(within(dialog).getByText(/people's clicks only, link scanners' and bots' left out/)).toBeTruthy();
+    await waitFor(() => expect(badges()).toEqual(['18 clicks · 85.7%', '3 clicks · 14.3%', '3 clicks · 14.3%', '0 clicks · 0.0%']));
+    const details = [...frameDoc().getElementById(CLICK_MAP_IDS.details(1))!.querySelectorAll('dd')].map((dd) => dd.textContent);
+    expect(details).toEqual(['https://example.org/news', '18', '85.7%', '10', '90.9%']);
+
+    await user.click(toggle);
+    await waitFor(() => expect(badges()[0]).toBe('30 clicks · 60.0%'));
   });
 });

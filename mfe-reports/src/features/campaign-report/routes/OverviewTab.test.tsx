@@ -11,6 +11,9 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+/** The Overview's details as [term, value] pairs, in order. */
+const terms = (tab: HTMLElement) => [...tab.querySelectorAll('dt')].map((dt) => [dt.textContent, dt.nextElementSibling?.textContent]);
+
 const html = '<!DOCTYPE html><html><body><h1>Spring</h1><script>parent.alert(1)</script></body></html>';
 
 function setup(
@@ -27,13 +30,32 @@ describe('Campaign report: Overview', () => {
     expect(await screen.findByText('Sent to: 10 / 12 Recipients (1 failed)')).toBeTruthy();
   });
 
-  it('shows the audience (linked), the subject and the delivered date', async () => {
+  it('shows the audience (linked), the subject and when sending started (deliveryDate), named Started', async () => {
     setup();
     const tab = await screen.findByRole('tabpanel', { name: 'Overview' });
     const audience = within(tab).getByRole('link', { name: 'Newsletter readers' });
     expect(audience.getAttribute('href')).toBe('/audiences/3');
     expect(within(tab).getByText('Spring news', { selector: 'dd' })).toBeTruthy();
-    expect(within(tab).getByText(formatDateTime('2024-04-02T09:15:30.000Z'))).toBeTruthy();
+    // 'Delivered' is the figure of SES's delivery events; deliveryDate is the time sending started.
+    expect(terms(tab)).toEqual([
+      ['Audience', 'Newsletter readers'],
+      ['Subject', 'Spring news'],
+      ['Started', formatDateTime('2024-04-02T09:15:30.000Z')],
+    ]);
+  });
+
+  it.each([
+    ['2024-04-02T09:15:30.000Z', '2024-04-02T09:15:30.450Z', 'on time'],
+    ['2024-04-02T09:15:30.000Z', '2024-04-02T09:15:31.000Z', '1 second after the planned time'],
+    ['2024-04-02T09:15:00.000Z', '2024-04-02T09:15:42.900Z', '42 seconds after the planned time'],
+    ['2024-04-02T09:14:30.000Z', '2024-04-02T09:15:30.000Z', '1 minute after the planned time'],
+    ['2024-04-02T07:10:00.000Z', '2024-04-02T09:15:30.000Z', '2 hours 5 minutes after the planned time'],
+    ['2024-04-02T08:15:30.000Z', '2024-04-02T09:15:30.000Z', '1 hour after the planned time'],
+  ])('a campaign planned for %s that started at %s reads how late it started: %s', async (scheduledAt, deliveryDate, delay) => {
+    setup({ id: 5, name: 'April newsletter', scheduledAt, deliveryDate });
+    const tab = await screen.findByRole('tabpanel', { name: 'Overview' });
+    expect(await screen.findByText(`${formatDateTime(deliveryDate)} (${delay})`)).toBeTruthy();
+    expect(terms(tab).map(([term]) => term)).toEqual(['Audience', 'Subject', 'Planned', 'Started']);
   });
 
   it('previews the sent html only inside a frame with an empty sandbox', async () => {
@@ -49,7 +71,7 @@ describe('Campaign report: Overview', () => {
     setup({ id: 5, name: 'April newsletter', html: null, audienceId: null, audienceName: null, deliveryDate: null, subject: null });
     expect(await screen.findByText('This campaign has no content to preview.')).toBeTruthy();
     expect(screen.queryByTitle('Campaign email')).toBeNull();
-    expect(screen.getByText('Not delivered yet')).toBeTruthy();
+    expect(screen.getByText('Not started yet')).toBeTruthy();
     expect(screen.getAllByText('None')).toHaveLength(2);
   });
 
@@ -238,6 +260,24 @@ describe('Campaign report: Overview figures, timeline and domains (an addition t
     ]);
     await user.click(toggle);
     await waitFor(() => expect(screen.queryByRole('table', { name: 'Timeline' })).toBeNull());
+  });
+
+  it("draws the 'Sent so far' line of a single hourly bucket (a line needs two points: it runs to the hour's end)", async () => {
+    setupOutcomes({
+      figures: figures({ sent: 50, delivered: 48, totalContactsCount: 50, sendingStartedAt: STARTED }),
+      timeline: { sendingStartedAt: STARTED, buckets: [hour(0, { sent: 50, opensHuman: 4 })] },
+    });
+    const root = await waitFor(() => {
+      const chart = document.querySelector<HTMLElement>('[data-chart="timeline"]');
+      if (!chart) throw new Error('no chart yet');
+      return chart;
+    });
+    await waitFor(() => expect(root.querySelectorAll('g[aria-label^="Sent so far"]')).toHaveLength(2));
+    // One line per chart (opens, clicks), from the bucket's start to its end, both at the 50 sent.
+    for (const series of root.querySelectorAll('g[aria-label^="Sent so far"]')) {
+      expect(series.getAttribute('aria-label')).toBe('Sent so far, line with 2 data points.');
+      expect(series.querySelectorAll('line')).toHaveLength(1);
+    }
   });
 
   it("domains: 'Other' for the rest, people's open and click rates, a flagged domain marked in words", async () => {

@@ -1,4 +1,4 @@
-import { TableBody, TableCell, TableRow, Tooltip, makeStyles } from '@fluentui/react-components';
+import { Caption1, TableBody, TableCell, TableRow, Tooltip, makeStyles, tokens } from '@fluentui/react-components';
 import type { CampaignLink } from '@mailroom/api-client';
 import { ColumnHeaders, ScrollingTable } from '@mailroom/ui';
 import { clickTotals, formatShare } from './shares';
@@ -9,9 +9,27 @@ const useStyles = makeStyles({
   // cut is for tooltips of long messages, not for a column with room to spare.
   urlColumn: { width: '100%', maxWidth: 0 },
   url: { display: 'block', minWidth: '8em', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
+  count: { display: 'flex', flexDirection: 'column' },
+  people: { color: tokens.colorNeutralForeground2 },
 });
 
-/** 'Links in this email': each link's total and unique clicks, with its share of all of them. */
+/** A count with its share of the column's total, and under it (an addition to the spec) how many of them people made. */
+function CountCell({ count, total, people }: { count: number; total: number; people: number }) {
+  const styles = useStyles();
+  return (
+    <TableCell>
+      <span className={styles.count}>
+        <span>{`${count} (${formatShare(count, total)})`}</span>
+        <Caption1 className={styles.people}>{`${people} by people`}</Caption1>
+      </span>
+    </TableCell>
+  );
+}
+
+/**
+ * 'Links in this email': each link's total and unique clicks, with its share of all of them, and under
+ * each count the part people made, link scanners' and bots' clicks left out (an addition to the spec).
+ */
 export function LinksTable({ links }: { links: CampaignLink[] }) {
   const styles = useStyles();
   const columns = [{ header: 'URL', className: styles.urlColumn }, 'Total Clicks', 'Unique Clicks'];
@@ -35,8 +53,8 @@ export function LinksTable({ links }: { links: CampaignLink[] }) {
                   </span>
                 </Tooltip>
               </TableCell>
-              <TableCell>{`${link.clicks} (${formatShare(link.clicks, totals.clicks)})`}</TableCell>
-              <TableCell>{`${link.uniqueClicks} (${formatShare(link.uniqueClicks, totals.uniqueClicks)})`}</TableCell>
+              <CountCell count={link.clicks} total={totals.clicks} people={link.humanClicks} />
+              <CountCell count={link.uniqueClicks} total={totals.uniqueClicks} people={link.humanUniqueClicks} />
             </TableRow>
           ))
         )}

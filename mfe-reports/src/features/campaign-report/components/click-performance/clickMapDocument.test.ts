@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { clickMapDocument } from './clickMapDocument';
 
-const links = [{ id: 7, href: 'https://example.org/a', clicks: 3, uniqueClicks: 1 }];
+const links = [{ id: 7, href: 'https://example.org/a', clicks: 3, uniqueClicks: 1, humanClicks: 2, humanUniqueClicks: 1 }];
 const parse = (html: string) => new DOMParser().parseFromString(html, 'text/html');
 
 describe('clickMapDocument', () => {

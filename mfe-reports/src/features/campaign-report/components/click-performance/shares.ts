@@ -1,4 +1,5 @@
 import type { CampaignLink } from '@mailroom/api-client';
+import { counted } from '../counted';
 
 export interface ClickTotals {
   clicks: number;
@@ -22,4 +23,4 @@ export function formatShare(part: number, total: number): string {
   return `${sharePercent(part, total).toFixed(1)}%`;
 }
 
-export const clicksLabel = (count: number) => `${count} ${count === 1 ? 'click' : 'clicks'}`;
+export const clicksLabel = (count: number) => counted(count, 'click');

@@ -14,7 +14,7 @@ import {
 } from '../../api/report';
 import { EmailPerformanceFilterBar, filtersOf, NO_FILTER, type FilterSelections } from './EmailPerformanceFilterBar';
 import { EmailPerformanceTable } from './EmailPerformanceTable';
-import { UnknownOutcomes } from './UnknownOutcomes';
+import { UnknownOutcomes } from '../unknown-outcomes/UnknownOutcomes';
 
 /** Email performance page sizes and the report's email search debounce (SPEC 9). */
 export const EMAIL_PERFORMANCE_PAGE_SIZES: readonly PageSize[] = [5, 10, 25, 50];

@@ -1,6 +1,7 @@
 import { Body1, Subtitle1, makeStyles, tokens, useId } from '@fluentui/react-components';
 import { QueryStateSwitch } from '@mailroom/ui';
 import { useReportDomains, useReportFigures, useReportTimeline } from '../../api/report';
+import { UnknownOutcomes } from '../unknown-outcomes/UnknownOutcomes';
 import { DomainsTable } from './DomainsTable';
 import { OverviewFigures } from './OverviewFigures';
 import { OverviewTimeline } from './OverviewTimeline';
@@ -35,6 +36,8 @@ export function CampaignOutcomes({ campaignId, sending }: { campaignId: number; 
               <>
                 {data.openedHuman + data.openedMachine === 0 && <Body1 className={styles.note}>No opens yet.</Body1>}
                 <OverviewFigures figures={data} />
+                {/* Beside the Unknown figure, what it means and 'Resend unconfirmed', as on Email Performance. */}
+                <UnknownOutcomes campaignId={campaignId} />
               </>
             )
           }

@@ -2,6 +2,7 @@ import { Body1, Text, makeStyles, tokens } from '@fluentui/react-components';
 import type { Campaign, CampaignOverviewStats } from '@mailroom/api-client';
 import { REMOTES } from '@mailroom/mf-contract/remotes';
 import { EmailFrame, formatDateTime, formatInMemberZone, RouterLink } from '@mailroom/ui';
+import { counted } from '../counted';
 import { CampaignOutcomes } from './CampaignOutcomes';
 import { CampaignStatusBadge } from './CampaignStatusBadge';
 import { SendingProgress, sendingProgress } from './SendingProgress';
@@ -28,8 +29,8 @@ const useStyles = makeStyles({
  */
 export function OverviewTab({ campaign, stats }: { campaign: Campaign; stats: CampaignOverviewStats }) {
   const styles = useStyles();
-  const delivered = formatDateTime(campaign.deliveryDate);
-  const late = startedLate(campaign.scheduledAt, campaign.deliveryDate);
+  const started = formatDateTime(campaign.deliveryDate);
+  const delay = startDelay(campaign.scheduledAt, campaign.deliveryDate);
   return (
     <div className={styles.root}>
       <div className={styles.sent}>
@@ -59,10 +60,11 @@ export function OverviewTab({ campaign, stats }: { campaign: Campaign; stats: Ca
             <dd className={styles.value}>{formatInMemberZone(campaign.scheduledAt)}</dd>
           </>
         )}
-        <dt className={styles.term}>Delivered</dt>
+        {/* deliveryDate is when sending started, not a delivery: the Delivered figure counts SES's delivery events. */}
+        <dt className={styles.term}>Started</dt>
         <dd className={styles.value}>
-          {delivered || 'Not delivered yet'}
-          {late && ` (started ${late} after the planned time)`}
+          {started || 'Not started yet'}
+          {delay && ` (${delay})`}
         </dd>
       </dl>
       {campaign.html ? (
@@ -75,15 +77,22 @@ export function OverviewTab({ campaign, stats }: { campaign: Campaign; stats: Ca
 }
 
 /**
- * How late a scheduled campaign started, when that is a minute or more (a worker or the database was
- * down at the time); null otherwise. The sweep starts a campaign within seconds of its time.
+ * How late a scheduled campaign started, e.g. '12 seconds after the planned time' or '2 hours 5 minutes
+ * after the planned time'; 'on time' within a second (the sweep runs each second); null when it was not
+ * scheduled or has not started. A start a worker or database outage held up shows how long it waited.
  */
-export function startedLate(scheduledAt: string | null | undefined, deliveryDate: string | null): string | null {
+export function startDelay(scheduledAt: string | null | undefined, deliveryDate: string | null): string | null {
   if (!scheduledAt || !deliveryDate) return null;
-  const minutes = Math.floor((Date.parse(deliveryDate) - Date.parse(scheduledAt)) / 60_000);
-  if (!(minutes >= 1)) return null;
-  if (minutes < 60) return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+  const seconds = Math.floor((Date.parse(deliveryDate) - Date.parse(scheduledAt)) / 1000);
+  if (Number.isNaN(seconds)) return null;
+  if (seconds < 1) return 'on time';
+  const minutes = Math.floor(seconds / 60);
   const hours = Math.floor(minutes / 60);
-  const rest = minutes % 60;
-  return `${hours} hour${hours === 1 ? '' : 's'}${rest ? ` ${rest} minute${rest === 1 ? '' : 's'}` : ''}`;
+  const late =
+    minutes < 1
+      ? counted(seconds, 'second')
+      : hours < 1
+        ? counted(minutes, 'minute')
+        : `${counted(hours, 'hour')}${minutes % 60 ? ` ${counted(minutes % 60, 'minute')}` : ''}`;
+  return `${late} after the planned time`;
 }

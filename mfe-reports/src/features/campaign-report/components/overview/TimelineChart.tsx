@@ -4,7 +4,7 @@ import { DataVizPalette, getColorFromToken, VerticalStackedBarChart, type Vertic
 import { makeStyles, tokens } from '@fluentui/react-components';
 import type { ReportTimelineBucket } from '@mailroom/api-client';
 import { useRemote } from '@mailroom/mf-contract/react';
-import { bucketLabel, cumulativeSent } from './timeline';
+import { bucketLabel, closingBucket, cumulativeSent } from './timeline';
 
 const useStyles = makeStyles({
   charts: { display: 'flex', flexDirection: 'column', rowGap: tokens.spacingVerticalL, minWidth: 0 },
@@ -35,15 +35,22 @@ const SERIES: Series[] = [
 /** One chart per measure: people and machines stacked per bucket, the mails sent so far as a line over them. */
 function stacks(buckets: readonly ReportTimelineBucket[], series: Series, colors: Palette): VerticalStackedChartProps[] {
   const sentSoFar = cumulativeSent(buckets);
-  return buckets.map((bucket, index) => ({
+  const stack = (bucket: ReportTimelineBucket, sent: number): VerticalStackedChartProps => ({
     xAxisPoint: new Date(bucket.start),
     xAxisCalloutData: bucketLabel(bucket),
     chartData: [
       { legend: `${series.title} by people`, data: series.people(bucket), color: colors.people },
       { legend: `${series.title} by machines`, data: series.machines(bucket), color: colors.machines },
     ],
-    lineData: [{ legend: 'Sent so far', color: colors.sent, y: sentSoFar[index] ?? 0, useSecondaryYScale: true }],
-  }));
+    lineData: [{ legend: 'Sent so far', color: colors.sent, y: sent, useSecondaryYScale: true }],
+  });
+  const points = buckets.map((bucket, index) => stack(bucket, sentSoFar[index] ?? 0));
+  const only = buckets.length === 1 ? buckets[0] : undefined;
+  // The chart draws a line between points and shows a point alone only under the pointer: a single
+  // bucket's 'Sent so far' would not show at all. Its line runs on to the end of the bucket, when
+  // that many had been sent, over an empty bar.
+  if (only) points.push(stack(closingBucket(only), sentSoFar[0] ?? 0));
+  return points;
 }
 
 export default function TimelineChart({ buckets }: { buckets: readonly ReportTimelineBucket[] }) {

@@ -14,3 +14,14 @@ export function cumulativeSent(buckets: readonly ReportTimelineBucket[]): number
 
 export const hasOpensOrClicks = (buckets: readonly ReportTimelineBucket[]) =>
   buckets.some((b) => b.opensHuman + b.opensMachine + b.clicksHuman + b.clicksMachine > 0);
+
+/** The empty bucket that follows `bucket`: where its time ends. */
+export const closingBucket = (bucket: ReportTimelineBucket): ReportTimelineBucket => ({
+  start: new Date(Date.parse(bucket.start) + bucket.hours * 3_600_000).toISOString(),
+  hours: bucket.hours,
+  sent: 0,
+  opensHuman: 0,
+  opensMachine: 0,
+  clicksHuman: 0,
+  clicksMachine: 0,
+});

@@ -5,16 +5,39 @@ import { useRemote } from '@mailroom/mf-contract/react';
 import { ConfirmDialog } from '@mailroom/ui';
 import { useState } from 'react';
 import { useOverviewStats, useResendUnconfirmed } from '../../api/report';
+import { counted } from '../counted';
 
 /** What UNKNOWN means, in the one sentence the report shows wherever it counts them. */
 export const UNKNOWN_EXPLAINED =
   'Unknown: the sending stopped between handing the email to SES and recording its answer, so it may or may not have gone out; an SES delivery or bounce event settles it.';
 
-const emails = (n: number) => `${n} ${n === 1 ? 'email' : 'emails'}`;
+/**
+ * The campaign's mails of unknown outcome and, among them, those a resend may take, as one sentence:
+ * '8 emails of unknown outcome, 1 of them still unconfirmed after 60 minutes: it can be sent again.'
+ */
+export function unknownOutcomesSentence(unknown: number, unconfirmed: number, afterMinutes: number): string {
+  const lead = `${counted(unknown, 'email')} of unknown outcome`;
+  if (unconfirmed <= 0) return `${lead}.`;
+  const after = `still unconfirmed after ${counted(afterMinutes, 'minute')}`;
+  // The two counts come from one read, so every unconfirmed mail is among the unknown ones.
+  const which = unconfirmed >= unknown ? (unknown === 1 ? after : `all ${after}`) : `${unconfirmed} of them ${after}`;
+  return `${lead}, ${which}: ${Math.min(unconfirmed, unknown) === 1 ? 'it' : 'they'} can be sent again.`;
+}
+
+/** The confirmation of 'Resend unconfirmed': how many, since when, and the risk of a second copy. */
+export function resendUnconfirmedWarning(unconfirmed: number, afterMinutes: number): string {
+  const one = unconfirmed === 1;
+  return (
+    `${counted(unconfirmed, 'email')} ${one ? 'has' : 'have'} had no word from SES for ${counted(afterMinutes, 'minute')} or more. ` +
+    `${one ? 'Its recipient' : 'Some of these people'} may already have received this email and will receive it twice. ` +
+    `Send ${one ? 'it' : 'them'} again?`
+  );
+}
 
 /**
  * The campaign's mails of unknown outcome (an addition to the spec): what UNKNOWN means and, for those no SES
  * event confirmed within the set time, 'Resend unconfirmed', a deliberate action that warns of double mails.
+ * Shown on the Overview beside the Unknown figure and on Email Performance above the rows.
  */
 export function UnknownOutcomes({ campaignId }: { campaignId: number }) {
   const { notify } = useRemote();
@@ -28,10 +51,10 @@ export function UnknownOutcomes({ campaignId }: { campaignId: number }) {
     <>
       <MessageBar intent="warning" layout="multiline">
         <MessageBarBody>
-          <MessageBarTitle>{emails(stats.jobsUnknown)} of unknown outcome</MessageBarTitle>
+          <MessageBarTitle>
+            {unknownOutcomesSentence(stats.jobsUnknown, stats.jobsUnconfirmed, stats.unconfirmedResendAfterMinutes)}
+          </MessageBarTitle>
           {UNKNOWN_EXPLAINED}
-          {stats.jobsUnconfirmed > 0 &&
-            ` ${emails(stats.jobsUnconfirmed)} still unconfirmed after ${stats.unconfirmedResendAfterMinutes} minutes can be sent again.`}
         </MessageBarBody>
         {stats.jobsUnconfirmed > 0 && (
           <MessageBarActions>
@@ -56,7 +79,7 @@ export function UnknownOutcomes({ campaignId }: { campaignId: number }) {
             })
           }
         >
-          {`${emails(stats.jobsUnconfirmed)} have had no word from SES for ${stats.unconfirmedResendAfterMinutes} minutes or more. Some of these people may already have received this email and will receive it twice. Send them again?`}
+          {resendUnconfirmedWarning(stats.jobsUnconfirmed, stats.unconfirmedResendAfterMinutes)}
         </ConfirmDialog>
       )}
     </>
