@@ -220,7 +220,7 @@ export interface Config {
   sending: SendingSettings;
   /** The activity log (an addition to the spec): entries older than this many days are removed by the worker's sweep. */
   activity: { retentionDays: number };
-  /** What the one-command stack (api/src/stack) starts embedded, and where. */
+  /** What the one-command stack (api/dev/stack) starts embedded, and where. */
   stack: StackSettings;
   /** The drag-and-drop email editor's script (browser side); its origin is allowed by the shell's CSP. */
   emailEditorScriptUrl: string;

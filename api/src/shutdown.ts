@@ -7,9 +7,9 @@ import cluster from 'node:cluster';
 import { loadConfig, type Config } from './config.js';
 import { migrate } from './db/migrate.js';
 import { closeDeps, createDeps, type AppDeps } from './deps.js';
-import { embeddedSnsVerifierFromFile } from './embedded/sns.js';
 import { createLogger, type Logger } from './logger.js';
 import { isLocalEndpoint } from './mail/ses.js';
+import type { SnsVerifier } from './services/ses-events/sns-message.js';
 
 export function onShutdownSignal(logger: Logger, stop: () => Promise<void>, graceMs = 30_000): void {
   let stopping = false;
@@ -74,7 +74,7 @@ export function runProcess(name: string, start: (context: { deps: AppDeps; stops
     // (development and tests with several processes): only next to a local SES, never in production.
     const certificateFile = config.stack.snsCertificateFile;
     const localSes = isLocalEndpoint(config.aws.sesEndpoint) && !process.env.AWS_ACCESS_KEY_ID;
-    const snsVerifier = certificateFile ? embeddedSnsVerifierFromFile(certificateFile, localSes) : undefined;
+    const snsVerifier = certificateFile ? await localSnsVerifier(certificateFile, localSes) : undefined;
     const deps = await createDeps(config, { logger, snsVerifier });
     logger.info({ spool: deps.spool.description }, 'import spool');
     stops.add(() => closeDeps(deps));
@@ -84,4 +84,18 @@ export function runProcess(name: string, start: (context: { deps: AppDeps; stops
     await stopAll().catch(() => undefined);
     process.exit(1);
   });
+}
+
+/**
+ * The verifier of EMBEDDED_SNS_CERTIFICATE_FILE, from the development tools (api/dev), which the
+ * production tree does not hold: loaded only when the variable is set, which production refuses.
+ * The address is built at run time so that the build of src/ neither follows nor bundles it.
+ */
+async function localSnsVerifier(certificateFile: string, localSes: boolean): Promise<SnsVerifier> {
+  const address = new URL('../dev/embedded/sns.js', import.meta.url).href;
+  const tools = (await import(address).catch((error: unknown) => {
+    if ((error as { code?: unknown }).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    throw new Error('EMBEDDED_SNS_CERTIFICATE_FILE needs the development tools (api/dev): start the process from the repository');
+  })) as { embeddedSnsVerifierFromFile(file: string, sesLocal: boolean): SnsVerifier };
+  return tools.embeddedSnsVerifierFromFile(certificateFile, localSes);
 }
