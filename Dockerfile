@@ -29,8 +29,8 @@ COPY . .
 RUN pnpm build && sh deploy/production-tree.sh /out
 
 FROM ${NODE_IMAGE}
+# PORT is 8080 by default, here and outside the image (api/src/config.ts).
 ENV NODE_ENV=production \
-    PORT=8080 \
     IMPORT_DIR=/var/lib/mailroom/imports
 # The files belong to root and are read-only to the process; only the import spool is its own. Nothing
 # else is written: the root filesystem may be read-only, with no writable /tmp (tests/deploy).

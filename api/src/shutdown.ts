@@ -5,7 +5,7 @@
  */
 import cluster from 'node:cluster';
 import { loadConfig, type Config } from './config.js';
-import { migrate } from './db/migrate.js';
+import { migrate, waitForSchema } from './db/migrate.js';
 import { closeDeps, createDeps, type AppDeps } from './deps.js';
 import { createLogger, type Logger } from './logger.js';
 import { isLocalEndpoint } from './mail/ses.js';
@@ -69,7 +69,13 @@ export function runProcess(name: string, start: (context: { deps: AppDeps; stops
   };
   onShutdownSignal(logger, stopAll);
   (async () => {
-    await migrate({ databaseUrl: config.databaseUrl, logger });
+    // Production's schema is the migration step's: a process waits for it rather than racing it or
+    // starting on an older schema. Development and the tests migrate at start.
+    if (config.nodeEnv === 'production') {
+      await waitForSchema({ databaseUrl: config.databaseUrl, logger, timeoutMs: config.schemaWaitMs });
+    } else {
+      await migrate({ databaseUrl: config.databaseUrl, logger });
+    }
     // SES events signed with a local certificate instead of SNS's, as the one-command stack takes them
     // (development and tests with several processes): only next to a local SES, never in production.
     const certificateFile = config.stack.snsCertificateFile;

@@ -360,6 +360,28 @@ describe('the production tree', () => {
     }
   }, 60_000);
 
+  it('waits for the migration step, then refuses to start on a schema that lacks migrations, naming them', async () => {
+    const fresh = `${database}_fresh`;
+    await onServer(`CREATE DATABASE ${fresh}`);
+    try {
+      const worker = mailroom(
+        'worker',
+        productionEnv({
+          DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${fresh}`,
+          PUBLIC_URL: 'https://mailroom.example.org',
+          SCHEMA_WAIT_SECONDS: '2',
+          LOG_LEVEL: 'info',
+        }),
+      );
+      expect(await exited(worker)).toBe(1);
+      expect(worker.output()).toMatch(/waiting for the migration step/);
+      expect(worker.output()).toMatch(/The database schema is not current: \d+ migration\(s\) pending \(0001_initial\.sql, /);
+      expect(worker.output()).toMatch(/Run the migration step first/);
+    } finally {
+      await onServer(`DROP DATABASE IF EXISTS ${fresh} WITH (FORCE)`);
+    }
+  }, 60_000);
+
   it('refuses to start the API without its production settings, naming them', async () => {
     const env = productionEnv({ PORT: String(await freePort()) });
     delete env.AMQP_URL;
