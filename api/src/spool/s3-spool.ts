@@ -36,7 +36,8 @@ export function s3Spool(settings: S3SpoolSettings, client?: S3Client): ImportSpo
       region: settings.region,
       endpoint: settings.endpoint,
       forcePathStyle: settings.forcePathStyle,
-      credentials: settings.credentials,
+      // A copy: the SDK marks the object it is given, and the configuration is frozen.
+      credentials: settings.credentials && { ...settings.credentials },
     });
   const Bucket = settings.bucket;
   const key = (name: string) => PREFIX + checkedName(name);
