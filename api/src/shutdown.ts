@@ -83,6 +83,7 @@ export function runProcess(name: string, start: (context: { deps: AppDeps; stops
     const snsVerifier = certificateFile ? await localSnsVerifier(certificateFile, localSes) : undefined;
     const deps = await createDeps(config, { logger, snsVerifier });
     logger.info({ spool: deps.spool.description }, 'import spool');
+    warnWithoutDeliveryEvents(config, logger);
     stops.add(() => closeDeps(deps));
     await start({ deps, stops });
   })().catch(async (error: unknown) => {
@@ -104,4 +105,21 @@ async function localSnsVerifier(certificateFile: string, localSes: boolean): Pro
     throw new Error('EMBEDDED_SNS_CERTIFICATE_FILE needs the development tools (api/dev): start the process from the repository');
   })) as { embeddedSnsVerifierFromFile(file: string, sesLocal: boolean): SnsVerifier };
   return tools.embeddedSnsVerifierFromFile(certificateFile, localSes);
+}
+
+/**
+ * Without the configuration set (SES publishes no event) or the SNS topics (the webhook takes none),
+ * every mail stays 'Sent (waiting Ack)' for ever: said once at start, so that an operator who left
+ * them out learns it from the log rather than from the reports.
+ */
+export function warnWithoutDeliveryEvents(config: Config, logger: Logger): void {
+  const missing = [
+    ...(config.aws.sesConfigurationSet ? [] : ['SES_CONFIGURATION_SET']),
+    ...(config.sesEvents.topicArns.length > 0 ? [] : ['SNS_TOPIC_ARNS']),
+  ];
+  if (missing.length === 0) return;
+  logger.warn(
+    { missing },
+    `delivery events are not configured (${missing.join(', ')} unset): no delivery, bounce or complaint is recorded, and every mail stays 'Sent (waiting Ack)'`,
+  );
 }

@@ -246,6 +246,10 @@ describe('the production tree', () => {
       expect(await answer.json()).toHaveProperty('metaData');
     }
 
+    // Neither SES_CONFIGURATION_SET nor SNS_TOPIC_ARNS is set here: the API and the worker say so.
+    for (const child of [http, worker])
+      expect(child.output()).toMatch(/delivery events are not configured \(SES_CONFIGURATION_SET, SNS_TOPIC_ARNS unset\)/);
+
     // Node itself runs the built files (bin/mailroom execs it): no loader on its command line.
     for (const child of [http, worker, web]) {
       const commandLine = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0');
