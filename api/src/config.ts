@@ -179,6 +179,12 @@ const envSchema = z.object({
   EMAIL_EDITOR_SCRIPT_URL: optionalUrl(['http:', 'https:']),
 });
 
+/**
+ * Every setting a process reads from its environment, with its parsing and the defaults that need no
+ * other setting: docs/operations.md's table lists each one, and tests/deploy checks the two agree.
+ */
+export const settingsSchema = envSchema;
+
 export interface Config {
   nodeEnv: 'development' | 'test' | 'production';
   port: number;
@@ -311,7 +317,8 @@ const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
  */
 export type ConfigRole = 'api' | 'web' | 'migrate';
 
-const PRODUCTION_SETTINGS: Record<ConfigRole, readonly string[]> = {
+/** What each role refuses to start without when NODE_ENV=production (`api`: the http and worker commands). */
+export const PRODUCTION_SETTINGS: Record<ConfigRole, readonly string[]> = {
   api: ['DATABASE_URL', 'AMQP_URL', 'OIDC_ISSUER', 'ORG_EMAIL_DOMAIN', 'AUTHORIZED_SENDER_EMAILS', 'PUBLIC_URL', 'TRACKING_SECRET'],
   web: ['OIDC_ISSUER', 'ORG_EMAIL_DOMAIN', 'PUBLIC_URL'],
   migrate: ['DATABASE_URL'],
