@@ -25,13 +25,15 @@ COPY packages/ui/package.json packages/ui/
 COPY tests/package.json tests/
 RUN pnpm install --frozen-lockfile
 COPY . .
+# pnpm build builds the API's JavaScript too (api/dist): the final stage holds no TypeScript and no compiler.
 RUN pnpm build && sh deploy/production-tree.sh /out
 
 FROM ${NODE_IMAGE}
+# PORT is 8080 by default, here and outside the image (api/src/config.ts).
 ENV NODE_ENV=production \
-    PORT=8080 \
     IMPORT_DIR=/var/lib/mailroom/imports
-# The files belong to root and are read-only to the process; only the import spool is its own.
+# The files belong to root and are read-only to the process; only the import spool is its own. Nothing
+# else is written: the root filesystem may be read-only, with no writable /tmp (tests/deploy).
 RUN groupadd --system --gid 10001 mailroom \
  && useradd --system --uid 10001 --gid mailroom --home-dir /nonexistent --shell /usr/sbin/nologin mailroom \
  && mkdir -p /var/lib/mailroom/imports \

@@ -69,7 +69,14 @@ export default tseslint.config(
   },
   // Build configuration files belong to no TypeScript project: linted without type information.
   {
-    files: ['eslint.config.js', '*/rspack.config.mjs', 'packages/rspack-config/**/*.{mjs,mts}', 'packages/static-server/**/*.{mjs,mts}'],
+    files: [
+      'eslint.config.js',
+      '*/rspack.config.mjs',
+      'packages/rspack-config/**/*.{mjs,mts}',
+      'packages/static-server/**/*.{mjs,mts}',
+      'api/build.mjs',
+      'deploy/*.mjs',
+    ],
     ...tseslint.configs.disableTypeChecked,
   },
   {

@@ -4,7 +4,7 @@ import { OPERATION_LOG_PATH } from './test/support/operation-log.js';
 export default defineConfig({
   test: {
     environment: 'node',
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'dev/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Two cores: two test files at a time, each in its own process and database.

@@ -6,7 +6,8 @@ describe('loadConfig', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
       nodeEnv: 'development',
-      port: 3000,
+      // The image's port, inside it or not.
+      port: 8080,
       amqpUrl: undefined,
       oidc: { issuer: 'http://localhost:4000', audience: 'mailroom-api', clientId: 'mailroom-shell', jwksUri: undefined },
       orgEmailDomain: 'example.org',
@@ -197,6 +198,24 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ ...production, TRACKING_SECRET: trackingSecret })).toThrow(
         /TRACKING_SECRET: the development secret is not allowed when NODE_ENV=production/,
       );
+    });
+
+    it('refuses a placeholder tracking secret, however long, as an example file or guide would give it', () => {
+      for (const placeholder of [
+        'CHANGE-ME-32-random-bytes-or-more',
+        'changeme-changeme-changeme',
+        'replace_me_with_a_real_secret',
+        'your-secret-goes-here-please',
+        'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx',
+      ]) {
+        expect(() => loadConfig({ ...production, TRACKING_SECRET: placeholder }), placeholder).toThrow(
+          /TRACKING_SECRET: a placeholder is not allowed when NODE_ENV=production/,
+        );
+        // Development takes anything of the length.
+        expect(loadConfig({ ...production, NODE_ENV: 'development', TRACKING_SECRET: placeholder }).trackingSecret).toBe(placeholder);
+      }
+      const random = 'q7Xv2f9LkP0sT4wZ8bN1mC6hJ3dR5yGa';
+      expect(loadConfig({ ...production, TRACKING_SECRET: random }).trackingSecret).toBe(random);
     });
 
     it('asks the static front and the migration step only for the settings they use', () => {

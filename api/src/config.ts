@@ -14,6 +14,12 @@ import { z } from 'zod';
 
 const DEV_TRACKING_SECRET = 'mailroom-dev-tracking-secret-not-for-production';
 
+/**
+ * A tracking secret that is a placeholder (published in an example file, a guide, a template) signs
+ * links anyone can forge, however long it is: the words such examples use, or one character repeated.
+ */
+const PLACEHOLDER_SECRET = /change[\s_-]*me|replace[\s_-]*me|placeholder|your[\s_-]*secret|^(.)\1*$/i;
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** Empty strings count as unset, so `FOO=` in a .env file falls back to the default. */
@@ -84,13 +90,14 @@ const emailAddress = z.string().regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an 
 
 const envSchema = z.object({
   NODE_ENV: ifSet(z.enum(['development', 'test', 'production'], 'must be development, test or production')),
-  PORT: ifSet(wholeNumber('must be a port number').pipe(z.number().max(65535, 'must be a port number'))).transform((port) => port ?? 3000),
+  PORT: ifSet(wholeNumber('must be a port number').pipe(z.number().max(65535, 'must be a port number'))).transform((port) => port ?? 8080),
   HEALTH_PORT: ifSet(
     wholeNumber('must be a port number').pipe(z.number().min(1, 'must be a port number').max(65535, 'must be a port number')),
   ),
   LOG_LEVEL: ifSet(z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`)).transform((level) => level ?? 'info'),
   DATABASE_URL: optionalUrl(['postgres:', 'postgresql:']),
   DATABASE_POOL_MAX: positiveInt(8),
+  SCHEMA_WAIT_SECONDS: positiveInt(120),
   HTTP_PROCESSES: positiveInt(availableParallelism()),
   TRUST_PROXY: trustProxy,
   AMQP_URL: optionalUrl(['amqp:', 'amqps:']),
@@ -144,6 +151,9 @@ const envSchema = z.object({
   S3_ENDPOINT: optionalUrl(['http:', 'https:']),
   S3_FORCE_PATH_STYLE: booleanFlag,
   AWS_SECRET_ACCESS_KEY: optionalString,
+  // The S3 spool's own key pair, when its store is not reached with the SES credentials (MinIO).
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
   // A contact row is a few hundred characters; 64 K leaves room for long custom fields while an
   // unclosed quote is caught before it swallows the file.
   IMPORT_MAX_LINE_CHARS: positiveInt(64 * 1024),
@@ -169,6 +179,12 @@ const envSchema = z.object({
   EMAIL_EDITOR_SCRIPT_URL: optionalUrl(['http:', 'https:']),
 });
 
+/**
+ * Every setting a process reads from its environment, with its parsing and the defaults that need no
+ * other setting: docs/operations.md's table lists each one, and tests/deploy checks the two agree.
+ */
+export const settingsSchema = envSchema;
+
 export interface Config {
   nodeEnv: 'development' | 'test' | 'production';
   port: number;
@@ -187,6 +203,11 @@ export interface Config {
   trustProxy: number | false | readonly string[];
   databaseUrl: string;
   databasePoolMax: number;
+  /**
+   * In production the migration step applies the migrations, and the API and the workers wait this
+   * long for it before refusing to start (db/migrate.ts, waitForSchema); elsewhere they migrate at start.
+   */
+  schemaWaitMs: number;
   /** Unset: the in-process queue (single process only). */
   amqpUrl: string | undefined;
   /** Put before every broker queue name (several environments or test runs on one broker). */
@@ -220,7 +241,7 @@ export interface Config {
   sending: SendingSettings;
   /** The activity log (an addition to the spec): entries older than this many days are removed by the worker's sweep. */
   activity: { retentionDays: number };
-  /** What the one-command stack (api/src/stack) starts embedded, and where. */
+  /** What the one-command stack (api/dev/stack) starts embedded, and where. */
   stack: StackSettings;
   /** The drag-and-drop email editor's script (browser side); its origin is allowed by the shell's CSP. */
   emailEditorScriptUrl: string;
@@ -240,7 +261,16 @@ export interface ImportSettings {
   /** The largest upload taken (413 above it); the browser is told too. */
   maxBytes: number;
   spool:
-    { kind: 'folder'; dir: string } | { kind: 's3'; bucket: string; region: string; endpoint: string | undefined; forcePathStyle: boolean };
+    | { kind: 'folder'; dir: string }
+    | {
+        kind: 's3';
+        bucket: string;
+        region: string;
+        endpoint: string | undefined;
+        forcePathStyle: boolean;
+        /** Unset: the SDK's default chain (environment, profile, instance or task role), as SES. */
+        credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+      };
   maxLineChars: number;
   maxColumns: number;
   /** An audience importing longer than this with no worker on it is failed as interrupted. */
@@ -287,7 +317,8 @@ const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
  */
 export type ConfigRole = 'api' | 'web' | 'migrate';
 
-const PRODUCTION_SETTINGS: Record<ConfigRole, readonly string[]> = {
+/** What each role refuses to start without when NODE_ENV=production (`api`: the http and worker commands). */
+export const PRODUCTION_SETTINGS: Record<ConfigRole, readonly string[]> = {
   api: ['DATABASE_URL', 'AMQP_URL', 'OIDC_ISSUER', 'ORG_EMAIL_DOMAIN', 'AUTHORIZED_SENDER_EMAILS', 'PUBLIC_URL', 'TRACKING_SECRET'],
   web: ['OIDC_ISSUER', 'ORG_EMAIL_DOMAIN', 'PUBLIC_URL'],
   migrate: ['DATABASE_URL'],
@@ -323,6 +354,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, { role = 'api' 
   // The key that signs every tracking and unsubscribe link: the development one is public.
   if (production && e.TRACKING_SECRET === DEV_TRACKING_SECRET) {
     problems.push('TRACKING_SECRET: the development secret is not allowed when NODE_ENV=production');
+  } else if (production && e.TRACKING_SECRET && PLACEHOLDER_SECRET.test(e.TRACKING_SECRET)) {
+    problems.push('TRACKING_SECRET: a placeholder is not allowed when NODE_ENV=production (use 32 random bytes or more)');
   }
 
   // Who may sign in: a deployment that forgot it would let in no one of its own.
@@ -337,6 +370,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, { role = 'api' 
     trustProxy: e.TRUST_PROXY ?? ['loopback'],
     databaseUrl: required('DATABASE_URL', e.DATABASE_URL, 'postgres://postgres@127.0.0.1:5432/mailroom'),
     databasePoolMax: e.DATABASE_POOL_MAX,
+    schemaWaitMs: e.SCHEMA_WAIT_SECONDS * 1000,
     amqpUrl: e.AMQP_URL,
     queuePrefix: e.QUEUE_PREFIX ?? '',
     oidc: {
@@ -369,6 +403,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, { role = 'api' 
             region: e.AWS_REGION ?? 'us-east-1',
             endpoint: e.S3_ENDPOINT,
             forcePathStyle: e.S3_FORCE_PATH_STYLE ?? false,
+            credentials:
+              e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
+                ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY }
+                : undefined,
           }
         : { kind: 'folder', dir: resolve(REPO_ROOT, e.IMPORT_DIR ?? '.data/imports') },
       maxLineChars: e.IMPORT_MAX_LINE_CHARS,
@@ -413,6 +451,13 @@ function s3SpoolProblems(e: z.infer<typeof envSchema>, production: boolean): str
     if (e.S3_FORCE_PATH_STYLE !== undefined) problems.push('S3_FORCE_PATH_STYLE: set S3_BUCKET too');
   } else if (production && !e.AWS_REGION && !e.S3_ENDPOINT) {
     problems.push("AWS_REGION: required with S3_BUCKET when NODE_ENV=production (the bucket's region)");
+  }
+  if (!e.S3_ACCESS_KEY_ID !== !e.S3_SECRET_ACCESS_KEY) {
+    problems.push(
+      e.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY: required with S3_ACCESS_KEY_ID' : 'S3_ACCESS_KEY_ID: required with S3_SECRET_ACCESS_KEY',
+    );
+  } else if (e.S3_ACCESS_KEY_ID && !e.S3_BUCKET) {
+    problems.push("S3_ACCESS_KEY_ID: set S3_BUCKET too (the keys are the S3 spool's)");
   }
   if (!e.AWS_ACCESS_KEY_ID !== !e.AWS_SECRET_ACCESS_KEY) {
     problems.push(

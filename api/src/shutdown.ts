@@ -5,11 +5,11 @@
  */
 import cluster from 'node:cluster';
 import { loadConfig, type Config } from './config.js';
-import { migrate } from './db/migrate.js';
+import { migrate, waitForSchema } from './db/migrate.js';
 import { closeDeps, createDeps, type AppDeps } from './deps.js';
-import { embeddedSnsVerifierFromFile } from './embedded/sns.js';
 import { createLogger, type Logger } from './logger.js';
 import { isLocalEndpoint } from './mail/ses.js';
+import type { SnsVerifier } from './services/ses-events/sns-message.js';
 
 export function onShutdownSignal(logger: Logger, stop: () => Promise<void>, graceMs = 30_000): void {
   let stopping = false;
@@ -69,14 +69,21 @@ export function runProcess(name: string, start: (context: { deps: AppDeps; stops
   };
   onShutdownSignal(logger, stopAll);
   (async () => {
-    await migrate({ databaseUrl: config.databaseUrl, logger });
+    // Production's schema is the migration step's: a process waits for it rather than racing it or
+    // starting on an older schema. Development and the tests migrate at start.
+    if (config.nodeEnv === 'production') {
+      await waitForSchema({ databaseUrl: config.databaseUrl, logger, timeoutMs: config.schemaWaitMs });
+    } else {
+      await migrate({ databaseUrl: config.databaseUrl, logger });
+    }
     // SES events signed with a local certificate instead of SNS's, as the one-command stack takes them
     // (development and tests with several processes): only next to a local SES, never in production.
     const certificateFile = config.stack.snsCertificateFile;
     const localSes = isLocalEndpoint(config.aws.sesEndpoint) && !process.env.AWS_ACCESS_KEY_ID;
-    const snsVerifier = certificateFile ? embeddedSnsVerifierFromFile(certificateFile, localSes) : undefined;
+    const snsVerifier = certificateFile ? await localSnsVerifier(certificateFile, localSes) : undefined;
     const deps = await createDeps(config, { logger, snsVerifier });
     logger.info({ spool: deps.spool.description }, 'import spool');
+    warnWithoutDeliveryEvents(config, logger);
     stops.add(() => closeDeps(deps));
     await start({ deps, stops });
   })().catch(async (error: unknown) => {
@@ -84,4 +91,35 @@ export function runProcess(name: string, start: (context: { deps: AppDeps; stops
     await stopAll().catch(() => undefined);
     process.exit(1);
   });
+}
+
+/**
+ * The verifier of EMBEDDED_SNS_CERTIFICATE_FILE, from the development tools (api/dev), which the
+ * production tree does not hold: loaded only when the variable is set, which production refuses.
+ * The address is built at run time so that the build of src/ neither follows nor bundles it.
+ */
+async function localSnsVerifier(certificateFile: string, localSes: boolean): Promise<SnsVerifier> {
+  const address = new URL('../dev/embedded/sns.js', import.meta.url).href;
+  const tools = (await import(address).catch((error: unknown) => {
+    if ((error as { code?: unknown }).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    throw new Error('EMBEDDED_SNS_CERTIFICATE_FILE needs the development tools (api/dev): start the process from the repository');
+  })) as { embeddedSnsVerifierFromFile(file: string, sesLocal: boolean): SnsVerifier };
+  return tools.embeddedSnsVerifierFromFile(certificateFile, localSes);
+}
+
+/**
+ * Without the configuration set (SES publishes no event) or the SNS topics (the webhook takes none),
+ * every mail stays 'Sent (waiting Ack)' for ever: said once at start, so that an operator who left
+ * them out learns it from the log rather than from the reports.
+ */
+export function warnWithoutDeliveryEvents(config: Config, logger: Logger): void {
+  const missing = [
+    ...(config.aws.sesConfigurationSet ? [] : ['SES_CONFIGURATION_SET']),
+    ...(config.sesEvents.topicArns.length > 0 ? [] : ['SNS_TOPIC_ARNS']),
+  ];
+  if (missing.length === 0) return;
+  logger.warn(
+    { missing },
+    `delivery events are not configured (${missing.join(', ')} unset): no delivery, bounce or complaint is recorded, and every mail stays 'Sent (waiting Ack)'`,
+  );
 }

@@ -44,7 +44,7 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 /**
  * On every answer: the declared type is the only one (nosniff); a Referer carries only the origin to
  * other sites; nothing but a page of this same server frames what it serves (the shell's silent
- * sign-in page, when it serves the shell). The shell's full policy is the stack's (api/src/stack).
+ * sign-in page, when it serves the shell). The shell's full policy is the web front's (api/src/web/content-security-policy.ts).
  */
 const SECURITY_HEADERS = {
   'X-Content-Type-Options': 'nosniff',

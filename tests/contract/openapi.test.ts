@@ -440,6 +440,12 @@ describe('entities, lists and enums', () => {
     }
   });
 
+  it("the quota says whether delivery events are configured, optional beside the spec's fields (an addition)", () => {
+    const quota = schemaOf('Quota');
+    expect(deref(propertiesOf(quota).deliveryEventsConfigured)).toMatchObject({ type: 'boolean' });
+    expect(quota.required).not.toContain('deliveryEventsConfigured');
+  });
+
   it('ids are int64 integers and dates are date-times', () => {
     expect(deref(schemaOf('Id'))).toMatchObject({ type: 'integer', format: 'int64' });
     expect(deref(propertiesOf(schemaOf('Audience')).createdAt)).toMatchObject({ type: 'string', format: 'date-time' });

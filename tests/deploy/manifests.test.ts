@@ -19,6 +19,8 @@ import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import { PersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClaim';
 import { Secret } from 'kubernetes-models/v1/Secret';
 import { Service } from 'kubernetes-models/v1/Service';
+import { ServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
+import { loadConfig } from '../../api/src/config.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const deployDir = join(repo, 'deploy');
@@ -26,7 +28,7 @@ const read = (path: string) => readFileSync(join(repo, path), 'utf8');
 
 /** The image's commands, as its entry point accepts them. */
 const IMAGE_COMMANDS = /^\s*(\S+(?:\s*\|\s*\S+)*)\)\s*;;/m.exec(read('deploy/entrypoint.sh'))![1]!.split(/\s*\|\s*/);
-/** The paths the API answers on the product's origin: everything else is the shell's (api/src/stack/web.ts). */
+/** The paths the API answers on the product's origin: everything else is the shell's (api/src/web/web.ts). */
 const API_PATHS = ['/api', '/t', '/unsubscribe', '/webhooks'];
 
 describe('the entry point', () => {
@@ -122,10 +124,39 @@ describe('deploy/compose.yaml', () => {
       'RABBITMQ_PASSWORD',
       'KEYCLOAK_ADMIN_PASSWORD',
       'AWS_SECRET_ACCESS_KEY',
+      'MINIO_ROOT_PASSWORD',
     ]) {
       expect(example.get(secret), secret).toBe('');
       expect(text).toMatch(new RegExp(`\\$\\{${secret}:\\?`));
     }
+  });
+
+  it('gives MinIO credentials of its own, passed to mc outside any URL, and aborts incomplete uploads after a day', () => {
+    const minio = services.minio!.environment!;
+    expect(minio.MINIO_ROOT_USER).toMatch(/^\$\{MINIO_ROOT_USER:\?/);
+    expect(minio.MINIO_ROOT_PASSWORD).toMatch(/^\$\{MINIO_ROOT_PASSWORD:\?/);
+    expect(text).not.toMatch(/MC_HOST_|:\/\/\$\{?\w+\}?:\$/);
+    const api = services.api!.environment!;
+    expect([api.S3_ACCESS_KEY_ID, api.S3_SECRET_ACCESS_KEY]).toEqual([minio.MINIO_ROOT_USER, minio.MINIO_ROOT_PASSWORD]);
+    expect(api.AWS_ACCESS_KEY_ID).not.toContain('MINIO');
+    expect(minio.MINIO_API_STALE_UPLOADS_EXPIRY).toBe('24h');
+    expect((services['minio-bucket'] as { command: string[] }).command.join(' ')).toMatch(
+      /mc alias set local \S+ "\$\$MINIO_ROOT_USER" "\$\$MINIO_ROOT_PASSWORD" && mc mb --ignore-existing local\/mailroom-imports/,
+    );
+  });
+
+  it("derives the realm's redirect URIs from PUBLIC_URL, the setting Mailroom's links use", () => {
+    const realm = JSON.parse(read('api/keycloak/mailroom-realm.json')) as {
+      clients: { clientId: string; redirectUris: string[]; webOrigins: string[]; attributes: Record<string, string> }[];
+    };
+    const shell = realm.clients.find((client) => client.clientId === 'mailroom-shell')!;
+    const addresses = [...shell.redirectUris, ...shell.webOrigins, shell.attributes['post.logout.redirect.uris']!];
+    for (const address of addresses) expect(address).toMatch(/^\$\{MAILROOM_PUBLIC_URL\}(\/|$)/);
+    expect(services.keycloak!.environment!.MAILROOM_PUBLIC_URL).toBe(services.api!.environment!.PUBLIC_URL);
+    expect(shell.redirectUris.map((uri) => uri.replace('${MAILROOM_PUBLIC_URL}', ''))).toEqual([
+      '/login/callback',
+      '/silent-check-sso.html',
+    ]);
   });
 
   it('gives the mailroom containers production settings, and the static front no secret', () => {
@@ -142,11 +173,15 @@ describe('deploy/compose.yaml', () => {
 
   it('sends the API paths to the API containers and the rest to the static front (deploy/nginx.conf)', () => {
     const nginx = read('deploy/nginx.conf');
-    const upstreams = [...nginx.matchAll(/server (\w+):(\d+);/g)].map((match) => [match[1], match[2]]);
+    const upstreams = [...nginx.matchAll(/server (\w+):(\d+)( resolve)?;/g)].map((match) => [match[1], match[2], match[3]]);
+    // Each name is looked up again while nginx runs (Docker's resolver), so a recreated container is found.
     expect(upstreams).toEqual([
-      ['api', services.api!.environment!.PORT],
-      ['web', services.web!.environment!.PORT],
+      ['api', services.api!.environment!.PORT, ' resolve'],
+      ['web', services.web!.environment!.PORT, ' resolve'],
     ]);
+    expect(nginx).toMatch(/^resolver 127\.0\.0\.11 valid=\d+s/m);
+    const [major, minor] = /^nginx:(\d+)\.(\d+)/.exec(services.proxy!.image!)!.slice(1).map(Number);
+    expect(major! * 1000 + minor!, 'upstream `resolve` needs nginx 1.27.3 or later').toBeGreaterThanOrEqual(1028);
     const routed = /location ~ \^\/\(([^)]+)\)/
       .exec(nginx)![1]!
       .split('|')
@@ -167,6 +202,7 @@ const MODELS: Record<string, new (data: never) => { validate(): void }> = {
   'v1/PersistentVolumeClaim': PersistentVolumeClaim,
   'v1/Secret': Secret,
   'v1/Service': Service,
+  'v1/ServiceAccount': ServiceAccount,
 };
 
 interface Container {
@@ -179,6 +215,8 @@ interface Container {
   livenessProbe?: { httpGet?: { path: string; port: string | number } };
 }
 interface PodSpec {
+  serviceAccountName?: string;
+  automountServiceAccountToken?: boolean;
   containers: Container[];
   initContainers?: Container[];
   volumes?: { name: string; persistentVolumeClaim?: { claimName: string } }[];
@@ -209,7 +247,7 @@ describe('deploy/kubernetes', () => {
     }
   });
 
-  it('runs the API and the workers with probes on /readyz and /healthz, and migrations before the API', () => {
+  it('runs the API and the workers with probes on /readyz and /healthz, and migrations in a Job of their own', () => {
     const byName = Object.fromEntries(deployments.map((d) => [d.metadata.name, d.spec.template.spec]));
     for (const [name, command] of [
       ['mailroom-api', 'http'],
@@ -228,7 +266,11 @@ describe('deploy/kubernetes', () => {
         expect(container.livenessProbe?.httpGet?.path).toBe('/healthz');
       }
     }
-    expect(byName['mailroom-api']!.initContainers?.map((init) => init.args)).toEqual([['migrate']]);
+    // Migrations are the Job's alone: no pod migrates (each waits for the schema of its release).
+    for (const pod of Object.values(byName)) expect(pod.initContainers ?? []).toEqual([]);
+    const jobs = named('Job') as (Manifest & { spec: { template: { spec: PodSpec & { restartPolicy: string } } } })[];
+    expect(jobs.map((job) => job.spec.template.spec.containers.map((container) => container.args))).toEqual([[['migrate']]]);
+    expect(jobs[0]!.spec.template.spec.restartPolicy).toBe('Never');
     // The worker's probes are on HEALTH_PORT, the port its container declares.
     const worker = byName['mailroom-worker']!.containers[0]!;
     expect(Number(worker.env?.find((variable) => variable.name === 'HEALTH_PORT')?.value)).toBe(worker.ports?.[0]?.containerPort);
@@ -239,13 +281,16 @@ describe('deploy/kubernetes', () => {
 
   it('names only ConfigMaps, Secrets, claims, pods and ports that exist', () => {
     const names = (kind: string) => named(kind).map((manifest) => manifest.metadata.name);
-    for (const deployment of deployments) {
+    const exampleSecret = parse(read('deploy/examples/kubernetes-secret.yaml')) as Manifest;
+    for (const deployment of [...deployments, ...(named('Job') as typeof deployments)]) {
       const pod = deployment.spec.template.spec;
-      expect(matches(deployment.spec.selector.matchLabels, deployment.spec.template.metadata.labels)).toBe(true);
+      if (deployment.kind === 'Deployment')
+        expect(matches(deployment.spec.selector.matchLabels, deployment.spec.template.metadata.labels)).toBe(true);
       for (const container of [...pod.containers, ...(pod.initContainers ?? [])]) {
         for (const source of container.envFrom ?? []) {
           if (source.configMapRef) expect(names('ConfigMap')).toContain(source.configMapRef.name);
-          if (source.secretRef) expect(names('Secret')).toContain(source.secretRef.name);
+          // The Secret is the operator's own; the example shows its name and keys.
+          if (source.secretRef) expect(source.secretRef.name).toBe(exampleSecret.metadata.name);
         }
       }
       for (const volume of pod.volumes ?? []) {
@@ -284,11 +329,58 @@ describe('deploy/kubernetes', () => {
     }
   });
 
-  it('keeps secrets out of the ConfigMap and gives every process production settings', () => {
+  it('holds no Secret, so that applying the folder never overwrites the real one with an example', () => {
+    // `kubectl apply -f deploy/kubernetes/` applies every file here, example or not.
+    expect(named('Secret')).toEqual([]);
+    expect(files.filter((file) => /example|sample|secret/i.test(file))).toEqual([]);
+  });
+
+  it("keeps secrets out of the ConfigMap, gives every process production settings, and the example Secret's placeholders are refused", () => {
     const [config] = named('ConfigMap') as (Manifest & { data: Record<string, string> })[];
     expect(config!.data.NODE_ENV).toBe('production');
-    const [secret] = named('Secret') as (Manifest & { stringData: Record<string, string> })[];
-    for (const key of Object.keys(secret!.stringData)) expect(config!.data).not.toHaveProperty(key);
-    expect(Object.keys(secret!.stringData).sort()).toEqual(['AMQP_URL', 'DATABASE_URL', 'TRACKING_SECRET']);
+    const secret = parse(read('deploy/examples/kubernetes-secret.yaml')) as Manifest & { stringData: Record<string, string> };
+    expect(new Secret(secret as never).validate()).toBeUndefined();
+    for (const key of Object.keys(secret.stringData)) expect(config!.data).not.toHaveProperty(key);
+    expect(Object.keys(secret.stringData).sort()).toEqual(['AMQP_URL', 'DATABASE_URL', 'TRACKING_SECRET']);
+    // Applied by mistake, the example stops every process instead of signing links with a published key.
+    expect(() => loadConfig({ ...config!.data, ...secret.stringData })).toThrow(
+      /TRACKING_SECRET: a placeholder is not allowed when NODE_ENV=production/,
+    );
+    expect(loadConfig({ ...config!.data, ...secret.stringData, TRACKING_SECRET: 'q7Xv2f9LkP0sT4wZ8bN1mC6hJ3dR5yGa' }).nodeEnv).toBe(
+      'production',
+    );
+  });
+
+  it('gives the pods that call AWS a ServiceAccount for a cloud role, and the static front none', () => {
+    const accounts = named('ServiceAccount') as (Manifest & { metadata: { annotations?: Record<string, string> } })[];
+    expect(accounts.map((account) => account.metadata.name)).toEqual(['mailroom']);
+    expect(accounts[0]!.metadata.annotations?.['eks.amazonaws.com/role-arn']).toMatch(/^arn:aws:iam::\d{12}:role\//);
+    const pods = [
+      ...deployments.map((d) => [d.metadata.name, d.spec.template.spec] as const),
+      ...(named('Job') as (Manifest & { spec: { template: { spec: PodSpec } } })[]).map(
+        (job) => [job.metadata.name, job.spec.template.spec] as const,
+      ),
+    ];
+    for (const [name, pod] of pods) {
+      if (name === 'mailroom-web') expect(pod.automountServiceAccountToken, name).toBe(false);
+      else expect(pod.serviceAccountName, name).toBe('mailroom');
+    }
+  });
+
+  it('lets the Ingress take what deploy/nginx.conf takes: the body size, unbuffered uploads and the read timeout', () => {
+    const [ingress] = named('Ingress') as (Manifest & {
+      metadata: { annotations: Record<string, string> };
+      spec: { ingressClassName?: string };
+    })[];
+    expect(ingress!.spec.ingressClassName).toBe('nginx');
+    const annotation = (name: string) => ingress!.metadata.annotations[`nginx.ingress.kubernetes.io/${name}`];
+    const nginx = read('deploy/nginx.conf');
+    const directive = (name: string) => new RegExp(`^\\s*${name} (\\S+);`, 'm').exec(nginx)?.[1];
+    expect(annotation('proxy-body-size')).toBe(directive('client_max_body_size'));
+    expect(annotation('proxy-request-buffering')).toBe(directive('proxy_request_buffering'));
+    expect(`${annotation('proxy-read-timeout')}s`).toBe(directive('proxy_read_timeout'));
+    // Above the largest import the API takes by default (ingress-nginx's own default is 1 MB).
+    const megabytes = Number(/^(\d+)m$/.exec(annotation('proxy-body-size')!)![1]);
+    expect(megabytes * 1024 * 1024).toBeGreaterThan(loadConfig({}).import.maxBytes);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Brings the whole product up once for the suite: a fresh database on the machine's PostgreSQL,
  * the campaigns remote and the local SES on servers of their own (so a test can take either down),
- * and the one-command stack (api/src/stack/main.ts) with the embedded OIDC provider on the e2e
+ * and the one-command stack (api/dev/stack/main.ts) with the embedded OIDC provider on the e2e
  * ports, sending through that local SES (SES_ENDPOINT). Everything it starts is written to
  * .state/stack.json, which global-teardown reads.
  */
@@ -134,7 +134,9 @@ function stackEnv(databaseUrl: string): NodeJS.ProcessEnv {
     ORG_EMAIL_DOMAIN: 'example.org',
     [remoteUrlVariable('campaigns')]: campaignsRemoteManifestUrl,
     EMAIL_EDITOR_SCRIPT_URL: emailEditorScriptUrl,
-    // SES events signed with the test certificate (support/reports.ts signs them).
+    // SES events signed with the test certificate (support/reports.ts signs them). With a configuration
+    // set too, the stack takes delivery events as a production one should (no notice on the report).
+    SES_CONFIGURATION_SET: 'mailroom-e2e',
     SNS_TOPIC_ARNS: SNS_EVENTS.topicArn,
     EMBEDDED_SNS_CERTIFICATE_FILE: SNS_EVENTS.certificateFile,
     NODE_ENV: 'development',
@@ -147,7 +149,7 @@ async function startStack(state: StackState): Promise<void> {
   const tsx = [join(repoRoot, 'node_modules/.bin/tsx'), join(repoRoot, 'api/node_modules/.bin/tsx')].find(existsSync);
   if (!tsx) throw new Error('[e2e] tsx not found in node_modules/.bin (run pnpm install)');
   const log = createWriteStream(state.stackLog);
-  const child = spawn(tsx, ['src/stack/main.ts'], {
+  const child = spawn(tsx, ['dev/stack/main.ts'], {
     cwd: join(repoRoot, 'api'),
     env: stackEnv(state.databaseUrl),
     detached: true,

@@ -4,7 +4,7 @@
  *
  * global-setup.ts creates a fresh database `mailroom_e2e_<timestamp>` on 127.0.0.1:5432, serves the
  * campaigns remote and the local SES from separate processes (the remote-down test stops the one,
- * the campaigns spec the other) and starts the one-command stack (api/src/stack/main.ts) on the
+ * the campaigns spec the other) and starts the one-command stack (api/dev/stack/main.ts) on the
  * e2e ports (web 18080, OIDC 14000, SES 18005, remotes 13101..13104, campaigns remote 13203), with
  * RabbitMQ. global-teardown.ts ends them all and drops the database. Missing frontend builds are built first.
  *

@@ -1,5 +1,5 @@
 /**
- * The local SES inbox (issue 21): the inbox viewer of the embedded SES (api/src/embedded/ses.ts, the
+ * The local SES inbox (issue 21): the inbox viewer of the embedded SES (api/dev/embedded/ses.ts, the
  * suite's local SES) shows each mail it took. Opened in a browser it used to load every mail's open
  * pixel at once, recording opens, counted as people's, for mails nobody read. Here a campaign is sent
  * to the local SES, the inbox and the mail's html view are opened in Chromium, and the browser

@@ -1,13 +1,47 @@
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEmptyDatabase, createTestDatabase } from '../../test/support/db.js';
-import { migrate } from './migrate.js';
+import { MIGRATIONS_DIR, migrate, SchemaNotCurrentError, waitForSchema } from './migrate.js';
 import { defineModels } from './models/index.js';
 
 describe('migrate', () => {
   const cleanups: (() => Promise<void>)[] = [];
   afterAll(async () => {
     for (const cleanup of cleanups) await cleanup();
+  });
+
+  it("waits for the migration step, refuses naming what is pending, and takes a newer schema (production's start)", async () => {
+    const database = await createEmptyDatabase();
+    cleanups.push(database.drop);
+    const { readdir } = await import('node:fs/promises');
+    const shipped = (await readdir(MIGRATIONS_DIR)).filter((file) => file.endsWith('.sql')).sort();
+
+    // Nothing applied: refused once the wait is over, with every shipped migration named.
+    const refused = await waitForSchema({ databaseUrl: database.url, timeoutMs: 200, intervalMs: 20 }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(SchemaNotCurrentError);
+    expect((refused as SchemaNotCurrentError).pending).toEqual(shipped);
+    expect((refused as Error).message).toMatch(/migration\(s\) pending \(0001_initial\.sql, .*\)\. Run the migration step first/);
+
+    // The step runs while a process waits: the wait ends once it is done, and not before.
+    let waited = false;
+    const waiting = waitForSchema({ databaseUrl: database.url, timeoutMs: 60_000, intervalMs: 20 }).then(() => (waited = true));
+    await new Promise((done) => setTimeout(done, 100));
+    expect(waited).toBe(false);
+    await migrate({ databaseUrl: database.url });
+    await waiting;
+
+    // A migration of a later version (a rollout under way) does not stop this version's processes.
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      await client.query("INSERT INTO schema_migrations (name) VALUES ('9999_from_a_later_version.sql')");
+      await waitForSchema({ databaseUrl: database.url, timeoutMs: 0 });
+      // One migration missing (a database restored from before it) is named alone.
+      await client.query('DELETE FROM schema_migrations WHERE name = $1', [shipped.at(-1)]);
+    } finally {
+      await client.end();
+    }
+    await expect(waitForSchema({ databaseUrl: database.url, timeoutMs: 0 })).rejects.toMatchObject({ pending: [shipped.at(-1)] });
   });
 
   it('runs safely from two processes at once, then again as a no-op', async () => {

@@ -5,6 +5,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { Umzug, type UmzugStorage } from 'umzug';
@@ -40,6 +41,80 @@ export interface MigrateOptions {
   directory?: string;
 }
 
+/** The migrations shipped with this code, in the order they apply. */
+async function shippedMigrations(directory: string): Promise<string[]> {
+  return (await readdir(directory)).filter((file) => /^\d+_.+\.sql$/.test(file)).sort();
+}
+
+/** Thrown when the database still lacks migrations this code needs after the wait. */
+export class SchemaNotCurrentError extends Error {
+  constructor(readonly pending: readonly string[]) {
+    super(
+      `The database schema is not current: ${pending.length} migration(s) pending (${pending.join(', ')}). ` +
+        "Run the migration step first (the image's `migrate` command: the Kubernetes Job, the compose service `migrate`).",
+    );
+    this.name = 'SchemaNotCurrentError';
+  }
+}
+
+export interface WaitForSchemaOptions {
+  databaseUrl: string;
+  logger?: Logger;
+  /** How long to wait for the migration step before refusing to start. */
+  timeoutMs: number;
+  /** Between two looks at schema_migrations. */
+  intervalMs?: number;
+  directory?: string;
+}
+
+/**
+ * Production's start (NODE_ENV=production): the migrations are the migration step's (a Job, a one-off
+ * service), so a process never changes the schema and never starts on an older one. It waits until
+ * every migration it ships is recorded, as the step may still be running when the process starts, then
+ * refuses with SchemaNotCurrentError. Migrations the database has and this code does not are
+ * allowed: the processes of the previous version keep running while a rollout applies the next one.
+ * A database that cannot be reached is waited for the same way.
+ */
+export async function waitForSchema({
+  databaseUrl,
+  logger,
+  timeoutMs,
+  intervalMs = 2000,
+  directory = MIGRATIONS_DIR,
+}: WaitForSchemaOptions) {
+  const shipped = await shippedMigrations(directory);
+  const deadline = Date.now() + timeoutMs;
+  let told = false;
+  let toldUnreachable = false;
+  for (;;) {
+    const pending = await pendingMigrations(databaseUrl, shipped).catch((error: unknown) => {
+      if (!toldUnreachable) logger?.warn({ err: error }, 'the database cannot be read yet: waiting for it');
+      toldUnreachable = true;
+      return shipped;
+    });
+    if (pending.length === 0) return;
+    if (Date.now() >= deadline) throw new SchemaNotCurrentError(pending);
+    if (!told) {
+      logger?.warn({ pending }, 'waiting for the migration step: the database lacks migrations this version needs');
+      told = true;
+    }
+    await sleep(intervalMs);
+  }
+}
+
+async function pendingMigrations(databaseUrl: string, shipped: readonly string[]): Promise<string[]> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const exists = await client.query<{ table: string | null }>('SELECT to_regclass($1) AS table', [TABLE]);
+    if (exists.rows[0]?.table === null) return [...shipped];
+    const applied = new Set((await client.query<{ name: string }>(`SELECT name FROM ${TABLE}`)).rows.map((row) => row.name));
+    return shipped.filter((name) => !applied.has(name));
+  } finally {
+    await client.end();
+  }
+}
+
 /** Applies every pending migration; returns the names applied by this call. */
 export async function migrate({ databaseUrl, logger, directory = MIGRATIONS_DIR }: MigrateOptions): Promise<string[]> {
   const client = new pg.Client({ connectionString: databaseUrl });
@@ -51,24 +126,21 @@ export async function migrate({ databaseUrl, logger, directory = MIGRATIONS_DIR 
       const umzug = new Umzug<pg.ClientBase>({
         // Name order is the contract, so list and sort the files ourselves.
         migrations: async () =>
-          (await readdir(directory))
-            .filter((file) => /^\d+_.+\.sql$/.test(file))
-            .sort()
-            .map((name) => ({
-              name,
-              up: async ({ context }: { context: pg.ClientBase }) => {
-                const sql = await readFile(join(directory, name), 'utf8');
-                await context.query('BEGIN');
-                try {
-                  await context.query(sql);
-                  await context.query(`INSERT INTO ${TABLE} (name) VALUES ($1)`, [name]);
-                  await context.query('COMMIT');
-                } catch (error) {
-                  await context.query('ROLLBACK');
-                  throw error;
-                }
-              },
-            })),
+          (await shippedMigrations(directory)).map((name) => ({
+            name,
+            up: async ({ context }: { context: pg.ClientBase }) => {
+              const sql = await readFile(join(directory, name), 'utf8');
+              await context.query('BEGIN');
+              try {
+                await context.query(sql);
+                await context.query(`INSERT INTO ${TABLE} (name) VALUES ($1)`, [name]);
+                await context.query('COMMIT');
+              } catch (error) {
+                await context.query('ROLLBACK');
+                throw error;
+              }
+            },
+          })),
         context: client,
         storage: new SchemaMigrationsStorage(),
         logger: logger

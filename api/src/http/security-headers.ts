@@ -2,7 +2,7 @@
  * Security headers. Every answer says its declared type is the only one (nosniff), how much of its
  * address may travel in a Referer, and, through its Content-Security-Policy, what it may load and
  * who may frame it. The API's answers get the policy below; the shell's pages get theirs from the
- * stack's web front (stack/content-security-policy.ts), which uses the same middleware.
+ * web front (web/content-security-policy.ts), which uses the same middleware.
  */
 import type { Request, RequestHandler } from 'express';
 

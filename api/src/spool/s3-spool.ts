@@ -5,7 +5,8 @@
  * that stops half-way (the client hung up, the size cap) is aborted so that no part is left behind.
  * Objects live under `imports/` in the bucket. S3_ENDPOINT and S3_FORCE_PATH_STYLE reach
  * S3-compatible stores (MinIO, the tests' local stand-in); credentials come from the SDK's default
- * provider chain (environment, profile, instance or task role).
+ * provider chain (environment, profile, instance or task role), or S3_ACCESS_KEY_ID and
+ * S3_SECRET_ACCESS_KEY when the store has keys of its own.
  */
 import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
@@ -19,6 +20,8 @@ export interface S3SpoolSettings {
   /** Unset: the region's S3 endpoint. */
   endpoint: string | undefined;
   forcePathStyle: boolean;
+  /** Unset: the SDK's default provider chain. */
+  credentials?: { accessKeyId: string; secretAccessKey: string } | undefined;
 }
 
 /** S3's smallest part; two in flight keep the network busy while the next one fills. */
@@ -33,6 +36,8 @@ export function s3Spool(settings: S3SpoolSettings, client?: S3Client): ImportSpo
       region: settings.region,
       endpoint: settings.endpoint,
       forcePathStyle: settings.forcePathStyle,
+      // A copy: the SDK marks the object it is given, and the configuration is frozen.
+      credentials: settings.credentials && { ...settings.credentials },
     });
   const Bucket = settings.bucket;
   const key = (name: string) => PREFIX + checkedName(name);

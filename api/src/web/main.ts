@@ -19,7 +19,7 @@ import { loadConfig, type Config } from '../config.js';
 import { startHttpServer } from '../http/server.js';
 import { createLogger } from '../logger.js';
 import { onShutdownSignal } from '../shutdown.js';
-import { createWebApp, shellConfigOf } from '../stack/web.js';
+import { createWebApp, shellConfigOf } from './web.js';
 
 /** The built frontends, as the repository (and the image) lays them out. */
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');

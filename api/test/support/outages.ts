@@ -16,7 +16,7 @@ import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { startEmbeddedPostgres } from '../../src/embedded/postgres.js';
+import { startEmbeddedPostgres } from '../../dev/embedded/postgres.js';
 
 const run = promisify(execFile);
 

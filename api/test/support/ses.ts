@@ -1,10 +1,10 @@
 /**
- * The embedded SES default (aws-ses-v2-local, see src/embedded/ses.ts) on a free port, with a
+ * The embedded SES default (aws-ses-v2-local, see dev/embedded/ses.ts) on a free port, with a
  * client of it, for tests that send mail or read the quota through the real SDK.
  */
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { startEmbeddedSes } from '../../src/embedded/ses.js';
+import { startEmbeddedSes } from '../../dev/embedded/ses.js';
 import { createSesClient, type SESv2Client } from '../../src/mail/ses.js';
 
 export interface TestSes {

@@ -1522,6 +1522,8 @@ export interface components {
             /** @description Mails per second */
             maxSendRate: number;
             max24HourSend: number;
+            /** @description An addition to the spec: false when the deployment takes no SES delivery events (SES_CONFIGURATION_SET or SNS_TOPIC_ARNS unset), so no mail ever leaves 'Sent (waiting Ack)'; the report says so. */
+            deliveryEventsConfigured?: boolean;
         };
         Liveness: {
             /** @enum {string} */

@@ -74,7 +74,7 @@ export interface RemoteModule {
 export type RemotesManifest = Record<RemoteName, string>;
 
 /**
- * Shape of `config.json`, served next to the shell by whoever hosts it (the stack: api/src/stack/web.ts),
+ * Shape of `config.json`, served next to the shell by whoever hosts it (the stack: api/src/web/web.ts),
  * so one shell build runs against any API and identity provider.
  */
 export interface ShellConfig {

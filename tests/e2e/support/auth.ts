@@ -1,5 +1,5 @@
 /**
- * Sign-in through the real login form of the embedded OIDC provider (api/src/embedded/oidc.ts):
+ * Sign-in through the real login form of the embedded OIDC provider (api/dev/embedded/oidc.ts):
  * the shell's 'Sign In With <org> ID' button, then the provider's labelled Email and Password
  * fields and its 'Sign in' button, then the redirect back to the shell.
  */

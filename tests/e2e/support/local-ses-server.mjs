@@ -1,8 +1,8 @@
 // The suite's local SES as a process of its own (support/local-ses.ts starts it with tsx): the very
-// server the one-command stack embeds when SES_ENDPOINT is unset (api/src/embedded/ses.ts:
+// server the one-command stack embeds when SES_ENDPOINT is unset (api/dev/embedded/ses.ts:
 // aws-ses-v2-local, whose GetAccount reports the mails it really took in the last 24 hours).
 // Usage: tsx local-ses-server.mjs <port>
-import { startEmbeddedSes } from '../../../api/src/embedded/ses.ts';
+import { startEmbeddedSes } from '../../../api/dev/embedded/ses.ts';
 
 const port = Number(process.argv[2]);
 if (!Number.isInteger(port) || port <= 0) {

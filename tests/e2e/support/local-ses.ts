@@ -1,5 +1,5 @@
 /**
- * The suite's local SES: the server the one-command stack embeds by default (api/src/embedded/ses.ts,
+ * The suite's local SES: the server the one-command stack embeds by default (api/dev/embedded/ses.ts,
  * aws-ses-v2-local reporting real quota figures), run as a process of its own on the e2e SES port and
  * given to the stack as SES_ENDPOINT, the setting any deployment uses to name its SES. Apart from the
  * stack, a test can take it down and bring it back, as remote-down.spec.ts does with the campaigns

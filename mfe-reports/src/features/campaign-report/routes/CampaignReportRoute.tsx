@@ -5,6 +5,7 @@ import { parseRouteId, RouterLink } from '@mailroom/ui';
 import { useParams, useSearchParams } from 'react-router-dom';
 import { useCampaign, useOverviewStats } from '../api/report';
 import { CampaignNotFound } from '../components/CampaignNotFound';
+import { DeliveryEventsNotice } from '../components/delivery-events/DeliveryEventsNotice';
 import { ClickPerformanceTab } from '../components/click-performance/ClickPerformanceTab';
 import { EmailPerformanceTab } from '../components/email-performance/EmailPerformanceTab';
 import { FollowUpButton } from '../components/follow-up/FollowUpButton';
@@ -100,6 +101,7 @@ export function CampaignReportRoute() {
           </Tab>
         ))}
       </TabList>
+      <DeliveryEventsNotice />
       <div className={styles.panel} role="tabpanel" aria-labelledby={`${tabIds}-${tab}`}>
         {tab === 'overview' && <OverviewTab campaign={campaign.data} stats={overview.data} />}
         {tab === 'email-performance' && <EmailPerformanceTab campaignId={id} sending={sending} />}

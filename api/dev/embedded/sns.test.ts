@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { stringToSign, type SnsMessage } from '../services/ses-events/sns-message.js';
+import { stringToSign, type SnsMessage } from '../../src/services/ses-events/sns-message.js';
 import { embeddedSnsVerifier, embeddedSnsVerifierFromFile } from './sns.js';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '../../test/fixtures/sns');

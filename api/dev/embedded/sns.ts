@@ -12,7 +12,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { X509Certificate } from 'node:crypto';
-import { snsVerifier, type SnsVerifier } from '../services/ses-events/sns-message.js';
+import { snsVerifier, type SnsVerifier } from '../../src/services/ses-events/sns-message.js';
 
 /** A verifier whose certificate, whatever SNS address a message names, is `certificatePem`. */
 export function embeddedSnsVerifier(certificatePem: string): SnsVerifier {

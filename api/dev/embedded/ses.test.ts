@@ -3,8 +3,8 @@
  * recipients SES refuses, as SES does, so the sender records those mails as failed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sendEmailInput } from '../mail/message.js';
-import { createMailSender, type MailSender } from '../mail/ses-sender.js';
+import { sendEmailInput } from '../../src/mail/message.js';
+import { createMailSender, type MailSender } from '../../src/mail/ses-sender.js';
 import { startTestSes, type TestSes } from '../../test/support/ses.js';
 import { ILLEGAL_ADDRESS, INBOX_CONTENT_SECURITY_POLICY } from './ses.js';
 

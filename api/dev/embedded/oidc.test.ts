@@ -7,7 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { AuthError, createTokenVerifier, type TokenVerifier } from '../auth/verifier.js';
+import { AuthError, createTokenVerifier, type TokenVerifier } from '../../src/auth/verifier.js';
 import { startEmbeddedOidc, type EmbeddedOidc } from './oidc.js';
 
 const SHELL = 'http://localhost:8080';
