@@ -48,6 +48,9 @@ export default defineConfig({
     navigationTimeout: 20_000,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
+    // As a member who asked for less motion sees it: Fluent's enter and exit motions take 1 ms, so
+    // what a test reads is the settled page (browser-checks.ts still waits for what does move).
+    reducedMotion: 'reduce',
     launchOptions: {
       // Never a downloaded browser: the machine's Chromium.
       executablePath: '/usr/bin/chromium',
