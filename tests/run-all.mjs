@@ -31,7 +31,7 @@ const frontends = ['shell', ...Object.values(REMOTES).map((remote) => remote.dir
 
 /** A vitest suite of the tests package (`tests/<root>`), with its JSON report. */
 const testsSuite = (name, root) => {
-  const report = `${root}.json`;
+  const report = `${root.replace('/', '-')}.json`;
   return {
     name,
     cwd: 'tests',
@@ -80,6 +80,8 @@ const steps = [
   // The production image's files started from a `pnpm deploy --prod` tree, and the compose file and
   // Kubernetes manifests checked against their schemas and each other (deploy/).
   testsSuite('deploy', 'deploy'),
+  // Every `pnpm bench` runs end to end at a small size (tests/bench/smoke), so none stops working unseen.
+  testsSuite('benchmarks', 'bench/smoke'),
   {
     name: 'e2e',
     cwd: 'tests',

@@ -7,7 +7,7 @@ import { loadRemotesManifest, loadShellConfig } from './config';
 import { createOidcAuth } from './features/auth/oidc';
 import { createRemoteLoader } from './features/remotes/federation';
 import { loadDarkTheme } from './features/theme/fluentTheme';
-import { storedTheme } from './features/theme/useThemePreference';
+import { initialTheme } from './features/theme/useThemePreference';
 
 async function start(root: HTMLElement) {
   const [config, remotes] = await Promise.all([
@@ -17,8 +17,8 @@ async function start(root: HTMLElement) {
       console.error('remotes.json could not be loaded', error);
       return {};
     }),
-    // A dark-theme member's first paint is dark already (the light theme is in the main bundle).
-    storedTheme() === 'dark' ? loadDarkTheme().catch(() => null) : null,
+    // A dark-theme member's first paint is dark already, chosen or the system's (the light theme is in the main bundle).
+    initialTheme() === 'dark' ? loadDarkTheme().catch(() => null) : null,
   ]);
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } });
   createRoot(root).render(

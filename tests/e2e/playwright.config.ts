@@ -31,7 +31,9 @@ export default defineConfig({
   fullyParallel: false,
   forbidOnly: !!process.env.CI,
   retries: 0,
-  timeout: 60_000,
+  // The longest walks (a follow-up: send, wait until sent, dialogs, axe in each state) take about 50 s
+  // on the shared two cores at a load average of 20; at 40 they ran past a one-minute limit.
+  timeout: 120_000,
   expect: { timeout: 10_000 },
   reporter,
   // Some tests read the product untouched (no audiences yet, nothing sent on the local SES): their
@@ -48,6 +50,9 @@ export default defineConfig({
     navigationTimeout: 20_000,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
+    // As a member who asked for less motion sees it: Fluent's enter and exit motions take 1 ms, so
+    // what a test reads is the settled page (browser-checks.ts still waits for what does move).
+    reducedMotion: 'reduce',
     launchOptions: {
       // Never a downloaded browser: the machine's Chromium.
       executablePath: '/usr/bin/chromium',

@@ -55,7 +55,7 @@ describe('the app: errors, security, health', () => {
       .set('Content-Type', 'application/json')
       .send('{"name":')
       .expect(400);
-    expect(res.body).toEqual({ message: 'Request body is not valid JSON' });
+    expect(res.body).toEqual({ message: "The request's body is not valid JSON." });
   });
 
   it('answers 401 without a token and 403 for someone outside the organisation', async () => {

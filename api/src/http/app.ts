@@ -13,7 +13,7 @@ import { bearerAuthHandler, requireMember } from '../auth/middleware.js';
 import type { AppDeps } from '../deps.js';
 import { errorHandler } from './errors.js';
 import { publicRouteLimiter, signInFailureLimiter } from './rate-limits.js';
-import { finiteNumericParameters, unreadableUploads } from './validator-gaps.js';
+import { CALENDAR_FORMATS, finiteNumericParameters, unreadableUploads } from './validator-gaps.js';
 import { routes } from './routes/index.js';
 import { TEMPLATE_SAVE_BODY_LIMIT } from './routes/templates.js';
 import { trackingHits } from './routes/tracking.js';
@@ -90,6 +90,7 @@ export function createApp(deps: AppDeps): Express {
       validateRequests: true,
       validateResponses: config.validateResponses,
       validateSecurity: { handlers: { bearerAuth: bearerAuthHandler(deps.verifier) } },
+      formats: CALENDAR_FORMATS,
       // Uploads stream into the import spool, never to a local temporary file nor to memory (upload-spool.ts).
       fileUploader: { storage: spoolStorage(deps), limits: { fileSize: config.import.maxBytes, files: 1, fields: 20 } },
     }),

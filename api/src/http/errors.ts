@@ -3,12 +3,13 @@
  * a 500 never carries internals (they go to the log with the stack). Services throw DomainErrors;
  * their kinds become statuses here and nowhere else.
  */
-import type { ErrorRequestHandler } from 'express';
+import type { ErrorRequestHandler, Request } from 'express';
 import { error as validatorErrors } from 'express-openapi-validator';
 import { AuthError, AuthUnavailableError } from '../auth/verifier.js';
 import { isDatabaseUnavailable } from '../db/database.js';
 import type { Logger } from '../logger.js';
 import { DATABASE_UNAVAILABLE, DomainError, type DomainErrorKind } from '../services/errors.js';
+import { findingSentence, mediaTypeSentence, methodSentence } from './validator-messages.js';
 
 export interface ErrorItem {
   path?: string;
@@ -64,8 +65,41 @@ function isExposedClientError(err: unknown): err is { status: number; message: s
   return e.expose === true && typeof e.status === 'number' && e.status >= 400 && e.status < 500;
 }
 
-/** Maps any error to its status and body. */
-export function errorResponse(err: unknown): { status: number; body: ErrorBody } {
+/** What the validator's whole-request findings (no field to name) say to a member. */
+const REQUEST_SENTENCES: Record<string, string> = {
+  'multipart file(s) required': 'This request needs a file, sent as a form (multipart/form-data).',
+};
+
+interface ValidatedRequest {
+  openapi?: { schema?: { requestBody?: { content?: Record<string, unknown> } } };
+}
+
+/** The media type the request's body was sent as (none without a Content-Type) and those its operation takes. */
+function mediaTypes(req: Request | undefined): { sent: string | undefined; accepted: string[] } {
+  const sent = req?.headers['content-type']?.split(';')[0]?.trim().toLowerCase() || undefined;
+  const content = (req as ValidatedRequest | undefined)?.openapi?.schema?.requestBody?.content;
+  return { sent, accepted: Object.keys(content ?? {}) };
+}
+
+/** The validator's 4xx answer, its findings written as sentences that keep each field's name. */
+function validatorClientError(err: ValidatorError, req: Request | undefined): { status: number; body: ErrorBody } {
+  const { status } = err;
+  if (status === 415) {
+    const { sent, accepted } = mediaTypes(req);
+    return { status, body: { message: mediaTypeSentence(sent, accepted) } };
+  }
+  if (status === 405) return { status, body: { message: methodSentence(err.message) } };
+  const errors = err.errors?.map(({ path, message, errorCode }) => ({
+    ...(path === undefined ? {} : { path }),
+    message: REQUEST_SENTENCES[message] ?? findingSentence({ path, message }),
+    ...(errorCode === undefined ? {} : { errorCode }),
+  }));
+  if (!errors || errors.length === 0) return { status, body: { message: REQUEST_SENTENCES[err.message] ?? err.message } };
+  return { status, body: { message: [...new Set(errors.map((item) => item.message))].join(' '), errors } };
+}
+
+/** Maps any error to its status and body; `req`, when given, names the media types a refused body could have had. */
+export function errorResponse(err: unknown, req?: Request): { status: number; body: ErrorBody } {
   if (err instanceof DomainError) return { status: STATUS_OF_KIND[err.kind], body: { message: err.message } };
   if (isDatabaseUnavailable(err)) return { status: 503, body: { message: DATABASE_UNAVAILABLE } };
   if (isInvalidInput(err)) return { status: 400, body: { message: 'A value in the request is not valid' } };
@@ -78,16 +112,11 @@ export function errorResponse(err: unknown): { status: number; body: ErrorBody }
     if (status >= 500) return { status: 500, body: INTERNAL };
     // Security failures: the message says it all (the validator's item only repeats the URL).
     if (status === 401 || status === 403) return { status, body: { message: err.message } };
-    const errors = err.errors?.map(({ path, message, errorCode }) => ({
-      ...(path === undefined ? {} : { path }),
-      message,
-      ...(errorCode === undefined ? {} : { errorCode }),
-    }));
-    return { status, body: errors && errors.length > 0 ? { message: err.message, errors } : { message: err.message } };
+    return validatorClientError(err, req);
   }
   if (isExposedClientError(err)) {
     if (err.type === 'entity.too.large') return { status: 413, body: { message: 'Request body too large' } };
-    if (err.type === 'entity.parse.failed') return { status: 400, body: { message: 'Request body is not valid JSON' } };
+    if (err.type === 'entity.parse.failed') return { status: 400, body: { message: "The request's body is not valid JSON." } };
     return { status: err.status, body: { message: err.message } };
   }
   return { status: 500, body: INTERNAL };
@@ -95,7 +124,7 @@ export function errorResponse(err: unknown): { status: number; body: ErrorBody }
 
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, next) => {
-    const { status, body } = errorResponse(err);
+    const { status, body } = errorResponse(err, req);
     const log = req.log ?? logger;
     if (status >= 500) log.error({ err }, 'request failed');
     else log.debug({ err: { message: (err as Error)?.message }, status }, 'request rejected');

@@ -58,15 +58,47 @@ export function finiteNumericParameters(specPath: string): RequestHandler {
       const value = parameter.in === 'path' ? pathParams?.[parameter.name] : req.query[parameter.name];
       const values = (Array.isArray(value) ? value : [value]).filter((v) => v !== undefined);
       if (values.some((v) => !Number.isFinite(Number(v)))) {
-        next(
-          new validatorErrors.BadRequest({ path: req.path, message: `request/${parameter.in}/${parameter.name} must be a finite number` }),
-        );
+        // Located as the validator locates its own findings (params, query), so it reads as they do.
+        const location = parameter.in === 'path' ? 'params' : 'query';
+        next(new validatorErrors.BadRequest({ path: `/${location}/${parameter.name}`, message: 'must be a finite number' }));
         return;
       }
     }
     next();
   };
 }
+
+const FULL_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:Z|[+-](\d{2}):(\d{2}))$/i;
+
+/** A day of the calendar: 2027-02-29 and 2027-04-31 are not. */
+function isCalendarDate(text: string): boolean {
+  const match = FULL_DATE.exec(text);
+  if (!match) return false;
+  const [year, month, day] = match.slice(1).map(Number) as [number, number, number];
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
+  return days !== undefined && day >= 1 && day <= days;
+}
+
+/** RFC 3339's date-time, each part within its range: no 24:00:00, and no leap second (23:59:60), which a Date cannot hold. */
+function isDateTime(text: string): boolean {
+  const match = DATE_TIME.exec(text);
+  if (!match || !isCalendarDate(match[1]!)) return false;
+  const [hour, minute, second, offsetHours = 0, offsetMinutes = 0] = match.slice(2).map((part) => Number(part ?? 0));
+  return hour! <= 23 && minute! <= 59 && second! <= 59 && offsetHours <= 23 && offsetMinutes <= 59;
+}
+
+/**
+ * The contract's `date` and `date-time` formats, judged as a calendar does. The validator's own
+ * ('fast' ajv-formats) only match their shape: 2027-02-30T10:00:00Z passed, and JavaScript's Date
+ * then read it as 2 March, so an impossible day was stored as another. Every field of these formats,
+ * in bodies, queries and paths alike, is judged here.
+ */
+export const CALENDAR_FORMATS = {
+  date: { type: 'string', validate: isCalendarDate },
+  'date-time': { type: 'string', validate: isDateTime },
+} as const;
 
 /** busboy's messages for a form it cannot read, and multer's for a request that ended before its body. */
 const CLIENT_FAULTS = /^(Unexpected end of form|Malformed part header|Request (aborted|closed|error))$/;

@@ -25,15 +25,17 @@ function databaseUrl(name) {
   return url.toString();
 }
 
-async function onServer(sql) {
-  const client = new pg.Client({ connectionString: SERVER_URL });
+async function onDatabase(url, sql) {
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query(sql);
+    return await client.query(sql);
   } finally {
     await client.end();
   }
 }
+
+const onServer = (sql) => onDatabase(SERVER_URL, sql);
 
 const JANITOR = fileURLToPath(new URL('./janitor.mjs', import.meta.url));
 const { Connection } = createRequire(join(API_DIR, 'package.json'))('rabbitmq-client');
@@ -161,8 +163,17 @@ export async function startStack({ env: extraEnv = {}, spool = process.env.BENCH
         () => false,
       );
       if (ok) break;
-      if (i > 600) throw new Error('the API did not answer in 60 s');
+      // Three minutes: on the shared two cores at a load average of 40 (the benchmarks' smoke run
+      // beside e2e suites), the API took more than a minute to answer its first /healthz.
+      if (i > 1800) throw new Error('the API did not answer in 180 s');
       await sleep(100);
+    }
+    // freePort's port may be taken by another process (another run's API on this shared machine) before
+    // ours binds it: then that one answered, and ours, which migrates before it listens, left this
+    // database empty. Said plainly rather than as a missing table half-way through the benchmark.
+    const migrated = await onDatabase(env.DATABASE_URL, "SELECT to_regclass('public.schema_migrations') IS NOT NULL AS migrated");
+    if (http.exitCode !== null || !migrated.rows[0].migrated) {
+      throw new Error(`another process answered on port ${port}: it was taken before this run's API could listen there`);
     }
     // The worker after the API: the API has run the migrations.
     const worker = start('worker');

@@ -21,6 +21,7 @@ const SCRIPTLESS_FRAMES = 'iframe[sandbox]:not([sandbox~="allow-scripts"])';
  * only for what is not the app's own markup and where axe cannot run.
  */
 export async function expectNoAxeViolations(page: Page, where: string, { exclude = [] }: { exclude?: string[] } = {}): Promise<void> {
+  await waitForPageToSettle(page, where);
   const unnamedFrames = await page
     .locator(SCRIPTLESS_FRAMES)
     .evaluateAll((frames) =>
@@ -39,6 +40,47 @@ export async function expectNoAxeViolations(page: Page, where: string, { exclude
     (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(' | ')}`,
   );
   expect(found, `axe-core violations on ${where}`).toEqual([]);
+}
+
+/**
+ * Waits until nothing on the page is still moving into place: every running animation and transition
+ * that changes how something looks has finished. A check that reads colours or boxes half-way through
+ * a fade reads what no member sees once it settles (axe measured the contrast of a toast's title while
+ * it faded in, and failed one run in two). Left out, as they never settle or change nothing: animations
+ * that repeat forever (spinners, indeterminate progress bars) and those whose keyframes are all alike
+ * (Fluent's toast timer, an opacity 0 to 0 animation that only counts down the toast's time).
+ */
+export async function waitForPageToSettle(page: Page, where: string): Promise<void> {
+  await expect
+    .poll(
+      () =>
+        page.evaluate(() =>
+          document
+            .getAnimations()
+            .filter((animation) => {
+              if (animation.playState !== 'running' && !animation.pending) return false;
+              const effect = animation.effect;
+              if (!effect || effect.getComputedTiming().endTime === Infinity) return false;
+              if (!(effect instanceof KeyframeEffect)) return true;
+              const keyframes = effect.getKeyframes();
+              const properties = new Set(keyframes.flatMap((frame) => Object.keys(frame)));
+              for (const timing of ['offset', 'computedOffset', 'easing', 'composite']) properties.delete(timing);
+              return [...properties].some((property) => new Set(keyframes.map((frame) => String(frame[property]))).size > 1);
+            })
+            .map((animation) => {
+              const target = animation.effect instanceof KeyframeEffect ? animation.effect.target : null;
+              const name =
+                animation instanceof CSSAnimation
+                  ? animation.animationName
+                  : animation instanceof CSSTransition
+                    ? animation.transitionProperty
+                    : animation.id;
+              return `${animation.constructor.name} ${name} on ${target ? target.outerHTML.slice(0, 80) : 'nothing'}`;
+            }),
+        ),
+      { message: `animations still running on ${where}`, timeout: 10_000 },
+    )
+    .toEqual([]);
 }
 
 /**

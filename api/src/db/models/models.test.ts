@@ -3,6 +3,9 @@
  * same tables. This fails when a migration adds, drops or changes a column that a model does not
  * follow (or the other way round), so the two never drift apart silently.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Model, ModelAttributeColumnOptions, ModelStatic } from 'sequelize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/db.js';
@@ -73,5 +76,22 @@ describe('the models match the migrated schema', () => {
       ).toBe(true);
     expect([...described.keys()].sort()).toEqual([...schema.keys()].sort());
     for (const [table, columns] of schema) expect({ table, columns: described.get(table) }).toEqual({ table, columns });
+  });
+});
+
+/** The application's sources outside db/ (tests left out): where a model is of use. */
+function sourcesOutsideDb(): string[] {
+  const src = join(dirname(fileURLToPath(import.meta.url)), '../..');
+  return readdirSync(src, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts') && !file.startsWith('db/'))
+    .map((file) => readFileSync(join(src, file), 'utf8'));
+}
+
+describe('the models are of use', () => {
+  it('has no model that nothing outside db/ reads or writes through (a table reached only by SQL has none)', async () => {
+    const models = defineModels(db.sequelize);
+    const sources = sourcesOutsideDb().filter((source) => source.includes('db.models'));
+    const unused = Object.keys(models).filter((name) => !sources.some((source) => new RegExp(`\\b${name}\\b`).test(source)));
+    expect(unused).toEqual([]);
   });
 });
