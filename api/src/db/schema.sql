@@ -17,6 +17,18 @@ CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public;
 COMMENT ON EXTENSION pg_trgm IS 'text similarity measurement and index searching based on trigrams';
 
 --
+-- Name: activity_list_members(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.activity_list_members() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  INSERT INTO activity_members (email) SELECT DISTINCT member_email FROM added ORDER BY 1 ON CONFLICT DO NOTHING;
+  RETURN NULL;
+END $$;
+
+--
 -- Name: activity_refuse_update(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -26,6 +38,14 @@ CREATE FUNCTION public.activity_refuse_update() RETURNS trigger
 BEGIN
   RAISE EXCEPTION 'the activity log is append-only';
 END $$;
+
+--
+-- Name: address_key(text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.address_key(address text) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN CASE WHEN (octet_length(address) = char_length(address)) THEN (lower((address COLLATE "C")) COLLATE "default") ELSE (lower((address COLLATE "und-x-icu")) COLLATE "default") END;
 
 --
 -- Name: audiences_check_no_contacts(); Type: FUNCTION; Schema: public; Owner: -
@@ -283,6 +303,16 @@ CREATE FUNCTION public.recipient_domain(email text) RETURNS text
 --
 
 CREATE FUNCTION public.record_tracking_hits(hit_jobs bigint[], hit_links bigint[], hit_agents text[], hit_times timestamp with time zone[], hit_ips inet[], hit_reasons text[], too_soon_ms integer, burst_ms integer) RETURNS integer
+    LANGUAGE sql
+    AS $$
+  SELECT record_tracking_hits(hit_jobs, hit_links, hit_agents, hit_times, hit_ips, hit_reasons, too_soon_ms, burst_ms, 3);
+$$;
+
+--
+-- Name: record_tracking_hits(bigint[], bigint[], text[], timestamp with time zone[], inet[], text[], integer, integer, integer); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.record_tracking_hits(hit_jobs bigint[], hit_links bigint[], hit_agents text[], hit_times timestamp with time zone[], hit_ips inet[], hit_reasons text[], too_soon_ms integer, burst_ms integer, scanner_burst_links integer) RETURNS integer
     LANGUAGE plpgsql
     AS $$
 DECLARE
@@ -366,9 +396,9 @@ BEGIN
     SELECT r.job_id, r.created_at - burst AS from_at, r.created_at + burst AS to_at, 'hidden-link' AS reason
       FROM recent r WHERE r.hidden
     UNION ALL
-    -- Every link of the mail (two or more) followed within burst_ms of one of this call's clicks.
+    -- Every link of the mail (scanner_burst_links or more) followed within burst_ms of one of this call's clicks.
     SELECT c.job_id, c.created_at - 2 * burst, c.created_at + 2 * burst, 'scanner-burst'
-      FROM recent c JOIN link_count n ON n.campaign_id = c.campaign_id AND n.n >= 2
+      FROM recent c JOIN link_count n ON n.campaign_id = c.campaign_id AND n.n >= scanner_burst_links
      WHERE c.in_call AND c.link_id IS NOT NULL AND NOT c.hidden
        AND (SELECT count(DISTINCT o.link_id) FROM tracking_events o JOIN campaign_links ol ON ol.id = o.link_id AND NOT ol.hidden
              WHERE o.job_id = c.job_id AND o.created_at BETWEEN c.created_at - burst AND c.created_at + burst) = n.n),
@@ -473,7 +503,7 @@ DECLARE
   added integer;
 BEGIN
   INSERT INTO soft_bounce_streaks AS s (email_lower, bounces, last_message_id)
-  VALUES (lower(address), 1, message_id)
+  VALUES (address_key(address), 1, message_id)
   ON CONFLICT (email_lower) DO UPDATE
     SET bounces = s.bounces + 1, last_message_id = excluded.last_message_id, updated_at = now()
     WHERE s.last_message_id <> excluded.last_message_id
@@ -481,8 +511,8 @@ BEGIN
   IF streak IS NULL OR streak < max_bounces THEN
     RETURN false;
   END IF;
-  DELETE FROM soft_bounce_streaks WHERE email_lower = lower(address);
-  INSERT INTO suppressions (email_lower, reason, campaign_id) VALUES (lower(address), 'SOFT_BOUNCE', from_campaign)
+  DELETE FROM soft_bounce_streaks WHERE email_lower = address_key(address);
+  INSERT INTO suppressions (email_lower, reason, campaign_id) VALUES (address_key(address), 'SOFT_BOUNCE', from_campaign)
   ON CONFLICT DO NOTHING;
   GET DIAGNOSTICS added = ROW_COUNT;
   RETURN added = 1;
@@ -537,11 +567,52 @@ BEGIN
                    coalesce(sum(n) FILTER (WHERE kind = 'OPEN' AND machine), 0) AS opens_machine,
                    coalesce(sum(n) FILTER (WHERE kind = 'CLICK' AND NOT machine), 0) AS clicks_human,
                    coalesce(sum(n) FILTER (WHERE kind = 'CLICK' AND machine), 0) AS clicks_machine
-              FROM moves GROUP BY 1, 2) h
+              FROM moves m
+             WHERE m.link_id IS NULL OR NOT EXISTS (SELECT 1 FROM campaign_links l WHERE l.id = m.link_id AND l.hidden)
+             GROUP BY 1, 2) h
      WHERE (opens_human, opens_machine, clicks_human, clicks_machine) <> (0, 0, 0, 0)
-    $q$, transition_moves('campaign_id, created_at, kind, machine', TG_OP, 'new_events', 'old_events'))
+    $q$, transition_moves('campaign_id, created_at, kind, machine, link_id', TG_OP, 'new_events', 'old_events'))
     INTO hourly;
   PERFORM campaign_hourly_counts_add(hourly);
+  RETURN NULL;
+END $_$;
+
+--
+-- Name: tracking_events_link_counted(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.tracking_events_link_counted() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $_$
+DECLARE
+  campaign_ids bigint[];
+  job_ids bigint[];
+  link_ids bigint[];
+  moves bigint[];
+BEGIN
+  EXECUTE format($q$
+    SELECT array_agg(campaign_id), array_agg(job_id), array_agg(link_id), array_agg(n)
+      FROM (SELECT campaign_id, job_id, link_id, sum(n) AS n FROM (%s) m
+             WHERE kind = 'CLICK' AND link_id IS NOT NULL AND NOT machine
+             GROUP BY 1, 2, 3 HAVING sum(n) <> 0) p
+    $q$, transition_moves('campaign_id, job_id, link_id, kind, machine', TG_OP, 'new_events', 'old_events'))
+    INTO campaign_ids, job_ids, link_ids, moves;
+  IF campaign_ids IS NULL THEN
+    RETURN NULL;
+  END IF;
+  PERFORM 1 FROM campaigns WHERE id = ANY (campaign_ids) ORDER BY id FOR NO KEY UPDATE;
+  -- A new statement, so a new snapshot: it sees the hits of whoever held the campaign rows before.
+  INSERT INTO campaign_link_counts AS k (link_id, campaign_id, human_clicks, human_unique_clicks)
+  SELECT link_id, campaign_id, sum(n), sum((after > 0)::int - (after - n > 0)::int)
+    FROM (SELECT m.campaign_id, m.link_id, m.n,
+                 (SELECT count(*) FROM tracking_events e
+                   WHERE e.job_id = m.job_id AND e.kind = 'CLICK' AND e.link_id = m.link_id AND NOT e.machine) AS after
+            FROM unnest(campaign_ids, job_ids, link_ids, moves) AS m(campaign_id, job_id, link_id, n)) p
+   GROUP BY link_id, campaign_id
+   ORDER BY link_id
+  ON CONFLICT (link_id) DO UPDATE
+     SET human_clicks = k.human_clicks + excluded.human_clicks,
+         human_unique_clicks = k.human_unique_clicks + excluded.human_unique_clicks;
   RETURN NULL;
 END $_$;
 
@@ -585,6 +656,14 @@ CREATE SEQUENCE public.activity_id_seq
 --
 
 ALTER SEQUENCE public.activity_id_seq OWNED BY public.activity.id;
+
+--
+-- Name: activity_members; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.activity_members (
+    email text NOT NULL
+);
 
 --
 -- Name: audiences; Type: TABLE; Schema: public; Owner: -
@@ -672,6 +751,17 @@ CREATE SEQUENCE public.campaign_jobs_id_seq
 --
 
 ALTER SEQUENCE public.campaign_jobs_id_seq OWNED BY public.campaign_jobs.id;
+
+--
+-- Name: campaign_link_counts; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.campaign_link_counts (
+    link_id bigint NOT NULL,
+    campaign_id bigint NOT NULL,
+    human_clicks integer NOT NULL,
+    human_unique_clicks integer NOT NULL
+);
 
 --
 -- Name: campaign_links; Type: TABLE; Schema: public; Owner: -
@@ -1035,6 +1125,13 @@ ALTER TABLE ONLY public.templates ALTER COLUMN id SET DEFAULT nextval('public.te
 ALTER TABLE ONLY public.tracking_events ALTER COLUMN id SET DEFAULT nextval('public.tracking_events_id_seq'::regclass);
 
 --
+-- Name: activity_members activity_members_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.activity_members
+    ADD CONSTRAINT activity_members_pkey PRIMARY KEY (email);
+
+--
 -- Name: activity activity_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1089,6 +1186,13 @@ ALTER TABLE ONLY public.campaign_jobs
 
 ALTER TABLE ONLY public.campaign_jobs
     ADD CONSTRAINT campaign_jobs_ses_message_id_key UNIQUE (ses_message_id);
+
+--
+-- Name: campaign_link_counts campaign_link_counts_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.campaign_link_counts
+    ADD CONSTRAINT campaign_link_counts_pkey PRIMARY KEY (link_id);
 
 --
 -- Name: campaign_links campaign_links_campaign_id_position_key; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1207,6 +1311,12 @@ CREATE INDEX activity_by_member ON public.activity USING btree (member_email, cr
 CREATE INDEX activity_by_object ON public.activity USING btree (object_type, object_id, created_at DESC, id DESC);
 
 --
+-- Name: activity_members_part; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX activity_members_part ON public.activity_members USING gin (email public.gin_trgm_ops);
+
+--
 -- Name: activity_newest; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1261,10 +1371,10 @@ CREATE INDEX campaigns_due ON public.campaigns USING btree (scheduled_at) WHERE 
 CREATE INDEX campaigns_updated ON public.campaigns USING btree (updated_at DESC, id DESC);
 
 --
--- Name: contacts_audience_email_lower; Type: INDEX; Schema: public; Owner: -
+-- Name: contacts_audience_email_key; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX contacts_audience_email_lower ON public.contacts USING btree (audience_id, lower(email));
+CREATE INDEX contacts_audience_email_key ON public.contacts USING btree (audience_id, public.address_key(email));
 
 --
 -- Name: contacts_audience_error_seq; Type: INDEX; Schema: public; Owner: -
@@ -1294,7 +1404,7 @@ CREATE UNIQUE INDEX contacts_audience_valid_seq ON public.contacts USING btree (
 -- Name: contacts_email_trgm; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX contacts_email_trgm ON public.contacts USING gin (lower(email) public.gin_trgm_ops);
+CREATE INDEX contacts_email_trgm ON public.contacts USING gin (public.address_key(email) public.gin_trgm_ops);
 
 --
 -- Name: suppressions_email_trgm; Type: INDEX; Schema: public; Owner: -
@@ -1349,6 +1459,12 @@ CREATE INDEX tracking_events_link ON public.tracking_events USING btree (link_id
 --
 
 CREATE TRIGGER activity_append_only BEFORE UPDATE ON public.activity FOR EACH ROW EXECUTE FUNCTION public.activity_refuse_update();
+
+--
+-- Name: activity activity_members_listed; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER activity_members_listed AFTER INSERT ON public.activity REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION public.activity_list_members();
 
 --
 -- Name: audiences audiences_delete_check_contacts; Type: TRIGGER; Schema: public; Owner: -
@@ -1435,6 +1551,18 @@ CREATE TRIGGER tracking_events_count_insert AFTER INSERT ON public.tracking_even
 CREATE TRIGGER tracking_events_count_update AFTER UPDATE ON public.tracking_events REFERENCING OLD TABLE AS old_events NEW TABLE AS new_events FOR EACH STATEMENT EXECUTE FUNCTION public.tracking_events_counted();
 
 --
+-- Name: tracking_events tracking_events_link_count_insert; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER tracking_events_link_count_insert AFTER INSERT ON public.tracking_events REFERENCING NEW TABLE AS new_events FOR EACH STATEMENT EXECUTE FUNCTION public.tracking_events_link_counted();
+
+--
+-- Name: tracking_events tracking_events_link_count_update; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER tracking_events_link_count_update AFTER UPDATE ON public.tracking_events REFERENCING OLD TABLE AS old_events NEW TABLE AS new_events FOR EACH STATEMENT EXECUTE FUNCTION public.tracking_events_link_counted();
+
+--
 -- Name: campaign_domain_counts campaign_domain_counts_campaign_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1461,6 +1589,20 @@ ALTER TABLE ONLY public.campaign_job_counts
 
 ALTER TABLE ONLY public.campaign_jobs
     ADD CONSTRAINT campaign_jobs_campaign_id_fkey FOREIGN KEY (campaign_id) REFERENCES public.campaigns(id) ON DELETE CASCADE;
+
+--
+-- Name: campaign_link_counts campaign_link_counts_campaign_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.campaign_link_counts
+    ADD CONSTRAINT campaign_link_counts_campaign_id_fkey FOREIGN KEY (campaign_id) REFERENCES public.campaigns(id) ON DELETE CASCADE;
+
+--
+-- Name: campaign_link_counts campaign_link_counts_link_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.campaign_link_counts
+    ADD CONSTRAINT campaign_link_counts_link_id_fkey FOREIGN KEY (link_id) REFERENCES public.campaign_links(id) ON DELETE CASCADE;
 
 --
 -- Name: campaign_links campaign_links_campaign_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
