@@ -24,7 +24,7 @@ const featuresOf = (app) => {
 };
 
 /**
- * DESIGN.md sections 7 and 10: a remote's features import nothing of each other (what two features
+ * docs/architecture.md: a remote's features import nothing of each other (what two features
  * need goes to the remote's src/components or a package); a frontend imports nothing of another one
  * (remotes are deployed apart and meet the shell only through @mailroom/mf-contract), and reaches
  * shared code through its package name, never a path into packages/. Paths are resolved without

@@ -11,7 +11,7 @@ describe('the campaigns remote', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Campaigns' })).toBeTruthy();
   });
 
-  it('sends an address the app does not know to /audiences (SPEC section 2)', async () => {
+  it('sends an address the app does not know to /audiences (docs/product.md, Routes and screens)', async () => {
     const { location } = renderApp('/campaigns/unknown/page', createFakeApi());
     await waitFor(() => expect(location().pathname).toBe('/audiences'));
   });

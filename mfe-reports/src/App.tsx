@@ -14,7 +14,7 @@ const ActivityRoute = lazy(() => import('./features/activity/routes/ActivityRout
 
 /**
  * The reports remote: /campaigns/reports/{id}, and the activity log when the shell mounts it at /activity
- * (EXTRA_AREAS). Any other path is unknown to the app: to /audiences (SPEC section 2).
+ * (EXTRA_AREAS). Any other path is unknown to the app: to /audiences (docs/product.md, Routes and screens).
  */
 export default function App(props: RemoteProps) {
   const activity = props.basePath === EXTRA_AREAS.activity.basePath;

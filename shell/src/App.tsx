@@ -91,7 +91,7 @@ function ShellRoutes(props: { theme: ThemeName; onThemeChange: (theme: ThemeName
   return state.status === 'signedIn' ? <SignedInRoutes {...props} /> : <SignedOutRoutes />;
 }
 
-/** The shell inside a router: theme, toasts, query client, sign-in and the routes of SPEC section 2. */
+/** The shell inside a router: theme, toasts, query client, sign-in and the routes of docs/product.md, Routes and screens. */
 export function Shell({ config, auth, loadRemote, queryClient }: ShellProps) {
   const styles = useStyles();
   const [theme, setTheme] = useThemePreference();

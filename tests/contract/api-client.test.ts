@@ -60,7 +60,7 @@ describe('createApiClient', () => {
   });
 });
 
-describe('errorMessage (SPEC.md section 8)', () => {
+describe('errorMessage (docs/product.md, Messages and behaviour worth knowing)', () => {
   it("prefers the server's message, then the screen's fallback for an answer without one, then the error's own message", () => {
     expect(errorMessage(new ApiError(400, { message: 'Fill your audience name' }), 'Failed')).toBe('Fill your audience name');
     expect(errorMessage(new ApiError(500, undefined), 'Failed to update audience name')).toBe('Failed to update audience name');

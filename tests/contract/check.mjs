@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The contract check (DESIGN.md section 9): every operation of openapi.yaml that is implemented must have been
+// The contract check (docs/architecture.md, Tests): every operation of openapi.yaml that is implemented must have been
 // exercised by at least one test with response validation on. The API appends one JSON line per handled request,
 // {"operationId":"...","status":200}, to the file named by MAILROOM_OPERATION_LOG during its test run; this script
 // reads those logs and fails when an implemented operation never answered 2xx/3xx. Operations not implemented yet

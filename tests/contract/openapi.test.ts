@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-// The contract's structure, checked against SPEC.md sections 3, 4 and 7 and DESIGN.md section 2.
+// The contract's structure, checked against docs/product.md and docs/architecture.md, The contract.
 
 type Json = Record<string, unknown>;
 interface Operation {
@@ -65,7 +65,7 @@ function responseSchema(operationId: string, status: string, mediaType = 'applic
   return deref((response.content as Record<string, Json>)[mediaType]!.schema);
 }
 
-// SPEC.md section 7, every call with its query names, plus the decisions of DESIGN.md section 2 and the public routes.
+// docs/product.md, The calls, every call with its query names, plus the decisions of docs/architecture.md, The contract and the public routes.
 // [method, path, operationId, query parameter names]
 const EXPECTED: [string, string, string, string[]][] = [
   ['GET', '/api/audiences', 'listAudiences', ['page', 'limit', 'name']],
@@ -123,7 +123,7 @@ const EXPECTED: [string, string, string, string[]][] = [
   ['POST', '/webhooks/ses', 'sesWebhook', []],
 ];
 
-/** Operations beyond SPEC.md, each recorded in the README's Architecture section as an addition. */
+/** Operations beyond docs/product.md, each recorded in docs/decisions as an addition. */
 const ADDITIONS: [string, string, string, string[]][] = [
   ['GET', '/api/audiences/{id}/suppressed-contacts', 'countSuppressedContacts', []],
   ['POST', '/api/reports/{id}/resend-unconfirmed', 'resendUnconfirmedJobs', []],
@@ -142,14 +142,14 @@ const ADDITIONS: [string, string, string, string[]][] = [
   ['GET', '/api/activity', 'listActivity', ['member', 'kind', 'objectType', 'objectId', 'before', 'after', 'oldest', 'limit']],
 ];
 
-/** Query parameters added to SPEC.md's own operations (the README's Architecture section records each). */
+/** Query parameters added to docs/product.md's own operations (docs/decisions records each). */
 const ADDED_QUERY: Record<string, string[]> = {
   // People, not machines (issue 16): the Opened and Clicked filters can ask for human hits only.
   listEmailPerformance: ['humanOpened', 'humanClicked'],
   exportEmailPerformance: ['humanOpened', 'humanClicked'],
 };
 
-describe('paths of SPEC.md section 7', () => {
+describe('paths of docs/product.md, The calls', () => {
   it.each([...EXPECTED, ...ADDITIONS])('%s %s is %s with query %j', (method, path, operationId, query) => {
     const op = findOperation(method, path);
     expect(op, `${method} ${path}`).toBeDefined();
@@ -327,7 +327,7 @@ describe('entities, lists and enums', () => {
     expect(deref(schemaOf('PageMeta')).required).toEqual(['currentPage', 'itemCount', 'itemsPerPage', 'totalItems', 'totalPages']);
   });
 
-  it('entities carry the fields of SPEC.md section 3', () => {
+  it('entities carry the fields of docs/product.md, What the screens hold', () => {
     const fields: [string, string[]][] = [
       [
         'Audience',
@@ -453,7 +453,7 @@ describe('entities, lists and enums', () => {
   });
 
   it('enums are the spec values', () => {
-    // SCHEDULED is an addition (scheduled sending, README's Architecture); the spec's four keep their order.
+    // SCHEDULED is an addition (scheduled sending, docs/decisions); the spec's four keep their order.
     expect(deref(schemaOf('CampaignStatus')).enum).toEqual(['DRAFT', 'SCHEDULED', 'SENDING', 'SENT', 'ERROR']);
     expect(deref(schemaOf('AudienceSource'))).toMatchObject({ nullable: true, enum: ['CSV', 'TEXT', 'BIG_QUERY', 'FILTERS', null] });
     expect(deref(schemaOf('BounceType')).enum).toEqual(['HARD', 'SOFT']);

@@ -51,7 +51,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** The environment a production deployment gives every process (README, "Production"). */
+/** The environment a production deployment gives every process (docs/operations.md). */
 function productionEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return {
     // Node 24 first, as in the image; nothing of the repository's node_modules on the way.

@@ -1,5 +1,5 @@
 /**
- * The audiences screens (SPEC.md section 2: Audiences list, Audience detail, Import contacts wizard;
+ * The audiences screens (docs/product.md, Routes and screens: Audiences list, Audience detail, Import contacts wizard;
  * sections 4, 5, 8, 9), driven in Chromium against the whole stack: the real API, the RabbitMQ
  * import and delete consumers, PostgreSQL. Contact files are generated per test in its output folder.
  *

@@ -1,5 +1,5 @@
 /**
- * The campaigns screens (SPEC.md section 2: Campaigns list, Campaign editor; section 4: campaign
+ * The campaigns screens (docs/product.md, Routes and screens: Campaigns list, Campaign editor; section 4: campaign
  * states; sections 5, 8 and 9), driven in Chromium against the whole stack: the API, the RabbitMQ
  * sending consumers, PostgreSQL, and the suite's local SES (support/local-ses.ts), whose inbox tells
  * what was really sent and to whom.

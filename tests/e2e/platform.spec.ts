@@ -1,6 +1,6 @@
 /**
  * The platform: sign-in, routes, drawer, account menu, theme, narrow layout, quota bar, logout and
- * the bearer token on every API call (SPEC.md sections 1, 2, 4, 8, 9).
+ * the bearer token on every API call (docs/product.md).
  */
 import { expect, test, type Page, type Request, type Response } from '@playwright/test';
 import { MEMBER, OUTSIDER, shellConfig, signInAsMember, signInThroughProvider } from './support/auth';
@@ -22,7 +22,7 @@ test('a member lands on /audiences with the drawer, the quota bar and the accoun
 
   const drawer = nav(page);
   await expect(drawer).toBeVisible();
-  // Wide window: the permanent drawer, 250 px wide (SPEC section 9), not an overlay.
+  // Wide window: the permanent drawer, 250 px wide (docs/product.md, Limits and constants), not an overlay.
   await expect(drawer).not.toHaveAttribute('aria-modal', 'true');
   await expect.poll(async () => (await drawer.boundingBox())?.width).toBe(250);
   const entries = drawer.getByRole('link');

@@ -1,5 +1,5 @@
 /**
- * One remote down (DESIGN.md section 7): with the campaigns remote's server stopped, /campaigns
+ * One remote down (docs/architecture.md, Micro-frontends): with the campaigns remote's server stopped, /campaigns
  * shows an error panel in its own area while the drawer, the quota bar and the other remotes keep
  * working. The server is started again afterwards, whatever the outcome.
  */

@@ -1,5 +1,5 @@
 /**
- * The campaign report (SPEC.md section 2 "Campaign report", sections 4, 7, 8 and 9) through the whole
+ * The campaign report (docs/product.md, Routes and screens "Campaign report", sections 4, 7, 8 and 9) through the whole
  * journey on the suite's one-command stack: an audience imported through the wizard, a template and a
  * campaign made and sent through the API with the member's token, each recipient's mail read from the
  * local SES inbox, delivery, bounce and complaint events posted to the webhook as SNS posts them
@@ -114,10 +114,10 @@ const NOT_SENT_INFO = 'Showing all NOT_SENT contacts. This may take a moment to 
 
 /** dayjs 'YYYY-MM-DD HH:mm:ss A' of an ISO time, in the browser's UTC. */
 const shown = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 19)} ${Number(iso.slice(11, 13)) < 12 ? 'AM' : 'PM'}`;
-/** TruncatedText's cut (SPEC 9: 30 characters). */
+/** TruncatedText's cut (docs/product.md, Limits and constants: 30 characters). */
 const cut = (text: string) => (text.length > 30 ? `${text.slice(0, 29)}…` : text);
 
-/** The table as SPEC's columns read once the events, opens and clicks are in. */
+/** The table as docs/product.md's columns read once the events, opens and clicks are in. */
 const EXPECTED_ROWS: Record<string, string[]> = {
   [ADA]: [ADA, 'Sent successfully', 'Yes', 'Yes', 'None', '', '', '', '', ''],
   [BEN]: [BEN, 'Sent successfully', 'No', 'Yes', 'None', '', '', '', '', ''],
@@ -153,7 +153,7 @@ interface Journey {
   rows: Record<string, PerformanceRowJson>;
 }
 
-/** The email performance columns (SPEC.md), on the screen and in the export alike. */
+/** The email performance columns (docs/product.md), on the screen and in the export alike. */
 const COLUMNS = [
   'Email',
   'Send Status',

@@ -157,7 +157,7 @@ test.describe("the signed-in product under the shell's Content-Security-Policy",
     await page.getByRole('switch', { name: 'Dark theme' }).click();
     await expect(page.getByRole('switch', { name: 'Dark theme' })).toBeChecked();
 
-    // A tab-delimited TXT file, as SPEC step 0 offers it: imported as pasted text is (source TEXT).
+    // A tab-delimited TXT file, as docs/product.md's import wizard, step 0 offers it: imported as pasted text is (source TEXT).
     const id = await createAudienceThroughDialog(page, uniqueName('CSP walk'));
     await openImportWizard(page, id);
     const txt = writeFixture(testInfo, 'contacts.txt', 'Email\tFirst Name\nann@example.org\tAnn\nbob@example.org\tBob\n');

@@ -1,7 +1,7 @@
 /**
  * The session as a person meets it: a refused account can be left for another one, a deep link
  * survives the sign-in, every open tab learns of a logout, the quota bar follows a send, unknown
- * paths land on /audiences, and the pages stay free of federation warnings (SPEC.md sections 2, 4, 9).
+ * paths land on /audiences, and the pages stay free of federation warnings (docs/product.md).
  */
 import { expect, test, type Page } from '@playwright/test';
 import { AxeBuilder } from '@axe-core/playwright';

@@ -1,5 +1,5 @@
 /**
- * The templates screens (SPEC.md section 2: Templates list, Template editor; sections 8 and 9),
+ * The templates screens (docs/product.md, Routes and screens: Templates list, Template editor; sections 8 and 9),
  * driven in Chromium against the whole stack. The email editor's script is the stand-in of
  * support/templates.ts, served at the address the product is configured with; the product's own
  * loader, wrapper, autosave and preview code run as they do for members.

@@ -3,7 +3,7 @@ import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
 // The workspace's own eslint.config.js on snippets linted as if they were files of the apps: the
-// import boundaries of DESIGN.md sections 7 and 10 and the typed and hooks rules fire where they should.
+// import boundaries of docs/architecture.md and the typed and hooks rules fire where they should.
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const eslint = new ESLint({ cwd: root });

@@ -1,5 +1,5 @@
 /**
- * The embedded OpenID provider (development and tests; DESIGN.md sections 6 and 8), built on `oidc-provider` v9.
+ * The embedded OpenID provider (development and tests; docs/architecture.md), built on `oidc-provider` v9.
  *
  * - One public client (`mailroom-shell`, PKCE required, authorization code + refresh token).
  * - Access tokens are JWTs for the API: resource indicator `urn:mailroom:api` is the default resource, its audience is

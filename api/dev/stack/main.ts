@@ -1,5 +1,5 @@
 /**
- * `pnpm start`: the whole product in one command (DESIGN.md section 8).
+ * `pnpm start`: the whole product in one command (docs/architecture.md, Running anywhere).
  *
  * Every external piece has an embedded default that gives way to the real service when its
  * variable is set: PostgreSQL (DATABASE_URL), RabbitMQ (AMQP_URL), the identity provider

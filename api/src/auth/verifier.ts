@@ -1,5 +1,5 @@
 /**
- * Bearer-token verification for the API (DESIGN.md section 6).
+ * Bearer-token verification for the API (docs/architecture.md, Sign-in).
  *
  * The API trusts only a JWT it verifies itself: signature against the identity provider's JWKS (remote, found through
  * OpenID discovery unless `jwksUri` is given), issuer, audience, expiry, an asymmetric algorithm, an issue time (`iat`)

@@ -1,7 +1,7 @@
 /**
  * Where express-openapi-validator (or the AJV under it) lets through, or answers 500 to, what the
  * contract refuses: each gap is closed here with the validator's own 400, so routes may trust the
- * contract as DESIGN.md section 2 says.
+ * contract as docs/architecture.md, The contract says.
  */
 import { readFileSync } from 'node:fs';
 import type { ErrorRequestHandler, RequestHandler } from 'express';

@@ -1,5 +1,5 @@
 /**
- * The links of a campaign, taken when sending starts (DESIGN.md section 5): every `<a>` whose href
+ * The links of a campaign, taken when sending starts (docs/architecture.md, Mail and tracking): every `<a>` whose href
  * is http(s) becomes a campaign_links row, and the campaign's html snapshot carries its id in
  * `data-link-id`, so the report's click map can put each link's figures on it.
  *

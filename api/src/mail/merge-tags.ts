@@ -1,5 +1,5 @@
 /**
- * Merge tags (DESIGN.md section 5): `{{name}}` in a template, subject or preview text, replaced for
+ * Merge tags (docs/architecture.md, Mail and tracking): `{{name}}` in a template, subject or preview text, replaced for
  * each contact from the contact's data by header name. `{{email}}` is the contact's address.
  *
  * A tag names a header of the audience: the exact name first, else the one that differs only in

@@ -17,7 +17,7 @@
  * client's middleware stack, schema serialiser and endpoint rules cost about 0.5 ms of CPU per call,
  * more than everything else a worker does for a mail together; at 1,500 mails a second that is most
  * of a core (README, Architecture). GetAccount and every other call still go through the client.
- * Nothing is ever retried here: a call that timed out may have sent (DESIGN.md section 3).
+ * Nothing is ever retried here: a call that timed out may have sent (docs/architecture.md, Data; Sending, at most once per job).
  */
 import { createHash, createHmac, createSecretKey, type Hash, type Hmac, type KeyObject } from 'node:crypto';
 import type { SendEmailCommandInput, SESv2Client } from '@aws-sdk/client-sesv2';

@@ -31,7 +31,7 @@ export function createSesClient(config: Pick<Config, 'aws'>): SESv2Client {
     region,
     ...(sesEndpoint ? { endpoint: sesEndpoint } : {}),
     // One call, never a retry by the SDK: a call that timed out may have sent the mail, and
-    // sending is at most once per job (DESIGN.md section 3). Our own code decides what to retry.
+    // sending is at most once per job (docs/architecture.md, Data; Sending, at most once per job). Our own code decides what to retry.
     maxAttempts: 1,
     requestHandler: { connectionTimeout: SES_TIMEOUTS.connectMs, requestTimeout: SES_TIMEOUTS.answerMs, throwOnRequestTimeout: true },
     // The local server wants a signed request but checks no key; real SES uses the default chain.

@@ -1,5 +1,5 @@
 /**
- * One page type and helper for every list of the API (`{ items, meta }`, SPEC section 3).
+ * One page type and helper for every list of the API (`{ items, meta }`, docs/product.md, What the screens hold).
  * The contract bounds `page` and `limit` so that `offset` below stays a safe integer.
  */
 import type { PageMeta } from '@mailroom/api-client';

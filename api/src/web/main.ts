@@ -3,7 +3,7 @@
  * shell's built files with its runtime `/config.json` and `/remotes.json`, and each remote's built files
  * under `/remotes/<dir>/`, on PORT. The API is another process (`http`): the load balancer in front
  * sends `/api`, `/t`, `/unsubscribe`, `/webhooks` to it and everything else here, so the shell and
- * the API share one origin (README, "Production").
+ * the API share one origin (docs/operations.md).
  *
  * A remote published elsewhere (a CDN, any static host) is named by REMOTE_<NAME>_URL (its
  * mf-manifest.json); without it remotes.json names this server's copy, under PUBLIC_URL.

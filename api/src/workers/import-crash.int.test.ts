@@ -1,5 +1,5 @@
 /**
- * A worker crash in the middle of an import (SPEC: "resumed or cleanly failed on restart, never
+ * A worker crash in the middle of an import (as an earlier issue asked: "resumed or cleanly failed on restart, never
  * left isImporting forever"), end to end: the upload goes through the real HTTP route into a
  * RabbitMQ queue private to this file (QUEUE_PREFIX), the REAL worker entry point
  * (`node --import tsx src/workers/main.ts`) runs as a child process and is SIGKILLed while

@@ -9,7 +9,7 @@ const useStyles = makeStyles({
 
 /**
  * What the detail page and the import wizard show when their audience cannot be had: 'Audience not
- * found' (SPEC.md), plus the error and a retry when the cause was a failed request rather than a 404.
+ * found' (docs/product.md), plus the error and a retry when the cause was a failed request rather than a 404.
  */
 export function AudienceNotFound({ error, onRetry }: { error: unknown; onRetry: () => void }) {
   const styles = useStyles();

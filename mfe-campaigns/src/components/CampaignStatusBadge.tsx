@@ -18,7 +18,7 @@ const LIST_LOOK: Record<CampaignStatus, Pick<BadgeProps, 'appearance' | 'color'>
 };
 
 /**
- * A campaign's status chip (SPEC 4): the list shows Sending as a warning, Sent green and Error outlined
+ * A campaign's status chip (docs/product.md, the screens and their states): the list shows Sending as a warning, Sent green and Error outlined
  * in red; the editor (`neutralUnlessSent`) shows Sent green and every other status neutral.
  */
 export function CampaignStatusBadge({ status, neutralUnlessSent = false }: { status: CampaignStatus; neutralUnlessSent?: boolean }) {

@@ -140,7 +140,7 @@ export function expectBody<T>(data: T | undefined): T {
 }
 
 /**
- * The text to show for a failed request (SPEC.md section 8): the server's message when present; for an
+ * The text to show for a failed request (docs/product.md, Messages and behaviour worth knowing): the server's message when present; for an
  * answer without one, the screen's own fallback (e.g. 'Failed to update audience name'); for a request
  * that never got an answer, the error's own message.
  */

@@ -13,7 +13,7 @@ type EmailPerformanceRow = components['schemas']['EmailPerformanceRow'];
 type CampaignStatus = components['schemas']['CampaignStatus'];
 type MachineReason = components['schemas']['MachineReason'];
 
-/** The columns of the report's Email Performance table (SPEC section 2), in order. */
+/** The columns of the report's Email Performance table (docs/product.md, Routes and screens), in order. */
 export const EMAIL_PERFORMANCE_COLUMNS = [
   'Email',
   'Send Status',
@@ -28,7 +28,7 @@ export const EMAIL_PERFORMANCE_COLUMNS = [
 ] as const;
 
 /**
- * Every send status with its label (SPEC 4), in the Send Status filter's order: the spec's four
+ * Every send status with its label (docs/product.md, the screens and their states), in the Send Status filter's order: the spec's four
  * first, then the server's in-between states, which rows can show too. A status the contract adds
  * fails the type check here until it has its label.
  */

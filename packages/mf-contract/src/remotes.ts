@@ -98,7 +98,7 @@ export const SUB_NAV: Partial<Record<RemoteName, readonly SubNavEntry[]>> = {
   audiences: [{ path: `${REMOTES.audiences.basePath}/suppressions`, label: 'Suppressions' }],
 };
 
-/** SPEC section 2: where a signed-in member lands, and where any path the app does not know leads. */
+/** docs/product.md, Routes and screens: where a signed-in member lands, and where any path the app does not know leads. */
 export const HOME_PATH = REMOTES.audiences.basePath;
 
 export const REMOTE_NAMES = Object.keys(REMOTES) as RemoteName[];

@@ -15,7 +15,7 @@ const useStyles = makeStyles({
   input: { minWidth: '260px', maxWidth: '100%' },
 });
 
-/** A list screen's name search: a box and a Search button; Enter searches too (SPEC: Search button or Enter). */
+/** A list screen's name search: a box and a Search button; Enter searches too (docs/product.md, Search button or Enter). */
 export function NameSearchForm({ value, onSearch, label = 'Search by name' }: NameSearchFormProps) {
   const styles = useStyles();
   const [text, setText] = useState(value);

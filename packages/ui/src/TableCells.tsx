@@ -70,7 +70,7 @@ export function DetailLine({ children }: { children: ReactNode }) {
 export interface LastEditedProps {
   /** A template or campaign: when it was last saved, and by whom when known. */
   item: { updatedAt: string; updatedByEmail: string | null };
-  /** Templates show minutes, campaigns seconds (SPEC 9). */
+  /** Templates show minutes, campaigns seconds (docs/product.md, Limits and constants). */
   format?: string;
 }
 

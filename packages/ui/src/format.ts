@@ -4,7 +4,7 @@ import dayjs from 'dayjs';
 export const DATE_TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss A';
 export const DATE_TIME_MINUTES_FORMAT = 'YYYY-MM-DD HH:mm A';
 
-/** Tooltip text is truncated at 30 characters (SPEC 9). */
+/** Tooltip text is truncated at 30 characters (docs/product.md, Limits and constants). */
 export const TRUNCATE_LENGTH = 30;
 
 /** Formats a date with dayjs; an absent or unparseable date renders as an empty string. */

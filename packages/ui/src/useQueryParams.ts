@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo } from 'react';
 import { useSearchParams } from 'react-router-dom';
 
-/** Default list page and page size (SPEC 9). */
+/** Default list page and page size (docs/product.md, Limits and constants). */
 export const DEFAULT_PAGE = 1;
 export const DEFAULT_LIMIT = 10;
 /** The page sizes the list screens offer. */

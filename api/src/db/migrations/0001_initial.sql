@@ -1,4 +1,4 @@
--- The whole record of Mailroom (DESIGN.md section 3). PostgreSQL is the source of truth;
+-- The whole record of Mailroom (docs/architecture.md, Data; Sending, at most once per job). PostgreSQL is the source of truth;
 -- RabbitMQ only carries work. Counters that lists show are kept on the parent rows so that a
 -- page of a million-row audience or campaign never counts rows.
 
@@ -65,7 +65,7 @@ CREATE TABLE campaigns (
 );
 CREATE INDEX campaigns_updated ON campaigns (updated_at DESC, id DESC);
 
--- One row per contact per campaign: the unit of sending, sent at most once (DESIGN.md section 3).
+-- One row per contact per campaign: the unit of sending, sent at most once (docs/architecture.md, Data; Sending, at most once per job).
 CREATE TABLE campaign_jobs (
   id              bigserial PRIMARY KEY,
   campaign_id     bigint NOT NULL REFERENCES campaigns (id) ON DELETE CASCADE,

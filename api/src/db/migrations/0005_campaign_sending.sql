@@ -1,4 +1,4 @@
--- Campaign sending (DESIGN.md sections 3 to 5): the send rate shared by every worker process.
+-- Campaign sending (docs/architecture.md): the send rate shared by every worker process.
 
 -- One row: the schedule of send slots of the whole deployment (services/sending/send-rate.ts).
 -- A generic cell rate algorithm: next_slot_at is when the next mail may go; a worker reserves a

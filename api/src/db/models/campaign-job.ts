@@ -3,7 +3,7 @@ import { DataTypes, Model, type CreationOptional, type InferAttributes, type Inf
 export type CampaignJobStatus = 'QUEUED' | 'SENDING' | 'SENT_WAIT_ACK' | 'SENT_SUCCESS' | 'FAILED' | 'UNKNOWN';
 export type BounceType = 'HARD' | 'SOFT';
 
-/** One contact in one campaign: the unit of sending, sent at most once (DESIGN.md section 3). */
+/** One contact in one campaign: the unit of sending, sent at most once (docs/architecture.md, Data; Sending, at most once per job). */
 export class CampaignJob extends Model<InferAttributes<CampaignJob>, InferCreationAttributes<CampaignJob>> {
   declare id: CreationOptional<number>;
   declare campaignId: number;

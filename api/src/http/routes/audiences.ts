@@ -1,5 +1,5 @@
 /**
- * The audience and contact calls (SPEC.md section 7). Thin: read the request, call the audience
+ * The audience and contact calls (docs/product.md, The calls). Thin: read the request, call the audience
  * service, answer. openapi.yaml has already validated (and typed) the inputs; the service's
  * DomainErrors become statuses in the one error handler.
  *

@@ -1,5 +1,5 @@
 /**
- * The campaign calls (SPEC.md section 7, and `POST /api/campaigns/{id}/continue`, `.../schedule`, `.../unschedule`). Thin: read the
+ * The campaign calls (docs/product.md, The calls, and `POST /api/campaigns/{id}/continue`, `.../schedule`, `.../unschedule`). Thin: read the
  * request, call the campaign service, answer. openapi.yaml has already validated (and typed) the
  * inputs; the service's DomainErrors become statuses in the one error handler.
  */

@@ -1,5 +1,5 @@
 /**
- * The report calls (SPEC.md section 7, Reports). Thin: read the request, call the report service,
+ * The report calls (docs/product.md, The calls, Reports). Thin: read the request, call the report service,
  * answer. openapi.yaml has already validated the inputs (filter values are enums and booleans).
  */
 import { pipeline } from 'node:stream/promises';

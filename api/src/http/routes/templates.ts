@@ -1,5 +1,5 @@
 /**
- * The template calls (SPEC.md section 7). Thin: read the request, call the template service,
+ * The template calls (docs/product.md, The calls). Thin: read the request, call the template service,
  * answer. openapi.yaml has already validated the inputs (names, bounded html, text and preview);
  * the body of a save may be a few MB (the editor's design), so only that route takes a larger body.
  */

@@ -1,5 +1,5 @@
 /**
- * Audiences: the rules behind the audience and contact calls (SPEC.md sections 5 and 7) and the
+ * Audiences: the rules behind the audience and contact calls (docs/product.md) and the
  * background work they queue. No HTTP, AMQP or SQL here: errors are DomainErrors (the HTTP layer
  * maps their kinds to statuses), work goes through the typed queues, data through the repositories.
  *

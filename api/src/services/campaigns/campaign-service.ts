@@ -1,5 +1,5 @@
 /**
- * Campaigns: the rules behind the campaign calls (SPEC.md sections 4, 5 and 7). No HTTP, AMQP or
+ * Campaigns: the rules behind the campaign calls (docs/product.md). No HTTP, AMQP or
  * SQL here: errors are DomainErrors, data goes through the repository, sending through the
  * sending service (services/sending), which is also what reports use.
  *
@@ -49,7 +49,7 @@ export const scheduleFailed = (at: Date, reason: string) => `The schedule for ${
 const SCHEDULE_MAX_AHEAD_MS = 366 * 24 * 3600_000;
 /** Due campaigns one sweep starts at most (the next sweep, a second later, takes the rest). */
 const DUE_PER_SWEEP = 20;
-// The pre-send checks, in the spec's order and words (SPEC.md section 5).
+// The pre-send checks, in the spec's order and words (docs/product.md, the screens' checks).
 export const SELECT_AUDIENCE = 'Please select an audience';
 export const SELECT_TEMPLATE = 'Please select a template';
 export const INPUT_SUBJECT = 'Please input email subject';

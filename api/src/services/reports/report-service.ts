@@ -1,5 +1,5 @@
 /**
- * Campaign reports (SPEC.md sections 2, 7 and 8): overview, email performance with its filters and
+ * Campaign reports (docs/product.md): overview, email performance with its filters and
  * export, click counts, and the report's four actions. No HTTP, AMQP or SQL here.
  *
  * The actions go through the sending service's dispatch, the same transaction and claim as the
@@ -33,7 +33,7 @@ import { domainTable, timelineBuckets } from './outcome.js';
 
 export type { EmailPerformanceFilters, EmailPerformanceRow };
 
-// SPEC.md section 8.
+// docs/product.md, Messages and behaviour worth knowing.
 export const RETRY_ALL_QUEUED = 'All failed jobs have been queued for retry. Please check the status in a few moments.';
 export const NOT_SENT_QUEUED = 'All NOT_SENT contacts have been queued for sending. Please check the status in a few moments.';
 export const NOTHING_TO_RETRY = 'There were no failed emails to retry.';

@@ -26,7 +26,7 @@ import {
 
 type Column = (typeof EMAIL_PERFORMANCE_COLUMNS)[number] | typeof HUMAN_HITS_COLUMN | typeof MACHINE_EVIDENCE_COLUMN;
 
-/** Each column of the report's table (SPEC.md, Email Performance) as the screen words it. */
+/** Each column of the report's table (docs/product.md, Email Performance) as the screen words it. */
 const CELLS: Record<Column, (row: EmailPerformanceRow) => string | null> = {
   Email: (row) => row.email,
   // A suppressed contact reads as on the screen ('Suppressed (unsubscribed)').

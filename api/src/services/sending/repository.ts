@@ -1,5 +1,5 @@
 /**
- * The statements of sending (DESIGN.md section 3): jobs created in one INSERT ... SELECT, claimed
+ * The statements of sending (docs/architecture.md, Data; Sending, at most once per job): jobs created in one INSERT ... SELECT, claimed
  * in batches with a conditional UPDATE committed before SES is called, their outcomes recorded in
  * batches with the campaign's counters in the same statement. Raw SQL: these are set-based
  * statements on up to a million rows and the claim is the at-most-once guarantee itself.

@@ -1,5 +1,5 @@
 /**
- * Sending (DESIGN.md sections 3 to 5), at most once per job:
+ * Sending (docs/architecture.md), at most once per job:
  *
  * `dispatch` is the one way jobs get sent: it creates or resets jobs and marks the campaign
  * SENDING in one transaction (the first send also snapshots the html with its links), then

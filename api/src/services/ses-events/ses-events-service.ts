@@ -1,5 +1,5 @@
 /**
- * SES delivery events, as SNS posts them to the webhook (DESIGN.md section 3): Delivery moves a
+ * SES delivery events, as SNS posts them to the webhook (docs/architecture.md, Data; Sending, at most once per job): Delivery moves a
  * job to SENT_SUCCESS; Bounce records its type (Permanent as HARD, others SOFT), message and time;
  * Complaint records its type and time; hard bounces and complaints suppress the address for every
  * later send of the organisation, and so do `softBounceLimit` soft bounces in a row (a delivery in

@@ -1,5 +1,5 @@
 /**
- * Templates: the rules behind the template calls (SPEC.md section 7). No HTTP or SQL here: errors
+ * Templates: the rules behind the template calls (docs/product.md, The calls). No HTTP or SQL here: errors
  * are DomainErrors, data goes through the repository. Who edited a template last, and when, comes
  * from the signed-in member and the clock, never from the request body.
  */

@@ -1,5 +1,5 @@
 /**
- * What the links in sent mail do (DESIGN.md section 5). Every token is checked first (HMAC,
+ * What the links in sent mail do (docs/architecture.md, Mail and tracking). Every token is checked first (HMAC,
  * constant-time): a forged or altered token records nothing and never redirects.
  *  - open: the hit is taken; the caller always answers the image;
  *  - click: the hit is taken and the answer is the link's stored href, never anything from the

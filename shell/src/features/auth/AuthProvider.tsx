@@ -20,7 +20,7 @@ const AuthContext = createContext<AuthContextValue | null>(null);
 const errorMessage = (error: unknown) => (error instanceof Error && error.message ? error.message : 'Sign-in failed');
 
 /**
- * Sign-in on load (SPEC section 4, "Sign-in"): the redirect callback or the silent check, then the
+ * Sign-in on load (docs/product.md, the screens and their states, "Sign-in"): the redirect callback or the silent check, then the
  * profile; only an e-mail of the organisation's domain signs in, anyone else gets an error toast,
  * loses the local session and stays signed out.
  */

@@ -8,7 +8,7 @@ export const CALLBACK_PATH = '/login/callback';
 export const CHOOSE_ACCOUNT_KEY = 'mailroom.chooseAccount';
 /** The channel on which this browser's tabs tell each other of a logout. */
 export const SESSION_CHANNEL = 'mailroom-session';
-/** SPEC section 9: the provider session is checked every 5 seconds. */
+/** docs/product.md, Limits and constants: the provider session is checked every 5 seconds. */
 export const SESSION_CHECK_MS = 5000;
 /** What a prompt=none request answers when nobody is signed in at the provider any more. */
 const SIGNED_OUT_ERRORS = new Set(['login_required', 'interaction_required', 'consent_required', 'account_selection_required']);
@@ -39,7 +39,7 @@ export function createOidcAuth(config: ShellConfig, origin = window.location.ori
     scope: config.oidc.scope || 'openid profile email',
     loadUserInfo: true,
     automaticSilentRenew: true,
-    // SPEC section 9: login state kept for 1 hour, session checked every 5 seconds.
+    // docs/product.md, Limits and constants: login state kept for 1 hour, session checked every 5 seconds.
     staleStateAgeInSeconds: 3600,
     monitorSession: true,
     checkSessionIntervalInSeconds: 5,

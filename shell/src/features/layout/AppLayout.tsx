@@ -33,7 +33,7 @@ import { AccountMenu } from './AccountMenu';
 import { ScrollToTopButton } from './ScrollToTopButton';
 import { WIDE_SCREEN, useMediaQuery } from './useMediaQuery';
 
-/** SPEC section 9: drawer width 250, collapsed 80. */
+/** docs/product.md, Limits and constants: drawer width 250, collapsed 80. */
 export const DRAWER_WIDTH = 250;
 export const DRAWER_COLLAPSED_WIDTH = 80;
 

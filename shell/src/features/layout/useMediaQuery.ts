@@ -14,5 +14,5 @@ export function useMediaQuery(query: string): boolean {
   );
 }
 
-/** SPEC section 9 breakpoint sm: the permanent drawer and the login photo start at 600px. */
+/** docs/product.md, Limits and constants breakpoint sm: the permanent drawer and the login photo start at 600px. */
 export const WIDE_SCREEN = '(min-width: 600px)';

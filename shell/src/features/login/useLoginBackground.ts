@@ -7,7 +7,7 @@ interface PhotoSearch {
 }
 
 /**
- * SPEC section 2 (Login): on a window 600px wide or wider, a random food photo from the stock-photo
+ * docs/product.md, Routes and screens (Login): on a window 600px wide or wider, a random food photo from the stock-photo
  * service (Pexels-style search, 80 per page); the bundled image when there is no service, it fails,
  * or the window is narrow. Nothing is fetched under 600px.
  */

@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { Toast, ToastTitle, Toaster, useToastController } from '@fluentui/react-components';
 import type { ToastIntent } from '@mailroom/mf-contract';
 
-/** SPEC section 9: success toasts hide after 3 s, warning, info and error after 4 s. */
+/** docs/product.md, Limits and constants: success toasts hide after 3 s, warning, info and error after 4 s. */
 export const TOAST_TIMEOUT_MS: Record<ToastIntent, number> = { success: 3000, info: 4000, warning: 4000, error: 4000 };
 
 export interface ToastItem {

@@ -15,7 +15,7 @@ const useStyles = makeStyles({
   details: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalXL, paddingTop: tokens.spacingVerticalXS },
 });
 
-/** The daily sending quota, kept sticky under the top of the page by the layout (SPEC section 2, Shell). */
+/** The daily sending quota, kept sticky under the top of the page by the layout (docs/product.md, Routes and screens, Shell). */
 export function QuotaBar() {
   const styles = useStyles();
   const quota = useQuota();

@@ -1,9 +1,9 @@
-/** GET /api/ses-quota (SPEC section 3, Quota), as the contract defines it. */
+/** GET /api/ses-quota (docs/product.md, What the screens hold, Quota), as the contract defines it. */
 export type { Quota } from '@mailroom/api-client';
 
 export type QuotaLevel = 'success' | 'warning' | 'error';
 
-/** SPEC section 9: green below 70 percent, warning from 70 up to below 90, error from 90. */
+/** docs/product.md, Limits and constants: green below 70 percent, warning from 70 up to below 90, error from 90. */
 export function quotaLevel(percentage: number): QuotaLevel {
   if (percentage >= 90) return 'error';
   if (percentage >= 70) return 'warning';

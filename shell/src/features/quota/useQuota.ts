@@ -4,7 +4,7 @@ import { sendsMail } from '@mailroom/mf-contract';
 import { useShell } from '../../ShellContext';
 import type { Quota } from './quota';
 
-/** SPEC section 9: quota refresh every 5 minutes. */
+/** docs/product.md, Limits and constants: quota refresh every 5 minutes. */
 export const QUOTA_REFRESH_MS = 5 * 60 * 1000;
 /** After a send, the quota is read this often... */
 export const SENDING_QUOTA_REFRESH_MS = 5000;

@@ -5,7 +5,7 @@ import { useApiClient } from '@mailroom/mf-contract/react';
 import { fileNameFromContentDisposition, saveBlob } from '@mailroom/ui';
 import { audienceKeys, type AudienceListParams, type ContactListParams } from './keys';
 
-/** Import polling interval (SPEC 9). */
+/** Import polling interval (docs/product.md, Limits and constants). */
 export const IMPORT_POLL_MS = 3000;
 
 /** The API's largest page size; 'All' contacts asks for at most this many per page. */

@@ -7,7 +7,7 @@ import { useExportContacts } from '../api/audiences';
 
 /**
  * Import Contacts (or 'Import in Progress...' while one runs) and Export Contacts. Import is offered only
- * while the audience has no source (SPEC.md section 4): an audience takes one import.
+ * while the audience has no source (docs/product.md, the screens and their states): an audience takes one import.
  */
 export function AudienceOptionsMenu({ audience }: { audience: Audience }) {
   const { basePath, notify } = useRemote();

@@ -15,7 +15,7 @@ import { MAX_PAGE_SIZE, useContacts } from '../api/audiences';
 import type { ContactListParams } from '../api/keys';
 import { ContactsTable } from './ContactsTable';
 
-/** Contact table page sizes (SPEC 9); 'all' asks for numberOfContacts rows. */
+/** Contact table page sizes (docs/product.md, Limits and constants); 'all' asks for numberOfContacts rows. */
 export const CONTACT_PAGE_SIZES: readonly PageSize[] = [5, 10, 25, 'all'];
 export const SEARCH_DEBOUNCE_MS = 500;
 

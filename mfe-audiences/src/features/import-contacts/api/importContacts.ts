@@ -6,7 +6,7 @@ import { importKeys } from './keys';
 /** How the contacts are given: a file (type=csv) or pasted text (type=text). */
 export type ImportMethod = 'csv' | 'text';
 
-/** The server turns pasted text into a file under this name (SPEC 5). */
+/** The server turns pasted text into a file under this name (docs/product.md, the screens' checks). */
 export const PASTED_CONTACTS_FILE_NAME = 'contactsInText.csv';
 
 /** The audience receiving the import: its source decides whether it can take contacts. */

@@ -3,7 +3,7 @@ import { DismissRegular, DocumentArrowUpRegular } from '@fluentui/react-icons';
 import { useDropzone, type Accept, type FileRejection } from 'react-dropzone';
 import { useState } from 'react';
 
-/** .csv and the media types browsers give CSV files, and tab-delimited .txt files (SPEC step 0). */
+/** .csv and the media types browsers give CSV files, and tab-delimited .txt files (docs/product.md's import wizard, step 0). */
 export const CONTACTS_FILE_ACCEPT: Accept = {
   'text/csv': ['.csv'],
   'application/vnd.ms-excel': ['.csv'],

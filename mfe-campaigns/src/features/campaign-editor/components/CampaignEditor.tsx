@@ -137,7 +137,7 @@ export function CampaignEditor({ campaign }: { campaign: Campaign }) {
     if (await saveDraft()) void navigate(basePath);
   };
 
-  // Send (SPEC 4 and 5): save, the pre-send checks in order, the invalid-contacts warning, then the confirmation.
+  // Send (docs/product.md, the screens and their states and 5): save, the pre-send checks in order, the invalid-contacts warning, then the confirmation.
   // Schedule runs the same steps, the picker between the checks and the warning (`at` carries the time).
   const startSend = async () => {
     setPreparing('send');
@@ -187,7 +187,7 @@ export function CampaignEditor({ campaign }: { campaign: Campaign }) {
     }
     const { id, name } = draft.audience!;
     const [read, counted] = await Promise.allSettled([fetchAudience(id), fetchSuppressed(id)]);
-    // The confirmation still opens without a count that could not be read (SPEC 8), but the member is told.
+    // The confirmation still opens without a count that could not be read (docs/product.md, Messages and behaviour worth knowing), but the member is told.
     if (read.status === 'rejected') notify('error', errorMessage(read.reason, 'Failed to load the audience'));
     else if (counted.status === 'rejected') notify('error', errorMessage(counted.reason, 'Failed to count the suppressed contacts'));
     const audience = read.status === 'fulfilled' ? read.value : null;

@@ -8,7 +8,7 @@ const useStyles = makeStyles({
 });
 
 /**
- * 'No Campaign Found!' with a way back to the list (SPEC: Campaign editor); when the cause was a failed
+ * 'No Campaign Found!' with a way back to the list (docs/product.md, Campaign editor); when the cause was a failed
  * request rather than a missing campaign, the error and a retry too.
  */
 export function CampaignNotFound({ error, onRetry }: { error: unknown; onRetry: () => void }) {

@@ -1,6 +1,6 @@
 import { Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle } from '@fluentui/react-components';
 
-/** The Error dialog of the pre-send checks (SPEC 5): the first failed check's message. */
+/** The Error dialog of the pre-send checks (docs/product.md, the screens' checks): the first failed check's message. */
 export function ErrorDialog({ message, onClose }: { message: string; onClose: () => void }) {
   return (
     <Dialog open modalType="alert" onOpenChange={(_, data) => !data.open && onClose()}>

@@ -16,7 +16,7 @@ export interface FromSectionProps {
   disabled?: boolean;
 }
 
-/** The sender: a free name, and an address chosen from the organisation's authorized ones (SPEC 5). */
+/** The sender: a free name, and an address chosen from the organisation's authorized ones (docs/product.md, the screens' checks). */
 export function FromSection({ fromName, fromEmail, onChange, disabled = false }: FromSectionProps) {
   const styles = useStyles();
   const senders = useAuthorizedSenders();

@@ -19,7 +19,7 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import type { PickerParams } from '../api/keys';
 
-/** Pickers start at page 1 with 10 per page (SPEC 9). */
+/** Pickers start at page 1 with 10 per page (docs/product.md, Limits and constants). */
 export const PICKER_PAGE_SIZE = 10;
 
 export interface PickerColumn<T> {

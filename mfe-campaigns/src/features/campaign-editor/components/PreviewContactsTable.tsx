@@ -4,7 +4,7 @@ import type { Contact, ContactList } from '@mailroom/api-client';
 import { ColumnHeaders, PagedTableFooter, QueryStateSwitch, ScrollingTable, TruncatedText } from '@mailroom/ui';
 import type { UseQueryResult } from '@tanstack/react-query';
 
-/** Preview contacts table page sizes (SPEC 9); it starts at 10. */
+/** Preview contacts table page sizes (docs/product.md, Limits and constants); it starts at 10. */
 export const PREVIEW_PAGE_SIZES = [5, 10, 25, 50] as const;
 
 export interface PreviewContactsTableProps {

@@ -38,7 +38,7 @@ export interface PreviewDialogProps {
 }
 
 /**
- * The full-screen preview (SPEC: Campaign editor): the email as rendered for one contact, the audience's
+ * The full-screen preview (docs/product.md, Campaign editor): the email as rendered for one contact, the audience's
  * contacts to choose that contact from, subject, preview text and audience, and the validation banner
  * with the contacts whose data lacks a field the email uses.
  */

@@ -22,7 +22,7 @@ export function InvalidContactsDialog({
 
 export interface ConfirmSendDialogProps {
   audienceName: string;
-  /** numberOfContacts minus numberOfContactsWithErrors (SPEC: Campaign editor); null when the audience could not be read. */
+  /** numberOfContacts minus numberOfContactsWithErrors (docs/product.md, Campaign editor); null when the audience could not be read. */
   recipients: number | null;
   /** How many of those are suppressed (skipped by the send); null when they could not be counted. */
   suppressed: SuppressedContacts | null;

@@ -6,11 +6,11 @@ import { TemplatePreviewImage } from './TemplatePreviewImage';
 
 const COLUMNS = [
   { header: 'Preview', cell: (template: TemplateSummary) => <TemplatePreviewImage name={template.name} preview={template.preview} /> },
-  // Templates' dates are to the minute, as the templates list shows them (SPEC 9).
+  // Templates' dates are to the minute, as the templates list shows them (docs/product.md, Limits and constants).
   { header: 'Last edited', cell: (template: TemplateSummary) => formatDateTime(template.updatedAt, DATE_TIME_MINUTES_FORMAT) },
 ];
 
-/** Chooses the campaign's template; it does not lead to the template editor (SPEC: Campaign editor). */
+/** Chooses the campaign's template; it does not lead to the template editor (docs/product.md, Campaign editor). */
 export function TemplatePickerDialog(props: {
   selectedId: number | null;
   onSelect: (template: TemplateSummary) => void;

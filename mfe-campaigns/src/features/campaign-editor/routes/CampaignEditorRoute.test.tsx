@@ -222,7 +222,7 @@ describe('Pickers', () => {
     expect(within(await section('Content')).getByText('Template 11')).toBeTruthy();
   });
 
-  it("shows the templates' last edit to the minute, as the templates list does (SPEC 9)", async () => {
+  it("shows the templates' last edit to the minute, as the templates list does (docs/product.md, Limits and constants)", async () => {
     const edited = template({ id: 4, name: 'Welcome back', updatedAt: new Date(2024, 2, 4, 15, 20, 30).toISOString() });
     const api = createFakeApi({ campaigns: [empty], templates: [edited] });
     const { user } = renderApp('/campaigns/edit/1', api);

@@ -31,7 +31,7 @@ export function draftOf(campaign: Campaign): CampaignDraft {
 
 const orNull = (text: string) => (text.trim() === '' ? null : text.trim());
 
-/** The save body (SPEC 7): every field, blank ones as null so that clearing a field clears it on the server. */
+/** The save body (docs/product.md, The calls): every field, blank ones as null so that clearing a field clears it on the server. */
 export function updateInputOf(draft: CampaignDraft): CampaignUpdateInput {
   return {
     name: draft.name.trim(),

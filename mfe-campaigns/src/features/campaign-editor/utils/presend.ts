@@ -1,7 +1,7 @@
 import type { FollowUpRecipients, SuppressedContacts } from '@mailroom/api-client';
 import type { CampaignDraft } from './draft';
 
-/** The pre-send checks' messages (SPEC 5), in the order they run. */
+/** The pre-send checks' messages (docs/product.md, the screens' checks), in the order they run. */
 export const PRESEND_MESSAGES = {
   audience: 'Please select an audience',
   template: 'Please select a template',

@@ -5,7 +5,7 @@ import { useApiClient } from '@mailroom/mf-contract/react';
 import { SENDS_MAIL } from '@mailroom/mf-contract';
 import { campaignKeys, type CampaignListParams } from './keys';
 
-/** The name a new campaign gets (SPEC 9). */
+/** The name a new campaign gets (docs/product.md, Limits and constants). */
 export const NEW_CAMPAIGN_NAME = 'My Campaign';
 
 /** A page of campaigns; read again while one on it is scheduled or sending (its status changes by itself). */

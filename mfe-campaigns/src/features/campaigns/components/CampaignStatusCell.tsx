@@ -29,7 +29,7 @@ const useStyles = makeStyles({
 });
 
 /**
- * The status chip (SPEC 4): Sending with its progress, Sent, and Error with its message as a tooltip and
+ * The status chip (docs/product.md, the screens and their states): Sending with its progress, Sent, and Error with its message as a tooltip and
  * 'Continue sending', which stays disabled while this campaign's continue request runs.
  */
 export function CampaignStatusCell({ campaign }: { campaign: CampaignSummary }) {

@@ -1,6 +1,6 @@
 import { ConfirmDialog } from '@mailroom/ui';
 
-/** 'Continue Campaign' (SPEC: Campaigns list): the question before a campaign in error continues. */
+/** 'Continue Campaign' (docs/product.md, Campaigns list): the question before a campaign in error continues. */
 export function ContinueCampaignDialog({ onConfirm, onCancel }: { onConfirm: () => void; onCancel: () => void }) {
   return (
     <ConfirmDialog open title="Continue Campaign" confirmLabel="Continue Sending" onConfirm={onConfirm} onCancel={onCancel}>

@@ -1,5 +1,5 @@
 /**
- * An open or click rate (SPEC: Campaigns list): unique opens or clicks divided by the jobs sent, with 1
+ * An open or click rate (docs/product.md, Campaigns list): unique opens or clicks divided by the jobs sent, with 1
  * in place of 0 sent so that a campaign that sent nothing reads 0.0% rather than dividing by zero.
  */
 export function rateOf(uniqueCount: number, jobsSent: number): number {

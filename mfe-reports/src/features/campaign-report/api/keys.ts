@@ -1,6 +1,6 @@
 import type { BounceType, SendStatus } from '@mailroom/api-client';
 
-/** The email performance filters (SPEC 3): absent means no filter. */
+/** The email performance filters (docs/product.md, What the screens hold): absent means no filter. */
 export interface EmailPerformanceFilters {
   /** Already trimmed; absent when the search box is blank. */
   email?: string;

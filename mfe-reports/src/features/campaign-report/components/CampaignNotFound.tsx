@@ -8,7 +8,7 @@ const useStyles = makeStyles({
 });
 
 /**
- * What the report shows when its campaign cannot be had: 'No Campaign Found!' (SPEC 8). The spec makes a
+ * What the report shows when its campaign cannot be had: 'No Campaign Found!' (docs/product.md, Messages and behaviour worth knowing). The spec makes a
  * failed load silent (no toast); a failure other than a 404 still gets its error and a retry in place.
  */
 export function CampaignNotFound({ error, onRetry }: { error: unknown; onRetry: () => void }) {

@@ -90,7 +90,7 @@ describe('Campaign report', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Spring news' })).toBeTruthy();
   });
 
-  it('sends a report address without an id, unknown to the app, to /audiences (SPEC section 2)', async () => {
+  it('sends a report address without an id, unknown to the app, to /audiences (docs/product.md, Routes and screens)', async () => {
     const { location } = setup('/campaigns/reports');
     await waitFor(() => expect(location().pathname).toBe('/audiences'));
   });

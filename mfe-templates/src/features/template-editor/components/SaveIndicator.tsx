@@ -8,7 +8,7 @@ const useStyles = makeStyles({
   failed: { color: tokens.colorPaletteRedForeground1, display: 'inline-flex' },
 });
 
-/** 'Saving...' and 'Saved' (SPEC), plus what the member should know in between. */
+/** 'Saving...' and 'Saved' (docs/product.md), plus what the member should know in between. */
 export function SaveIndicator({ status }: { status: SaveStatus }) {
   const styles = useStyles();
   return (

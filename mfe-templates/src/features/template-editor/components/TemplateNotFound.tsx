@@ -8,7 +8,7 @@ const useStyles = makeStyles({
 });
 
 /**
- * 'No Template Found!' with 'Back to homepage' (SPEC), plus the error and a retry when the cause was
+ * 'No Template Found!' with 'Back to homepage' (docs/product.md), plus the error and a retry when the cause was
  * a failed request rather than a missing template.
  */
 export function TemplateNotFound({ error, onRetry }: { error: unknown; onRetry: () => void }) {

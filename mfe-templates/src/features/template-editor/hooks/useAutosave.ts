@@ -4,7 +4,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSaveTemplate, type TemplateDraft } from '../api/templateEditor';
 import { keptDraft } from '../lib/keptDraft';
 
-/** Template autosave debounce (SPEC 9). */
+/** Template autosave debounce (docs/product.md, Limits and constants). */
 export const AUTOSAVE_DEBOUNCE_MS = 30_000;
 /** A failed save is tried again after the debounce, then twice as long each time, up to this. */
 export const AUTOSAVE_RETRY_MAX_MS = 5 * 60_000;
@@ -17,7 +17,7 @@ export function retryDelay(failures: number): number {
 }
 
 /**
- * Saves the editor's latest draft 30 s after the last change. SPEC 8 leaves failed saves silent;
+ * Saves the editor's latest draft 30 s after the last change. docs/product.md, Messages and behaviour worth knowing leaves failed saves silent;
  * here the member is told, the draft is kept and the save is tried again. Leaving the editor inside
  * the app saves what is pending; leaving the page (reload, close) asks first and keeps the draft in
  * the tab's session storage, where the editor finds it next time (`restored`).

@@ -1,4 +1,4 @@
-/** The contact fields the editor offers as merge tags, written {{field}} (SPEC 2, Template editor). */
+/** The contact fields the editor offers as merge tags, written {{field}} (docs/product.md, Routes and screens, Template editor). */
 export const MERGE_TAG_FIELDS = [
   'email',
   'address',

@@ -3,7 +3,7 @@ import { expectBody, type TemplateList } from '@mailroom/api-client';
 import { useApiClient } from '@mailroom/mf-contract/react';
 import { templateKeys, type TemplateListParams } from './keys';
 
-/** Default names of what the list creates (SPEC 9). */
+/** Default names of what the list creates (docs/product.md, Limits and constants). */
 export const NEW_TEMPLATE_NAME = 'My template';
 export const NEW_CAMPAIGN_NAME = 'My Campaign';
 

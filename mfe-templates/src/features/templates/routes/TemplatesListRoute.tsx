@@ -14,7 +14,7 @@ export function TemplatesListRoute() {
   const templates = useTemplates({ page: params.page, limit: params.limit, name: params.name });
   const createTemplate = useCreateTemplate();
 
-  // SPEC 8 leaves a failed create silent; the member is told instead, since nothing else happens.
+  // docs/product.md, Messages and behaviour worth knowing leaves a failed create silent; the member is told instead, since nothing else happens.
   const create = () =>
     createTemplate.mutate(undefined, {
       onSuccess: (id) => navigate(`${basePath}/edit/${id}`),

@@ -5,7 +5,7 @@ import { clickTotals, formatShare } from './shares';
 
 const useStyles = makeStyles({
   // The URL column takes the room the counts leave (a cell 100% wide whose content may shrink to nothing),
-  // so a URL shows as much as fits and ends in an ellipsis only where the room ends; SPEC 9's 30-character
+  // so a URL shows as much as fits and ends in an ellipsis only where the room ends; docs/product.md, Limits and constants's 30-character
   // cut is for tooltips of long messages, not for a column with room to spare.
   urlColumn: { width: '100%', maxWidth: 0 },
   url: { display: 'block', minWidth: '8em', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },

@@ -16,7 +16,7 @@ import { EmailPerformanceFilterBar, filtersOf, NO_FILTER, type FilterSelections 
 import { EmailPerformanceTable } from './EmailPerformanceTable';
 import { UnknownOutcomes } from '../unknown-outcomes/UnknownOutcomes';
 
-/** Email performance page sizes and the report's email search debounce (SPEC 9). */
+/** Email performance page sizes and the report's email search debounce (docs/product.md, Limits and constants). */
 export const EMAIL_PERFORMANCE_PAGE_SIZES: readonly PageSize[] = [5, 10, 25, 50];
 export const SEARCH_DEBOUNCE_MS = 500;
 

@@ -2,7 +2,7 @@ import { Badge, Tooltip } from '@fluentui/react-components';
 import type { Campaign } from '@mailroom/api-client';
 
 /**
- * The campaign's status chip (SPEC 4): a warning 'Sending' chip, a green 'Sent' chip, an outlined error
+ * The campaign's status chip (docs/product.md, the screens and their states): a warning 'Sending' chip, a green 'Sent' chip, an outlined error
  * chip whose tooltip is the error message, a neutral 'Draft'.
  */
 export function CampaignStatusBadge({ campaign }: { campaign: Pick<Campaign, 'status' | 'errorMessage'> }) {
