@@ -27,9 +27,11 @@ export type { SuppressionReason } from './suppression.js';
  */
 export const SQL_ONLY_TABLES: readonly string[] = [
   'activity',
+  'activity_members',
   'campaign_domain_counts',
   'campaign_hourly_counts',
   'campaign_job_counts',
+  'campaign_link_counts',
   'campaign_links',
   'follow_up_recipients',
   'send_rate',

@@ -107,7 +107,7 @@ describe('the address fold', () => {
       `INSERT INTO campaign_jobs (campaign_id, contact_id, email, status) VALUES ($1, $2, 'ΟΔΟΣ@uni.example', 'SENT_SUCCESS') RETURNING id`,
       [campaignId, sender.contactIds[0]],
     );
-    expect(await trackingRepository(t.db.database).unsubscribe(job.rows[0]!.id)).toBe(true);
+    expect((await trackingRepository(t.db.database).unsubscribe(job.rows[0]!.id)).found).toBe(true);
 
     const ses = sesEventRepository(t.db.database);
     await t.db.database.transaction((tx) => ses.suppress(tx, ['İX@UNI.example', 'i̇x@uni.example'], 'HARD_BOUNCE', campaignId));

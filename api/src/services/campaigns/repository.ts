@@ -310,11 +310,12 @@ export function campaignRepository(db: Database) {
       return rows[0]!.n;
     },
 
-    /** A page of a follow-up's recipients, as contacts: a range of their dense numbers. */
+    /** A page of a follow-up's recipients, as contacts (with why an address is suppressed since): a range of their dense numbers. */
     async followUpRecipients(campaignId: number, query: PageQuery): Promise<Contact[]> {
       const first = offsetOf(query) + 1;
       const { rows } = await db.query<Contact>(
-        `SELECT c.id, c.email, c.error_message AS "errorMessage", c.data
+        `SELECT c.id, c.email, c.error_message AS "errorMessage", c.data,
+                (SELECT s.reason FROM suppressions s WHERE s.email_lower = address_key(c.email)) AS "suppressionReason"
            FROM follow_up_recipients r JOIN contacts c ON c.id = r.contact_id
           WHERE r.campaign_id = $1 AND r.seq BETWEEN $2 AND $3
           ORDER BY r.seq`,

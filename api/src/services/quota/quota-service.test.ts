@@ -90,6 +90,8 @@ describe('the quota against the local SES server (the embedded default)', () => 
       quotaUsedPercentage: 0.5,
       maxSendRate: 1,
       max24HourSend: 200,
+      // No SES_CONFIGURATION_SET in this test's settings: no delivery event will come (an addition).
+      deliveryEventsConfigured: false,
     });
   });
 });
