@@ -66,7 +66,8 @@ test('the local SES inbox shows a mail without loading its pixel or remote image
   // The API records hits every 250 ms: a second is time enough for an open to show.
   await page.waitForTimeout(1_000);
   expect(outside, 'requests of the inbox page beyond the local SES').toEqual([]);
-  expect(refused.sort(), 'what the policy refused').toEqual([open, REMOTE_IMAGE].sort());
+  // The inbox lists every mail the suite sent so far: their pixels are refused too, this one's among them.
+  expect(refused, 'what the policy refused').toEqual(expect.arrayContaining([open, REMOTE_IMAGE]));
   expect(open.startsWith(`${baseURL}/t/o/`)).toBe(true);
   const campaign = (await readCampaign(api, id)) as Awaited<ReturnType<typeof readCampaign>> & {
     uniqueOpens: number;
