@@ -432,7 +432,9 @@ describe('an API process stopped with SIGTERM under load', () => {
       expect(cut, JSON.stringify(cut.slice(0, 5))).toEqual([]);
       for (const r of begun) expect(r.status).toBe(200);
       for (const r of begun.filter((r) => r.kind === 'download')) expect(r.lines).toBe(EXPORTED + 1);
-      const inFlight = begun.filter((r) => r.headersAt! < sigtermAt && r.endedAt! > sigtermAt);
+      // In flight: asked before SIGTERM, answered after it. Not "headers before SIGTERM": on a loaded
+      // machine a download can still be in its query when the signal comes, and is answered whole later.
+      const inFlight = begun.filter((r) => r.startedAt < sigtermAt && r.endedAt! > sigtermAt);
       expect(inFlight.length).toBeGreaterThan(0);
       const turnedAway = results.filter((r) => r.headersAt === undefined);
       // What got no answer at all never reached the app: connections still waiting to be accepted when
