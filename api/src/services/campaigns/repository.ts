@@ -9,7 +9,7 @@ import type { Database, Tx } from '../../db/database.js';
 import type { Audience as AudienceRow, Campaign as CampaignRow, Template as TemplateRow } from '../../db/models/index.js';
 import { likeContains } from '../contacts/repository.js';
 import { offsetOf, type PageQuery } from '../paging.js';
-import { REACHED_SINCE_FROZEN } from '../sending/repository.js';
+import { REACHED_SINCE_FROZEN } from '../sending/dispatch-repository.js';
 
 export type { Campaign, CampaignSummary, FollowUpRecipients, ValidationResult };
 
