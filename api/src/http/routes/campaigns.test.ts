@@ -22,10 +22,9 @@ import {
   ONLY_ERRORS_CONTINUED,
   SELECT_AUDIENCE,
   SELECT_TEMPLATE,
-  SENDER_NOT_AUTHORIZED,
   SENDING_STARTED,
-  TEMPLATE_EMPTY,
 } from '../../services/campaigns/campaign-service.js';
+import { SENDER_NOT_AUTHORIZED, TEMPLATE_EMPTY } from '../../services/campaigns/rules.js';
 
 let t: TestApp;
 let ses: SesEndpoint;
