@@ -99,7 +99,7 @@ function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverride
   const campaigns = createCampaignService({
     db,
     sending,
-    authorizedSenders: config.authorizedSenderEmails,
+    authorizedSenders: config.authorizedSenders,
     logger: logger.child({ component: 'campaigns' }),
   });
   return {
@@ -121,7 +121,7 @@ function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverride
       db,
       activityLog: activity,
       sending,
-      authorizedSenders: config.authorizedSenderEmails,
+      authorizedSenders: config.authorizedSenders,
       configurationSet: config.aws.sesConfigurationSet,
       logger: logger.child({ component: 'test-mails' }),
     }),
