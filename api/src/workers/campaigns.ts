@@ -1,6 +1,6 @@
 /**
  * The campaign consumers:
- *  - 'campaign-send': a batch of job ids of one campaign, sent by services/sending (claim, send
+ *  - 'campaign-send': a batch of job ids of one campaign, sent by services/sending/consumer.ts (claim, send
  *    within the shared rate, record). Several batches at once per worker; together they claim no
  *    more jobs than the worker has SES call slots (SEND_CONCURRENCY), so a worker that dies leaves
  *    at most that many in SENDING (later UNKNOWN): those on their way to SES.

@@ -1,7 +1,8 @@
 /**
- * The campaign calls (docs/product.md, The calls, and `POST /api/campaigns/{id}/continue`, `.../schedule`, `.../unschedule`). Thin: read the
- * request, call the campaign services (campaigns, scheduling, follow-ups, test mails), answer. openapi.yaml has already validated (and typed) the
- * inputs; the service's DomainErrors become statuses in the one error handler.
+ * The campaign calls (docs/product.md, The calls, and `POST /api/campaigns/{id}/continue`, `.../schedule`,
+ * `.../unschedule`). Thin: read the request, call the campaign services (campaigns, scheduling, follow-ups,
+ * test mails), answer. openapi.yaml has already validated (and typed) the inputs; the services'
+ * DomainErrors become statuses in the one error handler.
  */
 import { Router } from 'express';
 import { memberOf } from '../../auth/middleware.js';
