@@ -21,7 +21,7 @@ describe('loadConfig', () => {
         ports: { postgres: 5433, ses: 8005, oidc: 4000, remotesBase: 3100 },
       },
       validateResponses: true,
-      authorizedSenderEmails: ['newsletter@example.org'],
+      authorizedSenders: ['newsletter@example.org'],
     });
     expect(config.trackingSecret.length).toBeGreaterThanOrEqual(16);
   });
@@ -48,7 +48,7 @@ describe('loadConfig', () => {
       amqpUrl: 'amqp://guest:guest@127.0.0.1:5672',
       queuePrefix: 'staging.',
       orgEmailDomain: 'example.org',
-      authorizedSenderEmails: ['news@example.org', 'team@example.org'],
+      authorizedSenders: ['news@example.org', 'team@example.org'],
       publicUrl: 'https://mail.example.org',
       import: { maxBytes: 1048576, spool: { kind: 'folder', dir: '/var/spool/mailroom' }, staleAfterMs: 5 * 60_000 },
       sending: { concurrency: 8, staleAfterMs: 30_000, unconfirmedResendAfterMs: 3_600_000 },
@@ -121,7 +121,7 @@ describe('loadConfig', () => {
     const config = loadConfig({});
     expect(Object.isFrozen(config)).toBe(true);
     expect(Object.isFrozen(config.oidc)).toBe(true);
-    expect(Object.isFrozen(config.authorizedSenderEmails)).toBe(true);
+    expect(Object.isFrozen(config.authorizedSenders)).toBe(true);
   });
 
   it('fails fast, naming every bad variable', () => {

@@ -231,7 +231,7 @@ export interface Config {
     sesEndpoint: string | undefined;
     sesConfigurationSet: string | undefined;
   };
-  authorizedSenderEmails: readonly string[];
+  authorizedSenders: readonly string[];
   /** Base of every link put into mail (tracking, unsubscribe), without a trailing slash. */
   publicUrl: string;
   trackingSecret: string;
@@ -388,9 +388,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, { role = 'api' 
       sesEndpoint: e.SES_ENDPOINT,
       sesConfigurationSet: e.SES_CONFIGURATION_SET,
     },
-    authorizedSenderEmails: Object.freeze(
-      required('AUTHORIZED_SENDER_EMAILS', e.AUTHORIZED_SENDER_EMAILS, [`newsletter@${orgEmailDomain}`]),
-    ),
+    authorizedSenders: Object.freeze(required('AUTHORIZED_SENDER_EMAILS', e.AUTHORIZED_SENDER_EMAILS, [`newsletter@${orgEmailDomain}`])),
     publicUrl: required('PUBLIC_URL', e.PUBLIC_URL, 'http://localhost:8080').replace(/\/+$/, ''),
     trackingSecret: required('TRACKING_SECRET', e.TRACKING_SECRET, DEV_TRACKING_SECRET),
     sesEvents: { topicArns: e.SNS_TOPIC_ARNS ?? [], softBounceLimit: e.SOFT_BOUNCE_LIMIT },

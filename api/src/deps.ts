@@ -18,6 +18,9 @@ import { Queues } from './queue/registry.js';
 import { createActivityService, type ActivityService } from './services/activity/activity-service.js';
 import { createAudienceService, type AudienceService } from './services/audiences/audience-service.js';
 import { createCampaignService, type CampaignService } from './services/campaigns/campaign-service.js';
+import { createFollowUpService, type FollowUpService } from './services/campaigns/follow-up-service.js';
+import { createSchedulingService, type SchedulingService } from './services/campaigns/scheduling-service.js';
+import { createTestMailService, type TestMailService } from './services/campaigns/test-mail-service.js';
 import { createQuotaService, sesSendQuotaSource, type QuotaService } from './services/quota/quota-service.js';
 import { createReportService, type ReportService } from './services/reports/report-service.js';
 import { createSendRateLimiter } from './services/sending/send-rate.js';
@@ -36,6 +39,9 @@ export interface Services {
   quota: QuotaService;
   sending: SendingService;
   campaigns: CampaignService;
+  scheduling: SchedulingService;
+  followUps: FollowUpService;
+  testMails: TestMailService;
   reports: ReportService;
   tracking: TrackingService;
   sesEvents: SesEventService;
@@ -92,10 +98,8 @@ function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverride
   });
   const campaigns = createCampaignService({
     db,
-    activityLog: activity,
     sending,
-    authorizedSenders: config.authorizedSenderEmails,
-    configurationSet: config.aws.sesConfigurationSet,
+    authorizedSenders: config.authorizedSenders,
     logger: logger.child({ component: 'campaigns' }),
   });
   return {
@@ -111,6 +115,16 @@ function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverride
     quota: createQuotaService(account),
     sending,
     campaigns,
+    scheduling: createSchedulingService({ db, campaigns, logger: logger.child({ component: 'scheduling' }) }),
+    followUps: createFollowUpService({ db }),
+    testMails: createTestMailService({
+      db,
+      activityLog: activity,
+      sending,
+      authorizedSenders: config.authorizedSenders,
+      configurationSet: config.aws.sesConfigurationSet,
+      logger: logger.child({ component: 'test-mails' }),
+    }),
     reports: createReportService({
       db,
       activityLog: activity,

@@ -91,7 +91,7 @@ const EXPECTED: [string, string, string, string[]][] = [
   ['POST', '/api/campaigns/{id}/continue', 'continueCampaign', []],
   ['POST', '/api/campaigns/{id}/replicate', 'replicateCampaign', []],
   ['DELETE', '/api/campaigns/{id}', 'deleteCampaign', []],
-  ['GET', '/api/campaigns/authorized-sent-emails', 'listAuthorizedSenderEmails', []],
+  ['GET', '/api/campaigns/authorized-sent-emails', 'listAuthorizedSenders', []],
   ['POST', '/api/campaigns/send-test-email', 'sendTestEmail', []],
   ['POST', '/api/campaigns/test-render-email', 'testRenderEmail', []],
   ['POST', '/api/campaigns/validate-campaign', 'validateCampaign', []],
@@ -578,7 +578,7 @@ describe('express-openapi-validator', () => {
     ['deleteTemplate', 'DELETE', '/api/templates/2'],
     ['listCampaigns', 'GET', '/api/campaigns?page=1&limit=10&name=x'],
     ['createCampaign', 'POST', '/api/campaigns', json({ name: 'My Campaign', templateId: 2 })],
-    ['listAuthorizedSenderEmails', 'GET', '/api/campaigns/authorized-sent-emails'],
+    ['listAuthorizedSenders', 'GET', '/api/campaigns/authorized-sent-emails'],
     [
       'sendTestEmail',
       'POST',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compileMail } from './compose.js';
+import { snapshotLinks } from './links.js';
 import { resolveFields } from './merge-tags.js';
 import { createTrackingTokens, trackingUrls } from './tracking-tokens.js';
 
@@ -41,6 +42,18 @@ describe('compileMail', () => {
     expect(mail.text).toBe(
       `Hello Ann <&> "Q", from Paris\nA (https://example.org/a)P (https://example.org/p?who=Ann <&> "Q"&e=a+b@example.org)\n\n--\nUnsubscribe: ${tracking.unsubscribe(77)}\n`,
     );
+  });
+
+  it("leaves the snapshot's hidden link out of the text part, as it is out of sight in the html", () => {
+    const { html } = snapshotLinks(content.html, 'https://mail.example.org/');
+    const mail = compileMail(
+      { ...content, html: html([31, 33]) },
+      { tracking },
+    )({ jobId: 5, email: 'a@example.org', data: { name: 'Ann' } });
+    expect(mail.html).toContain(`href="${tracking.click(5, 33)}"`);
+    expect(mail.text.startsWith('Hello Ann, from ')).toBe(true);
+    expect(mail.text).not.toContain('https://mail.example.org/\n');
+    expect(mail.text).not.toContain(tracking.click(5, 33));
   });
 
   it('gives each recipient their own values and links', () => {

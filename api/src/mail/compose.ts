@@ -9,7 +9,7 @@
  * Without tracking URLs (test sends, previews) links stay as they are and there is no pixel.
  */
 import { anchorTags, attribute, htmlToText } from './html.js';
-import { LINK_ID_ATTRIBUTE } from './links.js';
+import { LINK_ID_ATTRIBUTE, withoutHiddenLinks } from './links.js';
 import { escapeHtml, fieldValue, fillLine, fillText, tagOccurrences, type MergeContact, type ResolvedFields } from './merge-tags.js';
 import type { TrackingUrls } from './tracking-tokens.js';
 
@@ -108,7 +108,8 @@ export function compileMail(content: MailContent, options: ComposeOptions = {}):
   }
 
   const pieces = toPieces(content.html, edits);
-  const text = content.plainText?.trim() ? content.plainText : htmlToText(content.html);
+  // The hidden link has no text and no person ever meets it: in a text part it would be a bare address on the first line.
+  const text = content.plainText?.trim() ? content.plainText : htmlToText(withoutHiddenLinks(content.html));
 
   return (recipient) => {
     let html = '';

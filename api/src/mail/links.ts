@@ -40,8 +40,8 @@ export function isTrackable(href: string): boolean {
   return /^https?:\/\/[^\s]/i.test(href) && mergeTagsIn(href).length === 0;
 }
 
-/** The html without hidden links of an earlier snapshot (each an empty `<a ...></a>`). */
-function withoutHiddenLinks(html: string): string {
+/** The html without its hidden links (each an empty `<a ...></a>`): of an earlier snapshot, or for a mail's text part. */
+export function withoutHiddenLinks(html: string): string {
   let out = '';
   let at = 0;
   for (const tag of anchorTags(html)) {

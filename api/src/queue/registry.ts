@@ -8,12 +8,12 @@ import type { z } from 'zod';
 import { isDatabaseUnavailable } from '../db/database.js';
 import type { Logger } from '../logger.js';
 import { audienceQueues } from '../services/audiences/queues.js';
-import { campaignQueues } from '../services/campaigns/queues.js';
+import { sendingQueues } from '../services/sending/queues.js';
 import { PoisonMessageError, type ConsumeOptions, type Consumer, type JobContext, type JobQueue, type PublishOptions } from './JobQueue.js';
 
 export const QUEUES = {
   ...audienceQueues,
-  ...campaignQueues,
+  ...sendingQueues,
 } satisfies Record<string, z.ZodType>;
 
 export type QueueName = keyof typeof QUEUES;

@@ -1,6 +1,6 @@
 /**
  * The campaign consumers:
- *  - 'campaign-send': a batch of job ids of one campaign, sent by services/sending (claim, send
+ *  - 'campaign-send': a batch of job ids of one campaign, sent by services/sending/consumer.ts (claim, send
  *    within the shared rate, record). Several batches at once per worker; together they claim no
  *    more jobs than the worker has SES call slots (SEND_CONCURRENCY), so a worker that dies leaves
  *    at most that many in SENDING (later UNKNOWN): those on their way to SES.
@@ -8,7 +8,7 @@
  *  - a sweep at start and every half minute (or half the stale time): stale SENDING jobs become UNKNOWN, queued jobs of
  *    idle campaigns are published again, finished campaigns become SENT.
  *  - the schedule sweep, at start and every second: scheduled campaigns whose time has come start
- *    through Send's dispatch (services/campaigns `startDue`). A time missed while no worker or no
+ *    through Send's dispatch (services/campaigns/scheduling-service.ts, `startDue`). A time missed while no worker or no
  *    database was there is due at the first sweep that reaches the database.
  */
 import type { AppDeps } from '../deps.js';
@@ -25,7 +25,7 @@ export const SCHEDULE_SWEEP_MS = 1_000;
 
 export function campaignWorkers({ config, queue, services, logger: parent }: AppDeps): Consumer[] {
   const logger = parent.child({ component: 'campaigns-worker' });
-  const { sending, campaigns } = services;
+  const { sending, scheduling } = services;
 
   const batches = queue.consume(
     'campaign-send',
@@ -42,6 +42,6 @@ export function campaignWorkers({ config, queue, services, logger: parent }: App
   return [
     batches,
     periodic('campaign sweep', sweepEveryMs, () => sending.sweep(), logger),
-    periodic('schedule sweep', SCHEDULE_SWEEP_MS, () => campaigns.startDue(), logger),
+    periodic('schedule sweep', SCHEDULE_SWEEP_MS, () => scheduling.startDue(), logger),
   ];
 }

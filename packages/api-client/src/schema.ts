@@ -221,7 +221,7 @@ export interface paths {
             cookie?: never;
         };
         /** The sender addresses a campaign may use */
-        get: operations["listAuthorizedSenderEmails"];
+        get: operations["listAuthorizedSenders"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2170,7 +2170,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    listAuthorizedSenderEmails: {
+    listAuthorizedSenders: {
         parameters: {
             query?: never;
             header?: never;

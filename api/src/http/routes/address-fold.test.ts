@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { seedAudience } from '../../../test/support/seed.js';
 import { bearer } from '../../../test/support/tokens.js';
-import { sendingRepository } from '../../services/sending/repository.js';
+import { dispatchRepository } from '../../services/sending/dispatch-repository.js';
 import { sesEventRepository } from '../../services/ses-events/repository.js';
 import { trackingRepository } from '../../services/tracking/repository.js';
 
@@ -34,7 +34,7 @@ async function mailed(audienceId: number): Promise<string[]> {
     audienceId,
   ]);
   const campaignId = rows[0]!.id;
-  await t.db.database.transaction((tx) => sendingRepository(t.db.database).createJobs(tx, campaignId, audienceId, { contacts: 'all' }));
+  await t.db.database.transaction((tx) => dispatchRepository(t.db.database).createJobs(tx, campaignId, audienceId, { contacts: 'all' }));
   const jobs = await t.db.pool.query<{ email: string }>('SELECT email FROM campaign_jobs WHERE campaign_id = $1 ORDER BY id', [campaignId]);
   return jobs.rows.map((row) => row.email);
 }

@@ -22,10 +22,9 @@ import {
   ONLY_ERRORS_CONTINUED,
   SELECT_AUDIENCE,
   SELECT_TEMPLATE,
-  SENDER_NOT_AUTHORIZED,
   SENDING_STARTED,
-  TEMPLATE_EMPTY,
 } from '../../services/campaigns/campaign-service.js';
+import { SENDER_NOT_AUTHORIZED, TEMPLATE_EMPTY } from '../../services/campaigns/rules.js';
 
 let t: TestApp;
 let ses: SesEndpoint;
@@ -379,6 +378,13 @@ describe('campaign calls', () => {
       { email: 'bob@example.org', status: 'QUEUED' },
       { email: 'cid@example.org', status: 'QUEUED' },
     ]);
+    // jobSuccessCount is the delivered count: jobs SES confirmed (SENT_SUCCESS), not those merely sent.
+    await t.db.pool.query(
+      `UPDATE campaign_jobs SET status = CASE email WHEN 'ann@example.org' THEN 'SENT_SUCCESS' ELSE 'SENT_WAIT_ACK' END WHERE campaign_id = $1`,
+      [id],
+    );
+    expect((await get(`/api/campaigns/${id}?job_success_count=true`)).body.jobSuccessCount).toBe(1);
+    expect((await get(`/api/campaigns/${id}?job_success_count=false`)).body).not.toHaveProperty('jobSuccessCount');
 
     expect((await post(`/api/campaigns/${id}/send`)).body).toEqual({ message: ONLY_DRAFTS_SENT });
     expect((await post(`/api/campaigns/${id}/send`)).status).toBe(409);

@@ -13,7 +13,8 @@ import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { seedAudience, seedTemplate, type SeedContact } from '../../../test/support/seed.js';
 import { startSesEndpoint, type SesEndpoint } from '../../../test/support/ses-endpoint.js';
 import { bearer } from '../../../test/support/tokens.js';
-import { FOLLOW_UP_AUDIENCE, NOT_A_FOLLOW_UP, ONLY_SENT_FOLLOWED_UP } from '../../services/campaigns/campaign-service.js';
+import { FOLLOW_UP_AUDIENCE } from '../../services/campaigns/campaign-service.js';
+import { NOT_A_FOLLOW_UP, ONLY_SENT_FOLLOWED_UP } from '../../services/campaigns/follow-up-service.js';
 import { CONTACT_NOT_RECIPIENT } from '../../services/reports/report-service.js';
 import { campaignWorkers } from '../../workers/campaigns.js';
 

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReportDomain, ReportOverview, ReportTimeline } from '@mailroom/api-client';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { bearer } from '../../../test/support/tokens.js';
-import { sendingRepository } from '../../services/sending/repository.js';
+import { claimRepository } from '../../services/sending/claim-repository.js';
 import { sesEventRepository } from '../../services/ses-events/repository.js';
 import { trackingRepository } from '../../services/tracking/repository.js';
 import { SUMMARY_DOMAIN_COLUMNS, SUMMARY_FIGURES } from '../../services/reports/workbook.js';
@@ -365,7 +365,7 @@ describe('report overview, timeline and domains (additions to the spec)', () => 
       id,
       Array.from({ length: 90 }, (_, k): JobSpec => ({ email: `load${k}@${domains[k % domains.length]}`, status: 'QUEUED' })),
     );
-    const sending = sendingRepository(t.deps.db);
+    const sending = claimRepository(t.deps.db);
     const events = sesEventRepository(t.deps.db);
     const tracking = trackingRepository(t.deps.db);
     const pool = t.db.pool;

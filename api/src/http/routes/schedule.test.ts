@@ -9,14 +9,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { seedAudience, seedTemplate, type SeededAudience } from '../../../test/support/seed.js';
 import { bearer } from '../../../test/support/tokens.js';
+import { INPUT_SUBJECT } from '../../services/campaigns/campaign-service.js';
+import { SCHEDULED_FROZEN } from '../../services/campaigns/rules.js';
 import {
-  INPUT_SUBJECT,
   ONLY_DRAFTS_SCHEDULED,
   ONLY_SCHEDULED_UNSCHEDULED,
   SCHEDULE_IN_PAST,
   SCHEDULE_TOO_FAR,
-  SCHEDULED_FROZEN,
-} from '../../services/campaigns/campaign-service.js';
+} from '../../services/campaigns/scheduling-service.js';
 
 let t: TestApp;
 let auth: string;

@@ -1,29 +1,17 @@
 /**
  * Campaigns and what their calls read around them (the audience, the template, a contact),
  * through the Sequelize models; raw SQL only for the missing-fields scan, which asks PostgreSQL
- * about every valid contact of an audience at once. Jobs and sending are in ../sending.
+ * about every valid contact of an audience at once. Scheduling's statements are in
+ * schedule-repository.ts, follow-ups' in follow-up-repository.ts, jobs and sending in ../sending.
  */
-import type { Campaign, CampaignSummary, Contact, FollowUp, FollowUpRecipients, ValidationResult } from '@mailroom/api-client';
-import { fn, literal, Op, type FindAttributeOptions, type WhereOptions } from 'sequelize';
+import type { Campaign, CampaignSummary, FollowUp, FollowUpRecipients, ValidationResult } from '@mailroom/api-client';
+import { literal, Op, type FindAttributeOptions, type WhereOptions } from 'sequelize';
 import type { Database, Tx } from '../../db/database.js';
 import type { Audience as AudienceRow, Campaign as CampaignRow, Template as TemplateRow } from '../../db/models/index.js';
 import { likeContains } from '../contacts/repository.js';
 import { offsetOf, type PageQuery } from '../paging.js';
-import { REACHED_SINCE_FROZEN } from '../sending/repository.js';
 
 export type { Campaign, CampaignSummary, FollowUpRecipients, ValidationResult };
-
-/**
- * The jobs of a campaign that count as mailed for its follow-ups: those SES accepted (a bounce keeps
- * its job's status). FAILED jobs never left, UNKNOWN ones may not have, and QUEUED / SENDING ones
- * cannot remain in a SENT campaign.
- */
-const MAILED = `j.status IN ('SENT_WAIT_ACK', 'SENT_SUCCESS')`;
-/** Who did not open, or did not click, counted by people (migration 0010), not by machines. */
-const NOT_REACHED: Record<FollowUpRecipients, string> = {
-  NOT_OPENED: 'j.human_opened_at IS NULL',
-  NOT_CLICKED: 'j.human_clicked_at IS NULL',
-};
 
 /** The fields a draft's save may set (the name aside). */
 export interface CampaignDraftFields {
@@ -159,8 +147,8 @@ export function campaignRepository(db: Database) {
       return (await Campaigns.findByPk(id, { attributes: ['status'] }))?.status;
     },
 
-    /** Jobs whose delivery SES confirmed. */
-    async countDelivered(id: number): Promise<number> {
+    /** How many of the campaign's jobs SES confirmed delivered (SENT_SUCCESS). */
+    async deliveredCount(id: number): Promise<number> {
       return Jobs.count({ where: { campaignId: id, status: 'SENT_SUCCESS' } });
     },
 
@@ -191,44 +179,6 @@ export function campaignRepository(db: Database) {
       return count === 1;
     },
 
-    /** A DRAFT becomes SCHEDULED for `at`; false when it is not (or no longer) a draft. */
-    async markScheduled(tx: Tx, id: number, at: Date, updatedByEmail: string | null): Promise<boolean> {
-      const [count] = await Campaigns.update(
-        { status: 'SCHEDULED', scheduledAt: at, errorMessage: null, updatedByEmail },
-        { where: { id, status: 'DRAFT' }, transaction: tx.transaction },
-      );
-      return count === 1;
-    },
-
-    /**
-     * A SCHEDULED campaign becomes a DRAFT again, its schedule dropped, with `errorMessage` when the
-     * sweep could not start it; false when it is not (or no longer) scheduled.
-     */
-    async markUnscheduled(tx: Tx, id: number, change: { updatedByEmail?: string | null; errorMessage?: string | null }): Promise<boolean> {
-      const [count] = await Campaigns.update(
-        {
-          status: 'DRAFT',
-          scheduledAt: null,
-          errorMessage: change.errorMessage ?? null,
-          ...('updatedByEmail' in change ? { updatedByEmail: change.updatedByEmail ?? null } : {}),
-        },
-        { where: { id, status: 'SCHEDULED' }, transaction: tx.transaction },
-      );
-      return count === 1;
-    },
-
-    /** Scheduled campaigns whose time has come, the oldest first (the partial index campaigns_due). */
-    async dueCampaignIds(limit: number): Promise<number[]> {
-      const rows = await Campaigns.findAll({
-        attributes: ['id'],
-        // The database's clock, the one every worker shares.
-        where: { status: 'SCHEDULED', scheduledAt: { [Op.lte]: fn('now') } },
-        order: [['scheduledAt', 'ASC']],
-        limit,
-      });
-      return rows.map((row) => row.id);
-    },
-
     /** A new DRAFT with the content of `id` (not its sending, report or snapshot). */
     async replicate(tx: Tx, id: number, name: string, updatedByEmail: string | null): Promise<number | undefined> {
       const source = await Campaigns.findByPk(id, { transaction: tx.transaction });
@@ -247,81 +197,6 @@ export function campaignRepository(db: Database) {
         { transaction: tx.transaction },
       );
       return copy.id;
-    },
-
-    /**
-     * A follow-up of `sourceId` (see the contract's followUpCampaign): the new DRAFT with the source's
-     * content, and its recipients frozen by one INSERT ... SELECT over the source's jobs, in the same
-     * transaction. The source row is locked (FOR NO KEY UPDATE) so it cannot be deleted or sent again
-     * meanwhile, and so that follow-ups of one campaign are made one at a time: a follow-up with the same
-     * rule that is not sent yet (DRAFT or SCHEDULED) is answered instead of a second one (`existing`),
-     * the statement that looks for it seeing what an earlier holder of the lock committed.
-     * 'not-found' or 'not-sent' when there is nothing to follow up.
-     */
-    async insertFollowUp(
-      tx: Tx,
-      sourceId: number,
-      values: { name: string; recipients: FollowUpRecipients; updatedByEmail: string | null },
-    ): Promise<{ id: number; existing: boolean } | 'not-found' | 'not-sent'> {
-      {
-        const source = await Campaigns.findByPk(sourceId, { transaction: tx.transaction, lock: tx.transaction.LOCK.NO_KEY_UPDATE });
-        if (!source) return 'not-found';
-        if (source.status !== 'SENT') return 'not-sent';
-        const pending = await Campaigns.findOne({
-          attributes: ['id'],
-          where: { followUpOf: sourceId, followUpRecipients: values.recipients, status: { [Op.in]: ['DRAFT', 'SCHEDULED'] } },
-          order: [['id', 'ASC']],
-          transaction: tx.transaction,
-        });
-        if (pending) return { id: pending.id, existing: true };
-        const copy = await Campaigns.create(
-          {
-            name: values.name,
-            audienceId: source.audienceId,
-            templateId: source.templateId,
-            fromName: source.fromName,
-            fromEmail: source.fromEmail,
-            subject: source.subject,
-            previewText: source.previewText,
-            updatedByEmail: values.updatedByEmail,
-            followUpOf: source.id,
-            followUpName: source.name,
-            followUpRecipients: values.recipients,
-          },
-          { transaction: tx.transaction },
-        );
-        // The suppressions are probed by key from each job's address (a job keeps its contact's).
-        const { rowCount } = await tx.query(
-          `INSERT INTO follow_up_recipients (campaign_id, seq, contact_id)
-           SELECT $2, row_number() OVER (ORDER BY j.id), j.contact_id
-             FROM campaign_jobs j
-            WHERE j.campaign_id = $1 AND ${MAILED} AND ${NOT_REACHED[values.recipients]}
-              AND NOT EXISTS (SELECT 1 FROM suppressions s WHERE s.email_lower = address_key(j.email))`,
-          [sourceId, copy.id],
-        );
-        await Campaigns.update({ followUpCount: rowCount }, { where: { id: copy.id }, transaction: tx.transaction });
-        return { id: copy.id, existing: false };
-      }
-    },
-
-    /** How many of a follow-up's recipients its original has reached since they were frozen (its send drops them). */
-    async countReachedRecipients(campaignId: number): Promise<number> {
-      const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n ${REACHED_SINCE_FROZEN}`, [campaignId]);
-      return rows[0]!.n;
-    },
-
-    /** A page of a follow-up's recipients, as contacts (with why an address is suppressed since): a range of their dense numbers. */
-    async followUpRecipients(campaignId: number, query: PageQuery): Promise<Contact[]> {
-      const first = offsetOf(query) + 1;
-      const { rows } = await db.query<Contact>(
-        `SELECT c.id, c.email, c.error_message AS "errorMessage", c.data,
-                (SELECT s.reason FROM suppressions s WHERE s.email_lower = address_key(c.email)) AS "suppressionReason"
-           FROM follow_up_recipients r JOIN contacts c ON c.id = r.contact_id
-          WHERE r.campaign_id = $1 AND r.seq BETWEEN $2 AND $3
-          ORDER BY r.seq`,
-        [campaignId, first, first + query.limit - 1],
-      );
-      return rows;
     },
 
     /** Deletes a campaign that is neither SENDING nor SCHEDULED (its jobs, links and events go with it); false otherwise. */

@@ -20,7 +20,7 @@ import type { PublishOptions, QueueName } from '../../queue/JobQueue.js';
 import { InProcessJobQueue } from '../../queue/in-process.js';
 import { campaignWorkers } from '../../workers/campaigns.js';
 import { startWorkers } from '../../workers/index.js';
-import { TEMPLATE_EMPTY } from './campaign-service.js';
+import { TEMPLATE_EMPTY } from './rules.js';
 
 /** An in-process queue that remembers what was published to it (nothing consumes it here). */
 class RecordingQueue extends InProcessJobQueue {
@@ -69,14 +69,14 @@ afterAll(async () => {
 });
 
 async function scheduledCampaign(atMs: number, deps: AppDeps = a.deps): Promise<number> {
-  const { campaigns } = deps.services;
+  const { campaigns, scheduling } = deps.services;
   const { id } = await campaigns.create({ name: `At ${atMs}`, templateId }, MEMBER);
   await campaigns.update(
     id,
     { name: `At ${atMs}`, audienceId: audience.id, templateId, fromName: 'News', fromEmail: SENDERS, subject: 'Hi {{firstName}}' },
     MEMBER,
   );
-  await campaigns.schedule(id, new Date(atMs).toISOString(), MEMBER);
+  await scheduling.schedule(id, new Date(atMs).toISOString(), MEMBER);
   return id;
 }
 
@@ -100,10 +100,10 @@ const publishedJobIds = (queue: RecordingQueue, campaignId: number) =>
 describe('the schedule sweep', () => {
   it('leaves a campaign whose time has not come', async () => {
     const id = await scheduledCampaign(Date.now() + 60_000);
-    await Promise.all([a.deps.services.campaigns.startDue(), b.services.campaigns.startDue()]);
+    await Promise.all([a.deps.services.scheduling.startDue(), b.services.scheduling.startDue()]);
     expect((await campaignRow(id)).status).toBe('SCHEDULED');
     expect(await countOf('SELECT count(*)::int AS n FROM campaign_jobs WHERE campaign_id = $1', id)).toBe(0);
-    await a.deps.services.campaigns.unschedule(id, MEMBER);
+    await a.deps.services.scheduling.unschedule(id, MEMBER);
   });
 
   it('two workers sweeping at once start each due campaign exactly once', async () => {
@@ -111,7 +111,7 @@ describe('the schedule sweep', () => {
     for (let i = 0; i < 6; i++) ids.push(await scheduledCampaign(Date.now() + 60_000));
     for (const id of ids) await backdate(id, 1);
     // Several rounds of both sweeps at the same moment, as two workers' timers would run them.
-    const rounds = await Promise.all([0, 1, 2].flatMap(() => [a.deps.services.campaigns.startDue(), b.services.campaigns.startDue()]));
+    const rounds = await Promise.all([0, 1, 2].flatMap(() => [a.deps.services.scheduling.startDue(), b.services.scheduling.startDue()]));
     const started = rounds.flatMap((round) => round.started);
     expect([...started].sort((x, y) => x - y)).toEqual(ids);
     for (const id of ids) {
@@ -148,7 +148,7 @@ describe('the schedule sweep', () => {
     // The template was emptied after the campaign was scheduled.
     await a.db.pool.query("UPDATE templates SET html = '' WHERE id = $1", [emptyTemplate]);
     await backdate(id, 1);
-    const [first, second] = await Promise.all([a.deps.services.campaigns.startDue(), b.services.campaigns.startDue()]);
+    const [first, second] = await Promise.all([a.deps.services.scheduling.startDue(), b.services.scheduling.startDue()]);
     expect([...first.returned, ...second.returned]).toEqual([id]);
     expect([...first.started, ...second.started]).not.toContain(id);
     const row = await campaignRow(id);
@@ -200,14 +200,14 @@ describe('a time missed while the database was away', () => {
   it('starts as soon as the database is back', async () => {
     const own = await seedAudience(cut.db.pool, { headers: [], contacts: [{ email: 'dee@example.org' }] });
     const template = await seedTemplate(cut.db.pool, { html: '<p>Hi</p>' });
-    const { campaigns } = cut.deps.services;
+    const { campaigns, scheduling } = cut.deps.services;
     const { id } = await campaigns.create({ name: 'Outage', templateId: template }, MEMBER);
     await campaigns.update(
       id,
       { name: 'Outage', audienceId: own.id, templateId: template, fromName: 'N', fromEmail: SENDERS, subject: 'S' },
       MEMBER,
     );
-    await campaigns.schedule(id, new Date(Date.now() + 1_500).toISOString(), MEMBER);
+    await scheduling.schedule(id, new Date(Date.now() + 1_500).toISOString(), MEMBER);
     proxy.refuse();
     // The time passes while the worker cannot reach the database.
     await sleep(3_000);

@@ -1,5 +1,5 @@
 /**
- * The claim statements the outage protocol rests on (services/sending/repository.ts), on a real
+ * The claim statements the outage protocol rests on (services/sending/claim-repository.ts), on a real
  * database: a claim re-run with its token (its answer was lost) takes nothing twice and counts no
  * second attempt; a record touches only its own claim; a given-back job is QUEUED without the
  * attempt; the stale sweep leaves a claim whose worker keeps beating, and takes one that stopped.
@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/db.js';
 import { seedGeneratedAudience } from '../../../test/support/seed.js';
-import { sendingRepository } from './repository.js';
+import { claimRepository } from './claim-repository.js';
 
 let db: TestDatabase;
 let campaignId: number;
@@ -41,7 +41,7 @@ const jobs = async (ids: number[]) =>
 
 describe('claims named by a token', () => {
   it('a claim run again with its token answers the same jobs, one attempt each; another token gets none', async () => {
-    const repo = sendingRepository(db.database);
+    const repo = claimRepository(db.database);
     const ids = jobIds.slice(0, 2);
     const token = randomUUID();
     expect((await repo.claim(campaignId, ids, token)).map((job) => job.id)).toEqual(ids);
@@ -51,7 +51,7 @@ describe('claims named by a token', () => {
   });
 
   it("records only its own claim's jobs, gives back an unsent one without the attempt, and a second record changes nothing", async () => {
-    const repo = sendingRepository(db.database);
+    const repo = claimRepository(db.database);
     const [sent, unsent] = jobIds.slice(2, 4) as [number, number];
     const token = randomUUID();
     await repo.claim(campaignId, [sent, unsent], token);
@@ -73,7 +73,7 @@ describe('claims named by a token', () => {
   });
 
   it('the stale sweep takes a claim with no heartbeat, and leaves one whose worker beats', async () => {
-    const repo = sendingRepository(db.database);
+    const repo = claimRepository(db.database);
     const [abandoned, held] = jobIds.slice(4, 6) as [number, number];
     const [dead, living] = [randomUUID(), randomUUID()];
     await repo.claim(campaignId, [abandoned], dead);

@@ -177,6 +177,53 @@ describe('the sending pipeline', () => {
     ).toMatchObject({ status: 'SENT', jobsSent: 40, contactCount: 40, uniqueClicks: 1, uniqueOpens: 1 });
   });
 
+  it("builds the test mail as the campaign's mail to the same contact, but for the test mark and the tracking", async () => {
+    // mail/campaign-mail.ts is the one path of both: what a tester receives is what the contact gets.
+    const audience = await seedAudience(t.db.pool, { headers: ['firstName', 'city', 'code'], contacts: contacts('same', 1) });
+    const before = ses.mails.length;
+    const tested = await api()
+      .post('/api/campaigns/send-test-email')
+      .set('Authorization', auth)
+      .send({
+        emails: ['tester@example.org'],
+        fromEmail: 'newsletter@example.org',
+        fromName: 'Example News',
+        subject: 'News for {{firstName}}',
+        previewText: 'Hello {{firstName}}',
+        templateId,
+        audienceId: audience.id,
+      });
+    expect(tested.status, JSON.stringify(tested.body)).toBe(200);
+    const testMail = ses.mails.slice(before).find((mail) => mail.to === 'tester@example.org')!;
+    const id = await campaignTo(audience.id);
+    await send(id);
+    expect((await settled(id)).status).toBe('SENT');
+    const [campaignMail] = mailsTo('same');
+    const [job] = await jobsOf(id);
+
+    expect(testMail.subject).toBe(`[Test] ${campaignMail!.subject}`);
+    expect(testMail.from).toBe(campaignMail!.from);
+    expect(testMail.configurationSet).toBe(campaignMail!.configurationSet);
+    expect([testMail.headers, testMail.tags]).toEqual([{}, {}]);
+    // The campaign's html without its tracking (the hidden link, the tracked hrefs, the unsubscribe
+    // line and the pixel) is the test mail's, byte for byte; so is the text without the unsubscribe line.
+    const tokens = createTrackingTokens(t.config.trackingSecret);
+    const links = (
+      await t.db.pool.query<{ id: number; href: string }>('SELECT id, href FROM campaign_links WHERE campaign_id = $1 AND NOT hidden', [id])
+    ).rows;
+    let untracked = campaignMail!.html.replace(/<a [^>]*data-hidden-link[^>]*><\/a>/, '');
+    for (const link of links)
+      untracked = untracked.replace(
+        ` data-link-id="${link.id}" href="https://mail.example.org/t/c/${tokens.click(job!.id, link.id)}"`,
+        ` href="${link.href.replaceAll('&', '&amp;')}"`,
+      );
+    untracked = untracked.replace(/<div style="text-align:center[^"]*">If you no longer wish.*?<\/div><img [^>]*\/>/, '');
+    expect(untracked).not.toBe(campaignMail!.html);
+    expect(testMail.html).toBe(untracked);
+    const unsubscribe = `https://mail.example.org/unsubscribe/${tokens.unsubscribe(job!.id)}`;
+    expect(campaignMail!.text).toBe(`${testMail.text}\n\n--\nUnsubscribe: ${unsubscribe}\n`);
+  });
+
   it('sends nothing twice when batches are delivered again or twice at once', async () => {
     const people = contacts('again', 30);
     const audience = await seedAudience(t.db.pool, { headers: ['firstName', 'city', 'code'], contacts: people });

@@ -3,7 +3,7 @@
  * member additions, removals with their record, export; migration 0013), and below, suppressed contacts.
  *
  * Suppressed contacts: an audience's valid contacts whose address is in `suppressions` (hard bounce,
- * complaint, unsubscribe). Sending skips them (sending/repository.ts); these statements count them,
+ * complaint, unsubscribe). Sending skips them (sending/dispatch-repository.ts); these statements count them,
  * for the send confirmation (how many of the valid contacts will be skipped) and for the report's
  * "send to NOT_SENT" (how many it skipped).
  *

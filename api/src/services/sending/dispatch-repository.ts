@@ -1,43 +1,13 @@
 /**
- * The statements of sending (docs/architecture.md, Data; Sending, at most once per job): jobs created in one INSERT ... SELECT, claimed
- * in batches with a conditional UPDATE committed before SES is called, their outcomes recorded in
- * batches with the campaign's counters in the same statement. Raw SQL: these are set-based
- * statements on up to a million rows and the claim is the at-most-once guarantee itself.
+ * The statements of the dispatch, the producer's side of sending (docs/architecture.md, Data;
+ * Sending, at most once per job): the campaign row locked, the html's links snapshotted, jobs created
+ * in one INSERT ... SELECT or put back in the queue, and the queued job ids read a page at a time to
+ * be published. Raw SQL: these are set-based statements on up to a million rows. Claims and outcomes
+ * are in claim-repository.ts.
  */
 import type { Database, Tx } from '../../db/database.js';
 import type { CampaignStatus } from '../../db/models/index.js';
 import type { SnapshotLink } from '../../mail/links.js';
-
-/** What a worker needs to render and send a campaign's mail (immutable once sending started). */
-export interface SendingCampaign {
-  id: number;
-  status: CampaignStatus;
-  fromName: string | null;
-  fromEmail: string | null;
-  subject: string | null;
-  previewText: string | null;
-  html: string | null;
-  plainText: string | null;
-  /** The audience's headers: merge tags resolve against them. */
-  headers: string[];
-}
-
-export interface ClaimedJob {
-  id: number;
-  email: string;
-  /** Claims of this job so far, this one included. */
-  attempts: number;
-  data: Record<string, string>;
-}
-
-export type JobOutcome =
-  | { id: number; status: 'SENT_WAIT_ACK'; messageId: string }
-  | { id: number; status: 'FAILED' | 'UNKNOWN'; error: string }
-  /**
-   * Not sent: back in the queue, not before `delayMs` (0 when the campaign stopped). `returned`: SES
-   * was never called (the worker lost the database before), so the claim does not count as an attempt.
-   */
-  | { id: number; status: 'QUEUED'; delayMs: number; error?: string; returned?: boolean };
 
 export interface NewJobs {
   /**
@@ -47,7 +17,6 @@ export interface NewJobs {
   contacts: 'all' | { contactId: number };
 }
 
-/** Jobs put back in the queue: every FAILED one, or one job (if FAILED). */
 /**
  * What a dispatch puts back in the queue: every FAILED job, one FAILED job, or the UNKNOWN jobs that no
  * SES event has confirmed for `unconfirmedForMs` since they were claimed (a deliberate resend: some of
@@ -87,7 +56,7 @@ export const REACHED_SINCE_FROZEN = `FROM follow_up_recipients r
  WHERE r.campaign_id = $1
    AND CASE f.follow_up_recipients WHEN 'NOT_CLICKED' THEN o.human_clicked_at IS NOT NULL ELSE o.human_opened_at IS NOT NULL END`;
 
-export function sendingRepository(db: Database) {
+export function dispatchRepository(db: Database) {
   return {
     /**
      * Locks the campaign row for the transaction (sends, continues and retries of one campaign queue up);
@@ -254,162 +223,7 @@ export function sendingRepository(db: Database) {
       );
       return rows[0]?.n ?? 0;
     },
-
-    async findSendingCampaign(id: number): Promise<SendingCampaign | undefined> {
-      const { rows } = await db.query<SendingCampaign>(
-        `SELECT c.id, c.status, c.from_name AS "fromName", c.from_email AS "fromEmail", c.subject,
-                c.preview_text AS "previewText", c.html, c.plain_text AS "plainText", coalesce(a.headers, '[]') AS headers
-           FROM campaigns c LEFT JOIN audiences a ON a.id = c.audience_id
-          WHERE c.id = $1`,
-        [id],
-      );
-      return rows[0];
-    },
-
-    /**
-     * Claims the jobs of `ids` that are QUEUED while their campaign is SENDING (committed on return,
-     * before SES is called): another worker, or a redelivered message, finds them taken. The claim is
-     * named by `token`: run again with the same token (its answer was lost with the database), it
-     * answers the jobs it had taken as well, without counting another attempt.
-     */
-    async claim(campaignId: number, ids: number[], token: string): Promise<ClaimedJob[]> {
-      const { rows } = await db.query<ClaimedJob>(
-        `WITH claimed AS (
-           UPDATE campaign_jobs j
-              SET status = 'SENDING', claimed_at = now(), claim_token = $3,
-                  attempts = attempts + CASE WHEN j.status = 'QUEUED' THEN 1 ELSE 0 END, not_before = NULL, updated_at = now()
-            WHERE j.id = ANY($2::bigint[]) AND j.campaign_id = $1
-              AND (j.status = 'QUEUED' OR (j.status = 'SENDING' AND j.claim_token = $3))
-              AND EXISTS (SELECT 1 FROM campaigns WHERE id = $1 AND status = 'SENDING')
-           RETURNING j.id, j.contact_id, j.email, j.attempts)
-         SELECT claimed.id, claimed.email, claimed.attempts, coalesce(c.data, '{}') AS data
-           FROM claimed LEFT JOIN contacts c ON c.id = claimed.contact_id
-          ORDER BY claimed.id`,
-        [campaignId, ids, token],
-      );
-      return rows;
-    },
-
-    /**
-     * The heartbeat of claims a living worker still holds (sending, or keeping outcomes through an
-     * outage): the stale sweep reads claimed_at, so these never look abandoned.
-     */
-    async heartbeat(claims: { token: string; ids: number[] }[]): Promise<void> {
-      if (claims.length === 0) return;
-      await db.query(
-        `UPDATE campaign_jobs SET claimed_at = now()
-          WHERE id = ANY($1::bigint[]) AND status = 'SENDING' AND claim_token = ANY($2::uuid[])`,
-        [claims.flatMap((claim) => claim.ids), claims.map((claim) => claim.token)],
-      );
-    },
-
-    /**
-     * Records the outcomes of one claim (`token`) and moves the campaign's counters in the same
-     * statement. A job the sweep had already called UNKNOWN takes its real outcome. Only the claim's
-     * own jobs change, so running it again (its answer was lost) changes nothing more. A job given
-     * back (`returned`: claimed, never sent) is QUEUED again without counting the attempt.
-     */
-    async record(campaignId: number, token: string, outcomes: JobOutcome[]): Promise<void> {
-      if (outcomes.length === 0) return;
-      await db.query(
-        `WITH outcome AS (
-           SELECT * FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::float8[], $8::bool[])
-                         AS o(id, status, message_id, error, delay_ms, returned)),
-         done AS (
-           UPDATE campaign_jobs j
-              SET status = o.status,
-                  ses_message_id = coalesce(o.message_id, j.ses_message_id),
-                  error_message = o.error,
-                  sent_at = CASE WHEN o.status = 'SENT_WAIT_ACK' THEN now() ELSE j.sent_at END,
-                  claimed_at = CASE WHEN o.status = 'QUEUED' THEN NULL ELSE j.claimed_at END,
-                  not_before = CASE WHEN o.status = 'QUEUED' AND o.delay_ms > 0
-                                    THEN now() + o.delay_ms * interval '1 millisecond' END,
-                  attempts = CASE WHEN o.returned THEN greatest(0, j.attempts - 1) ELSE j.attempts END,
-                  claim_token = CASE WHEN o.status = 'QUEUED' THEN NULL ELSE j.claim_token END,
-                  updated_at = now()
-             FROM outcome o
-            WHERE j.id = o.id AND j.campaign_id = $1 AND j.status IN ('SENDING', 'UNKNOWN') AND j.claim_token = $7
-           RETURNING j.status)
-         UPDATE campaigns
-            SET jobs_sent = jobs_sent + (SELECT count(*) FROM done WHERE status = 'SENT_WAIT_ACK'),
-                jobs_failed = jobs_failed + (SELECT count(*) FROM done WHERE status = 'FAILED'),
-                progress_at = now()
-          WHERE id = $1`,
-        [
-          campaignId,
-          outcomes.map((o) => o.id),
-          outcomes.map((o) => o.status),
-          outcomes.map((o) => (o.status === 'SENT_WAIT_ACK' ? o.messageId : null)),
-          outcomes.map((o) => ('error' in o ? (o.error ?? null) : null)),
-          outcomes.map((o) => (o.status === 'QUEUED' ? o.delayMs : 0)),
-          token,
-          outcomes.map((o) => o.status === 'QUEUED' && o.returned === true),
-        ],
-      );
-    },
-
-    /** SENDING -> ERROR with the reason the list shows; false if it was not sending. */
-    async stop(campaignId: number, reason: string): Promise<boolean> {
-      const { rowCount } = await db.query(
-        `UPDATE campaigns SET status = 'ERROR', error_message = $2 WHERE id = $1 AND status = 'SENDING'`,
-        [campaignId, reason],
-      );
-      return rowCount === 1;
-    },
-
-    /**
-     * SENDING -> SENT once no job is QUEUED or SENDING. The campaign row is locked first and the
-     * jobs read after, so a continue or retry that queued jobs meanwhile is always seen.
-     */
-    async finishIfDone(campaignId: number): Promise<boolean> {
-      return db.transaction(async (tx) => {
-        const campaign = await tx.query<{ status: CampaignStatus }>('SELECT status FROM campaigns WHERE id = $1 FOR UPDATE', [campaignId]);
-        if (campaign.rows[0]?.status !== 'SENDING') return false;
-        const left = await tx.query(`SELECT 1 FROM campaign_jobs WHERE campaign_id = $1 AND status IN ('QUEUED', 'SENDING') LIMIT 1`, [
-          campaignId,
-        ]);
-        if (left.rows.length > 0) return false;
-        await tx.query(`UPDATE campaigns SET status = 'SENT' WHERE id = $1`, [campaignId]);
-        return true;
-      });
-    },
-
-    /**
-     * Jobs whose claim had no heartbeat for `staleAfterMs` (their worker died mid-send) become
-     * UNKNOWN. PostgreSQL's own restart counts as a heartbeat of every claim: while it was down no
-     * worker could write one, and each living one writes its next within the stale time.
-     */
-    async markStaleUnknown(staleAfterMs: number, message: string): Promise<number> {
-      const { rowCount } = await db.query(
-        `UPDATE campaign_jobs SET status = 'UNKNOWN', error_message = $2, updated_at = now()
-          WHERE campaign_id IN (SELECT id FROM campaigns WHERE status IN ('SENDING', 'ERROR'))
-            AND status = 'SENDING'
-            AND greatest(claimed_at, pg_postmaster_start_time()) < now() - $1 * interval '1 millisecond'`,
-        [staleAfterMs, message],
-      );
-      return rowCount;
-    },
-
-    async sendingCampaignIds(): Promise<number[]> {
-      const { rows } = await db.query<{ id: number }>(`SELECT id FROM campaigns WHERE status = 'SENDING' ORDER BY id`);
-      return rows.map((row) => row.id);
-    },
-
-    /**
-     * SENDING campaigns with no progress for `idleMs` (their messages were lost: a publish that
-     * failed, a dead-lettered batch): marks them as progressing now and answers their ids, so one
-     * sweep republishes them and the next waits for another idle period.
-     */
-    async takeIdleCampaigns(idleMs: number): Promise<number[]> {
-      const { rows } = await db.query<{ id: number }>(
-        `UPDATE campaigns SET progress_at = now()
-          WHERE status = 'SENDING' AND (progress_at IS NULL OR progress_at < now() - $1 * interval '1 millisecond')
-          RETURNING id`,
-        [idleMs],
-      );
-      return rows.map((row) => row.id);
-    },
   };
 }
 
-export type SendingRepository = ReturnType<typeof sendingRepository>;
+export type DispatchRepository = ReturnType<typeof dispatchRepository>;

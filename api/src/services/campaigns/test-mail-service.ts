@@ -1,0 +1,112 @@
+/**
+ * The test mail and the preview of the campaign editor (docs/product.md: `send-test-email`,
+ * `test-render-email`). A test mail is built as the campaign's mail is (mail/campaign-mail.ts), for
+ * the audience's first valid contact, with the subject marked as a test and no tracking; it goes
+ * through the shared send rate like any mail.
+ */
+import type { Database } from '../../db/database.js';
+import type { Logger } from '../../logger.js';
+import { compileCampaignMail } from '../../mail/campaign-mail.js';
+import { compileMail } from '../../mail/compose.js';
+import { fillLine, mergeTagsIn, resolveFields, type MergeContact } from '../../mail/merge-tags.js';
+import type { ActivityService, Actor } from '../activity/activity-service.js';
+import { isValidEmail } from '../contacts/email.js';
+import { DomainError } from '../errors.js';
+import type { SendingService } from '../sending/sending-service.js';
+import { campaignRepository } from './repository.js';
+import { audienceOrThrow, authorizedSenderCheck, noNul, oneLine, SENDER_NOT_AUTHORIZED, TEMPLATE_EMPTY, templateOrThrow } from './rules.js';
+
+export const TEST_SUBJECT_PREFIX = '[Test] ';
+export const CONTACT_NOT_FOUND = 'Contact not found';
+/** Whom a mail is for when no contact fills its merge tags: every value is empty. */
+const NOBODY: MergeContact = { email: '', data: {} };
+
+export interface TestEmail {
+  emails: string[];
+  fromEmail: string;
+  fromName: string;
+  subject: string;
+  previewText?: string;
+  templateId: number;
+  /** The audience whose first valid contact fills the merge tags; empty values without one. */
+  audienceId?: number;
+}
+
+export interface TestMailServiceDeps {
+  db: Database;
+  /** The activity log: a test send changes no data, so it is recorded in a transaction of its own. */
+  activityLog: Pick<ActivityService, 'record'>;
+  sending: Pick<SendingService, 'sendOne'>;
+  authorizedSenders: readonly string[];
+  configurationSet: string | undefined;
+  logger: Logger;
+}
+
+export function createTestMailService({ db, activityLog, sending, authorizedSenders, configurationSet, logger }: TestMailServiceDeps) {
+  const repo = campaignRepository(db);
+  const isAuthorized = authorizedSenderCheck(authorizedSenders);
+
+  return {
+    /** Sends the template as it stands to a few addresses, as the campaign's mail, marked as a test. */
+    async sendTest(input: TestEmail, actor: Actor): Promise<{ message: string }> {
+      const emails = [...new Set(input.emails.map((email) => email.trim()))];
+      const invalid = emails.filter((email) => !isValidEmail(email));
+      if (invalid.length > 0) throw new DomainError('invalid', `Invalid email address: ${invalid.join(', ')}`);
+      if (!isAuthorized(input.fromEmail)) throw new DomainError('invalid', SENDER_NOT_AUTHORIZED);
+      oneLine('sender name', input.fromName);
+      oneLine('subject', input.subject);
+      oneLine('preview text', input.previewText);
+      noNul(input.fromName, input.subject, input.previewText);
+      const content = await templateOrThrow(repo, input.templateId);
+      if (!content.html?.trim()) throw new DomainError('invalid', TEMPLATE_EMPTY);
+      const headers = input.audienceId === undefined ? [] : (await audienceOrThrow(repo, input.audienceId)).headers;
+      const contact = (input.audienceId === undefined ? undefined : await repo.firstValidContact(input.audienceId)) ?? NOBODY;
+
+      const mail = compileCampaignMail(
+        {
+          subject: `${TEST_SUBJECT_PREFIX}${input.subject}`,
+          previewText: input.previewText ?? null,
+          html: content.html,
+          plainText: content.plainText,
+          from: { name: input.fromName, email: input.fromEmail.trim() },
+          headers,
+        },
+        { configurationSet },
+      );
+      for (const to of emails) {
+        const outcome = await sending.sendOne(mail({ email: contact.email, data: contact.data, to }));
+        if (outcome.kind === 'sent') continue;
+        logger.warn({ to, outcome }, 'a test email was not sent');
+        const why = `The test email to ${to} was not sent: ${outcome.reason}`;
+        throw new DomainError(outcome.kind === 'rejected' ? 'invalid' : 'unavailable', why);
+      }
+      // Recorded once every address was sent to.
+      await activityLog.record({
+        actor,
+        kind: 'test-send',
+        object: { type: 'template', id: content.id, name: content.name },
+        details: { recipients: emails.length, subject: input.subject },
+      });
+      return { message: `Test email sent to ${emails.join(', ')}` };
+    },
+
+    /** A template, subject and preview text as one contact (or nobody: empty values) would get them. */
+    async renderTest(input: { templateId: number; contactId?: number; subject?: string; previewText?: string }) {
+      const content = await templateOrThrow(repo, input.templateId);
+      let contact: (MergeContact & { headers: string[] }) | undefined;
+      if (input.contactId !== undefined) {
+        contact = await repo.findContact(input.contactId);
+        if (!contact) throw new DomainError('not-found', CONTACT_NOT_FOUND);
+      }
+      const subject = input.subject ?? '';
+      const previewText = input.previewText ?? '';
+      const html = content.html ?? '';
+      const fields = resolveFields(mergeTagsIn(html, subject, previewText), contact?.headers ?? []);
+      // A preview is no mail: the preview text shows apart (no preheader), and there is no sender or address.
+      const rendered = compileMail({ subject, previewText, html, plainText: null, fields }, { preheader: false })(contact ?? NOBODY);
+      return { template: rendered.html, subject: rendered.subject, previewText: fillLine(previewText, fields, contact) };
+    },
+  };
+}
+
+export type TestMailService = ReturnType<typeof createTestMailService>;

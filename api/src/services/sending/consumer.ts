@@ -1,0 +1,253 @@
+/**
+ * The consumer of sending, in the worker: `sendBatch` handles one 'campaign-send' message (a batch
+ * of job ids of one campaign). See sending-service.ts for the whole protocol.
+ *
+ * It claims a few jobs at a time with a conditional UPDATE committed before SES is called, never
+ * more than there are free SES call slots in this process (SEND_CONCURRENCY, shared by the batches
+ * it handles at once), so a worker that dies leaves UNKNOWN only what was on its way to SES. Each
+ * claimed job takes a slot of the shared send rate and one SES call; the outcomes of a claim are
+ * recorded in one statement. A job another worker (or an earlier delivery of the same message)
+ * claimed is skipped. Throttled jobs go back to the queue with a growing delay; a daily quota, a
+ * paused or suspended account stops the campaign in ERROR with the reason (its unsent jobs stay
+ * QUEUED for continue). The campaign is SENT once no job is left.
+ *
+ * A database outage loses nothing of a living worker: each claim is named by a token; a claim, a
+ * record or a stop that finds the database gone is tried again (0.2 s, doubling to 1 s) until it
+ * answers, holding SES's answers in memory meanwhile (at most a claim's worth per running batch); a
+ * claimed job that could not be handed to SES (no send slot without the database) is given back
+ * QUEUED without counting the attempt, and claimed again once the database is back. A heartbeat
+ * keeps the held claims' claimed_at fresh, so the sweep never takes them.
+ */
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { SendingSettings } from '../../config.js';
+import { isDatabaseUnavailable, type Database } from '../../db/database.js';
+import type { Logger } from '../../logger.js';
+import { compileCampaignMail, type CampaignMail } from '../../mail/campaign-mail.js';
+import { HeaderValueError } from '../../mail/message.js';
+import { DAILY_QUOTA_REACHED, type MailSender, type PreparedMail, type SendOutcome } from '../../mail/ses-sender.js';
+import type { TrackingUrls } from '../../mail/tracking-tokens.js';
+import type { Queues } from '../../queue/registry.js';
+import { createSlots } from '../../slots.js';
+import { claimRepository, type ClaimedJob, type JobOutcome } from './claim-repository.js';
+import type { SendRateLimiter } from './send-rate.js';
+
+const UNREACHABLE_ATTEMPTS = 5;
+/** The heartbeat of held claims runs this many times per stale time. */
+const HEARTBEATS_PER_STALE = 4;
+/** While the database is away, the send path tries again after 0.2 s, doubling up to 1 s. */
+const OUTAGE_RETRY_FIRST_MS = 200;
+const OUTAGE_RETRY_MAX_MS = 1_000;
+/** Compiled campaigns one worker keeps (it sends a few campaigns at a time, rarely more). */
+const COMPILED_CAMPAIGNS = 16;
+
+/** How often a worker writes the heartbeat of the claims it holds. */
+export const heartbeatMs = (settings: Pick<SendingSettings, 'staleAfterMs'>): number =>
+  Math.max(250, settings.staleAfterMs / HEARTBEATS_PER_STALE);
+
+/** Delay before a throttled or unreachable job is tried again: 1, 2, 4... s, at most a minute. */
+export const retryDelayMs = (attempts: number): number => Math.min(60_000, 1000 * 2 ** Math.max(0, attempts - 1));
+
+/** Jobs claimed at once: about 0.2 s of sending at the current rate, 1 to 50. */
+export const claimSize = (rate: number | undefined): number => (rate === undefined ? 10 : Math.max(1, Math.min(50, Math.round(rate / 5))));
+
+export interface ConsumerDeps {
+  db: Database;
+  queue: Queues;
+  /** The process's SES connection, shared with the test mails. */
+  mailer: MailSender;
+  limiter: SendRateLimiter;
+  settings: SendingSettings;
+  tracking: TrackingUrls;
+  configurationSet: string | undefined;
+  logger: Logger;
+}
+
+export function createConsumer({ db, queue, mailer, limiter, settings, tracking, configurationSet, logger }: ConsumerDeps) {
+  const repo = claimRepository(db);
+  /** The SES calls this process may have in flight: a batch takes one per job before claiming it. */
+  const callSlots = createSlots(settings.concurrency);
+  /** A claim costs a round trip to the database: a batch waits for a few free slots rather than claim one job at a time. */
+  const claimAtLeast = Math.ceil(settings.concurrency / 4);
+  /** Each campaign's mail, compiled once per worker: its content no longer changes once sending. */
+  const compiledCampaigns = new Map<number, CampaignMail>();
+  /** Claims this process holds (claimed, outcome not recorded yet): token -> job ids. */
+  const held = new Map<string, number[]>();
+  const beatEveryMs = heartbeatMs(settings);
+  let heartbeat: NodeJS.Timeout | undefined;
+  /** Keeps the claims held by this process fresh for the stale sweep (a failed beat is tried at the next). */
+  const startHeartbeat = () => {
+    if (heartbeat) return;
+    heartbeat = setInterval(() => {
+      if (held.size === 0) return;
+      repo
+        .heartbeat([...held].map(([token, ids]) => ({ token, ids })))
+        .catch((err: unknown) => logger.debug({ err }, 'claim heartbeat failed; the next one tries again'));
+    }, beatEveryMs);
+    heartbeat.unref();
+  };
+
+  /**
+   * Runs a statement of the send path until the database answers it: while PostgreSQL is away the
+   * worker keeps what it knows (claims, SES's answers) and writes it once it is back. The statements
+   * given here are safe to run again (claims and records are named by their token). Only an error
+   * that is not an outage ends the wait; a process forced to stop loses what it held (UNKNOWN).
+   */
+  const untilAnswered = async <T>(what: string, work: () => Promise<T>): Promise<T> => {
+    for (let waitMs = OUTAGE_RETRY_FIRST_MS, tries = 1; ; tries++) {
+      try {
+        return await work();
+      } catch (error) {
+        if (!isDatabaseUnavailable(error)) throw error;
+        if (tries === 1) logger.warn({ what }, 'database unavailable; holding on and trying again');
+        await sleep(waitMs);
+        waitMs = Math.min(OUTAGE_RETRY_MAX_MS, waitMs * 2);
+      }
+    }
+  };
+
+  /** The campaign's mail, from the cache or compiled; undefined when the campaign was deleted or never sent. */
+  const compiledCampaign = async (id: number): Promise<CampaignMail | undefined> => {
+    const cached = compiledCampaigns.get(id);
+    if (cached) return cached;
+    const campaign = await repo.findSendingCampaign(id);
+    if (!campaign?.html || !campaign.fromEmail || campaign.subject === null) return undefined;
+    const { html, plainText, subject, previewText, headers } = campaign;
+    const from = { name: campaign.fromName ?? '', email: campaign.fromEmail };
+    const mail = compileCampaignMail({ subject, previewText, html, plainText, from, headers }, { tracking, configurationSet });
+    if (compiledCampaigns.size >= COMPILED_CAMPAIGNS) compiledCampaigns.delete(compiledCampaigns.keys().next().value!);
+    compiledCampaigns.set(id, mail);
+    return mail;
+  };
+
+  const outcomeOf = async (job: ClaimedJob, outcome: SendOutcome, stop: (reason: string) => Promise<void>): Promise<JobOutcome> => {
+    switch (outcome.kind) {
+      case 'sent':
+        return { id: job.id, status: 'SENT_WAIT_ACK', messageId: outcome.messageId };
+      case 'rejected':
+        return { id: job.id, status: 'FAILED', error: outcome.reason };
+      case 'unknown':
+        return { id: job.id, status: 'UNKNOWN', error: outcome.reason };
+      case 'throttled':
+        // Slowing the other workers down is worth a try, not a lost outcome.
+        await limiter.throttled().catch((err: unknown) => logger.warn({ err }, 'could not share the throttle'));
+        return { id: job.id, status: 'QUEUED', delayMs: retryDelayMs(job.attempts), error: outcome.reason };
+      case 'not-sent':
+        if (job.attempts < UNREACHABLE_ATTEMPTS)
+          return { id: job.id, status: 'QUEUED', delayMs: retryDelayMs(job.attempts), error: outcome.reason };
+        await stop(outcome.reason);
+        return { id: job.id, status: 'QUEUED', delayMs: 0, error: outcome.reason };
+      case 'stopped':
+        await stop(outcome.reason);
+        return { id: job.id, status: 'QUEUED', delayMs: 0 };
+    }
+  };
+
+  return {
+    /** The 'campaign-send' consumer: sends the jobs of one message that are still to send. */
+    async sendBatch({ campaignId, jobIds }: { campaignId: number; jobIds: number[] }): Promise<{ sent: number }> {
+      const mail = await compiledCampaign(campaignId).catch(async (error: unknown) => {
+        // A header field on two lines (whatever reached the database) stops the campaign.
+        if (!(error instanceof HeaderValueError)) throw error;
+        await repo.stop(campaignId, error.message);
+        return undefined;
+      });
+      // Deleted, never sent, or stopped: nothing of this message can go.
+      if (!mail) return { sent: 0 };
+
+      let stopped: string | undefined;
+      const stop = async (reason: string) => {
+        if (stopped) return;
+        stopped = reason;
+        if (await untilAnswered('stop the campaign', () => repo.stop(campaignId, reason)))
+          logger.warn({ campaignId, reason }, 'campaign stopped');
+      };
+
+      /** Why a claimed job could not be handed to SES (the database went away, mostly); per chunk. */
+      let failure: unknown;
+      /** Sends one claimed job on the call slot taken for it, and gives the slot back once SES has answered. */
+      const sendJob = async (job: ClaimedJob): Promise<JobOutcome> => {
+        try {
+          const notSent: JobOutcome = { id: job.id, status: 'QUEUED', delayMs: 0 };
+          if (stopped) return notSent;
+          let prepared: PreparedMail;
+          try {
+            // Rendered, serialised and signed before the rate's slot: once it comes, the call goes out at once.
+            prepared = await mailer.prepare(
+              mail({ jobId: job.id, email: job.email, data: job.data, tags: { campaign_id: campaignId, job_id: job.id } }),
+            );
+            if ((await limiter.take()) === 'quota-reached') {
+              await stop(DAILY_QUOTA_REACHED);
+              return notSent;
+            }
+          } catch (error) {
+            // SES was never called: the claim is given back as it was.
+            failure ??= error;
+            return { id: job.id, status: 'QUEUED', delayMs: 0, returned: true };
+          }
+          if (stopped) return notSent;
+          return await outcomeOf(job, await mailer.send(prepared), stop);
+        } finally {
+          callSlots.release(1);
+        }
+      };
+
+      let sent = 0;
+      const later: number[] = [];
+      let laterDelayMs = 0;
+      const pending = [...jobIds];
+      while (pending.length > 0 && !stopped) {
+        // Only as many jobs as there are free call slots are claimed (the batches of this process
+        // share them): a worker that dies leaves UNKNOWN what was on its way to SES, not work it had
+        // merely put aside.
+        const taken = await callSlots.take(Math.min(pending.length, claimSize(limiter.rate())), { atLeast: claimAtLeast });
+        const chunk = pending.splice(0, taken);
+        const token = randomUUID();
+        failure = undefined;
+        // Held from before the claim is asked for: its answer may be lost with the database.
+        held.set(token, chunk);
+        startHeartbeat();
+        try {
+          const claimed = await untilAnswered('claim jobs', () => repo.claim(campaignId, chunk, token)).catch((error: unknown) => {
+            callSlots.release(taken);
+            throw error;
+          });
+          // Slots of jobs another claim holds are free again at once.
+          callSlots.release(taken - claimed.length);
+          if (claimed.length === 0) continue;
+          held.set(
+            token,
+            claimed.map((job) => job.id),
+          );
+          const outcomes = await Promise.all(claimed.map(sendJob));
+          // What SES answered is kept here until the database has it.
+          await untilAnswered('record outcomes', () => repo.record(campaignId, token, outcomes));
+          for (const outcome of outcomes) {
+            if (outcome.status === 'SENT_WAIT_ACK') sent++;
+            if (outcome.status !== 'QUEUED') continue;
+            if (outcome.returned) pending.push(outcome.id);
+            else if (outcome.delayMs > 0) {
+              later.push(outcome.id);
+              laterDelayMs = Math.max(laterDelayMs, outcome.delayMs);
+            }
+          }
+        } finally {
+          held.delete(token);
+        }
+        // An outage: the given-back jobs are claimed again once the database answers. Anything else
+        // fails the message (retried by the queue) with every outcome recorded.
+        if (failure !== undefined && !isDatabaseUnavailable(failure)) throw failure;
+      }
+      if (later.length > 0 && !stopped) await queue.publish('campaign-send', { campaignId, jobIds: later }, { delayMs: laterDelayMs });
+      await untilAnswered('finish the campaign', () => repo.finishIfDone(campaignId));
+      return { sent };
+    },
+
+    /** Stops the heartbeat (the process is closing). */
+    close(): void {
+      clearInterval(heartbeat);
+    },
+  };
+}
+
+export type SendConsumer = ReturnType<typeof createConsumer>;
