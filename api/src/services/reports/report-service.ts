@@ -25,7 +25,11 @@ import { DomainError } from '../errors.js';
 import { offsetOf, pageMeta, toPage, type Page, type PageQuery } from '../paging.js';
 import { CAMPAIGN_NOT_FOUND, type SendingService } from '../sending/sending-service.js';
 import { createSearchCache } from '../search-index.js';
-import { pageWindow, reportRepository, type EmailPerformanceFilters, type EmailPerformanceRow, type ReportScope } from './repository.js';
+import { actionRepository } from './action-repository.js';
+import { linkRepository } from './link-repository.js';
+import { pageWindow, recipientPageRepository } from './recipient-page-repository.js';
+import type { EmailPerformanceFilters, EmailPerformanceRow, ReportScope } from './recipient-row-repository.js';
+import { recipientSearchRepository } from './recipient-search-repository.js';
 import { suppressionRepository } from '../suppressions/repository.js';
 import { writeWorkbook } from './workbook.js';
 import { outcomeRepository } from './outcome-repository.js';
@@ -81,7 +85,10 @@ export interface ReportServiceDeps {
 const SNAPSHOT = { isolation: 'REPEATABLE READ', readOnly: true } as const;
 
 export function createReportService({ db, activityLog, sending, campaigns, logger, orgEmailDomain }: ReportServiceDeps) {
-  const repo = reportRepository(db);
+  const recipients = recipientPageRepository(db);
+  const search = recipientSearchRepository();
+  const links = linkRepository(db);
+  const actions = actionRepository(db);
   const outcomes = outcomeRepository(db);
   const found = <T>(value: T | undefined): T => {
     if (value === undefined) throw new DomainError('not-found', CAMPAIGN_NOT_FOUND);
@@ -94,15 +101,19 @@ export function createReportService({ db, activityLog, sending, campaigns, logge
   const searches = createSearchCache();
   const suppressions = suppressionRepository(db);
 
-  const scopeIn = async (sql: Parameters<typeof repo.scope>[0], id: number, filters: EmailPerformanceFilters): Promise<ReportScope> => {
-    const scope = await repo.scope(sql, id, filters);
+  const scopeIn = async (
+    sql: Parameters<typeof recipients.scope>[0],
+    id: number,
+    filters: EmailPerformanceFilters,
+  ): Promise<ReportScope> => {
+    const scope = await recipients.scope(sql, id, filters);
     if (!scope) throw new DomainError('not-found', CAMPAIGN_NOT_FOUND);
     return scope;
   };
 
   /** The campaign, if the report's actions may run on it now (the dispatch checks again, atomically). */
   const actionable = async (id: number) => {
-    const campaign = await repo.campaignStatus(id);
+    const campaign = await actions.campaignStatus(id);
     if (!campaign) throw new DomainError('not-found', CAMPAIGN_NOT_FOUND);
     if (campaign.status === 'DRAFT') throw new DomainError('conflict', NOT_SENT_YET);
     if (campaign.status === 'ERROR') throw new DomainError('conflict', CONTINUE_FIRST);
@@ -119,10 +130,10 @@ export function createReportService({ db, activityLog, sending, campaigns, logge
         Readable.from(
           (async function* () {
             const scope = await scopeIn(tx, id, filters);
-            const totalItems = repo.total(scope, filters) ?? (await repo.searchTotal(tx, scope, filters, searches));
+            const totalItems = recipients.total(scope, filters) ?? (await search.total(tx, scope, filters, searches));
             let itemCount = 0;
             yield '{"items":[';
-            for await (const rows of repo.batches(tx, scope, filters, BATCH, offsetOf(query), query.limit)) {
+            for await (const rows of recipients.batches(tx, scope, filters, BATCH, offsetOf(query), query.limit)) {
               const text = rows.map((row) => JSON.stringify(row)).join(',');
               yield itemCount === 0 ? text : `,${text}`;
               itemCount += rows.length;
@@ -166,31 +177,31 @@ export function createReportService({ db, activityLog, sending, campaigns, logge
     },
 
     async clicks(id: number): Promise<CampaignLink[]> {
-      if (!(await repo.campaignStatus(id))) throw new DomainError('not-found', CAMPAIGN_NOT_FOUND);
-      return repo.links(id);
+      if (!(await actions.campaignStatus(id))) throw new DomainError('not-found', CAMPAIGN_NOT_FOUND);
+      return links.ofCampaign(id);
     },
 
-    /** A page of rows; see repository.ts for what each filter costs. */
+    /** A page of rows; see recipient-page-repository.ts and recipient-search-repository.ts for what each filter costs. */
     async emailPerformance(id: number, filters: EmailPerformanceFilters, query: PageQuery): Promise<EmailPerformancePage> {
       const offset = offsetOf(query);
       const answer = await db.transaction(async (tx): Promise<EmailPerformancePage | 'stream'> => {
         const scope = await scopeIn(tx, id, filters);
-        const total = repo.total(scope, filters);
+        const total = recipients.total(scope, filters);
         if (total === undefined) {
           if (query.limit > STREAM_ABOVE) return 'stream';
-          const { items, totalItems } = await repo.searchPage(tx, scope, filters, offset, query.limit, searches);
+          const { items, totalItems } = await search.page(tx, scope, filters, offset, query.limit, searches);
           return toPage(items, totalItems, query);
         }
         const window = pageWindow(total, offset, query.limit);
         if (window && window.take > STREAM_ABOVE) return 'stream';
-        return toPage(window ? await repo.rows(tx, scope, filters, window) : [], total, query);
+        return toPage(window ? await recipients.rows(tx, scope, filters, window) : [], total, query);
       }, SNAPSHOT);
       return answer === 'stream' ? { stream: await streamedPage(id, filters, query) } : answer;
     },
 
     /** A Summary sheet (the outcome figures and the domain table), then every row of the filters: an xlsx workbook streamed from one snapshot. */
     async exportEmailPerformance(id: number, filters: EmailPerformanceFilters, actor: Actor): Promise<Readable> {
-      const campaign = await repo.campaignStatus(id);
+      const campaign = await actions.campaignStatus(id);
       if (!campaign) throw new DomainError('not-found', CAMPAIGN_NOT_FOUND);
       // Recorded before the rows are read, in a transaction of its own (the export itself changes
       // nothing): a download cut short by a lost database has still taken rows out.
@@ -208,7 +219,7 @@ export function createReportService({ db, activityLog, sending, campaigns, logge
           const scope = await scopeIn(tx, id, filters);
           // The Summary sheet first, from the same snapshot as the rows.
           const summary = { overview: found(await outcomes.overview(id, tx)), domains: (await domainsOn(tx, id)).domains };
-          await writeWorkbook(out, repo.batches(tx, scope, filters, BATCH), summary);
+          await writeWorkbook(out, recipients.batches(tx, scope, filters, BATCH), summary);
         })().catch((err: unknown) => out.destroy(err as Error));
         return out;
       }, SNAPSHOT);
@@ -225,7 +236,7 @@ export function createReportService({ db, activityLog, sending, campaigns, logge
 
     async retryJob(id: number, jobId: number, actor: Actor): Promise<{ message: string }> {
       await actionable(id);
-      const status = await repo.jobStatus(id, jobId);
+      const status = await actions.jobStatus(id, jobId);
       if (status === undefined) throw new DomainError('not-found', JOB_NOT_FOUND);
       if (status !== 'FAILED') throw new DomainError('conflict', ONLY_FAILED_RETRIED);
       await dispatch(id, { requeue: { jobId }, activity: { actor, kind: 'retry-job', details: { jobId } } });
@@ -252,9 +263,9 @@ export function createReportService({ db, activityLog, sending, campaigns, logge
     async sendToNotSent(id: number, actor: Actor): Promise<BulkActionResult> {
       await actionable(id);
       const { queued } = await dispatch(id, { newJobs: { contacts: 'all' }, activity: { actor, kind: 'send-to-not-sent' } });
-      const scope = await repo.scope(db, id, {});
+      const scope = await recipients.scope(db, id, {});
       const skipped = scope?.followUp
-        ? repo.total(scope, { sendStatus: 'NOT_SENT' })!
+        ? recipients.total(scope, { sendStatus: 'NOT_SENT' })!
         : scope?.audienceId && scope.validContacts > 0
           ? (
               await suppressions.countSuppressedContacts({
@@ -273,7 +284,7 @@ export function createReportService({ db, activityLog, sending, campaigns, logge
     async sendToContact(id: number, contactId: number, actor: Actor): Promise<{ message: string }> {
       const campaign = await actionable(id);
       const contact =
-        campaign.audienceId === null ? undefined : await repo.contactForSend(id, campaign.audienceId, contactId, campaign.followUp);
+        campaign.audienceId === null ? undefined : await actions.contactForSend(id, campaign.audienceId, contactId, campaign.followUp);
       if (!contact) throw new DomainError('not-found', CONTACT_NOT_FOUND);
       // A follow-up's contacts are its recipients: the dispatch would create no job for another.
       if (!contact.recipient) throw new DomainError('not-found', CONTACT_NOT_RECIPIENT);
