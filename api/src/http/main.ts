@@ -6,7 +6,7 @@
 import cluster from 'node:cluster';
 import { loadConfig, type Config } from '../config.js';
 import { createLogger } from '../logger.js';
-import { runProcess } from '../shutdown.js';
+import { runProcess } from '../lifecycle.js';
 import { startWorkers } from '../workers/index.js';
 import { createApp } from './app.js';
 import { runHttpCluster } from './cluster.js';

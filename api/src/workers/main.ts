@@ -8,7 +8,7 @@
 import express from 'express';
 import { healthRouter } from '../http/routes/health.js';
 import { startHttpServer } from '../http/server.js';
-import { runProcess } from '../shutdown.js';
+import { runProcess } from '../lifecycle.js';
 import { startWorkers } from './index.js';
 
 runProcess('worker', async ({ deps, stops }) => {

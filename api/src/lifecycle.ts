@@ -1,7 +1,8 @@
 /**
- * Graceful shutdown for the entry points: on SIGTERM or SIGINT run `stop` once (stop accepting,
- * finish in-flight work, close the queue and the database), then exit. A second signal, or a
- * stop that hangs past the grace period, exits at once.
+ * A process's life, for the entry points: its start (runProcess: configuration, schema, the
+ * dependencies, then what the process serves) and its graceful shutdown (onShutdownSignal: on
+ * SIGTERM or SIGINT run `stop` once, stop accepting, finish in-flight work, close the queue and the
+ * database, then exit; a second signal, or a stop that hangs past the grace period, exits at once).
  */
 import cluster from 'node:cluster';
 import { loadConfig, type Config } from './config.js';
