@@ -14,7 +14,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { BaseError, ConnectionError, Transaction, type Sequelize } from 'sequelize';
-import { DATABASE_UNAVAILABLE, DomainError } from '../services/errors.js';
+import { DATABASE_UNAVAILABLE, DomainError } from '../errors.js';
 import type { Models } from './models/index.js';
 
 export interface QueryResult<R> {

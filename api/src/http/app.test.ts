@@ -6,7 +6,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/support/app.js';
 import { bearer } from '../../test/support/tokens.js';
-import { DATABASE_UNAVAILABLE, DomainError, type DomainErrorKind } from '../services/errors.js';
+import { DATABASE_UNAVAILABLE, DomainError, type DomainErrorKind } from '../errors.js';
 import { errorResponse } from './errors.js';
 import { Database } from '../db/database.js';
 import { defineModels } from '../db/models/index.js';
