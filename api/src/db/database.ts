@@ -157,6 +157,11 @@ export class Database implements Sql {
     return out;
   }
 
+  /** Resolves when the database answers a statement; for readiness checks. */
+  async ping(): Promise<void> {
+    await this.query('SELECT 1');
+  }
+
   async close(): Promise<void> {
     await this.sequelize.close();
   }
