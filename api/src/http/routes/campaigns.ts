@@ -3,11 +3,11 @@
  * request, call the campaign service, answer. openapi.yaml has already validated (and typed) the
  * inputs; the service's DomainErrors become statuses in the one error handler.
  */
+import type { FollowUpRecipients } from '@mailroom/api-client';
 import { Router } from 'express';
 import { memberOf } from '../../auth/middleware.js';
 import type { AppDeps } from '../../deps.js';
 import type { CampaignUpdate, TestEmail } from '../../services/campaigns/campaign-service.js';
-import type { FollowUpRecipients } from '../../services/campaigns/repository.js';
 import { bool, id, pageQuery, str } from '../request.js';
 
 export function campaignsRouter({ services }: Pick<AppDeps, 'services'>): Router {
