@@ -36,7 +36,7 @@ const OUTAGES_HEADER = 'x-mailroom-outages';
 const ERROR_HEADER = 'x-mailroom-error';
 const DELIVERY_LIMIT = 10;
 /** How long a publish is held while the broker is away before it fails, unless the queue is told otherwise. */
-export const PUBLISH_WAIT_MS = 120_000;
+const PUBLISH_WAIT_MS = 120_000;
 /** How often a publish held for the broker looks whether it is back. */
 const AVAILABLE_POLL_MS = 50;
 const MIN_DELAY_BUCKET_MS = 16;
@@ -127,8 +127,9 @@ export class RabbitMqJobQueue implements JobQueue {
   }
 
   /**
-   * Waits (up to publishWaitMs) for the broker before anything goes out, so that a publish given up
-   * on is one that never started: it cannot reach the broker after its caller was told it failed.
+   * Waits (up to publishWaitMs) for the broker before anything goes out: a publish given up on while
+   * the broker is away never started, so it cannot reach the broker after its caller was told it
+   * failed. One that loses the broker half-way is held until the same deadline (sendRaw).
    */
   async publish<T>(queue: QueueName, payload: T, options: PublishOptions = {}): Promise<void> {
     if (this.closing) throw new Error('The job queue is closed');
