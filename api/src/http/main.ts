@@ -10,13 +10,8 @@ import { createLogger } from '../logger.js';
 import { runProcess } from '../lifecycle.js';
 import { createApp } from './app.js';
 import { runHttpCluster } from './cluster.js';
+import { REQUEST_PUBLISH_WAIT_MS } from './publishing-calls.js';
 import { startHttpServer } from './server.js';
-
-/**
- * A member's call that publishes (a send, an import) waits this long for a broker that is away, then
- * answers 503 (docs/decisions/sending.md, broker outage); a worker's publish holds on for minutes.
- */
-export const REQUEST_PUBLISH_WAIT_MS = 5_000;
 
 const clustered = cluster.isPrimary ? clusterConfig() : undefined;
 if (clustered) runHttpCluster(clustered.httpProcesses, createLogger(clustered, { process: 'http' }));

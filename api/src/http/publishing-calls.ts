@@ -15,6 +15,12 @@ import type { RequestHandler } from 'express';
 import type { AppDeps } from '../deps.js';
 import { BrokerUnavailableError } from '../queue/JobQueue.js';
 
+/**
+ * How long a publish waits for a broker that is away in the HTTP process (its queue's publishWaitMs):
+ * a member is answered within seconds; a worker's publish holds on for minutes.
+ */
+export const REQUEST_PUBLISH_WAIT_MS = 5_000;
+
 /** POST paths (patterns without groups: nothing is decoded here, before the contract checks the path). */
 export const PUBLISHING_CALLS: readonly RegExp[] = [
   /^\/api\/campaigns\/[^/]+\/(send|continue)\/?$/,
