@@ -47,6 +47,60 @@ const boundaryZones = [
   })),
 ];
 
+/**
+ * docs/architecture.md, Layers: the API's arrows point one way. Entry points and lifecycle.ts wire;
+ * http/ and workers/ take requests and messages to services/; services/ reach data through their
+ * repositories; db/ and queue/ know no service. A route reads no repository and nothing of db/ (it
+ * calls its service); the HTTP layer starts no consumer (lifecycle.ts does).
+ */
+const API = './api/src';
+const REPOSITORIES = [`${API}/services/**/repository.ts`, `${API}/services/**/*-repository.ts`];
+const apiZones = [
+  {
+    target: `${API}/http/routes`,
+    from: `${API}/db`,
+    message: 'A route reaches data through its service: it imports nothing of db/.',
+  },
+  {
+    target: `${API}/http/routes`,
+    from: REPOSITORIES,
+    message: 'A route reaches data through its service, not a repository (a type it needs comes from the service or @mailroom/api-client).',
+  },
+  {
+    target: `${API}/db`,
+    from: `${API}/services`,
+    message: 'db/ is below the services: it imports none (errors every layer throws are in src/errors.ts).',
+  },
+  {
+    target: `${API}/http`,
+    from: `${API}/workers`,
+    message: "The HTTP layer starts no consumer: a process's consumers are lifecycle.ts's.",
+  },
+  {
+    // registry.ts still lists the services' queues: issue 22's second phase builds it from each service's list instead.
+    target: `${API}/queue/!(registry).ts`,
+    from: `${API}/services`,
+    message: 'queue/ is below the services: it knows no service and no queue of theirs.',
+  },
+];
+
+/**
+ * Only repositories and migrations hold SQL: a string or template that starts with a statement
+ * (upper-case keywords, as every statement of the API is written) anywhere else in api/src fails the
+ * lint. Tests and db/ are exempt, and so, until issue 22 gives importing and the send rate their
+ * repositories, are SQL_NOT_IN_A_REPOSITORY_YET.
+ */
+const SQL_STATEMENT =
+  '^\\s*(SELECT|INSERT\\s+INTO|UPDATE|DELETE\\s+FROM|WITH|COPY|SET|CREATE|ALTER|DROP|TRUNCATE|LOCK|ANALYZE|VACUUM|SAVEPOINT|ROLLBACK|RELEASE|BEGIN|COMMIT)(?=\\s|;|$)';
+const SQL_NOT_IN_A_REPOSITORY_YET = [
+  'api/src/services/contacts/importer.ts',
+  'api/src/services/contacts/export.ts',
+  'api/src/services/sending/send-rate.ts',
+];
+const sqlOutsideRepositories = {
+  message: "Only repositories (repository.ts, *-repository.ts) and db/ hold SQL: move the statement into the feature's repository.",
+};
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '**/.data/**', 'packages/api-client/src/schema.ts', '**/.test-results/**'] },
   js.configs.recommended,
@@ -101,6 +155,36 @@ export default tseslint.config(
             },
           ],
         },
+      ],
+    },
+  },
+  {
+    files: ['api/src/**/*.ts'],
+    // A test wires what it tests, as an entry point does.
+    ignores: ['api/src/**/*.test.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      // The API imports its TypeScript files by their built names (`./deps.js`).
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.json'], extensionAlias: { '.js': ['.ts', '.js'] } })],
+    },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { basePath: root, zones: apiZones }],
+    },
+  },
+  {
+    files: ['api/src/**/*.ts'],
+    ignores: [
+      'api/src/**/*.test.ts',
+      'api/src/db/**',
+      'api/src/**/repository.ts',
+      'api/src/**/*-repository.ts',
+      ...SQL_NOT_IN_A_REPOSITORY_YET,
+    ],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: `Literal[value=/${SQL_STATEMENT}/]`, ...sqlOutsideRepositories },
+        { selector: `TemplateElement[value.raw=/${SQL_STATEMENT}/]`, ...sqlOutsideRepositories },
       ],
     },
   },

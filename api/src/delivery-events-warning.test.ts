@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
 import type { Logger } from './logger.js';
-import { warnWithoutDeliveryEvents } from './shutdown.js';
+import { warnWithoutDeliveryEvents } from './lifecycle.js';
 
 /** The warnings a process logs at start, as (fields, message). */
 function warningsOf(env: Record<string, string>): [unknown, string][] {

@@ -68,6 +68,8 @@ export interface DepsOverrides {
   sequelize?: Sequelize;
   /** A queue adapter (RabbitMQ or in-process); it is typed by the registry here. */
   queue?: JobQueue;
+  /** How long a publish waits for a broker that is away (the HTTP process: seconds; default two minutes). */
+  publishWaitMs?: number;
   ses?: SESv2Client;
   spool?: ImportSpool;
   verifier?: TokenVerifier;
@@ -155,7 +157,11 @@ export async function createDeps(config: Readonly<Config>, overrides: DepsOverri
     config,
     logger,
     db: new Database(sequelize, defineModels(sequelize)),
-    queue: new Queues(overrides.queue ?? createJobQueue(config, logger), logger.child({ component: 'queue' })),
+    queue: new Queues(
+      overrides.queue ??
+        createJobQueue(config, logger, overrides.publishWaitMs === undefined ? {} : { publishWaitMs: overrides.publishWaitMs }),
+      logger.child({ component: 'queue' }),
+    ),
     ses: overrides.ses ?? createSesClient(config),
     spool: overrides.spool ?? createImportSpool(config.import.spool),
     verifier:

@@ -446,6 +446,12 @@ describe('entities, lists and enums', () => {
     expect(quota.required).not.toContain('deliveryEventsConfigured');
   });
 
+  it('the quota says whether sending and imports are paused (the broker away), optional (an addition)', () => {
+    const quota = schemaOf('Quota');
+    expect(deref(propertiesOf(quota).sendingAndImportsPaused)).toMatchObject({ type: 'boolean' });
+    expect(quota.required).not.toContain('sendingAndImportsPaused');
+  });
+
   it('ids are int64 integers and dates are date-times', () => {
     expect(deref(schemaOf('Id'))).toMatchObject({ type: 'integer', format: 'int64' });
     expect(deref(propertiesOf(schemaOf('Audience')).createdAt)).toMatchObject({ type: 'string', format: 'date-time' });

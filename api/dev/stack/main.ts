@@ -22,7 +22,7 @@ import { createDeps, closeDeps } from '../../src/deps.js';
 import { migrate } from '../../src/db/migrate.js';
 import { createApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/logger.js';
-import { onShutdownSignal } from '../../src/shutdown.js';
+import { onShutdownSignal } from '../../src/lifecycle.js';
 import { startWorkers } from '../../src/workers/index.js';
 import { createWebApp, remotesManifest, shellConfigOf } from '../../src/web/web.js';
 

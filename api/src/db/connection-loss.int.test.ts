@@ -18,7 +18,7 @@ import { createTestApp, type TestApp } from '../../test/support/app.js';
 import { startTcpProxy, type TcpProxy } from '../../test/support/tcp-proxy.js';
 import { bearer } from '../../test/support/tokens.js';
 import { audienceWorkers } from '../workers/audiences.js';
-import { DATABASE_UNAVAILABLE } from '../services/errors.js';
+import { DATABASE_UNAVAILABLE } from '../errors.js';
 
 const CONTACTS = 150_000;
 const csv = (rows: number, prefix: string) =>

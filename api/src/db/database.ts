@@ -14,7 +14,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { BaseError, ConnectionError, Transaction, type Sequelize } from 'sequelize';
-import { DATABASE_UNAVAILABLE, DomainError } from '../services/errors.js';
+import { DATABASE_UNAVAILABLE, DomainError } from '../errors.js';
 import type { Models } from './models/index.js';
 
 export interface QueryResult<R> {
@@ -155,6 +155,11 @@ export class Database implements Sql {
       () => txn.rollback(),
     );
     return out;
+  }
+
+  /** Resolves when the database answers a statement; for readiness checks. */
+  async ping(): Promise<void> {
+    await this.query('SELECT 1');
   }
 
   async close(): Promise<void> {

@@ -12,6 +12,7 @@ import { pinoHttp } from 'pino-http';
 import { bearerAuthHandler, requireMember } from '../auth/middleware.js';
 import type { AppDeps } from '../deps.js';
 import { errorHandler } from './errors.js';
+import { publishingCallsNeedTheBroker } from './publishing-calls.js';
 import { publicRouteLimiter, signInFailureLimiter } from './rate-limits.js';
 import { CALENDAR_FORMATS, finiteNumericParameters, unreadableUploads } from './validator-gaps.js';
 import { routes } from './routes/index.js';
@@ -76,6 +77,8 @@ export function createApp(deps: AppDeps): Express {
   // Every /api call needs a member's token: it is checked before any body is read, so a stranger's
   // request costs no parsing. Refusals are counted per address (429 past the limit).
   app.use('/api', signInFailureLimiter(config.rateLimits.signInFailures), requireMember(deps.verifier));
+  // A call that publishes (a send, an import) waits for the broker here, before its body is read: 503 while it is away.
+  app.use(publishingCallsNeedTheBroker(deps));
   app.use(PUBLIC_PATHS, publicLimiter);
 
   for (const { method, path, limit } of LARGE_JSON_BODIES) app[method](path, express.json({ limit }));

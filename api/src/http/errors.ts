@@ -8,7 +8,8 @@ import { error as validatorErrors } from 'express-openapi-validator';
 import { AuthError, AuthUnavailableError } from '../auth/verifier.js';
 import { isDatabaseUnavailable } from '../db/database.js';
 import type { Logger } from '../logger.js';
-import { DATABASE_UNAVAILABLE, DomainError, type DomainErrorKind } from '../services/errors.js';
+import { BrokerUnavailableError } from '../queue/JobQueue.js';
+import { DATABASE_UNAVAILABLE, DomainError, type DomainErrorKind } from '../errors.js';
 import { findingSentence, mediaTypeSentence, methodSentence } from './validator-messages.js';
 
 export interface ErrorItem {
@@ -21,6 +22,10 @@ export interface ErrorBody {
   message: string;
   errors?: ErrorItem[];
 }
+
+/** A call that publishes, while the broker is away (http/publishing-calls.ts). */
+export const BROKER_UNAVAILABLE =
+  'Sending and imports are paused: the message broker is unavailable. Nothing was lost; try again in a minute.';
 
 export const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
   invalid: 400,
@@ -102,6 +107,7 @@ function validatorClientError(err: ValidatorError, req: Request | undefined): { 
 export function errorResponse(err: unknown, req?: Request): { status: number; body: ErrorBody } {
   if (err instanceof DomainError) return { status: STATUS_OF_KIND[err.kind], body: { message: err.message } };
   if (isDatabaseUnavailable(err)) return { status: 503, body: { message: DATABASE_UNAVAILABLE } };
+  if (err instanceof BrokerUnavailableError) return { status: 503, body: { message: BROKER_UNAVAILABLE } };
   if (isInvalidInput(err)) return { status: 400, body: { message: 'A value in the request is not valid' } };
   if (err instanceof AuthError) return { status: err.status, body: { message: err.message } };
   if (err instanceof AuthUnavailableError) return { status: err.status, body: { message: err.message } };

@@ -49,6 +49,18 @@ export class PoisonMessageError extends Error {
   }
 }
 
+/**
+ * Thrown by publish when the broker stayed away for longer than the queue waits for it (its
+ * `publishWaitMs`): the message was not published, or at least not confirmed. An HTTP call that
+ * meets it answers 503 (http/errors.ts); a consumer that meets it lets its message be redelivered.
+ */
+export class BrokerUnavailableError extends Error {
+  constructor(options?: { cause?: unknown }) {
+    super('The message broker is unavailable', options);
+    this.name = 'BrokerUnavailableError';
+  }
+}
+
 /** Resolves: acked. Throws: retried after a delay, dead-lettered after maxAttempts (at once for PoisonMessageError). */
 export type JobHandler<T> = (payload: T, context: JobContext) => Promise<void>;
 
@@ -58,13 +70,20 @@ export interface Consumer {
 }
 
 export interface JobQueue {
-  /** Resolves once the broker has confirmed the message (persisted). */
+  /** Resolves once the broker has confirmed the message (persisted); BrokerUnavailableError when it stayed away too long. */
   publish<T>(queue: QueueName, payload: T, options?: PublishOptions): Promise<void>;
   consume<T>(queue: QueueName, handler: JobHandler<T>, options?: ConsumeOptions): Consumer;
   /** Payloads in the dead-letter queue of `queue` (for tests and operators); removes them when `drain`. */
   deadLetters<T>(queue: QueueName, options?: { drain?: boolean }): Promise<T[]>;
   /** Resolves when the queue can take work (broker connected); rejects otherwise. For readiness checks. */
   ping(): Promise<void>;
+  /**
+   * True at once when the queue can take work; otherwise waits up to `waitMs` (default: as long as
+   * a publish waits) for the broker to come back, and answers false if it did not. For calls that
+   * must not start what they could not queue (http/publishing-calls.ts), and for the quota bar's
+   * "paused" (`0`: now, without waiting).
+   */
+  available(waitMs?: number): Promise<boolean>;
   /** Closes every consumer (waiting for running handlers), then the connection. */
   close(): Promise<void>;
 }

@@ -110,6 +110,11 @@ export class InProcessJobQueue implements JobQueue {
     if (this.closed) throw new Error('The job queue is closed');
   }
 
+  /** Always there while open: the queue lives in this process. */
+  async available(): Promise<boolean> {
+    return !this.closed;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     // Delayed messages die with the process anyway; do not keep the event loop alive for them.

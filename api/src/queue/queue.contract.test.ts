@@ -4,9 +4,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createServer } from 'node:net';
 import { createLogger } from '../logger.js';
 import { InProcessJobQueue } from './in-process.js';
-import { PoisonMessageError, type JobQueue } from './JobQueue.js';
+import { BrokerUnavailableError, PoisonMessageError, type JobQueue } from './JobQueue.js';
 import { Queues } from './registry.js';
 import { RabbitMqJobQueue } from './rabbitmq.js';
 
@@ -294,6 +295,13 @@ describe.each(adapters)('JobQueue contract: $name', ({ create, broker }) => {
     await vi.waitFor(() => queue.ping(), { timeout: 5_000, interval: 50 });
   });
 
+  it('is available while open, and not once closed', async () => {
+    const queue = open();
+    expect(await queue.available(5_000)).toBe(true);
+    await queue.close();
+    expect(await queue.available(0)).toBe(false);
+  });
+
   it('dead-letters a PoisonMessageError at once, without retrying it', async () => {
     const queue = open();
     const name = queueName();
@@ -327,5 +335,41 @@ describe.each(adapters)('JobQueue contract: $name', ({ create, broker }) => {
       timeout: 10_000,
       interval: 50,
     });
+  });
+});
+
+describe('RabbitMQ away: how long a publish waits', () => {
+  /** A broker address where nothing listens: the connection never comes up. */
+  const nowhere = async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    await new Promise((resolve) => server.close(resolve));
+    return `amqp://guest:guest@127.0.0.1:${port}`;
+  };
+
+  it('available() waits up to the time given, then answers false', async () => {
+    const queue = new RabbitMqJobQueue(await nowhere(), logger, { publishWaitMs: 60_000 });
+    try {
+      expect(await queue.available(0)).toBe(false);
+      const started = performance.now();
+      expect(await queue.available(300)).toBe(false);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+    } finally {
+      await queue.close();
+    }
+  });
+
+  it('publish waits publishWaitMs, then fails with BrokerUnavailableError', async () => {
+    const queue = new RabbitMqJobQueue(await nowhere(), logger, { publishWaitMs: 400 });
+    try {
+      const started = performance.now();
+      await expect(queue.publish('anything', { n: 1 })).rejects.toBeInstanceOf(BrokerUnavailableError);
+      const waited = performance.now() - started;
+      expect(waited).toBeGreaterThanOrEqual(390);
+      expect(waited).toBeLessThan(2_000);
+    } finally {
+      await queue.close();
+    }
   });
 });

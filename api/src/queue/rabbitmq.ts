@@ -20,6 +20,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { AMQPChannelError, AMQPConnectionError, AMQPError, Connection, type AsyncMessage, type Publisher } from 'rabbitmq-client';
 import type { Logger } from '../logger.js';
 import {
+  BrokerUnavailableError,
   PoisonMessageError,
   type ConsumeOptions,
   type Consumer,
@@ -34,8 +35,10 @@ const ATTEMPT_HEADER = 'x-mailroom-attempt';
 const OUTAGES_HEADER = 'x-mailroom-outages';
 const ERROR_HEADER = 'x-mailroom-error';
 const DELIVERY_LIMIT = 10;
-/** How long a publish is held while the broker is away before it fails. */
-const PUBLISH_OUTAGE_MS = 120_000;
+/** How long a publish is held while the broker is away before it fails, unless the queue is told otherwise. */
+const PUBLISH_WAIT_MS = 120_000;
+/** How often a publish held for the broker looks whether it is back. */
+const AVAILABLE_POLL_MS = 50;
 const MIN_DELAY_BUCKET_MS = 16;
 /** AMQP errors that another try would only repeat (a queue declared with other arguments...). */
 const PERMANENT_ERRORS = new Set(['PRECONDITION_FAILED', 'ACCESS_REFUSED', 'NOT_ALLOWED', 'RESOURCE_LOCKED']);
@@ -81,12 +84,19 @@ export interface RabbitMqJobQueueOptions {
   prefix?: string;
   /** Delete every queue this instance declared when it closes (tests). */
   deleteQueuesOnClose?: boolean;
+  /**
+   * How long a publish waits for a broker that is away before it fails with BrokerUnavailableError
+   * (default PUBLISH_WAIT_MS, two minutes: a worker holds on). The HTTP process waits seconds: a
+   * member is answered 503 rather than kept waiting (docs/decisions/sending.md, broker outage).
+   */
+  publishWaitMs?: number;
 }
 
 export class RabbitMqJobQueue implements JobQueue {
   private readonly connection: Connection;
   private readonly prefix: string;
   private readonly deleteQueuesOnClose: boolean;
+  private readonly publishWaitMs: number;
   private readonly publisher: Publisher;
   /** Queues declared by this process (memoised: declaring on every publish would cost a round trip). */
   private readonly declared = new Map<string, Promise<void>>();
@@ -100,7 +110,15 @@ export class RabbitMqJobQueue implements JobQueue {
   ) {
     this.prefix = options.prefix ?? '';
     this.deleteQueuesOnClose = options.deleteQueuesOnClose ?? false;
-    this.connection = new Connection({ url, connectionName: 'mailroom-api', retryLow: 200, retryHigh: 2_000 });
+    this.publishWaitMs = options.publishWaitMs ?? PUBLISH_WAIT_MS;
+    this.connection = new Connection({
+      url,
+      connectionName: 'mailroom-api',
+      retryLow: 200,
+      retryHigh: 2_000,
+      // A channel wanted while the broker is away waits no longer than a publish would (the client's default is 20 s).
+      acquireTimeout: Math.min(20_000, this.publishWaitMs),
+    });
     this.connection.on('error', (err) => logger.error({ err }, 'RabbitMQ connection error'));
     this.connection.on('connection', () => logger.info('RabbitMQ connected'));
     this.connection.on('connection.blocked', (reason) => logger.warn({ reason }, 'RabbitMQ blocked publishing'));
@@ -108,9 +126,22 @@ export class RabbitMqJobQueue implements JobQueue {
     this.publisher.on('retry', (err) => logger.warn({ err }, 'RabbitMQ publish retried'));
   }
 
+  /**
+   * Waits (up to publishWaitMs) for the broker before anything goes out: a publish given up on while
+   * the broker is away never started, so it cannot reach the broker after its caller was told it
+   * failed. One that loses the broker half-way is held until the same deadline (sendRaw).
+   */
   async publish<T>(queue: QueueName, payload: T, options: PublishOptions = {}): Promise<void> {
     if (this.closing) throw new Error('The job queue is closed');
-    await this.send(this.prefix + queue, Buffer.from(JSON.stringify(payload ?? null)), { [ATTEMPT_HEADER]: 1 }, options.delayMs ?? 0);
+    const deadline = performance.now() + this.publishWaitMs;
+    if (!(await this.available())) throw new BrokerUnavailableError();
+    await this.send(
+      this.prefix + queue,
+      Buffer.from(JSON.stringify(payload ?? null)),
+      { [ATTEMPT_HEADER]: 1 },
+      options.delayMs ?? 0,
+      deadline,
+    );
   }
 
   consume<T>(name: QueueName, handler: JobHandler<T>, options?: ConsumeOptions): Consumer {
@@ -215,6 +246,17 @@ export class RabbitMqJobQueue implements JobQueue {
     if (!this.connection.ready) throw new Error('RabbitMQ is not connected');
   }
 
+  async available(waitMs = this.publishWaitMs): Promise<boolean> {
+    const deadline = performance.now() + waitMs;
+    for (;;) {
+      if (this.closing) return false;
+      if (this.connection.ready) return true;
+      const left = deadline - performance.now();
+      if (left <= 0) return false;
+      await sleep(Math.min(AVAILABLE_POLL_MS, left));
+    }
+  }
+
   close(): Promise<void> {
     this.closing ??= (async () => {
       await Promise.allSettled([...this.consumers].map((consumer) => consumer.close()));
@@ -266,25 +308,31 @@ export class RabbitMqJobQueue implements JobQueue {
     }
   }
 
-  private async send(queue: string, body: Buffer, headers: Record<string, number>, delayMs: number): Promise<void> {
+  private async send(queue: string, body: Buffer, headers: Record<string, number>, delayMs: number, deadline?: number): Promise<void> {
     await this.declareWorkQueue(queue);
     if (delayMs <= 0) {
-      await this.sendRaw(queue, body, headers);
+      await this.sendRaw(queue, body, headers, undefined, deadline);
       return;
     }
     const delayQueue = delayQueueName(queue, delayMs);
     await this.declare(delayQueue, delayQueueArguments(queue));
-    await this.sendRaw(delayQueue, body, headers, String(Math.ceil(delayMs)));
+    await this.sendRaw(delayQueue, body, headers, String(Math.ceil(delayMs)), deadline);
   }
 
   /**
    * Publishes with the broker's confirm. While the broker is away (a connection or channel lost, a
-   * confirm that never came) the publish is held and tried again once the connection is back, for up
-   * to PUBLISH_OUTAGE_MS: the caller waits rather than losing the message. A publish made twice this
-   * way is harmless (every handler is idempotent).
+   * confirm that never came) the publish is held and tried again once the connection is back, until
+   * `deadline` (publishWaitMs from now by default): the caller waits rather than losing the message,
+   * then gets BrokerUnavailableError. A publish made twice this way is harmless (every handler is
+   * idempotent).
    */
-  private async sendRaw(queue: string, body: Buffer, headers: Record<string, unknown>, expiration?: string): Promise<void> {
-    const deadline = performance.now() + PUBLISH_OUTAGE_MS;
+  private async sendRaw(
+    queue: string,
+    body: Buffer,
+    headers: Record<string, unknown>,
+    expiration?: string,
+    deadline = performance.now() + this.publishWaitMs,
+  ): Promise<void> {
     for (let tries = 1; ; tries++) {
       try {
         await this.publisher.send(
@@ -299,7 +347,8 @@ export class RabbitMqJobQueue implements JobQueue {
         );
         return;
       } catch (error) {
-        if (!isBrokerOutage(error) || this.closing || performance.now() > deadline) throw error;
+        if (!isBrokerOutage(error) || this.closing) throw error;
+        if (performance.now() > deadline) throw new BrokerUnavailableError({ cause: error });
         if (tries === 1) this.logger.warn({ queue, error: errorMessage(error) }, 'publish held until the broker is back');
         await sleep(Math.min(1_000, 100 * tries));
       }

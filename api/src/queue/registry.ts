@@ -61,6 +61,10 @@ export class Queues {
     return this.broker.ping();
   }
 
+  available(waitMs?: number): Promise<boolean> {
+    return this.broker.available(waitMs);
+  }
+
   close(): Promise<void> {
     return this.broker.close();
   }

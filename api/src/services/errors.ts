@@ -1,19 +1,5 @@
 /**
- * The one error a service throws on purpose. Services know nothing of HTTP or AMQP: they say what
- * kind of failure it is, and the HTTP layer maps the kind to a status in one place
- * (http/errors.ts); a queue consumer that meets `unavailable` lets the message be redelivered.
+ * The services' errors are the one DomainError of src/errors.ts, which db/ throws too; kept under
+ * this name so that a service imports its errors from its own layer.
  */
-export type DomainErrorKind = 'invalid' | 'forbidden' | 'not-found' | 'conflict' | 'too-large' | 'unavailable';
-
-export class DomainError extends Error {
-  constructor(
-    readonly kind: DomainErrorKind,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = 'DomainError';
-  }
-}
-
-export const DATABASE_UNAVAILABLE = 'The database is unavailable right now; please try again in a moment.';
+export { DATABASE_UNAVAILABLE, DomainError, type DomainErrorKind } from '../errors.js';

@@ -18,7 +18,7 @@ import { createStaticHandler } from '@mailroom/static-server';
 import { loadConfig, type Config } from '../config.js';
 import { startHttpServer } from '../http/server.js';
 import { createLogger } from '../logger.js';
-import { onShutdownSignal } from '../shutdown.js';
+import { onShutdownSignal } from '../lifecycle.js';
 import { createWebApp, shellConfigOf } from './web.js';
 
 /** The built frontends, as the repository (and the image) lays them out. */

@@ -8,18 +8,19 @@
 import express from 'express';
 import { healthRouter } from '../http/routes/health.js';
 import { startHttpServer } from '../http/server.js';
-import { runProcess } from '../shutdown.js';
-import { startWorkers } from './index.js';
+import { runProcess } from '../lifecycle.js';
 
-runProcess('worker', async ({ deps, stops }) => {
-  if (!deps.config.amqpUrl) {
-    throw new Error('The worker needs AMQP_URL; without a broker the HTTP process runs the consumers itself');
-  }
-  const workers = await startWorkers(deps);
-  stops.add(() => workers.close());
-  if (deps.config.healthPort !== undefined) {
-    const probes = express().disable('x-powered-by').use(healthRouter(deps));
-    const health = await startHttpServer(probes, { port: deps.config.healthPort, logger: deps.logger });
-    stops.add(() => health.stop());
-  }
-});
+runProcess(
+  'worker',
+  async ({ deps, stops }) => {
+    if (deps.config.healthPort !== undefined) {
+      // A worker is ready when it can consume: the database and the broker (routes/health.ts).
+      const probes = express()
+        .disable('x-powered-by')
+        .use(healthRouter(deps, { needs: ['database', 'broker'] }));
+      const health = await startHttpServer(probes, { port: deps.config.healthPort, logger: deps.logger });
+      stops.add(() => health.stop());
+    }
+  },
+  { consumers: 'always' },
+);

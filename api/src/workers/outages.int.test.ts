@@ -6,7 +6,9 @@
  *  - PostgreSQL is stopped twice for a few seconds mid-send,
  *  - a worker is SIGKILLed three times at random moments and started again,
  *  - an API process under load gets SIGTERM;
- * and a 200,000-row import while RabbitMQ, then PostgreSQL, stops in the middle.
+ * a member using the API while RabbitMQ is down (reads, tracking and unsubscribes work, a send answers
+ * 503, and once the broker is back every send finishes with nothing sent twice); and a 200,000-row
+ * import while RabbitMQ, then PostgreSQL, stops in the middle.
  *
  * The services broken here are this file's own (test/support/outages.ts): a PostgreSQL cluster and
  * a RabbitMQ node on free ports, never the machine's. Each case prints mails per address (max), the
@@ -14,7 +16,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer, request as httpRequest } from 'node:http';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -26,7 +28,10 @@ import { startApiProcess, waitFor, type ApiProcess } from '../../test/support/pr
 import { seedGeneratedAudience, seedTemplate } from '../../test/support/seed.js';
 import { startSesEndpoint, type SesEndpoint } from '../../test/support/ses-endpoint.js';
 import { bearer, testAudience, testIssuer, testJwks, testOrgEmailDomain } from '../../test/support/tokens.js';
+import { BROKER_UNAVAILABLE } from '../http/errors.js';
+import { REQUEST_PUBLISH_WAIT_MS } from '../http/publishing-calls.js';
 import { createLogger } from '../logger.js';
+import { createTrackingTokens } from '../mail/tracking-tokens.js';
 import { RabbitMqJobQueue } from '../queue/rabbitmq.js';
 
 const CONTACTS = 20_000;
@@ -52,6 +57,8 @@ let workDir: string;
 let importDir: string;
 let apiPort: number;
 let apiProcess: ApiProcess;
+/** The identity provider's key set, served for the API processes that take members' calls. */
+let jwks: Server;
 const processes: ApiProcess[] = [];
 
 function startWorker(name: string, env: Record<string, string> = {}): ApiProcess {
@@ -83,6 +90,25 @@ function startApi(name: string, port: number): ApiProcess {
   return api;
 }
 
+/** An API process that takes members' calls: it checks their tokens against the test's key set. */
+function startMemberApi(name: string, port: number): ApiProcess {
+  const api = startApiProcess('http', name, {
+    DATABASE_URL: t.db.url,
+    AMQP_URL: mq!.url,
+    QUEUE_PREFIX: prefix,
+    SES_ENDPOINT: ses.endpoint,
+    IMPORT_DIR: importDir,
+    PORT: String(port),
+    HTTP_PROCESSES: '1',
+    OIDC_ISSUER: testIssuer,
+    OIDC_AUDIENCE: testAudience,
+    OIDC_JWKS_URI: `http://127.0.0.1:${(jwks.address() as { port: number }).port}/jwks`,
+    ORG_EMAIL_DOMAIN: testOrgEmailDomain,
+  });
+  processes.push(api);
+  return api;
+}
+
 async function readyStatus(port: number): Promise<number> {
   try {
     const res = await fetch(`http://127.0.0.1:${port}/readyz`, { signal: AbortSignal.timeout(4_000) });
@@ -106,6 +132,10 @@ beforeAll(async () => {
     deps: { queue },
   });
   auth = await bearer();
+  jwks = createServer(
+    (_req, res) => void testJwks().then((keys) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(keys))),
+  );
+  await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
   templateId = await seedTemplate(t.db.pool, { html: '<p>Hello {{firstName}} of {{city}}</p><a href="https://example.org/x">X</a>' });
   apiPort = await freePort();
   apiProcess = startApi('api', apiPort);
@@ -119,6 +149,7 @@ afterAll(async () => {
   await Promise.allSettled(processes.map((p) => p.kill()));
   await t?.close().catch(() => undefined);
   await ses?.close();
+  if (jwks) await new Promise((resolve) => jwks.close(resolve));
   // The node and the cluster go with everything on them (queues, the test database).
   await Promise.allSettled([pg?.close(), mq?.close()]);
   if (workDir) await rm(workDir, { recursive: true, force: true });
@@ -178,7 +209,8 @@ function watchReadiness(port: number) {
   };
 }
 
-async function sendCampaign(audienceId: number, name: string): Promise<number> {
+/** A campaign ready to send to the audience, and sent unless `send` is false. */
+async function sendCampaign(audienceId: number, name: string, { send = true }: { send?: boolean } = {}): Promise<number> {
   const api = () => request(t.app);
   const created = await api().post('/api/campaigns').set('Authorization', auth).send({ name, templateId });
   expect(created.status).toBe(201);
@@ -192,6 +224,7 @@ async function sendCampaign(audienceId: number, name: string): Promise<number> {
     subject: 'Hi {{firstName}}',
   });
   expect(saved.status).toBe(200);
+  if (!send) return id;
   const sent = await api().post(`/api/campaigns/${id}/send`).set('Authorization', auth);
   expect(sent.status).toBe(202);
   return id;
@@ -234,13 +267,17 @@ function recoverySeconds(o: Outage): number {
   return Infinity;
 }
 
-/** The readiness seen around each outage: 503 inside it, 200 again within seconds of its end. */
+/**
+ * The readiness seen around each outage. The API needs the database only: 503 inside a PostgreSQL
+ * outage and 200 again within seconds of its end; 200 all through a RabbitMQ outage.
+ */
 function readinessAround(outages: Outage[], samples: { at: number; status: number }[]): number[] {
   return outages.map((o) => {
     // The probe's own time-out is 2 s: samples taken well inside the outage.
     const inside = samples.filter((s) => s.at > o.from + 500 && s.at < o.to - 2_500);
     expect(inside.length, `readiness samples inside the ${o.service} outage`).toBeGreaterThan(0);
-    for (const s of inside) expect(s.status, `/readyz during the ${o.service} outage`).toBe(503);
+    const expected = o.service === 'PostgreSQL' ? 503 : 200;
+    for (const s of inside) expect(s.status, `/readyz during the ${o.service} outage`).toBe(expected);
     const back = samples.find((s) => s.at >= o.to && s.status === 200);
     expect(back, `/readyz 200 after the ${o.service} outage`).toBeDefined();
     return (back!.at - o.to) / 1000;
@@ -248,13 +285,17 @@ function readinessAround(outages: Outage[], samples: { at: number; status: numbe
 }
 
 /** The end state every case asserts: sent at most once each, nothing left in transit, the campaign SENT. */
-async function expectCampaignSettled(id: number, domain: string, { workerDied }: { workerDied: boolean }) {
+async function expectCampaignSettled(
+  id: number,
+  domain: string,
+  { workerDied, contacts = CONTACTS }: { workerDied: boolean; contacts?: number },
+) {
   await waitFor('the campaign to be SENT', async () => ((await campaignStatus(id))?.status === 'SENT' ? true : undefined), {
     timeoutMs: 120_000,
   });
   const counts = await jobCounts(id);
   const mails = acceptedFor(domain);
-  expect(Object.values(counts).reduce((a, b) => a + b, 0)).toBe(CONTACTS);
+  expect(Object.values(counts).reduce((a, b) => a + b, 0)).toBe(contacts);
   expect(counts.QUEUED ?? 0).toBe(0);
   expect(counts.SENDING ?? 0).toBe(0);
   expect(mails.max).toBeLessThanOrEqual(1);
@@ -342,24 +383,8 @@ describe('an API process stopped with SIGTERM under load', () => {
   it('answers every request in flight (downloads included), then exits', async () => {
     const EXPORTED = 100_000;
     const { id: audienceId } = await seedGeneratedAudience(t.db.pool, EXPORTED, 'export.outage.example.org');
-    // The process checks tokens against the test's key set, served as an identity provider would.
-    const jwks = createServer(
-      (_req, res) => void testJwks().then((keys) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(keys))),
-    );
-    await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
     const port = await freePort();
-    const api = startApiProcess('http', 'api-sigterm', {
-      DATABASE_URL: t.db.url,
-      AMQP_URL: mq!.url,
-      QUEUE_PREFIX: prefix,
-      PORT: String(port),
-      HTTP_PROCESSES: '1',
-      OIDC_ISSUER: testIssuer,
-      OIDC_AUDIENCE: testAudience,
-      OIDC_JWKS_URI: `http://127.0.0.1:${(jwks.address() as { port: number }).port}/jwks`,
-      ORG_EMAIL_DOMAIN: testOrgEmailDomain,
-    });
-    processes.push(api);
+    const api = startMemberApi('api-sigterm', port);
     try {
       await waitFor('the second API process to be ready', async () => ((await readyStatus(port)) === 200 ? true : undefined), {
         processes: [api],
@@ -374,6 +399,8 @@ describe('an API process stopped with SIGTERM under load', () => {
         lines?: number;
         error?: string;
       }
+      /** Downloads whose answer has begun and not ended. */
+      let streaming = 0;
       /** One request on a connection of its own: when its answer began and ended, or the error that ended it. */
       const hit = (kind: Hit['kind']) =>
         new Promise<Hit>((resolve) => {
@@ -390,6 +417,10 @@ describe('an API process stopped with SIGTERM under load', () => {
             (res) => {
               result.headersAt = performance.now();
               result.status = res.statusCode;
+              if (kind === 'download') {
+                streaming += 1;
+                res.once('close', () => (streaming -= 1));
+              }
               let lines = 0;
               res.on('data', (chunk: Buffer) => {
                 for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
@@ -421,6 +452,12 @@ describe('an API process stopped with SIGTERM under load', () => {
         },
       );
       await sleep(300);
+      // The signal lands while a download is being answered (on a busy machine one may end before a sleep does).
+      await waitFor('a download mid-answer', async () => (streaming > 0 ? true : undefined), {
+        processes: [api],
+        timeoutMs: 30_000,
+        everyMs: 1,
+      });
       const sigtermAt = performance.now();
       const exit = await api.stop(30_000);
       stopping = true;
@@ -447,9 +484,129 @@ describe('an API process stopped with SIGTERM under load', () => {
       });
     } finally {
       await api.kill();
-      await new Promise((resolve) => jwks.close(resolve));
     }
   }, 120_000);
+});
+
+describe('a member while RabbitMQ is down', () => {
+  it('reads, and opens, clicks and unsubscribes are recorded; a send and an import answer 503; once it is back every send finishes, nothing twice', async () => {
+    const SENDING = 5_000;
+    const LATER = 1_000;
+    const domain = 'member.outage.example.org';
+    const laterDomain = 'later.outage.example.org';
+    const { id: audienceId } = await seedGeneratedAudience(t.db.pool, SENDING, domain);
+    const { id: laterAudienceId } = await seedGeneratedAudience(t.db.pool, LATER, laterDomain);
+    const port = await freePort();
+    const member = startMemberApi('api-member', port);
+    const workers = [startWorker('worker-member-a'), startWorker('worker-member-b')];
+    const watched = [member, ...workers];
+    await waitFor('the member API process to be ready', async () => ((await readyStatus(port)) === 200 ? true : undefined), {
+      processes: [member],
+      timeoutMs: 60_000,
+    });
+    const api = () => request(`http://127.0.0.1:${port}`);
+    const sendingId = await sendCampaign(audienceId, 'Sending when the broker stops');
+    const laterId = await sendCampaign(laterAudienceId, 'Sent once the broker is back', { send: false });
+
+    await waitFor('a fifth of the mails before the outage', async () => (acceptedFor(domain).total >= SENDING / 5 ? true : undefined), {
+      processes: watched,
+      timeoutMs: 120_000,
+    });
+    await mq!.stop();
+    try {
+      // Ready all the same: the API process needs the database only.
+      const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toEqual({ status: 'ok', checks: { database: 'up', broker: 'down' } });
+
+      // Lists and reads.
+      for (const path of ['/api/campaigns', `/api/campaigns/${sendingId}`, `/api/reports/${sendingId}/overview`, '/api/audiences']) {
+        const res = await api().get(path).set('Authorization', auth);
+        expect(res.status, `${path}: ${JSON.stringify(res.body)}`).toBe(200);
+      }
+      const quota = await api().get('/api/ses-quota').set('Authorization', auth);
+      expect(quota.status).toBe(200);
+      expect(quota.body.sendingAndImportsPaused).toBe(true);
+
+      // Opens, clicks and an unsubscribe for mails already sent.
+      const [first, second] = (await query<{ id: number; email: string }>(
+        `SELECT id, email FROM campaign_jobs WHERE campaign_id = $1 AND status = 'SENT_WAIT_ACK' ORDER BY id LIMIT 2`,
+        [sendingId],
+      ))!;
+      const [link] = (await query<{ id: number }>('SELECT id FROM campaign_links WHERE campaign_id = $1 AND NOT hidden', [sendingId]))!;
+      const tokens = createTrackingTokens(t.config.trackingSecret);
+      expect(
+        (
+          await api()
+            .get(`/t/o/${tokens.open(first!.id)}`)
+            .set('User-Agent', 'Mail/1.0')
+        ).status,
+      ).toBe(200);
+      expect(
+        (
+          await api()
+            .get(`/t/c/${tokens.click(first!.id, link!.id)}`)
+            .set('User-Agent', 'Mail/1.0')
+        ).status,
+      ).toBe(302);
+      const left = await api()
+        .post(`/unsubscribe/${tokens.unsubscribe(second!.id)}`)
+        .type('form')
+        .send('List-Unsubscribe=One-Click');
+      expect(left.status).toBe(200);
+      await waitFor('the open and the click to be recorded', async () => {
+        const kinds = await query<{ kind: string }>('SELECT DISTINCT kind FROM tracking_events WHERE job_id = $1 ORDER BY kind', [
+          first!.id,
+        ]);
+        return kinds?.length === 2 ? kinds : undefined;
+      });
+      expect(await query('SELECT reason FROM suppressions WHERE email_lower = $1', [second!.email.toLowerCase()])).toEqual([
+        { reason: 'UNSUBSCRIBE' },
+      ]);
+
+      // A send waits for the broker, then answers 503 with the message; the campaign stays a draft.
+      const started = performance.now();
+      const refused = await api().post(`/api/campaigns/${laterId}/send`).set('Authorization', auth);
+      const waited = performance.now() - started;
+      expect(refused.status).toBe(503);
+      expect(refused.body).toEqual({ message: BROKER_UNAVAILABLE });
+      expect(waited).toBeGreaterThanOrEqual(REQUEST_PUBLISH_WAIT_MS - 100);
+      expect(waited).toBeLessThan(REQUEST_PUBLISH_WAIT_MS + 5_000);
+      expect(await campaignStatus(laterId)).toMatchObject({ status: 'DRAFT' });
+      expect(await jobCounts(laterId)).toEqual({});
+
+      // So does an import, and the audience takes none.
+      const created = await api().post('/api/audiences').set('Authorization', auth).send({ name: 'Imported while RabbitMQ is down' });
+      expect(created.status).toBe(201);
+      const imported = await api()
+        .post(`/api/audiences/${created.body.id as number}/import/file?type=csv`)
+        .set('Authorization', auth)
+        .attach('file', Buffer.from('email\nsomeone@import.example.org\n'), 'contacts.csv');
+      expect(imported.status).toBe(503);
+      expect(imported.body).toEqual({ message: BROKER_UNAVAILABLE });
+      expect(await query('SELECT is_importing, source FROM audiences WHERE id = $1', [created.body.id])).toEqual([
+        { is_importing: false, source: null },
+      ]);
+    } finally {
+      await mq!.start();
+    }
+
+    // The broker is back: the campaign under way finishes, and the refused one goes through now.
+    await waitFor('the quota to say sending is no longer paused', async () => {
+      const res = await api().get('/api/ses-quota').set('Authorization', auth);
+      return res.status === 200 && res.body.sendingAndImportsPaused === false ? true : undefined;
+    });
+    expect((await api().post(`/api/campaigns/${laterId}/send`).set('Authorization', auth)).status).toBe(202);
+    const sending = await expectCampaignSettled(sendingId, domain, { workerDied: false, contacts: SENDING });
+    const later = await expectCampaignSettled(laterId, laterDomain, { workerDied: false, contacts: LATER });
+    for (const p of watched) expect(p.running(), `${p.name} still running${p.logs()}`).toBe(true);
+    console.log('[outages] a member while RabbitMQ is down:', {
+      sending: { mailsPerAddressMax: sending.mails.max, jobs: sending.counts },
+      sentAfter: { mailsPerAddressMax: later.mails.max, jobs: later.counts },
+    });
+    for (const worker of workers) expect(await worker.stop()).toEqual({ code: 0, signal: null });
+    expect(await member.stop()).toEqual({ code: 0, signal: null });
+  }, 300_000);
 });
 
 describe('an import of 200,000 rows', () => {

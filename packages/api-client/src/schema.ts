@@ -886,7 +886,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness; 200 when the database and the broker answer, 503 otherwise */
+        /** Readiness; the API's needs the database only (the broker's state is reported), a worker's needs both */
         get: operations["readyz"];
         put?: never;
         post?: never;
@@ -1524,6 +1524,8 @@ export interface components {
             max24HourSend: number;
             /** @description An addition to the spec: false when the deployment takes no SES delivery events (SES_CONFIGURATION_SET or SNS_TOPIC_ARNS unset), so no mail ever leaves 'Sent (waiting Ack)'; the report says so. */
             deliveryEventsConfigured?: boolean;
+            /** @description An addition to the spec: true while the message broker is unavailable. Every other call keeps working; the calls that start a send or an import answer 503 until it is back (nothing is lost), and the quota bar says so. */
+            sendingAndImportsPaused?: boolean;
         };
         Liveness: {
             /** @enum {string} */

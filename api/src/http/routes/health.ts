@@ -1,12 +1,27 @@
-/** Liveness and readiness probes (public, outside /api). */
+/**
+ * Liveness and readiness probes (public, outside /api).
+ *
+ * Ready means "this process can serve what it is for". The API needs the database only: while the
+ * broker is away it still serves lists, reports, the tracking pixel and clicks, the unsubscribe page
+ * and SES events, and refuses the calls that publish with 503 (http/publishing-calls.ts), so a broker
+ * outage must not take it out of the balancer. A worker consumes, so it needs both. Every check is
+ * reported either way, so that an operator reads the broker's state from the API's probe too.
+ */
 import { Router } from 'express';
 import type { AppDeps } from '../../deps.js';
 
 const CHECK_TIMEOUT_MS = 2_000;
 
 type DependencyState = 'up' | 'down';
+export type Dependency = 'database' | 'broker';
 
-export function healthRouter(deps: Pick<AppDeps, 'db' | 'queue' | 'logger'>): Router {
+export interface HealthOptions {
+  /** What readiness needs (default: the database, as the API does); the others are reported only. */
+  needs?: Dependency[];
+}
+
+export function healthRouter(deps: Pick<AppDeps, 'db' | 'queue' | 'logger'>, options: HealthOptions = {}): Router {
+  const needs = new Set(options.needs ?? ['database']);
   const router = Router();
 
   router.get('/healthz', (_req, res) => {
@@ -14,13 +29,15 @@ export function healthRouter(deps: Pick<AppDeps, 'db' | 'queue' | 'logger'>): Ro
   });
 
   router.get('/readyz', async (_req, res) => {
-    const [database, broker] = await Promise.all([check(() => deps.db.query('SELECT 1')), check(() => deps.queue.ping())]);
-    const ready = database === 'up' && broker === 'up';
-    if (!ready) deps.logger.warn({ database, broker }, 'not ready');
+    const [database, broker] = await Promise.all([check(() => deps.db.ping()), check(() => deps.queue.ping())]);
+    const checks = { database, broker };
+    const missing = (Object.keys(checks) as Dependency[]).filter((name) => needs.has(name) && checks[name] === 'down');
+    const ready = missing.length === 0;
+    if (!ready) deps.logger.warn(checks, 'not ready');
     res.status(ready ? 200 : 503).json({
       status: ready ? 'ok' : 'unavailable',
-      checks: { database, broker },
-      ...(ready ? {} : { message: unavailableMessage(database, broker) }),
+      checks,
+      ...(ready ? {} : { message: unavailableMessage(missing) }),
     });
   });
 
@@ -44,7 +61,8 @@ async function check(probe: () => Promise<unknown>): Promise<DependencyState> {
   }
 }
 
-function unavailableMessage(database: DependencyState, broker: DependencyState): string {
-  const down = [database === 'down' ? 'database' : undefined, broker === 'down' ? 'message broker' : undefined].filter(Boolean);
-  return `Not ready: ${down.join(' and ')} unavailable`;
+const NAMES: Record<Dependency, string> = { database: 'database', broker: 'message broker' };
+
+function unavailableMessage(missing: Dependency[]): string {
+  return `Not ready: ${missing.map((name) => NAMES[name]).join(' and ')} unavailable`;
 }

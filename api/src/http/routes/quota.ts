@@ -1,14 +1,16 @@
 import { Router } from 'express';
 import type { AppDeps } from '../../deps.js';
 
-export function quotaRouter({ services, config }: Pick<AppDeps, 'services' | 'config'>): Router {
+export function quotaRouter({ services, config, queue }: Pick<AppDeps, 'services' | 'config' | 'queue'>): Router {
   const router = Router();
   const { quota } = services;
   // Without either, SES publishes no event or the webhook takes none (the processes warn at start too).
   const deliveryEventsConfigured = Boolean(config.aws.sesConfigurationSet) && config.sesEvents.topicArns.length > 0;
 
   router.get('/api/ses-quota', async (_req, res) => {
-    res.json({ ...(await quota.getQuota()), deliveryEventsConfigured });
+    // The broker's state now, not waited for: while it is away the shell says that sending and imports are paused.
+    const [figures, brokerAvailable] = await Promise.all([quota.getQuota(), queue.available(0)]);
+    res.json({ ...figures, deliveryEventsConfigured, sendingAndImportsPaused: !brokerAvailable });
   });
 
   return router;

@@ -2,11 +2,11 @@
  * The suppressions calls (an addition to the spec). Thin: read the request, call the suppression
  * service, answer; openapi.yaml has checked the inputs.
  */
+import type { SuppressionReason } from '@mailroom/api-client';
 import { Router } from 'express';
 import { pipeline } from 'node:stream/promises';
 import { memberOf } from '../../auth/middleware.js';
 import type { AppDeps } from '../../deps.js';
-import type { SuppressionReason } from '../../services/suppressions/repository.js';
 import { contentDisposition, startDownload } from '../download.js';
 import { bool, id, int, str } from '../request.js';
 

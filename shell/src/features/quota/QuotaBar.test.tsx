@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { SENDS_MAIL } from '@mailroom/mf-contract';
 import { ShellContext } from '../../ShellContext';
 import { sampleQuota, stubQuotaFetch, testConfig } from '../../test/render';
-import { QuotaBar } from './QuotaBar';
+import { QuotaBar, SENDING_AND_IMPORTS_PAUSED } from './QuotaBar';
 import { cappedPercentage, formatPercentage, quotaLevel } from './quota';
 
 function renderQuotaBar(queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } })) {
@@ -94,6 +94,23 @@ describe('QuotaBar', () => {
     expect(region().querySelector('[data-quota-level]')?.getAttribute('data-quota-level')).toBe(level);
   });
 
+  it('says that sending and imports are paused while the broker is away, above the figures', async () => {
+    stubQuotaFetch({ ...sampleQuota, emailsSent: 5, sendingAndImportsPaused: true });
+    renderQuotaBar();
+    const status = await within(region()).findByRole('status');
+    expect(status.textContent).toBe(SENDING_AND_IMPORTS_PAUSED);
+    expect(within(region()).getByText('Sent: 5')).toBeTruthy();
+    expect(status.compareDocumentPosition(within(region()).getByText('Sent: 5')) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
+  it('says nothing of a pause when the broker is there', async () => {
+    stubQuotaFetch({ ...sampleQuota, emailsSent: 6, sendingAndImportsPaused: false });
+    renderQuotaBar();
+    await screen.findByText('Sent: 6');
+    expect(within(region()).queryByRole('status')).toBeNull();
+    expect(screen.queryByText(SENDING_AND_IMPORTS_PAUSED)).toBeNull();
+  });
+
   it('expands to the max send rate and the 24-hour limit', async () => {
     stubQuotaFetch({ ...sampleQuota, maxSendRate: 14, max24HourSend: 50000 });
     renderQuotaBar();
@@ -138,6 +155,56 @@ describe('the quota after a send', () => {
     await act(() => runMutation(queryClient, SENDS_MAIL));
     expect(await within(region()).findByText('Sent: 3')).toBeTruthy();
     expect(fetchMock).toHaveBeenCalledTimes(2);
+  });
+
+  it('is read again as soon as a mutation that sends mail fails (the broker may be away)', async () => {
+    let call = 0;
+    const fetchMock = vi.fn(async () => {
+      const paused = call++ > 0;
+      return new Response(JSON.stringify({ ...sampleQuota, sendingAndImportsPaused: paused }), {
+        status: 200,
+        headers: { 'Content-Type': 'application/json' },
+      });
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    renderQuotaBar(queryClient);
+    await within(await screen.findByRole('region', { name: 'Daily sending quota' })).findByText(`Sent: ${sampleQuota.emailsSent}`);
+    expect(within(region()).queryByRole('status')).toBeNull();
+    const refused = queryClient
+      .getMutationCache()
+      .build(queryClient, {
+        mutationFn: async () => Promise.reject(new Error('503')),
+        meta: SENDS_MAIL,
+      })
+      .execute(undefined);
+    await act(() => refused.catch(() => undefined));
+    expect(await within(region()).findByRole('status')).toBeTruthy();
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+  });
+
+  it('is read every 30 s while sending is paused, every 5 minutes otherwise', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      let paused = true;
+      const fetchMock = vi.fn(async () => {
+        return new Response(JSON.stringify({ ...sampleQuota, sendingAndImportsPaused: paused }), {
+          status: 200,
+          headers: { 'Content-Type': 'application/json' },
+        });
+      });
+      vi.stubGlobal('fetch', fetchMock);
+      renderQuotaBar();
+      expect(await within(await screen.findByRole('region', { name: 'Daily sending quota' })).findByRole('status')).toBeTruthy();
+      paused = false;
+      await act(() => vi.advanceTimersByTimeAsync(30_000));
+      expect(fetchMock).toHaveBeenCalledTimes(2);
+      await vi.waitFor(() => expect(within(region()).queryByRole('status')).toBeNull());
+      await act(() => vi.advanceTimersByTimeAsync(60_000));
+      expect(fetchMock).toHaveBeenCalledTimes(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('is read every 5 s after a send until the count stands still for 30 s', async () => {

@@ -13,9 +13,17 @@ const useStyles = makeStyles({
   row: { display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: tokens.spacingHorizontalM },
   progress: { flexGrow: 1, minWidth: '120px', display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS },
   details: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalXL, paddingTop: tokens.spacingVerticalXS },
+  paused: { marginBottom: tokens.spacingVerticalS },
 });
 
-/** The daily sending quota, kept sticky under the top of the page by the layout (docs/product.md, Routes and screens, Shell). */
+/** While the message broker is away (the quota call's sendingAndImportsPaused, an addition: docs/decisions/sending.md). */
+export const SENDING_AND_IMPORTS_PAUSED =
+  'Sending and imports are paused: the message broker is unavailable. Nothing was lost; campaigns already sending go on by themselves once it is back.';
+
+/**
+ * The daily sending quota, kept sticky under the top of the page by the layout (docs/product.md, Routes and screens, Shell),
+ * and, above its figures, whether sending and imports are paused.
+ */
 export function QuotaBar() {
   const styles = useStyles();
   const quota = useQuota();
@@ -31,10 +39,15 @@ export function QuotaBar() {
       </MessageBar>
     );
   } else {
-    const { emailsSent, remainingSends, quotaUsedPercentage, maxSendRate, max24HourSend } = quota.data;
+    const { emailsSent, remainingSends, quotaUsedPercentage, maxSendRate, max24HourSend, sendingAndImportsPaused } = quota.data;
     const level = quotaLevel(quotaUsedPercentage);
     content = (
       <>
+        {sendingAndImportsPaused && (
+          <MessageBar intent="warning" role="status" className={styles.paused}>
+            <MessageBarBody>{SENDING_AND_IMPORTS_PAUSED}</MessageBarBody>
+          </MessageBar>
+        )}
         <div className={styles.row}>
           <Badge appearance="tint" color="brand" size="large">
             Sent: {emailsSent}

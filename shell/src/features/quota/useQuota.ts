@@ -6,6 +6,8 @@ import type { Quota } from './quota';
 
 /** docs/product.md, Limits and constants: quota refresh every 5 minutes. */
 export const QUOTA_REFRESH_MS = 5 * 60 * 1000;
+/** While sending and imports are paused (the broker is away), read this often, so that the banner goes soon after the broker is back. */
+export const PAUSED_QUOTA_REFRESH_MS = 30_000;
 /** After a send, the quota is read this often... */
 export const SENDING_QUOTA_REFRESH_MS = 5000;
 /** ...until its count has stood still this long (the campaign is sent, or waits). */
@@ -14,9 +16,9 @@ export const SENDING_SETTLED_MS = 30_000;
 export const QUOTA_KEY = ['shell', 'ses-quota'] as const;
 
 /**
- * The daily quota. Every 5 minutes on an idle screen; when a remote's mutation marked SENDS_MAIL
- * succeeds on the shared QueryClient, at once and then every 5 s until the count of mails sent has
- * not moved for 30 s.
+ * The daily quota. Every 5 minutes on an idle screen (every 30 s while sending and imports are
+ * paused); when a remote's mutation marked SENDS_MAIL succeeds on the shared QueryClient, at once and
+ * then every 5 s until the count of mails sent has not moved for 30 s; when one fails, at once.
  */
 export function useQuota() {
   const { apiBaseUrl, getAccessToken } = useShell();
@@ -26,7 +28,10 @@ export function useQuota() {
   useEffect(
     () =>
       queryClient.getMutationCache().subscribe((event) => {
-        if (event.type !== 'updated' || event.action.type !== 'success' || !sendsMail(event.mutation.options.meta)) return;
+        if (event.type !== 'updated' || !sendsMail(event.mutation.options.meta)) return;
+        // A send refused may have met the broker away: read whether sending is paused at once.
+        if (event.action.type === 'error') return void queryClient.invalidateQueries({ queryKey: QUOTA_KEY });
+        if (event.action.type !== 'success') return;
         following.current = { changedAt: Date.now() };
         void queryClient.invalidateQueries({ queryKey: QUOTA_KEY });
       }),
@@ -46,7 +51,7 @@ export function useQuota() {
     },
     refetchInterval: (query) => {
       const follow = following.current;
-      if (!follow) return QUOTA_REFRESH_MS;
+      if (!follow) return query.state.data?.sendingAndImportsPaused ? PAUSED_QUOTA_REFRESH_MS : QUOTA_REFRESH_MS;
       const sent = query.state.data?.emailsSent;
       const now = Date.now();
       if (sent !== follow.sent) Object.assign(follow, { sent, changedAt: now });

@@ -1,7 +1,8 @@
 /**
- * Graceful shutdown for the entry points: on SIGTERM or SIGINT run `stop` once (stop accepting,
- * finish in-flight work, close the queue and the database), then exit. A second signal, or a
- * stop that hangs past the grace period, exits at once.
+ * A process's life, for the entry points: its start (runProcess: configuration, schema, the
+ * dependencies, then what the process serves) and its graceful shutdown (onShutdownSignal: on
+ * SIGTERM or SIGINT run `stop` once, stop accepting, finish in-flight work, close the queue and the
+ * database, then exit; a second signal, or a stop that hangs past the grace period, exits at once).
  */
 import cluster from 'node:cluster';
 import { loadConfig, type Config } from './config.js';
@@ -10,6 +11,7 @@ import { closeDeps, createDeps, type AppDeps } from './deps.js';
 import { createLogger, type Logger } from './logger.js';
 import { isLocalEndpoint } from './mail/ses.js';
 import type { SnsVerifier } from './services/ses-events/sns-message.js';
+import { startWorkers } from './workers/index.js';
 
 export function onShutdownSignal(logger: Logger, stop: () => Promise<void>, graceMs = 30_000): void {
   let stopping = false;
@@ -48,12 +50,28 @@ export interface Stops {
   add(step: () => Promise<void>): void;
 }
 
+export interface ProcessOptions {
+  /**
+   * Whether the process runs the queue's consumers (workers/index.ts): 'always' (the worker, which
+   * needs AMQP_URL), or 'without-broker' (the HTTP process: an in-process queue cannot be shared, so
+   * its consumers live where its messages are published). Started before `start`, stopped after what
+   * `start` adds. Default: none.
+   */
+  consumers?: 'always' | 'without-broker';
+  /** How long a publish waits for a broker that is away (DepsOverrides.publishWaitMs). */
+  publishWaitMs?: number;
+}
+
 /**
  * The shared start of the http and worker entry points: configuration (a bad value stops here, printed
- * plainly), migrations, the dependencies, then `start`. Signals are handled from the first moment, so a
- * stop during start-up is graceful too.
+ * plainly), migrations, the dependencies, the consumers if the process runs them, then `start`.
+ * Signals are handled from the first moment, so a stop during start-up is graceful too.
  */
-export function runProcess(name: string, start: (context: { deps: AppDeps; stops: Stops }) => Promise<void>): void {
+export function runProcess(
+  name: string,
+  start: (context: { deps: AppDeps; stops: Stops }) => Promise<void>,
+  options: ProcessOptions = {},
+): void {
   let config: Config;
   try {
     config = loadConfig();
@@ -81,10 +99,22 @@ export function runProcess(name: string, start: (context: { deps: AppDeps; stops
     const certificateFile = config.stack.snsCertificateFile;
     const localSes = isLocalEndpoint(config.aws.sesEndpoint) && !process.env.AWS_ACCESS_KEY_ID;
     const snsVerifier = certificateFile ? await localSnsVerifier(certificateFile, localSes) : undefined;
-    const deps = await createDeps(config, { logger, snsVerifier });
+    if (options.consumers === 'always' && !config.amqpUrl) {
+      throw new Error(`The ${name} needs AMQP_URL; without a broker the HTTP process runs the consumers itself`);
+    }
+    const deps = await createDeps(config, {
+      logger,
+      snsVerifier,
+      ...(options.publishWaitMs === undefined ? {} : { publishWaitMs: options.publishWaitMs }),
+    });
     logger.info({ spool: deps.spool.description }, 'import spool');
     warnWithoutDeliveryEvents(config, logger);
     stops.add(() => closeDeps(deps));
+    if (options.consumers === 'always' || (options.consumers === 'without-broker' && !config.amqpUrl)) {
+      if (!config.amqpUrl) logger.info('no AMQP_URL: in-process queue, consumers run in this process');
+      const workers = await startWorkers(deps);
+      stops.add(() => workers.close());
+    }
     await start({ deps, stops });
   })().catch(async (error: unknown) => {
     logger.error({ err: error }, 'start failed');
