@@ -7,6 +7,7 @@ export {
   memberTimeZone,
   truncate,
 } from './format';
+export { counted, plural } from './plural';
 export { fileNameFromContentDisposition, saveBlob } from './download';
 export { useDebouncedValue } from './useDebouncedValue';
 export {

@@ -1,8 +1,7 @@
 import { Body1, Text, makeStyles, tokens } from '@fluentui/react-components';
 import type { Campaign, CampaignOverviewStats } from '@mailroom/api-client';
 import { REMOTES } from '@mailroom/mf-contract/remotes';
-import { EmailFrame, formatDateTime, formatInMemberZone, RouterLink } from '@mailroom/ui';
-import { counted } from '../counted';
+import { counted, EmailFrame, formatDateTime, formatInMemberZone, RouterLink } from '@mailroom/ui';
 import { CampaignOutcomes } from './CampaignOutcomes';
 import { CampaignStatusBadge } from './CampaignStatusBadge';
 import { SendingProgress, sendingProgress } from './SendingProgress';
