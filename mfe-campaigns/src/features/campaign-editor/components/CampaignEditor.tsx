@@ -14,13 +14,12 @@ import { EyeRegular } from '@fluentui/react-icons/svg/eye';
 import { MailRegular } from '@fluentui/react-icons/svg/mail';
 import { SendRegular } from '@fluentui/react-icons/svg/send';
 import { errorMessage, type Audience, type Campaign, type SuppressedContacts } from '@mailroom/api-client';
-import { followUpRecipientsLabel } from '@mailroom/api-client/labels';
+import { CAMPAIGN_STATUS_LABELS, followUpRecipientsLabel } from '@mailroom/api-client/labels';
 import { REMOTES } from '@mailroom/mf-contract/remotes';
 import { useRemote } from '@mailroom/mf-contract/react';
-import { formatInMemberZone, RouterLink } from '@mailroom/ui';
+import { CampaignStatusBadge, formatInMemberZone, RouterLink } from '@mailroom/ui';
 import { useCallback, useState } from 'react';
 import { useBeforeUnload, useNavigate } from 'react-router-dom';
-import { CampaignStatusBadge, STATUS_LABELS } from '../../../components/CampaignStatusBadge';
 import {
   useAuthorizedSenders,
   useFetchAudience,
@@ -251,7 +250,7 @@ export function CampaignEditor({ campaign }: { campaign: Campaign }) {
           <Title1 as="h1" id="campaign-editor-title">
             {editable ? 'Draft Email' : 'Campaign'}
           </Title1>
-          <CampaignStatusBadge status={campaign.status} neutralUnlessSent />
+          <CampaignStatusBadge status={campaign.status} errorMessage={campaign.errorMessage} neutralUnlessSent />
         </div>
         <div className={styles.actions}>
           <Button disabled={!editable || busy || nameBlank} onClick={() => void finishLater()}>
@@ -304,7 +303,7 @@ export function CampaignEditor({ campaign }: { campaign: Campaign }) {
       {!editable && !scheduled && (
         <MessageBar intent="info" layout="multiline">
           <MessageBarBody>
-            This campaign is {STATUS_LABELS[campaign.status].toLowerCase()} and can no longer be edited.{' '}
+            This campaign is {CAMPAIGN_STATUS_LABELS[campaign.status].toLowerCase()} and can no longer be edited.{' '}
             <RouterLink to={`${REMOTES.reports.basePath}/${campaign.id}`} inline>
               View report
             </RouterLink>
