@@ -43,6 +43,7 @@ export { CampaignStatusBadge, SENDING_STOPPED, type CampaignStatusBadgeProps } f
 export { EmailFrame, type EmailFrameProps } from './EmailFrame';
 export { FormDialog, type FormDialogProps } from './FormDialog';
 export { FollowUpDialog, type FollowUpDialogProps } from './FollowUpDialog';
+export { useFollowUpCampaign, type FollowUpCampaignOptions } from './useFollowUpCampaign';
 export { EmptyState, type EmptyStateProps } from './EmptyState';
 export { ErrorPanel, type ErrorPanelProps } from './ErrorPanel';
 export { RouterLink, parseRouteId, type RouterLinkProps } from './routing';
