@@ -35,6 +35,8 @@ export type EmailPerformanceList = Schemas['EmailPerformanceList'];
 export type SuppressionReason = Schemas['SuppressionReason'];
 export type MachineReason = Schemas['MachineReason'];
 export type SuppressedContacts = Schemas['SuppressedContacts'];
+/** A test send's body (the contract's SendTestEmailInput): the editor's dialog sends it, the API's campaign service takes it. */
+export type TestEmail = Schemas['SendTestEmailInput'];
 export type Suppression = Schemas['Suppression'];
 export type SuppressionPage = Schemas['SuppressionPage'];
 export type SuppressionAddResult = Schemas['SuppressionAddResult'];

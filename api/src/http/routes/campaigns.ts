@@ -6,7 +6,8 @@
 import { Router } from 'express';
 import { memberOf } from '../../auth/middleware.js';
 import type { AppDeps } from '../../deps.js';
-import type { CampaignUpdate, TestEmail } from '../../services/campaigns/campaign-service.js';
+import type { TestEmail } from '@mailroom/api-client';
+import type { CampaignUpdate } from '../../services/campaigns/campaign-service.js';
 import type { FollowUpRecipients } from '../../services/campaigns/repository.js';
 import { bool, id, pageQuery, str } from '../request.js';
 

@@ -18,7 +18,7 @@ import { DomainError } from '../errors.js';
 import { toPage, type Page, type PageQuery } from '../paging.js';
 import { CAMPAIGN_NOT_FOUND, type DispatchPlan, type SendingService } from '../sending/sending-service.js';
 import type { Database } from '../../db/database.js';
-import type { Contact } from '@mailroom/api-client';
+import type { Contact, TestEmail } from '@mailroom/api-client';
 import {
   campaignRepository,
   type Campaign,
@@ -81,17 +81,6 @@ export interface CampaignUpdate extends CampaignDraftFields {
   name: string;
   /** Accepted for the editor's convenience and ignored: the audience's own name is shown. */
   audienceName?: string | null;
-}
-
-export interface TestEmail {
-  emails: string[];
-  fromEmail: string;
-  fromName: string;
-  subject: string;
-  previewText?: string;
-  templateId: number;
-  /** The audience whose first valid contact fills the merge tags; empty values without one. */
-  audienceId?: number;
 }
 
 export interface CampaignServiceDeps {
