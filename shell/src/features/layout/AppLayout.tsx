@@ -71,6 +71,8 @@ const NAV_ENTRIES: NavEntry[] = [
 
 const useStyles = makeStyles({
   root: { display: 'flex', minHeight: '100vh' },
+  // The landmark inside the drawer, laid out as the drawer lays out its header, body and footer.
+  nav: { display: 'flex', flexDirection: 'column', alignItems: 'flex-start', alignSelf: 'stretch', flexGrow: 1, minHeight: 0 },
   inlineDrawer: {
     position: 'sticky',
     top: 0,
@@ -114,8 +116,11 @@ function DrawerContent({
   toggleLabel,
 }: LayoutProps & { collapsed: boolean; onToggle: () => void; toggleLabel: string }) {
   const styles = useStyles();
+  // The whole drawer (entries, theme switch, account menu) is the page's navigation landmark. It is an
+  // element of its own, inside the drawer: the overlay drawer's surface is a modal dialog (aria-modal),
+  // which a navigation role may not be.
   return (
-    <>
+    <nav aria-label="Main navigation" className={styles.nav}>
       <NavDrawerHeader>
         <div className={styles.header}>
           <Hamburger onClick={onToggle} aria-label={toggleLabel} title={toggleLabel} />
@@ -149,7 +154,7 @@ function DrawerContent({
         />
         <AccountMenu compact={collapsed} />
       </NavDrawerFooter>
-    </>
+    </nav>
   );
 }
 
@@ -164,9 +169,6 @@ export function AppLayout({ theme, onThemeChange }: LayoutProps) {
   const selectedValue = selectedEntry(location.pathname);
 
   const navProps = {
-    // The whole drawer (entries, theme switch, account menu) is the page's navigation landmark.
-    role: 'navigation',
-    'aria-label': 'Main navigation',
     selectedValue,
     onNavItemSelect: (event: Event | React.SyntheticEvent, data: { value: string }) => {
       // A client-side move: the drawer's items are links (middle-click and copying still work).
@@ -198,6 +200,8 @@ export function AppLayout({ theme, onThemeChange }: LayoutProps) {
         <NavDrawer
           {...navProps}
           type="overlay"
+          // A modal dialog, named; the navigation landmark is inside it.
+          aria-label="Navigation menu"
           open={overlayOpen}
           onOpenChange={(_event, data) => setOverlayOpen(data.open)}
           style={{ width: DRAWER_WIDTH }}
