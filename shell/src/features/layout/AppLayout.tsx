@@ -108,19 +108,20 @@ const selectedEntry = (pathname: string) =>
   NAV_ENTRIES.filter(({ path }) => pathname === path || pathname.startsWith(`${path}/`)).sort((a, b) => b.path.length - a.path.length)[0]
     ?.path;
 
+/** The whole drawer (entries, theme switch, account menu) is the page's navigation landmark. */
+const NAV_LABEL = 'Main navigation';
+
 function DrawerContent({
   collapsed,
   onToggle,
   theme,
   onThemeChange,
   toggleLabel,
-}: LayoutProps & { collapsed: boolean; onToggle: () => void; toggleLabel: string }) {
+  inDialog,
+}: LayoutProps & { collapsed: boolean; onToggle: () => void; toggleLabel: string; inDialog: boolean }) {
   const styles = useStyles();
-  // The whole drawer (entries, theme switch, account menu) is the page's navigation landmark. It is an
-  // element of its own, inside the drawer: the overlay drawer's surface is a modal dialog (aria-modal),
-  // which a navigation role may not be.
-  return (
-    <nav aria-label="Main navigation" className={styles.nav}>
+  const content = (
+    <>
       <NavDrawerHeader>
         <div className={styles.header}>
           <Hamburger onClick={onToggle} aria-label={toggleLabel} title={toggleLabel} />
@@ -154,7 +155,16 @@ function DrawerContent({
         />
         <AccountMenu compact={collapsed} />
       </NavDrawerFooter>
+    </>
+  );
+  // The inline drawer's surface is the landmark itself; the overlay's is a modal dialog (aria-modal,
+  // which a navigation landmark may not carry), so there the landmark is an element inside it.
+  return inDialog ? (
+    <nav aria-label={NAV_LABEL} className={styles.nav}>
+      {content}
     </nav>
+  ) : (
+    content
   );
 }
 
@@ -184,6 +194,7 @@ export function AppLayout({ theme, onThemeChange }: LayoutProps) {
         <NavDrawer
           {...navProps}
           type="inline"
+          aria-label={NAV_LABEL}
           open
           className={styles.inlineDrawer}
           style={{ width: collapsed ? DRAWER_COLLAPSED_WIDTH : DRAWER_WIDTH }}
@@ -194,13 +205,15 @@ export function AppLayout({ theme, onThemeChange }: LayoutProps) {
             toggleLabel={collapsed ? 'Expand navigation' : 'Collapse navigation'}
             theme={theme}
             onThemeChange={onThemeChange}
+            inDialog={false}
           />
         </NavDrawer>
       ) : (
         <NavDrawer
           {...navProps}
           type="overlay"
-          // A modal dialog, named; the navigation landmark is inside it.
+          // A modal dialog, named (NavDrawer would make it a navigation landmark); the landmark is inside it.
+          role="dialog"
           aria-label="Navigation menu"
           open={overlayOpen}
           onOpenChange={(_event, data) => setOverlayOpen(data.open)}
@@ -212,6 +225,7 @@ export function AppLayout({ theme, onThemeChange }: LayoutProps) {
             toggleLabel="Close navigation"
             theme={theme}
             onThemeChange={onThemeChange}
+            inDialog
           />
         </NavDrawer>
       )}
