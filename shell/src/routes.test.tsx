@@ -1,5 +1,5 @@
-import { screen, waitFor } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
 import { fakeAuth, mia, renderShell, stubQuotaFetch } from './test/render';
 
 describe('routes when signed in', () => {
@@ -52,6 +52,32 @@ describe('the drawer', () => {
       'Activity',
     ]);
     expect(screen.getByRole('link', { name: 'Activity' }).getAttribute('href')).toBe('/activity');
+  });
+});
+
+describe('the drawer on a narrow screen', () => {
+  afterEach(() => {
+    window.innerWidth = 1024;
+  });
+
+  it('opens as a modal dialog with the navigation landmark inside it, never aria-modal on the landmark', async () => {
+    window.innerWidth = 390;
+    stubQuotaFetch();
+    renderShell({ path: '/audiences', auth: fakeAuth(mia) });
+    fireEvent.click(await screen.findByRole('button', { name: 'Open navigation' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Navigation menu' });
+    expect(dialog.getAttribute('aria-modal')).toBe('true');
+    const nav = within(dialog).getByRole('navigation', { name: 'Main navigation' });
+    expect(nav.hasAttribute('aria-modal')).toBe(false);
+    expect(within(nav).getByRole('link', { name: 'Templates' })).toBeTruthy();
+  });
+
+  it('is the landmark itself on a wide screen, not a dialog', async () => {
+    stubQuotaFetch();
+    renderShell({ path: '/audiences', auth: fakeAuth(mia) });
+    const nav = await screen.findByRole('navigation', { name: 'Main navigation' });
+    expect(nav.hasAttribute('aria-modal')).toBe(false);
+    expect(screen.queryByRole('dialog')).toBeNull();
   });
 });
 

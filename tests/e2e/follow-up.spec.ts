@@ -11,7 +11,17 @@ import { expect, test, type Page } from '@playwright/test';
 import pg from 'pg';
 import { signInWithApi, uniqueName } from './support/audiences';
 import { expectNoAxeViolations } from './support/browser-checks';
-import { campaignRow, editorSection, listOf, openRowMenu, people, seedAudience, seedTemplate, uniqueTag } from './support/campaigns';
+import {
+  campaignRow,
+  campaignsTable,
+  editorSection,
+  listOf,
+  openRowMenu,
+  people,
+  seedAudience,
+  seedTemplate,
+  uniqueTag,
+} from './support/campaigns';
 import { createCampaign, inbox, reportPath, sendCampaign, waitUntilSent } from './support/reports';
 import { readState } from './support/stack';
 
@@ -105,9 +115,15 @@ for (const theme of ['light', 'dark'] as const) {
     expect(everyone.map((person) => count(person.email))).toEqual([1, 1, 1, 2, 2]);
 
     // The list's row and the report's header name the original and the rule, not the audience.
-    // Searched by the original's name, which lists both (the search refuses a name with parentheses, unencoded by browsers).
-    await page.goto(listOf(name));
+    // Searched by the follow-up's own name, parentheses and all: only it matches.
+    const searched = page.waitForResponse((r) => {
+      const url = new URL(r.url());
+      return url.pathname === '/api/campaigns' && url.searchParams.get('name') === `${name} (follow-up)`;
+    });
+    await page.goto(listOf(`${name} (follow-up)`));
+    expect((await searched).status()).toBe(200);
     const row = campaignRow(page, `${name} (follow-up)`);
+    await expect(campaignsTable(page).locator('tbody tr')).toHaveCount(1);
     await expect(row.getByText(`To: ${to}`)).toBeVisible();
     await expect(row.getByRole('link', { name: to })).toHaveAttribute('href', reportPath(original));
     await expect(row.getByRole('link', { name: audience.name })).toHaveCount(0);

@@ -4,9 +4,12 @@
  */
 import { expect, test, type Page, type Request, type Response } from '@playwright/test';
 import { MEMBER, OUTSIDER, shellConfig, signInAsMember, signInThroughProvider } from './support/auth';
+import { expectNoAxeViolations } from './support/browser-checks';
 import { oidcOrigin } from './support/stack';
 
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Main navigation' });
+/** The drawer on a narrow screen: a modal dialog over the page, the navigation inside it. */
+const overlayDrawer = (page: Page) => page.getByRole('dialog', { name: 'Navigation menu' });
 const quotaBar = (page: Page) => page.getByRole('region', { name: 'Daily sending quota' });
 const areaTitle = (page: Page, title: string) => page.getByRole('main').getByRole('heading', { name: title, exact: true, level: 1 });
 
@@ -107,9 +110,9 @@ test('a narrow window shows a top bar whose menu button opens the drawer as an o
   await expect(nav(page)).toBeHidden();
 
   await menuButton.click();
-  // An overlay: the drawer opens modal, over the page.
-  await expect(nav(page)).toBeVisible();
-  await expect(nav(page)).toHaveAttribute('aria-modal', 'true');
+  // An overlay: the drawer opens as a modal dialog over the page, the navigation landmark inside it.
+  await expect(overlayDrawer(page)).toHaveAttribute('aria-modal', 'true');
+  await expect(overlayDrawer(page).getByRole('navigation', { name: 'Main navigation' })).toBeVisible();
   await nav(page).getByRole('link', { name: 'Templates' }).click();
   await expect(page).toHaveURL(/\/templates$/);
   await expect(areaTitle(page, 'Templates')).toBeVisible();
@@ -120,6 +123,22 @@ test('a narrow window shows a top bar whose menu button opens the drawer as an o
   await nav(page).getByRole('link', { name: 'Campaigns' }).click();
   await expect(page).toHaveURL(/\/campaigns$/);
   await expect(areaTitle(page, 'Campaigns')).toBeVisible();
+});
+
+test('at 390 px the open drawer passes axe: the dialog is modal, the navigation inside it is not', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signInAsMember(page);
+  await page.getByRole('banner').getByRole('button', { name: 'Open navigation' }).click();
+  const drawer = overlayDrawer(page);
+  await expect(drawer.getByRole('navigation', { name: 'Main navigation' })).toBeVisible();
+  // aria-modal belongs to a dialog: on a navigation landmark axe reports it (aria-allowed-attr).
+  await expect(nav(page)).not.toHaveAttribute('aria-modal');
+  await expect(nav(page).getByRole('link')).toHaveText(['Audiences', 'Suppressions', 'Templates', 'Campaigns', 'Activity']);
+  await expectNoAxeViolations(page, 'the open navigation drawer at 390 px');
+
+  await drawer.getByRole('button', { name: 'Close navigation' }).click();
+  await expect(drawer).toBeHidden();
+  await expect(page.getByRole('banner').getByRole('button', { name: 'Open navigation' })).toBeVisible();
 });
 
 test.describe('the quota bar', () => {

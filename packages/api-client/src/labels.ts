@@ -120,6 +120,15 @@ export function followUpRecipientsLabel(recipients: FollowUpRecipients, campaign
   return `People who did not ${recipients === 'NOT_OPENED' ? 'open' : 'click in'} "${campaignName}"`;
 }
 
+/** Every campaign status as the screens name it (docs/product.md, Campaigns list and Campaign editor). */
+export const CAMPAIGN_STATUS_LABELS: Readonly<Record<CampaignStatus, string>> = {
+  DRAFT: 'Draft',
+  SCHEDULED: 'Scheduled',
+  SENDING: 'Sending',
+  SENT: 'Sent',
+  ERROR: 'Error',
+};
+
 /**
  * Whether a campaign may leave its status by itself: a scheduled one starts at its time, a sending
  * one ends SENT or ERROR. Every screen showing such a status reads it again every STATUS_REFRESH_MS.

@@ -36,6 +36,21 @@ export function page<T>(items: T[], query: URLSearchParams) {
   };
 }
 
+/** The characters the contract's query values may not carry unencoded (OpenAPI's allowReserved: false). */
+const RESERVED = /[:/?#[\]@!$&'()*+,;=]/;
+
+/**
+ * The API's validator answers 400 to a query value with a reserved character left unencoded, so the
+ * fake answers as it does: a client that leaves one unencoded fails in the component tests too.
+ */
+function unencodedReserved(search: string): string | undefined {
+  for (const pair of search.replace(/^\?/, '').split('&')) {
+    const [name, value] = pair.split('=');
+    if (value !== undefined && RESERVED.test(value)) return name;
+  }
+  return undefined;
+}
+
 export function createFakeFetch(route: FakeRoute) {
   const requests: RecordedRequest[] = [];
   const overrides: { method: string; path: RegExp; handler: Override }[] = [];
@@ -47,6 +62,10 @@ export function createFakeFetch(route: FakeRoute) {
     const body = type.includes('application/json') ? await request.clone().json() : undefined;
     const recorded: RecordedRequest = { method: request.method, path: url.pathname, query: url.searchParams, body, request };
     requests.push(recorded);
+    const unencoded = unencodedReserved(url.search);
+    if (unencoded !== undefined) {
+      return json(400, { message: `Parameter '${unencoded}' must be url encoded. Its value may not contain reserved characters.` });
+    }
     for (const override of overrides) {
       if (override.method === request.method && override.path.test(url.pathname)) {
         const response = await override.handler(recorded);

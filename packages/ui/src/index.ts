@@ -7,6 +7,7 @@ export {
   memberTimeZone,
   truncate,
 } from './format';
+export { counted, plural } from './plural';
 export { fileNameFromContentDisposition, saveBlob } from './download';
 export { useDebouncedValue } from './useDebouncedValue';
 export {
@@ -38,9 +39,11 @@ export { DeleteMenuItem, RenameMenuItem, RowActions, type RowActionsProps, type 
 export { IconButton, type IconButtonProps } from './IconButton';
 export { ConfirmDialog, type ConfirmDialogProps } from './ConfirmDialog';
 export { FullScreenDialog, type FullScreenDialogProps } from './FullScreenDialog';
+export { CampaignStatusBadge, SENDING_STOPPED, type CampaignStatusBadgeProps } from './CampaignStatusBadge';
 export { EmailFrame, type EmailFrameProps } from './EmailFrame';
 export { FormDialog, type FormDialogProps } from './FormDialog';
 export { FollowUpDialog, type FollowUpDialogProps } from './FollowUpDialog';
+export { useFollowUpCampaign, type FollowUpCampaignOptions } from './useFollowUpCampaign';
 export { EmptyState, type EmptyStateProps } from './EmptyState';
 export { ErrorPanel, type ErrorPanelProps } from './ErrorPanel';
 export { RouterLink, parseRouteId, type RouterLinkProps } from './routing';

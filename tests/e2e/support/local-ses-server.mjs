@@ -9,6 +9,6 @@ if (!Number.isInteger(port) || port <= 0) {
   console.error('usage: local-ses-server.mjs <port>');
   process.exit(2);
 }
-// Mail to unverified.example is refused as SES's sandbox refuses an unverified address (reports.spec.ts's failed mail).
+// Mail to unverified.example is refused as SES's sandbox refuses an unverified address (the report journey's failed mail, support/report-journey.ts).
 const ses = await startEmbeddedSes({ host: '127.0.0.1', port, unverifiedDomains: ['unverified.example'] });
 console.log(`local SES at ${ses.endpoint}, inbox at ${ses.endpoint}/store`);

@@ -156,6 +156,27 @@ describe('campaign calls', () => {
     }
   });
 
+  it("finds a name with reserved characters, a follow-up's '(follow-up)' among them, sent percent-encoded as the contract asks", async () => {
+    const original = await create({ name: 'Reserved autumn news' });
+    const followUp = await create({ name: 'Reserved autumn news (follow-up)' });
+    const sale = await create({ name: "Reserved: Mia's sale! *today*, 50+ items & more" });
+    const found = async (name: string) => {
+      const res = await get(
+        `/api/campaigns?name=${encodeURIComponent(name).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16)}`)}`,
+      );
+      expect(res.status, name).toBe(200);
+      return res.body.data.items.map((c: { id: number }) => c.id);
+    };
+    expect(await found('(follow-up)')).toEqual([followUp]);
+    expect(await found('autumn news (')).toEqual([followUp]);
+    expect(await found("Mia's sale! *today*, 50+ items & more")).toEqual([sale]);
+    expect(await found('Reserved autumn')).toEqual(expect.arrayContaining([original, followUp]));
+    // Left bare, they are refused: the contract's query parameters keep allowReserved at false, so the client encodes them.
+    const bare = await get('/api/campaigns?name=(follow-up)');
+    expect(bare.status).toBe(400);
+    expect(JSON.stringify(bare.body)).toContain('must be url encoded');
+  });
+
   it('saves a draft: fields left out keep their value, null clears one, audienceName is ignored', async () => {
     const id = await ready('Saving');
     const saved = await get(`/api/campaigns/${id}`);

@@ -4,12 +4,11 @@
  * test mails), answer. openapi.yaml has already validated (and typed) the inputs; the services'
  * DomainErrors become statuses in the one error handler.
  */
-import type { FollowUpRecipients } from '@mailroom/api-client';
+import type { FollowUpRecipients, TestEmail } from '@mailroom/api-client';
 import { Router } from 'express';
 import { memberOf } from '../../auth/middleware.js';
 import type { AppDeps } from '../../deps.js';
 import type { CampaignUpdate } from '../../services/campaigns/campaign-service.js';
-import type { TestEmail } from '../../services/campaigns/test-mail-service.js';
 import { bool, id, pageQuery, str } from '../request.js';
 
 export function campaignsRouter({ services }: Pick<AppDeps, 'services'>): Router {

@@ -4,6 +4,7 @@
  * the audience's first valid contact, with the subject marked as a test and no tracking; it goes
  * through the shared send rate like any mail.
  */
+import type { TestEmail } from '@mailroom/api-client';
 import type { Database } from '../../db/database.js';
 import type { Logger } from '../../logger.js';
 import { compileCampaignMail } from '../../mail/campaign-mail.js';
@@ -20,17 +21,6 @@ export const TEST_SUBJECT_PREFIX = '[Test] ';
 export const CONTACT_NOT_FOUND = 'Contact not found';
 /** Whom a mail is for when no contact fills its merge tags: every value is empty. */
 const NOBODY: MergeContact = { email: '', data: {} };
-
-export interface TestEmail {
-  emails: string[];
-  fromEmail: string;
-  fromName: string;
-  subject: string;
-  previewText?: string;
-  templateId: number;
-  /** The audience whose first valid contact fills the merge tags; empty values without one. */
-  audienceId?: number;
-}
 
 export interface TestMailServiceDeps {
   db: Database;

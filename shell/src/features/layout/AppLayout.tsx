@@ -71,6 +71,8 @@ const NAV_ENTRIES: NavEntry[] = [
 
 const useStyles = makeStyles({
   root: { display: 'flex', minHeight: '100vh' },
+  // The landmark inside the drawer, laid out as the drawer lays out its header, body and footer.
+  nav: { display: 'flex', flexDirection: 'column', alignItems: 'flex-start', alignSelf: 'stretch', flexGrow: 1, minHeight: 0 },
   inlineDrawer: {
     position: 'sticky',
     top: 0,
@@ -106,15 +108,19 @@ const selectedEntry = (pathname: string) =>
   NAV_ENTRIES.filter(({ path }) => pathname === path || pathname.startsWith(`${path}/`)).sort((a, b) => b.path.length - a.path.length)[0]
     ?.path;
 
+/** The whole drawer (entries, theme switch, account menu) is the page's navigation landmark. */
+const NAV_LABEL = 'Main navigation';
+
 function DrawerContent({
   collapsed,
   onToggle,
   theme,
   onThemeChange,
   toggleLabel,
-}: LayoutProps & { collapsed: boolean; onToggle: () => void; toggleLabel: string }) {
+  inDialog,
+}: LayoutProps & { collapsed: boolean; onToggle: () => void; toggleLabel: string; inDialog: boolean }) {
   const styles = useStyles();
-  return (
+  const content = (
     <>
       <NavDrawerHeader>
         <div className={styles.header}>
@@ -151,6 +157,15 @@ function DrawerContent({
       </NavDrawerFooter>
     </>
   );
+  // The inline drawer's surface is the landmark itself; the overlay's is a modal dialog (aria-modal,
+  // which a navigation landmark may not carry), so there the landmark is an element inside it.
+  return inDialog ? (
+    <nav aria-label={NAV_LABEL} className={styles.nav}>
+      {content}
+    </nav>
+  ) : (
+    content
+  );
 }
 
 /** The signed-in frame: drawer (inline on wide screens, overlay under 600px), quota bar, the area, scroll-to-top. */
@@ -164,9 +179,6 @@ export function AppLayout({ theme, onThemeChange }: LayoutProps) {
   const selectedValue = selectedEntry(location.pathname);
 
   const navProps = {
-    // The whole drawer (entries, theme switch, account menu) is the page's navigation landmark.
-    role: 'navigation',
-    'aria-label': 'Main navigation',
     selectedValue,
     onNavItemSelect: (event: Event | React.SyntheticEvent, data: { value: string }) => {
       // A client-side move: the drawer's items are links (middle-click and copying still work).
@@ -182,6 +194,7 @@ export function AppLayout({ theme, onThemeChange }: LayoutProps) {
         <NavDrawer
           {...navProps}
           type="inline"
+          aria-label={NAV_LABEL}
           open
           className={styles.inlineDrawer}
           style={{ width: collapsed ? DRAWER_COLLAPSED_WIDTH : DRAWER_WIDTH }}
@@ -192,12 +205,16 @@ export function AppLayout({ theme, onThemeChange }: LayoutProps) {
             toggleLabel={collapsed ? 'Expand navigation' : 'Collapse navigation'}
             theme={theme}
             onThemeChange={onThemeChange}
+            inDialog={false}
           />
         </NavDrawer>
       ) : (
         <NavDrawer
           {...navProps}
           type="overlay"
+          // A modal dialog, named (NavDrawer would make it a navigation landmark); the landmark is inside it.
+          role="dialog"
+          aria-label="Navigation menu"
           open={overlayOpen}
           onOpenChange={(_event, data) => setOverlayOpen(data.open)}
           style={{ width: DRAWER_WIDTH }}
@@ -208,6 +225,7 @@ export function AppLayout({ theme, onThemeChange }: LayoutProps) {
             toggleLabel="Close navigation"
             theme={theme}
             onThemeChange={onThemeChange}
+            inDialog
           />
         </NavDrawer>
       )}

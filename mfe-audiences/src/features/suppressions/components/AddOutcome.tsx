@@ -1,27 +1,26 @@
 import { Button, MessageBar, MessageBarActions, MessageBarBody, makeStyles, tokens } from '@fluentui/react-components';
 import { DismissRegular } from '@fluentui/react-icons';
 import type { SuppressionAddResult } from '@mailroom/api-client';
+import { counted, plural } from '@mailroom/ui';
 
 const useStyles = makeStyles({
   sentences: { margin: 0 },
   invalid: { maxHeight: '10rem', overflowY: 'auto', margin: 0, paddingInlineStart: tokens.spacingHorizontalL },
 });
 
-/** "1 address", "2 addresses", "1,000 lines". */
-const countOf = (n: number, one: string, many: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
-const wasOrWere = (n: number) => (n === 1 ? 'was' : 'were');
+const wasOrWere = (n: number) => plural(n, 'was', 'were');
 
 /** An add's outcome as sentences: what was added, what was there already, and whether lines were not added. */
 export function addOutcomeSentences({ added, alreadySuppressed, invalidLines, invalid }: SuppressionAddResult): string[] {
   const sentences = [
-    added === 0 ? 'No address was added.' : `${countOf(added, 'address', 'addresses')} ${wasOrWere(added)} added to the suppressions.`,
+    added === 0 ? 'No address was added.' : `${counted(added, 'address', 'addresses')} ${wasOrWere(added)} added to the suppressions.`,
   ];
   if (alreadySuppressed > 0)
-    sentences.push(`${countOf(alreadySuppressed, 'address', 'addresses')} ${wasOrWere(alreadySuppressed)} already suppressed.`);
+    sentences.push(`${counted(alreadySuppressed, 'address', 'addresses')} ${wasOrWere(alreadySuppressed)} already suppressed.`);
   if (invalidLines > 0) {
     // The answer lists the first lines only (MAX_REPORTED_LINES): say so when some are left out.
     const listed = invalid.length < invalidLines ? `; the first ${invalid.length.toLocaleString('en-US')} are listed:` : ':';
-    sentences.push(`${countOf(invalidLines, 'line', 'lines')} ${wasOrWere(invalidLines)} not added${listed}`);
+    sentences.push(`${counted(invalidLines, 'line')} ${wasOrWere(invalidLines)} not added${listed}`);
   }
   return sentences;
 }

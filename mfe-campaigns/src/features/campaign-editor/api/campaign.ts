@@ -1,5 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { expectBody, type Audience, type Campaign, type ReachedRecipients, type SuppressedContacts } from '@mailroom/api-client';
+import {
+  expectBody,
+  type Audience,
+  type Campaign,
+  type ReachedRecipients,
+  type SuppressedContacts,
+  type TestEmail,
+} from '@mailroom/api-client';
 import { STATUS_REFRESH_MS, statusMayChange } from '@mailroom/api-client/labels';
 import { useApiClient } from '@mailroom/mf-contract/react';
 import { SENDS_MAIL } from '@mailroom/mf-contract';
@@ -140,22 +147,11 @@ export function useFetchSuppressedContacts() {
   );
 }
 
-export interface TestEmailInput {
-  emails: string[];
-  fromEmail: string;
-  fromName: string;
-  subject: string;
-  previewText?: string;
-  templateId: number;
-  /** The audience whose first valid contact fills the merge tags; without one they are left empty. */
-  audienceId?: number;
-}
-
 export function useSendTestEmail() {
   const client = useApiClient();
   return useMutation({
     meta: SENDS_MAIL,
-    mutationFn: async (input: TestEmailInput) => {
+    mutationFn: async (input: TestEmail) => {
       const { data } = await client.POST('/api/campaigns/send-test-email', { body: input });
       return expectBody(data);
     },

@@ -1,45 +1,22 @@
-import {
-  Accordion,
-  Button,
-  Field,
-  Input,
-  MessageBar,
-  MessageBarBody,
-  Spinner,
-  Title1,
-  makeStyles,
-  tokens,
-} from '@fluentui/react-components';
+import { Accordion, Button, Field, Input, MessageBar, MessageBarBody, Title1, makeStyles, tokens } from '@fluentui/react-components';
 import { EyeRegular } from '@fluentui/react-icons/svg/eye';
 import { MailRegular } from '@fluentui/react-icons/svg/mail';
-import { SendRegular } from '@fluentui/react-icons/svg/send';
-import { errorMessage, type Audience, type Campaign, type SuppressedContacts } from '@mailroom/api-client';
-import { followUpRecipientsLabel } from '@mailroom/api-client/labels';
+import { errorMessage, type Campaign } from '@mailroom/api-client';
+import { CAMPAIGN_STATUS_LABELS } from '@mailroom/api-client/labels';
 import { REMOTES } from '@mailroom/mf-contract/remotes';
 import { useRemote } from '@mailroom/mf-contract/react';
-import { formatInMemberZone, RouterLink } from '@mailroom/ui';
+import { CampaignStatusBadge, formatInMemberZone, RouterLink } from '@mailroom/ui';
 import { useCallback, useState } from 'react';
 import { useBeforeUnload, useNavigate } from 'react-router-dom';
-import { CampaignStatusBadge, STATUS_LABELS } from '../../../components/CampaignStatusBadge';
-import {
-  useAuthorizedSenders,
-  useFetchAudience,
-  useFetchReachedRecipients,
-  useFetchSuppressedContacts,
-  useSaveCampaign,
-  useScheduleCampaign,
-  useSendCampaign,
-  useUnscheduleCampaign,
-} from '../api/campaign';
-import { draftOf, updateInputOf, type CampaignDraft } from '../utils/draft';
-import { PRESEND_MESSAGES, presendError, reachedNote } from '../utils/presend';
+import { useAuthorizedSenders, useSaveCampaign } from '../api/campaign';
+import { draftOf, followUpOf, updateInputOf, type CampaignDraft } from '../utils/draft';
+import { PRESEND_MESSAGES, presendError } from '../utils/presend';
 import { AudiencePickerDialog } from './AudiencePickerDialog';
 import { ContentSection } from './ContentSection';
 import { ErrorDialog } from './ErrorDialog';
 import { FromSection } from './FromSection';
 import { PreviewDialog } from './PreviewDialog';
-import { ScheduleDialog } from './ScheduleDialog';
-import { ConfirmSendDialog, InvalidContactsDialog } from './SendDialogs';
+import { SendFlow } from './SendFlow';
 import { SubjectSection } from './SubjectSection';
 import { TemplatePickerDialog } from './TemplatePickerDialog';
 import { TestEmailDialog } from './TestEmailDialog';
@@ -53,26 +30,13 @@ const useStyles = makeStyles({
   name: { width: '100%', maxWidth: '480px' },
 });
 
-/** The dialog the editor shows: at most one at a time, each rendered by the editor itself. */
+/** The editor's own dialog (the send flow has its own): at most one at a time. */
 type EditorDialog =
   | { kind: 'audience-picker' }
   | { kind: 'template-picker' }
   | { kind: 'error'; message: string }
   | { kind: 'test-email' }
-  | { kind: 'preview' }
-  | { kind: 'schedule-picker' }
-  // `at`: the same warning and confirmation for a schedule (an addition to the spec) as for Send.
-  | { kind: 'invalid-contacts'; audience: Audience; suppressed: SuppressedContacts | null; at?: Date | undefined }
-  | {
-      kind: 'confirm-send';
-      audienceName: string;
-      recipients: number | null;
-      suppressed: SuppressedContacts | null;
-      followUpLabel?: string;
-      /** A follow-up's note on the recipients its send leaves out (reached by the original since). */
-      droppedNote?: string | null;
-      at?: Date | undefined;
-    };
+  | { kind: 'preview' };
 
 const SECTIONS = ['to', 'from', 'subject', 'content'] as const;
 
@@ -84,29 +48,14 @@ export function CampaignEditor({ campaign }: { campaign: Campaign }) {
   const [draft, setDraft] = useState<CampaignDraft>(() => draftOf(campaign));
   const [dialog, setDialog] = useState<EditorDialog | null>(null);
   const save = useSaveCampaign(campaign.id);
-  const send = useSendCampaign(campaign.id);
-  const schedule = useScheduleCampaign(campaign.id);
-  const unschedule = useUnscheduleCampaign(campaign.id);
   const senders = useAuthorizedSenders();
-  const fetchAudience = useFetchAudience();
-  const fetchSuppressed = useFetchSuppressedContacts();
-  const fetchReached = useFetchReachedRecipients();
+  /** Send or Schedule is under way (see SendFlow): Finish later waits for it. */
+  const [sendFlowBusy, setSendFlowBusy] = useState(false);
 
   const editable = campaign.status === 'DRAFT';
-  // A follow-up goes to the people frozen when it was made: the To section, preview and confirmation all name them.
-  const followUp = campaign.followUp
-    ? {
-        campaignId: campaign.id,
-        label: followUpRecipientsLabel(campaign.followUp.recipients, campaign.followUp.campaignName),
-        recipients: campaign.followUp.recipients,
-        campaignName: campaign.followUp.campaignName,
-        recipientCount: campaign.followUp.recipientCount,
-      }
-    : null;
+  const followUp = followUpOf(campaign);
   const scheduled = campaign.status === 'SCHEDULED';
-  const [preparing, setPreparing] = useState<'send' | 'schedule' | null>(null);
-  const preparingSend = preparing !== null;
-  const busy = save.isPending || preparingSend || send.isPending || schedule.isPending || unschedule.isPending;
+  const busy = save.isPending || sendFlowBusy;
   const nameBlank = draft.name.trim() === '';
   const update = (change: Partial<CampaignDraft>) => setDraft((current) => ({ ...current, ...change }));
 
@@ -137,104 +86,6 @@ export function CampaignEditor({ campaign }: { campaign: Campaign }) {
     if (await saveDraft()) void navigate(basePath);
   };
 
-  // Send (docs/product.md, the screens and their states and 5): save, the pre-send checks in order, the invalid-contacts warning, then the confirmation.
-  // Schedule runs the same steps, the picker between the checks and the warning (`at` carries the time).
-  const startSend = async () => {
-    setPreparing('send');
-    try {
-      if (await saveAndCheck()) await warnThenConfirm();
-    } finally {
-      setPreparing(null);
-    }
-  };
-
-  const startSchedule = async () => {
-    setPreparing('schedule');
-    try {
-      if (await saveAndCheck()) setDialog({ kind: 'schedule-picker' });
-    } finally {
-      setPreparing(null);
-    }
-  };
-
-  /** Saves, then runs the pre-send checks; a failed check is shown in the error dialog. */
-  const saveAndCheck = async (): Promise<boolean> => {
-    if (!(await saveDraft())) return false;
-    const problem = presendError(draft, senders.data);
-    if (problem) setDialog({ kind: 'error', message: problem });
-    return problem === null;
-  };
-
-  /** Reads the audience afresh: its invalid contacts are warned of, then the confirmation counts the recipients. */
-  const warnThenConfirm = async (at?: Date) => {
-    if (followUp) {
-      // Its recipients are valid, not suppressed contacts, counted when it was made; those the original
-      // has reached since are counted now, as the send will drop them (a failed count: told, and unsaid).
-      const reached = await fetchReached(followUp.campaignId).catch((error: unknown) => {
-        notify('error', errorMessage(error, 'Failed to count the recipients reached since the follow-up was made'));
-        return null;
-      });
-      setDialog({
-        kind: 'confirm-send',
-        audienceName: draft.audience!.name,
-        recipients: followUp.recipientCount,
-        suppressed: null,
-        followUpLabel: followUp.label,
-        droppedNote: reached ? reachedNote(followUp, reached) : null,
-        at,
-      });
-      return;
-    }
-    const { id, name } = draft.audience!;
-    const [read, counted] = await Promise.allSettled([fetchAudience(id), fetchSuppressed(id)]);
-    // The confirmation still opens without a count that could not be read (docs/product.md, Messages and behaviour worth knowing), but the member is told.
-    if (read.status === 'rejected') notify('error', errorMessage(read.reason, 'Failed to load the audience'));
-    else if (counted.status === 'rejected') notify('error', errorMessage(counted.reason, 'Failed to count the suppressed contacts'));
-    const audience = read.status === 'fulfilled' ? read.value : null;
-    const suppressed = counted.status === 'fulfilled' ? counted.value : null;
-    if (audience && audience.numberOfContactsWithErrors > 0) setDialog({ kind: 'invalid-contacts', audience, suppressed, at });
-    else setDialog(confirmFor(audience, name, suppressed, at));
-  };
-
-  const pickTime = async (at: Date) => {
-    setPreparing('schedule');
-    try {
-      await warnThenConfirm(at);
-    } finally {
-      setPreparing(null);
-    }
-  };
-
-  const confirmSchedule = (at: Date) =>
-    schedule.mutate(at, {
-      onSuccess: (saved) => {
-        notify('success', `Campaign ${draft.name.trim()} is scheduled for ${formatInMemberZone(saved.scheduledAt)}`);
-        void navigate(basePath);
-      },
-      onError: (error) => {
-        notify('error', errorMessage(error, 'Failed to schedule the campaign'));
-        setDialog(null);
-      },
-    });
-
-  const cancelSchedule = () =>
-    unschedule.mutate(undefined, {
-      onSuccess: () => notify('success', `The schedule of ${draft.name.trim()} is cancelled; it is a draft again`),
-      onError: (error) => notify('error', errorMessage(error, 'Failed to cancel the schedule')),
-    });
-
-  const confirmSend = () =>
-    send.mutate(undefined, {
-      onSuccess: () => {
-        notify('success', `Campaign ${draft.name.trim()} is being sent`);
-        void navigate(basePath);
-      },
-      onError: (error) => {
-        notify('error', errorMessage(error, 'Failed to send the campaign'));
-        setDialog(null);
-      },
-    });
-
   const openTestEmail = () => {
     const problem = presendError(draft, senders.data, { needsAudience: false });
     setDialog(problem ? { kind: 'error', message: problem } : { kind: 'test-email' });
@@ -251,40 +102,20 @@ export function CampaignEditor({ campaign }: { campaign: Campaign }) {
           <Title1 as="h1" id="campaign-editor-title">
             {editable ? 'Draft Email' : 'Campaign'}
           </Title1>
-          <CampaignStatusBadge status={campaign.status} neutralUnlessSent />
+          <CampaignStatusBadge status={campaign.status} errorMessage={campaign.errorMessage} neutralUnlessSent />
         </div>
         <div className={styles.actions}>
           <Button disabled={!editable || busy || nameBlank} onClick={() => void finishLater()}>
             Finish later
           </Button>
-          {scheduled ? (
-            <Button
-              appearance="primary"
-              icon={unschedule.isPending ? <Spinner size="tiny" /> : undefined}
-              disabled={busy}
-              onClick={cancelSchedule}
-            >
-              Cancel schedule
-            </Button>
-          ) : (
-            <>
-              <Button
-                icon={preparing === 'schedule' || schedule.isPending ? <Spinner size="tiny" /> : undefined}
-                disabled={!editable || busy || nameBlank}
-                onClick={() => void startSchedule()}
-              >
-                Schedule
-              </Button>
-              <Button
-                appearance="primary"
-                icon={preparing === 'send' || send.isPending ? <Spinner size="tiny" /> : <SendRegular />}
-                disabled={!editable || busy || nameBlank}
-                onClick={() => void startSend()}
-              >
-                Send
-              </Button>
-            </>
-          )}
+          <SendFlow
+            campaign={campaign}
+            draft={draft}
+            followUp={followUp}
+            saveDraft={saveDraft}
+            disabled={!editable || save.isPending || nameBlank}
+            onBusyChange={setSendFlowBusy}
+          />
         </div>
       </div>
 
@@ -304,7 +135,7 @@ export function CampaignEditor({ campaign }: { campaign: Campaign }) {
       {!editable && !scheduled && (
         <MessageBar intent="info" layout="multiline">
           <MessageBarBody>
-            This campaign is {STATUS_LABELS[campaign.status].toLowerCase()} and can no longer be edited.{' '}
+            This campaign is {CAMPAIGN_STATUS_LABELS[campaign.status].toLowerCase()} and can no longer be edited.{' '}
             <RouterLink to={`${REMOTES.reports.basePath}/${campaign.id}`} inline>
               View report
             </RouterLink>
@@ -385,39 +216,8 @@ export function CampaignEditor({ campaign }: { campaign: Campaign }) {
         />
       )}
       {dialog?.kind === 'preview' && <PreviewDialog draft={draft} followUp={followUp} onClose={closeDialog} />}
-      {dialog?.kind === 'schedule-picker' && <ScheduleDialog onPick={(at) => void pickTime(at)} onCancel={closeDialog} />}
-      {dialog?.kind === 'invalid-contacts' && (
-        <InvalidContactsDialog
-          audience={dialog.audience}
-          onCancel={closeDialog}
-          onProceed={() => setDialog(confirmFor(dialog.audience, dialog.audience.name, dialog.suppressed, dialog.at))}
-        />
-      )}
-      {dialog?.kind === 'confirm-send' && (
-        <ConfirmSendDialog
-          audienceName={dialog.audienceName}
-          recipients={dialog.recipients}
-          suppressed={dialog.suppressed}
-          followUpLabel={dialog.followUpLabel}
-          droppedNote={dialog.droppedNote}
-          at={dialog.at}
-          busy={send.isPending || schedule.isPending}
-          onConfirm={() => (dialog.at ? confirmSchedule(dialog.at) : confirmSend())}
-          onCancel={closeDialog}
-        />
-      )}
     </section>
   );
-}
-
-function confirmFor(audience: Audience | null, audienceName: string, suppressed: SuppressedContacts | null, at?: Date): EditorDialog {
-  return {
-    kind: 'confirm-send',
-    at,
-    audienceName: audience?.name ?? audienceName,
-    recipients: audience ? Math.max(0, audience.numberOfContacts - audience.numberOfContactsWithErrors) : null,
-    suppressed,
-  };
 }
 
 /** The sections still to fill are open when the editor opens; a complete draft opens them all closed. */

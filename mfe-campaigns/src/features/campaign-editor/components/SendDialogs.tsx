@@ -1,5 +1,5 @@
 import type { Audience, SuppressedContacts } from '@mailroom/api-client';
-import { ConfirmDialog, formatInMemberZone } from '@mailroom/ui';
+import { ConfirmDialog, counted, formatInMemberZone, plural } from '@mailroom/ui';
 import { suppressedNote } from '../utils/presend';
 
 export function InvalidContactsDialog({
@@ -14,8 +14,8 @@ export function InvalidContactsDialog({
   const invalid = audience.numberOfContactsWithErrors;
   return (
     <ConfirmDialog open title="Invalid contacts" confirmLabel="Proceed with Valid Contacts" onConfirm={onProceed} onCancel={onCancel}>
-      The audience “{audience.name}” has {invalid} invalid contact{invalid === 1 ? '' : 's'}. {invalid === 1 ? 'It' : 'They'} will be
-      skipped: only the valid contacts receive this campaign.
+      The audience “{audience.name}” has {counted(invalid, 'invalid contact')}. {plural(invalid, 'It', 'They')} will be skipped: only the
+      valid contacts receive this campaign.
     </ConfirmDialog>
   );
 }
@@ -49,13 +49,12 @@ export function ConfirmSendDialog({
   onCancel,
 }: ConfirmSendDialogProps) {
   const note = suppressedNote(suppressed, recipients === null ? 'audience' : 'them');
-  const contacts = `${recipients} contact${recipients === 1 ? '' : 's'}`;
   const who =
-    followUpLabel !== undefined
-      ? `${contacts}: ${followUpLabel}`
-      : recipients === null
-        ? `the valid contacts of “${audienceName}”`
-        : `${contacts} of “${audienceName}”`;
+    recipients === null
+      ? `the valid contacts of “${audienceName}”`
+      : followUpLabel !== undefined
+        ? `${counted(recipients, 'contact')}: ${followUpLabel}`
+        : `${counted(recipients, 'contact')} of “${audienceName}”`;
   return (
     <ConfirmDialog
       open

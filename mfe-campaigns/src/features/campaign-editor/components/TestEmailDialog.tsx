@@ -1,14 +1,14 @@
 import { Field, Input } from '@fluentui/react-components';
-import { errorMessage } from '@mailroom/api-client';
+import { errorMessage, type TestEmail } from '@mailroom/api-client';
 import { useRemote } from '@mailroom/mf-contract/react';
 import { FormDialog } from '@mailroom/ui';
 import { useState } from 'react';
-import { useSendTestEmail, type TestEmailInput } from '../api/campaign';
+import { useSendTestEmail } from '../api/campaign';
 import { parseTestAddresses } from '../utils/testAddresses';
 
 export interface TestEmailDialogProps {
   /** The campaign as it stands in the editor (saved or not): what the test mail carries. */
-  message: Omit<TestEmailInput, 'emails'>;
+  message: Omit<TestEmail, 'emails'>;
   onClose: () => void;
 }
 

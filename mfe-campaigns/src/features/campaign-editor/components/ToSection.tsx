@@ -1,7 +1,7 @@
 import { Button, Text } from '@fluentui/react-components';
 import { PeopleRegular } from '@fluentui/react-icons/svg/people';
 import { REMOTES } from '@mailroom/mf-contract/remotes';
-import { RouterLink } from '@mailroom/ui';
+import { counted, RouterLink } from '@mailroom/ui';
 import type { CampaignDraft } from '../utils/draft';
 import { EditorSection } from './EditorSection';
 
@@ -24,7 +24,7 @@ export function ToSection({
   const audienceLink = audience && <RouterLink to={`${REMOTES.audiences.basePath}/${audience.id}`}>{audience.name}</RouterLink>;
   if (followUp) {
     const { label, recipientCount } = followUp;
-    const count = `${recipientCount.toLocaleString('en')} contact${recipientCount === 1 ? '' : 's'}`;
+    const count = counted(recipientCount, 'contact');
     return (
       <EditorSection value="to" title="To" done summary={`${label} (${count})`}>
         <Text weight="semibold">{label}</Text>

@@ -12,7 +12,7 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import { errorMessage, type SuppressedContacts, type ValidationResult } from '@mailroom/api-client';
-import { ColumnHeaders, PagedTableFooter, ScrollingTable, TruncatedText } from '@mailroom/ui';
+import { ColumnHeaders, counted, PagedTableFooter, plural, ScrollingTable, TruncatedText } from '@mailroom/ui';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useState } from 'react';
 import { suppressedNote } from '../utils/presend';
@@ -100,7 +100,7 @@ function MissingFields({ validation }: { validation: UseQueryResult<ValidationRe
   const count =
     results.length >= MAX_VALIDATION_RESULTS
       ? `At least ${MAX_VALIDATION_RESULTS} contacts lack`
-      : `${results.length} contact${results.length === 1 ? ' lacks' : 's lack'}`;
+      : `${counted(results.length, 'contact')} ${plural(results.length, 'lacks', 'lack')}`;
   const shown = results.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
   return (
     <div className={styles.root}>

@@ -1,4 +1,5 @@
-import type { Campaign, Schemas } from '@mailroom/api-client';
+import type { Campaign, FollowUpRecipients, Schemas } from '@mailroom/api-client';
+import { followUpRecipientsLabel } from '@mailroom/api-client/labels';
 
 export type CampaignUpdateInput = Schemas['CampaignUpdateInput'];
 
@@ -11,6 +12,26 @@ export interface CampaignDraft {
   subject: string;
   previewText: string;
   template: { id: number; name: string; preview: string | null } | null;
+}
+
+/**
+ * A follow-up goes to the people frozen when it was made: the To section, the preview and the send's
+ * confirmation all name them ('People who did not open "Autumn news"') with their count.
+ */
+export interface DraftFollowUp {
+  /** The follow-up's own id (its recipients are read through it). */
+  campaignId: number;
+  label: string;
+  recipients: FollowUpRecipients;
+  /** The campaign it follows up. */
+  campaignName: string;
+  recipientCount: number;
+}
+
+export function followUpOf(campaign: Campaign): DraftFollowUp | null {
+  if (!campaign.followUp) return null;
+  const { recipients, campaignName, recipientCount } = campaign.followUp;
+  return { campaignId: campaign.id, label: followUpRecipientsLabel(recipients, campaignName), recipients, campaignName, recipientCount };
 }
 
 export function draftOf(campaign: Campaign): CampaignDraft {

@@ -1,4 +1,5 @@
 import type { FollowUpRecipients, SuppressedContacts } from '@mailroom/api-client';
+import { plural } from '@mailroom/ui';
 import type { CampaignDraft } from './draft';
 
 /** The pre-send checks' messages (docs/product.md, the screens' checks), in the order they run. */
@@ -52,7 +53,7 @@ export function suppressedNote(counts: SuppressedContacts | null | undefined, wh
     .map(([count, why]) => `${count} ${why}`)
     .join(', ');
   const of = whose === 'them' ? 'of them' : `of the audience's valid contacts`;
-  return `${n} ${of} ${n === 1 ? 'is' : 'are'} suppressed and will be skipped (${reasons}).`;
+  return `${n} ${of} ${plural(n, 'is', 'are')} suppressed and will be skipped (${reasons}).`;
 }
 
 /**

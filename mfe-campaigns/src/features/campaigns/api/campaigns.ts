@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { expectBody, type FollowUpRecipients } from '@mailroom/api-client';
+import { expectBody } from '@mailroom/api-client';
 import { STATUS_REFRESH_MS, statusMayChange } from '@mailroom/api-client/labels';
 import { useApiClient } from '@mailroom/mf-contract/react';
 import { SENDS_MAIL } from '@mailroom/mf-contract';
@@ -26,7 +26,7 @@ export function useCampaigns(params: CampaignListParams) {
 }
 
 /** After a change, every page of the list is read again. */
-function useInvalidateLists() {
+export function useInvalidateLists() {
   const queryClient = useQueryClient();
   return () => queryClient.invalidateQueries({ queryKey: campaignKeys.lists() });
 }
@@ -63,19 +63,6 @@ export function useReplicateCampaign() {
     mutationFn: async (id: number) => {
       const { data } = await client.POST('/api/campaigns/{id}/replicate', { params: { path: { id } } });
       return expectBody(data).id;
-    },
-    onSuccess: invalidateLists,
-  });
-}
-
-/** A follow-up of a sent campaign (an addition to the spec): a new draft for those who did not open it, or did not click. */
-export function useFollowUpCampaign() {
-  const client = useApiClient();
-  const invalidateLists = useInvalidateLists();
-  return useMutation({
-    mutationFn: async ({ id, recipients }: { id: number; recipients: FollowUpRecipients }) => {
-      const { data } = await client.POST('/api/campaigns/{id}/follow-up', { params: { path: { id } }, body: { recipients } });
-      return expectBody(data);
     },
     onSuccess: invalidateLists,
   });

@@ -1,4 +1,5 @@
 import { Caption1, Text, makeStyles, tokens } from '@fluentui/react-components';
+import { counted } from '@mailroom/ui';
 import { formatRate, rateOf } from '../utils/rates';
 
 const useStyles = makeStyles({
@@ -26,9 +27,7 @@ export function CampaignRateCell({
   return (
     <div className={styles.root}>
       <Text>{formatRate(rateOf(count, jobsSent))}</Text>
-      <Caption1 className={styles.count}>
-        {count} {count === 1 ? unit : `${unit}s`}
-      </Caption1>
+      <Caption1 className={styles.count}>{counted(count, unit)}</Caption1>
       <Caption1 className={styles.count}>{formatRate(rateOf(humanCount, jobsSent))} by people</Caption1>
     </div>
   );

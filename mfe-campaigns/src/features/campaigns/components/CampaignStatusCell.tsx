@@ -1,9 +1,8 @@
-import { Button, Spinner, Tooltip, makeStyles, tokens } from '@fluentui/react-components';
+import { Button, Spinner, makeStyles, tokens } from '@fluentui/react-components';
 import { errorMessage, type CampaignSummary } from '@mailroom/api-client';
 import { useRemote } from '@mailroom/mf-contract/react';
-import { formatInMemberZone } from '@mailroom/ui';
+import { CampaignStatusBadge, formatInMemberZone } from '@mailroom/ui';
 import { lazy, Suspense, useState } from 'react';
-import { CampaignStatusBadge } from '../../../components/CampaignStatusBadge';
 import { useContinueCampaign } from '../api/campaigns';
 
 // Fetched when first opened, like the list's other dialogs.
@@ -25,7 +24,6 @@ const useStyles = makeStyles({
   // The progress bar's width, kept while its component loads, so the row does not change height twice.
   progress: { width: '120px', minHeight: '2px' },
   when: { color: tokens.colorNeutralForeground2, fontSize: tokens.fontSizeBase200 },
-  chip: { borderRadius: tokens.borderRadiusMedium },
 });
 
 /**
@@ -55,11 +53,7 @@ export function CampaignStatusCell({ campaign }: { campaign: CampaignSummary }) 
   if (campaign.status === 'ERROR') {
     return (
       <div className={styles.root}>
-        <Tooltip content={campaign.errorMessage ?? 'Sending stopped'} relationship="description">
-          <span className={styles.chip} tabIndex={0}>
-            <CampaignStatusBadge status="ERROR" />
-          </span>
-        </Tooltip>
+        <CampaignStatusBadge status="ERROR" errorMessage={campaign.errorMessage} />
         <ContinueSending campaign={campaign} />
       </div>
     );

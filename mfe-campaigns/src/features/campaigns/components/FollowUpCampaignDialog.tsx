@@ -1,14 +1,16 @@
 import type { CampaignSummary } from '@mailroom/api-client';
 import { useRemote } from '@mailroom/mf-contract/react';
-import { FollowUpDialog } from '@mailroom/ui';
+import { FollowUpDialog, useFollowUpCampaign } from '@mailroom/ui';
 import { useNavigate } from 'react-router-dom';
-import { useFollowUpCampaign } from '../api/campaigns';
+import { useInvalidateLists } from '../api/campaigns';
 
 /** The follow-up opens in the editor, as a replica does. */
 export function FollowUpCampaignDialog({ campaign, onClose }: { campaign: CampaignSummary; onClose: () => void }) {
   const { basePath, notify } = useRemote();
   const navigate = useNavigate();
-  const followUp = useFollowUpCampaign();
+  // The list shows the new draft when the member comes back to it.
+  const invalidateLists = useInvalidateLists();
+  const followUp = useFollowUpCampaign({ onSuccess: invalidateLists });
   return (
     <FollowUpDialog
       campaignName={campaign.name}

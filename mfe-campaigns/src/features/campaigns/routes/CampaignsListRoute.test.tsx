@@ -172,6 +172,28 @@ describe('Campaigns list', () => {
     await waitFor(() => expect(location().search).toBe('?page=1&limit=25&name=campaign+1'));
   });
 
+  it("finds a follow-up by its name, parentheses and all, and names with the contract's other reserved characters", async () => {
+    const api = createFakeApi({
+      campaigns: [
+        campaign({ id: 1, name: 'Autumn news' }),
+        campaign({ id: 2, name: 'Autumn news (follow-up)' }),
+        campaign({ id: 3, name: "Mia's sale! *today*" }),
+      ],
+    });
+    const { user } = renderApp('/campaigns', api);
+    await user.type(await screen.findByLabelText('Search by name'), '(follow-up){Enter}');
+    expect(await screen.findByText('1–1 of 1')).toBeTruthy();
+    expect(within(row('Autumn news (follow-up)')).getByRole('link', { name: 'Autumn news (follow-up)' })).toBeTruthy();
+    // Sent percent-encoded, as the contract asks of every reserved character (the API refuses them bare).
+    const searched = api.calls('GET', '/api/campaigns').at(-1)!;
+    expect(new URL(searched.request.url).search).toContain('name=%28follow-up%29');
+
+    await user.clear(screen.getByLabelText('Search by name'));
+    await user.type(screen.getByLabelText('Search by name'), "Mia's sale! *{Enter}");
+    expect(await screen.findByText('1–1 of 1')).toBeTruthy();
+    expect(within(row("Mia's sale! *today*")).getByRole('link', { name: "Mia's sale! *today*" })).toBeTruthy();
+  });
+
   it('shows an empty state, a no-match state and a failure with a retry', async () => {
     const api = createFakeApi();
     const { unmount } = renderApp('/campaigns', api);

@@ -1,17 +1,12 @@
 import type { ActivityEntry, SendStatus, SuppressionReason } from '@mailroom/api-client';
 import { SEND_STATUS_LABELS, SUPPRESSION_REASON_LABELS } from '@mailroom/api-client/labels';
-import { formatInMemberZone } from '@mailroom/ui';
+import { counted, formatInMemberZone } from '@mailroom/ui';
 
 /**
  * An entry's details as a sentence, for every kind: counts in words, ids named by what they are, times
  * in the member's time zone (the zone named), and the contract's codes (NOT_OPENED, MEMBER) as the
  * screens elsewhere say them. A fact an older entry lacks is left out of its sentence, never shown raw.
  */
-
-const NUMBER = new Intl.NumberFormat('en-US');
-
-/** '1 email', '1,234 emails'. */
-const count = (n: number, one: string, many = `${one}s`) => `${NUMBER.format(n)} ${n === 1 ? one : many}`;
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
 const num = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
@@ -73,7 +68,7 @@ function exportSentence(details: Record<string, unknown>): string {
 
 const queued = (details: Record<string, unknown>, what: string) => {
   const jobs = num(details.jobs);
-  return jobs === undefined ? `Queued ${what} again.` : `Queued ${count(jobs, what.replace(/s$/, ''), what)} again.`;
+  return jobs === undefined ? `Queued ${what} again.` : `Queued ${counted(jobs, what.replace(/s$/, ''), what)} again.`;
 };
 
 /** The details of `entry` as one sentence. */
@@ -108,7 +103,7 @@ export function activitySentence(entry: Pick<ActivityEntry, 'kind' | 'objectType
       const contacts = num(details.contacts);
       const errors = num(details.contactsWithErrors) ?? 0;
       if (contacts === undefined) return 'The import finished.';
-      return `Imported ${count(contacts, 'contact')}${errors > 0 ? `, ${count(errors, 'of them', 'of them')} with errors` : ''}.`;
+      return `Imported ${counted(contacts, 'contact')}${errors > 0 ? `, ${counted(errors, 'of them', 'of them')} with errors` : ''}.`;
     }
     case 'import-failed': {
       const message = text(details.message);
@@ -118,7 +113,7 @@ export function activitySentence(entry: Pick<ActivityEntry, 'kind' | 'objectType
       return exportSentence(details);
     case 'send': {
       const scheduledAt = text(details.scheduledAt);
-      const what = jobs === undefined ? 'Queued the emails' : `Queued ${count(jobs, 'email')}`;
+      const what = jobs === undefined ? 'Queued the emails' : `Queued ${counted(jobs, 'email')}`;
       return scheduledAt === undefined ? `${what}.` : `${what} at the scheduled time, ${formatInMemberZone(scheduledAt)}.`;
     }
     case 'schedule': {
@@ -128,7 +123,7 @@ export function activitySentence(entry: Pick<ActivityEntry, 'kind' | 'objectType
     case 'unschedule':
       return 'Cancelled the schedule: the campaign is a draft again.';
     case 'continue':
-      return jobs === undefined ? 'Continued sending.' : `Continued sending: ${count(jobs, 'email')} queued.`;
+      return jobs === undefined ? 'Continued sending.' : `Continued sending: ${counted(jobs, 'email')} queued.`;
     case 'retry-all-failed':
       return queued(details, 'failed emails');
     case 'retry-job': {
@@ -138,7 +133,7 @@ export function activitySentence(entry: Pick<ActivityEntry, 'kind' | 'objectType
     case 'resend-unconfirmed':
       return queued(details, 'unconfirmed emails');
     case 'send-to-not-sent':
-      return jobs === undefined ? 'Queued the emails to NOT_SENT contacts.' : `Queued ${count(jobs, 'email')} to NOT_SENT contacts.`;
+      return jobs === undefined ? 'Queued the emails to NOT_SENT contacts.' : `Queued ${counted(jobs, 'email')} to NOT_SENT contacts.`;
     case 'send-to-contact': {
       const contactId = num(details.contactId);
       return contactId === undefined ? 'Queued an email to a contact.' : `Queued an email to contact #${contactId}.`;
@@ -146,7 +141,7 @@ export function activitySentence(entry: Pick<ActivityEntry, 'kind' | 'objectType
     case 'test-send': {
       const recipients = num(details.recipients);
       const subject = text(details.subject);
-      const to = recipients === undefined ? '' : ` to ${count(recipients, 'address', 'addresses')}`;
+      const to = recipients === undefined ? '' : ` to ${counted(recipients, 'address', 'addresses')}`;
       return `Sent a test email${to}${subject === undefined ? '' : `, subject “${subject}”`}.`;
     }
     case 'follow-up': {
@@ -161,7 +156,7 @@ export function activitySentence(entry: Pick<ActivityEntry, 'kind' | 'objectType
     }
     case 'suppression-add': {
       const added = num(details.added);
-      return added === undefined ? 'Added addresses.' : `Added ${count(added, 'address', 'addresses')}.`;
+      return added === undefined ? 'Added addresses.' : `Added ${counted(added, 'address', 'addresses')}.`;
     }
     case 'suppression-remove': {
       const reason = text(details.reason);

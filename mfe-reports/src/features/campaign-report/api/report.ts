@@ -6,7 +6,6 @@ import {
   type CampaignLink,
   type CampaignOverviewStats,
   type EmailPerformanceList,
-  type FollowUpRecipients,
   type ReportDomains,
   type ReportOverview,
   type ReportTimeline,
@@ -193,15 +192,4 @@ export function useSendToContact(id: number) {
 export function useResendUnconfirmed(id: number) {
   const client = useApiClient();
   return useBulkAction(id, async () => (await client.POST('/api/reports/{id}/resend-unconfirmed', { params: { path: { id } } })).data);
-}
-
-/** A follow-up of this sent campaign (an addition to the spec): a new draft for those who did not open it, or did not click. */
-export function useFollowUpCampaign(id: number) {
-  const client = useApiClient();
-  return useMutation({
-    mutationFn: async (recipients: FollowUpRecipients) => {
-      const { data } = await client.POST('/api/campaigns/{id}/follow-up', { params: { path: { id } }, body: { recipients } });
-      return expectBody<Campaign>(data);
-    },
-  });
 }

@@ -90,6 +90,13 @@ describe('Campaign report: Overview', () => {
     expect(screen.queryByText('Sending')).toBeNull();
   });
 
+  it('a scheduled campaign reads Scheduled, not Draft, as the campaigns list says', async () => {
+    setup({ id: 5, name: 'April newsletter', status: 'SCHEDULED', scheduledAt: '2030-01-01T09:00:00.000Z', deliveryDate: null });
+    const tab = await screen.findByRole('tabpanel', { name: 'Overview' });
+    expect(within(tab).getByText('Scheduled', { exact: true })).toBeTruthy();
+    expect(within(tab).queryByText('Draft', { exact: true })).toBeNull();
+  });
+
   it("an ERROR campaign's chip carries its error message", async () => {
     setup({ id: 5, name: 'April newsletter', status: 'ERROR', errorMessage: 'Daily sending quota exceeded' });
     const chip = await screen.findByText('Error');

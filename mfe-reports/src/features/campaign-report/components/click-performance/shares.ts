@@ -1,5 +1,5 @@
 import type { CampaignLink } from '@mailroom/api-client';
-import { counted } from '../counted';
+import { counted } from '@mailroom/ui';
 
 export interface ClickTotals {
   clicks: number;

@@ -3,10 +3,9 @@ import { MailArrowForwardRegular } from '@fluentui/react-icons';
 import type { Campaign } from '@mailroom/api-client';
 import { useRemote } from '@mailroom/mf-contract/react';
 import { REMOTES } from '@mailroom/mf-contract/remotes';
-import { FollowUpDialog } from '@mailroom/ui';
+import { FollowUpDialog, useFollowUpCampaign } from '@mailroom/ui';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { useFollowUpCampaign } from '../../api/report';
 
 /**
  * 'Follow up' on a sent campaign's report (an addition to the spec): the dialog makes a draft for
@@ -16,7 +15,7 @@ export function FollowUpButton({ campaign }: { campaign: Campaign }) {
   const [open, setOpen] = useState(false);
   const { notify } = useRemote();
   const navigate = useNavigate();
-  const followUp = useFollowUpCampaign(campaign.id);
+  const followUp = useFollowUpCampaign();
   return (
     <>
       <Button icon={<MailArrowForwardRegular />} onClick={() => setOpen(true)}>
@@ -25,7 +24,7 @@ export function FollowUpButton({ campaign }: { campaign: Campaign }) {
       {open && (
         <FollowUpDialog
           campaignName={campaign.name}
-          create={(recipients) => followUp.mutateAsync(recipients)}
+          create={(recipients) => followUp.mutateAsync({ id: campaign.id, recipients })}
           onCreated={(id) => {
             notify('success', `Follow-up of ${campaign.name} created`);
             void navigate(`${REMOTES.campaigns.basePath}/edit/${id}`);

@@ -1,10 +1,8 @@
 import { Body1, Text, makeStyles, tokens } from '@fluentui/react-components';
 import type { Campaign, CampaignOverviewStats } from '@mailroom/api-client';
 import { REMOTES } from '@mailroom/mf-contract/remotes';
-import { EmailFrame, formatDateTime, formatInMemberZone, RouterLink } from '@mailroom/ui';
-import { counted } from '../counted';
+import { CampaignStatusBadge, counted, EmailFrame, formatDateTime, formatInMemberZone, RouterLink } from '@mailroom/ui';
 import { CampaignOutcomes } from './CampaignOutcomes';
-import { CampaignStatusBadge } from './CampaignStatusBadge';
 import { SendingProgress, sendingProgress } from './SendingProgress';
 
 const useStyles = makeStyles({
@@ -37,7 +35,7 @@ export function OverviewTab({ campaign, stats }: { campaign: Campaign; stats: Ca
         <Text size={500} weight="semibold">
           {`Sent to: ${stats.jobsSent} / ${stats.totalContactsCount} Recipients (${stats.jobsFailed} failed)`}
         </Text>
-        <CampaignStatusBadge campaign={campaign} />
+        <CampaignStatusBadge status={campaign.status} errorMessage={campaign.errorMessage} />
       </div>
       {campaign.status === 'SENDING' && (
         <SendingProgress value={sendingProgress(stats.jobsSent, stats.jobsFailed, campaign.contactCount)} />

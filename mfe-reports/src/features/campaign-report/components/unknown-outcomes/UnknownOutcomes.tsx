@@ -2,10 +2,9 @@ import { Button, MessageBar, MessageBarActions, MessageBarBody, MessageBarTitle 
 import { ArrowRepeatAllRegular } from '@fluentui/react-icons';
 import { errorMessage } from '@mailroom/api-client';
 import { useRemote } from '@mailroom/mf-contract/react';
-import { ConfirmDialog } from '@mailroom/ui';
+import { ConfirmDialog, counted, plural } from '@mailroom/ui';
 import { useState } from 'react';
 import { useOverviewStats, useResendUnconfirmed } from '../../api/report';
-import { counted } from '../counted';
 
 /** What UNKNOWN means, in the one sentence the report shows wherever it counts them. */
 export const UNKNOWN_EXPLAINED =
@@ -21,16 +20,15 @@ export function unknownOutcomesSentence(unknown: number, unconfirmed: number, af
   const after = `still unconfirmed after ${counted(afterMinutes, 'minute')}`;
   // The two counts come from one read, so every unconfirmed mail is among the unknown ones.
   const which = unconfirmed >= unknown ? (unknown === 1 ? after : `all ${after}`) : `${unconfirmed} of them ${after}`;
-  return `${lead}, ${which}: ${Math.min(unconfirmed, unknown) === 1 ? 'it' : 'they'} can be sent again.`;
+  return `${lead}, ${which}: ${plural(Math.min(unconfirmed, unknown), 'it', 'they')} can be sent again.`;
 }
 
 /** The confirmation of 'Resend unconfirmed': how many, since when, and the risk of a second copy. */
 export function resendUnconfirmedWarning(unconfirmed: number, afterMinutes: number): string {
-  const one = unconfirmed === 1;
   return (
-    `${counted(unconfirmed, 'email')} ${one ? 'has' : 'have'} had no word from SES for ${counted(afterMinutes, 'minute')} or more. ` +
-    `${one ? 'Its recipient' : 'Some of these people'} may already have received this email and will receive it twice. ` +
-    `Send ${one ? 'it' : 'them'} again?`
+    `${counted(unconfirmed, 'email')} ${plural(unconfirmed, 'has', 'have')} had no word from SES for ${counted(afterMinutes, 'minute')} or more. ` +
+    `${plural(unconfirmed, 'Its recipient', 'Some of these people')} may already have received this email and will receive it twice. ` +
+    `Send ${plural(unconfirmed, 'it', 'them')} again?`
   );
 }
 
