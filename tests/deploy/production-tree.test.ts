@@ -225,8 +225,10 @@ describe('the production tree', () => {
     });
 
     expect(await (await answers(`http://127.0.0.1:${httpPort}/healthz`, http)).json()).toEqual({ status: 'ok' });
+    // The API is ready with its database (the broker is reported, and may still be connecting); a worker needs both.
     expect(await (await answers(`http://127.0.0.1:${httpPort}/readyz`, http)).json()).toMatchObject({
-      checks: { database: 'up', broker: 'up' },
+      status: 'ok',
+      checks: { database: 'up' },
     });
     expect(await (await answers(`http://127.0.0.1:${healthPort}/readyz`, worker)).json()).toMatchObject({
       checks: { database: 'up', broker: 'up' },
@@ -318,8 +320,10 @@ describe('the production tree', () => {
       },
       { readOnly },
     );
+    // The API is ready with its database (the broker is reported, and may still be connecting); a worker needs both.
     expect(await (await answers(`http://127.0.0.1:${httpPort}/readyz`, http)).json()).toMatchObject({
-      checks: { database: 'up', broker: 'up' },
+      status: 'ok',
+      checks: { database: 'up' },
     });
     expect(await (await answers(`http://127.0.0.1:${healthPort}/readyz`, worker)).json()).toMatchObject({
       checks: { database: 'up', broker: 'up' },

@@ -42,5 +42,6 @@ describe('GET /api/ses-quota: whether delivery events are configured', () => {
         sendingAndImportsPaused: false,
       });
     }
-  });
+    // Four apps, each with its own database: slow on a busy machine.
+  }, 90_000);
 });

@@ -92,6 +92,8 @@ describe('the quota against the local SES server (the embedded default)', () => 
       max24HourSend: 200,
       // No SES_CONFIGURATION_SET in this test's settings: no delivery event will come (an addition).
       deliveryEventsConfigured: false,
+      // The in-process queue is always there: nothing is paused (an addition).
+      sendingAndImportsPaused: false,
     });
   });
 });
