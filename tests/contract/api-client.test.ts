@@ -36,6 +36,18 @@ describe('createApiClient', () => {
     expect(requests[0]!.url).toBe('http://localhost:3000/api/audiences/7/contacts?page=2&limit=25&hasError=true');
   });
 
+  it('percent-encodes every reserved character of a query value, as the contract asks (allowReserved: false)', async () => {
+    const { fetch, requests } = stubFetch(200, {
+      data: { items: [], meta: { currentPage: 1, itemCount: 0, itemsPerPage: 10, totalItems: 0, totalPages: 0 } },
+    });
+    const api = createApiClient({ baseUrl: 'http://localhost:3000', getAccessToken: () => null, fetch });
+    await api.GET('/api/campaigns', { params: { query: { name: "Autumn news (follow-up)! Mia's *best*: a+b=c, d&e/f?g#h" } } });
+    const query = new URL(requests[0]!.url).search;
+    expect(query).toBe('?name=Autumn%20news%20%28follow-up%29%21%20Mia%27s%20%2Abest%2A%3A%20a%2Bb%3Dc%2C%20d%26e%2Ff%3Fg%23h');
+    // The same words, read back as the API reads them.
+    expect(new URL(requests[0]!.url).searchParams.get('name')).toBe("Autumn news (follow-up)! Mia's *best*: a+b=c, d&e/f?g#h");
+  });
+
   it("throws an ApiError with the server's message and field errors", async () => {
     const { fetch } = stubFetch(409, { message: 'Only a draft can be sent', errors: [{ path: '/status', message: 'is SENT' }] });
     const api = createApiClient({ baseUrl: 'http://localhost:3000', getAccessToken: () => 't', fetch });
