@@ -77,8 +77,7 @@ const apiZones = [
     message: "The HTTP layer starts no consumer: a process's consumers are lifecycle.ts's.",
   },
   {
-    // registry.ts still lists the services' queues: issue 22's second phase builds it from each service's list instead.
-    target: `${API}/queue/!(registry).ts`,
+    target: `${API}/queue`,
     from: `${API}/services`,
     message: 'queue/ is below the services: it knows no service and no queue of theirs.',
   },

@@ -13,7 +13,7 @@
  */
 import type { RequestHandler } from 'express';
 import type { AppDeps } from '../deps.js';
-import { BrokerUnavailableError } from '../queue/JobQueue.js';
+import { BrokerUnavailableError } from '../queue/message-queue.js';
 
 /**
  * How long a publish waits for a broker that is away in the HTTP process (its queue's publishWaitMs):

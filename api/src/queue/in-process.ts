@@ -1,5 +1,5 @@
 /**
- * The JobQueue without a broker: the embedded default when AMQP_URL is not set. Same semantics as
+ * The MessageQueueAdapter without a broker: the embedded default when AMQP_URL is not set. Same semantics as
  * the RabbitMQ adapter (at-least-once within the process, delays, retries, dead letters, bounded
  * concurrency, close waits for running handlers), but nothing survives the process: a single
  * process only, for development and the one-command stack.
@@ -9,11 +9,11 @@ import {
   PoisonMessageError,
   type ConsumeOptions,
   type Consumer,
-  type JobHandler,
-  type JobQueue,
+  type MessageHandler,
+  type MessageQueueAdapter,
   type PublishOptions,
   type QueueName,
-} from './JobQueue.js';
+} from './message-queue.js';
 import { errorMessage, MAX_OUTAGE_RETRIES, outageRetryDelayMs, resolveConsumeOptions, type ResolvedConsumeOptions } from './options.js';
 
 interface Message {
@@ -37,9 +37,9 @@ class InProcessConsumer implements Consumer {
   private closed = false;
 
   constructor(
-    private readonly owner: InProcessJobQueue,
+    private readonly owner: InProcessMessageQueue,
     readonly queue: string,
-    private readonly handler: JobHandler<unknown>,
+    private readonly handler: MessageHandler<unknown>,
     private readonly options: ResolvedConsumeOptions,
     private readonly logger: Logger,
   ) {}
@@ -71,7 +71,7 @@ class InProcessConsumer implements Consumer {
   }
 }
 
-export class InProcessJobQueue implements JobQueue {
+export class InProcessMessageQueue implements MessageQueueAdapter {
   private readonly queues = new Map<string, QueueState>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly consumers = new Set<InProcessConsumer>();
@@ -84,12 +84,12 @@ export class InProcessJobQueue implements JobQueue {
     this.enqueue(queue, { body: JSON.stringify(payload ?? null), attempt: 1 }, options.delayMs ?? 0);
   }
 
-  consume<T>(queue: QueueName, handler: JobHandler<T>, options?: ConsumeOptions): Consumer {
+  consume<T>(queue: QueueName, handler: MessageHandler<T>, options?: ConsumeOptions): Consumer {
     if (this.closed) throw new Error('The job queue is closed');
     const consumer = new InProcessConsumer(
       this,
       queue,
-      handler as JobHandler<unknown>,
+      handler as MessageHandler<unknown>,
       resolveConsumeOptions(options),
       this.logger.child({ queue }),
     );

@@ -1,5 +1,5 @@
 /**
- * The JobQueue on RabbitMQ (rabbitmq-client): one connection per process, durable quorum queues,
+ * The MessageQueueAdapter on RabbitMQ (rabbitmq-client): one connection per process, durable quorum queues,
  * persistent messages, publisher confirms, manual ack with bounded prefetch.
  *
  * Per queue `<name>`:
@@ -24,11 +24,11 @@ import {
   PoisonMessageError,
   type ConsumeOptions,
   type Consumer,
-  type JobHandler,
-  type JobQueue,
+  type MessageHandler,
+  type MessageQueueAdapter,
   type PublishOptions,
   type QueueName,
-} from './JobQueue.js';
+} from './message-queue.js';
 import { errorMessage, MAX_OUTAGE_RETRIES, outageRetryDelayMs, resolveConsumeOptions } from './options.js';
 
 const ATTEMPT_HEADER = 'x-mailroom-attempt';
@@ -79,7 +79,7 @@ export function delayQueueName(queue: string, delayMs: number): string {
   return `${queue}.retry.${delayBucketMs(delayMs)}ms`;
 }
 
-export interface RabbitMqJobQueueOptions {
+export interface RabbitMqMessageQueueOptions {
   /** Put before every queue name, so tests sharing a broker never see each other's messages. */
   prefix?: string;
   /** Delete every queue this instance declared when it closes (tests). */
@@ -92,7 +92,7 @@ export interface RabbitMqJobQueueOptions {
   publishWaitMs?: number;
 }
 
-export class RabbitMqJobQueue implements JobQueue {
+export class RabbitMqMessageQueue implements MessageQueueAdapter {
   private readonly connection: Connection;
   private readonly prefix: string;
   private readonly deleteQueuesOnClose: boolean;
@@ -106,7 +106,7 @@ export class RabbitMqJobQueue implements JobQueue {
   constructor(
     url: string,
     private readonly logger: Logger,
-    options: RabbitMqJobQueueOptions = {},
+    options: RabbitMqMessageQueueOptions = {},
   ) {
     this.prefix = options.prefix ?? '';
     this.deleteQueuesOnClose = options.deleteQueuesOnClose ?? false;
@@ -144,7 +144,7 @@ export class RabbitMqJobQueue implements JobQueue {
     );
   }
 
-  consume<T>(name: QueueName, handler: JobHandler<T>, options?: ConsumeOptions): Consumer {
+  consume<T>(name: QueueName, handler: MessageHandler<T>, options?: ConsumeOptions): Consumer {
     if (this.closing) throw new Error('The job queue is closed');
     const queue = this.prefix + name;
     const { concurrency, maxAttempts, retryDelayMs, isOutage } = resolveConsumeOptions(options);

@@ -10,7 +10,7 @@
  *    on them are failed ('Import was interrupted; please import again.'), lost purges re-queued.
  */
 import type { AppDeps } from '../deps.js';
-import type { Consumer } from '../queue/JobQueue.js';
+import type { Consumer } from '../queue/message-queue.js';
 import { importContacts, settleAfterImport } from '../services/contacts/importer.js';
 import { periodic } from './periodic.js';
 

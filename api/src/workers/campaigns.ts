@@ -12,7 +12,7 @@
  *    database was there is due at the first sweep that reaches the database.
  */
 import type { AppDeps } from '../deps.js';
-import type { Consumer } from '../queue/JobQueue.js';
+import type { Consumer } from '../queue/message-queue.js';
 import { periodic } from './periodic.js';
 
 /** Batches handled at once by one worker process (their SES calls share SEND_CONCURRENCY). */

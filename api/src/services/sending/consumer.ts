@@ -27,7 +27,8 @@ import { compileCampaignMail, type CampaignMail } from '../../mail/campaign-mail
 import { HeaderValueError } from '../../mail/message.js';
 import { DAILY_QUOTA_REACHED, type MailSender, type PreparedMail, type SendOutcome } from '../../mail/ses-sender.js';
 import type { TrackingUrls } from '../../mail/tracking-tokens.js';
-import type { Queues } from '../../queue/registry.js';
+import type { MessageQueue } from '../../queue/typed-message-queue.js';
+import type { sendingQueues } from './queues.js';
 import { createSlots } from '../../slots.js';
 import { claimRepository, type ClaimedJob, type JobOutcome } from './claim-repository.js';
 import type { SendRateLimiter } from './send-rate.js';
@@ -53,7 +54,7 @@ export const claimSize = (rate: number | undefined): number => (rate === undefin
 
 export interface ConsumerDeps {
   db: Database;
-  queue: Queues;
+  queue: MessageQueue<typeof sendingQueues>;
   /** The process's SES connection, shared with the test mails. */
   mailer: MailSender;
   limiter: SendRateLimiter;

@@ -13,7 +13,8 @@ import type { Database } from '../../db/database.js';
 import type { CampaignStatus } from '../../db/models/index.js';
 import type { Logger } from '../../logger.js';
 import { snapshotLinks } from '../../mail/links.js';
-import type { Queues } from '../../queue/registry.js';
+import type { MessageQueue } from '../../queue/typed-message-queue.js';
+import type { sendingQueues } from './queues.js';
 import { recordActivity, type ActivityKind, type Actor } from '../activity/activity-service.js';
 import { DomainError } from '../errors.js';
 import { claimRepository } from './claim-repository.js';
@@ -46,7 +47,7 @@ export const batchSize = (jobs: number): number => Math.min(500, Math.max(10, Ma
 
 export interface ProducerDeps {
   db: Database;
-  queue: Queues;
+  queue: MessageQueue<typeof sendingQueues>;
   settings: SendingSettings;
   /** The product's address: the snapshot's hidden link leads there. */
   publicUrl: string;

@@ -16,7 +16,8 @@ import type { Database } from '../../db/database.js';
 import type { Logger } from '../../logger.js';
 import { createMailSender, DAILY_QUOTA_REACHED, type SendOutcome } from '../../mail/ses-sender.js';
 import { createTrackingTokens, trackingUrls } from '../../mail/tracking-tokens.js';
-import type { Queues } from '../../queue/registry.js';
+import type { MessageQueue } from '../../queue/typed-message-queue.js';
+import type { sendingQueues } from './queues.js';
 import { createConsumer } from './consumer.js';
 import { createProducer } from './producer.js';
 import type { SendRateLimiter } from './send-rate.js';
@@ -26,7 +27,7 @@ export { CAMPAIGN_NOT_FOUND, type DispatchPlan } from './producer.js';
 
 export interface SendingServiceDeps {
   db: Database;
-  queue: Queues;
+  queue: MessageQueue<typeof sendingQueues>;
   ses: SESv2Client;
   limiter: SendRateLimiter;
   settings: SendingSettings;
