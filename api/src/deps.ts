@@ -65,7 +65,7 @@ export interface AppDeps {
   logger: Logger;
   /** The data layer: models, transactions, raw SQL where it earns its place. */
   db: Database;
-  queue: ProductMessageQueue;
+  messageQueue: ProductMessageQueue;
   ses: SESv2Client;
   /** Where accepted uploads wait for the import worker: a folder or an S3 bucket (spool/). */
   spool: ImportSpool;
@@ -78,7 +78,7 @@ export interface DepsOverrides {
   logger?: Logger;
   sequelize?: Sequelize;
   /** A message queue adapter (RabbitMQ or in-process); it is typed by QUEUES here. */
-  queue?: MessageQueueAdapter;
+  messageQueueAdapter?: MessageQueueAdapter;
   /** How long a publish waits for a broker that is away (the HTTP process: seconds; default two minutes). */
   publishWaitMs?: number;
   ses?: SESv2Client;
@@ -91,7 +91,7 @@ export interface DepsOverrides {
 }
 
 function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverrides): Services {
-  const { config, logger, db, queue, ses, spool } = deps;
+  const { config, logger, db, messageQueue, ses, spool } = deps;
   const account = sesSendQuotaSource(ses);
   const activity = createActivityService({
     db,
@@ -100,7 +100,7 @@ function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverride
   });
   const sending = createSendingService({
     db,
-    queue,
+    messageQueue,
     ses,
     limiter: createSendRateLimiter(db, () => account.sendQuota(), logger.child({ component: 'send-rate' })),
     settings: config.sending,
@@ -120,7 +120,7 @@ function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverride
     audiences: createAudienceService({
       db,
       activityLog: activity,
-      queue,
+      queue: messageQueue,
       spool,
       importSettings: config.import,
       logger: logger.child({ component: 'audiences' }),
@@ -168,8 +168,8 @@ export async function createDeps(config: Readonly<Config>, overrides: DepsOverri
     config,
     logger,
     db: new Database(sequelize, defineModels(sequelize)),
-    queue: new MessageQueue(
-      overrides.queue ??
+    messageQueue: new MessageQueue(
+      overrides.messageQueueAdapter ??
         createMessageQueueAdapter(config, logger, overrides.publishWaitMs === undefined ? {} : { publishWaitMs: overrides.publishWaitMs }),
       QUEUES,
       logger.child({ component: 'queue' }),
@@ -202,7 +202,7 @@ export async function closeDeps(deps: AppDeps): Promise<void> {
       errors.push(error);
     }
   };
-  await step(() => deps.queue.close());
+  await step(() => deps.messageQueue.close());
   await step(() => deps.services.sending.close());
   await step(() => deps.services.tracking.close());
   await step(() => deps.db.close());

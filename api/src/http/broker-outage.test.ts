@@ -60,7 +60,7 @@ async function campaign(name: string): Promise<number> {
 const brokerAway = () => proxy.refuse();
 async function brokerBack() {
   proxy.pass();
-  expect(await t.deps.queue.available(15_000)).toBe(true);
+  expect(await t.deps.messageQueue.available(15_000)).toBe(true);
 }
 
 beforeAll(async () => {
@@ -77,10 +77,10 @@ beforeAll(async () => {
   t = await createTestApp({
     ses: { send: async () => ({ SendQuota: sendQuota }), destroy() {} } as never,
     env: { IMPORT_DIR: importDir },
-    deps: { queue },
+    deps: { messageQueueAdapter: queue },
   });
   auth = await bearer();
-  expect(await t.deps.queue.available(15_000)).toBe(true);
+  expect(await t.deps.messageQueue.available(15_000)).toBe(true);
   ({ id: audienceId } = await seedAudience(t.db.pool, {
     headers: [],
     contacts: [{ email: 'ann@example.org' }, { email: 'bob@example.org' }, { email: 'cy@example.org' }],

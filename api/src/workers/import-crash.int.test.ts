@@ -226,7 +226,10 @@ beforeAll(async () => {
   await writeFile(csvPath, `${lines.join('\n')}\n`);
 
   const queue = new RabbitMqMessageQueue(TEST_AMQP_URL, createLogger({ logLevel: 'silent' }), { prefix, deleteQueuesOnClose: true });
-  t = await createTestApp({ env: { AMQP_URL: TEST_AMQP_URL, QUEUE_PREFIX: prefix, IMPORT_DIR: importDir }, deps: { queue } });
+  t = await createTestApp({
+    env: { AMQP_URL: TEST_AMQP_URL, QUEUE_PREFIX: prefix, IMPORT_DIR: importDir },
+    deps: { messageQueueAdapter: queue },
+  });
   broker = new Connection({ url: TEST_AMQP_URL, connectionName: 'mailroom-import-crash-test' });
   auth = await bearer();
 }, 60_000);

@@ -129,7 +129,7 @@ beforeAll(async () => {
   t = await createTestApp({
     serverUrl: pg.url,
     env: { AMQP_URL: mq.url, QUEUE_PREFIX: prefix, SES_ENDPOINT: ses.endpoint, IMPORT_DIR: importDir },
-    deps: { queue },
+    deps: { messageQueueAdapter: queue },
   });
   auth = await bearer();
   jwks = createServer(

@@ -46,7 +46,10 @@ function startWorker(name: string): ApiProcess {
 beforeAll(async () => {
   ses = await startSesEndpoint({ maxSendRate: 400, max24HourSend: -1 });
   const queue = new RabbitMqMessageQueue(TEST_AMQP_URL, createLogger({ logLevel: 'silent' }), { prefix, deleteQueuesOnClose: true });
-  t = await createTestApp({ env: { AMQP_URL: TEST_AMQP_URL, QUEUE_PREFIX: prefix, SES_ENDPOINT: ses.endpoint }, deps: { queue } });
+  t = await createTestApp({
+    env: { AMQP_URL: TEST_AMQP_URL, QUEUE_PREFIX: prefix, SES_ENDPOINT: ses.endpoint },
+    deps: { messageQueueAdapter: queue },
+  });
   auth = await bearer();
   templateId = await seedTemplate(t.db.pool, { html: '<p>Hello {{firstName}} of {{city}}</p><a href="https://example.org/x">X</a>' });
 }, 60_000);

@@ -80,7 +80,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       logger,
       ...(options.databaseUrl ? {} : { sequelize: db.sequelize }),
       verifier: options.verifier ?? testVerifier(),
-      ...(queue ? { queue } : {}),
+      ...(queue ? { messageQueueAdapter: queue } : {}),
       ...(options.ses ? { ses: options.ses } : {}),
       ...options.deps,
     });

@@ -48,9 +48,12 @@ beforeAll(async () => {
   const logger = createLogger({ logLevel: 'silent' });
   queueA = new RecordingQueue(logger);
   queueB = new RecordingQueue(logger);
-  a = await createTestApp({ env: { AUTHORIZED_SENDER_EMAILS: SENDERS, SES_ENDPOINT: ses.endpoint }, deps: { queue: queueA } });
+  a = await createTestApp({
+    env: { AUTHORIZED_SENDER_EMAILS: SENDERS, SES_ENDPOINT: ses.endpoint },
+    deps: { messageQueueAdapter: queueA },
+  });
   // The second worker: the same configuration, its own pool of connections and its own queue.
-  b = await createDeps(a.config, { queue: queueB });
+  b = await createDeps(a.config, { messageQueueAdapter: queueB });
   audience = await seedAudience(a.db.pool, {
     headers: ['firstName'],
     contacts: [

@@ -54,7 +54,7 @@ export const claimSize = (rate: number | undefined): number => (rate === undefin
 
 export interface ConsumerDeps {
   db: Database;
-  queue: MessageQueue<typeof sendingQueues>;
+  messageQueue: MessageQueue<typeof sendingQueues>;
   /** The process's SES connection, shared with the test mails. */
   mailer: MailSender;
   limiter: SendRateLimiter;
@@ -64,7 +64,7 @@ export interface ConsumerDeps {
   logger: Logger;
 }
 
-export function createConsumer({ db, queue, mailer, limiter, settings, tracking, configurationSet, logger }: ConsumerDeps) {
+export function createConsumer({ db, messageQueue, mailer, limiter, settings, tracking, configurationSet, logger }: ConsumerDeps) {
   const repo = claimRepository(db);
   /** The SES calls this process may have in flight: a batch takes one per job before claiming it. */
   const callSlots = createSlots(settings.concurrency);
@@ -239,7 +239,8 @@ export function createConsumer({ db, queue, mailer, limiter, settings, tracking,
         // fails the message (retried by the queue) with every outcome recorded.
         if (failure !== undefined && !isDatabaseUnavailable(failure)) throw failure;
       }
-      if (later.length > 0 && !stopped) await queue.publish('campaign-send', { campaignId, jobIds: later }, { delayMs: laterDelayMs });
+      if (later.length > 0 && !stopped)
+        await messageQueue.publish('campaign-send', { campaignId, jobIds: later }, { delayMs: laterDelayMs });
       await untilAnswered('finish the campaign', () => repo.finishIfDone(campaignId));
       return { sent };
     },

@@ -27,7 +27,7 @@ export { CAMPAIGN_NOT_FOUND, type DispatchPlan } from './producer.js';
 
 export interface SendingServiceDeps {
   db: Database;
-  queue: MessageQueue<typeof sendingQueues>;
+  messageQueue: MessageQueue<typeof sendingQueues>;
   ses: SESv2Client;
   limiter: SendRateLimiter;
   settings: SendingSettings;
@@ -38,11 +38,11 @@ export interface SendingServiceDeps {
 }
 
 export function createSendingService(deps: SendingServiceDeps) {
-  const { db, queue, limiter, settings, configurationSet, logger } = deps;
+  const { db, messageQueue, limiter, settings, configurationSet, logger } = deps;
   const mailer = createMailSender(deps.ses);
-  const producer = createProducer({ db, queue, settings, publicUrl: deps.publicUrl, logger });
+  const producer = createProducer({ db, messageQueue, settings, publicUrl: deps.publicUrl, logger });
   const tracking = trackingUrls(deps.publicUrl, createTrackingTokens(deps.trackingSecret));
-  const consumer = createConsumer({ db, queue, mailer, limiter, settings, tracking, configurationSet, logger });
+  const consumer = createConsumer({ db, messageQueue, mailer, limiter, settings, tracking, configurationSet, logger });
 
   return {
     dispatch: producer.dispatch,
