@@ -80,12 +80,12 @@ export class InProcessMessageQueue implements MessageQueueAdapter {
   constructor(private readonly logger: Logger) {}
 
   async publish<T>(queue: QueueName, payload: T, options: PublishOptions = {}): Promise<void> {
-    if (this.closed) throw new Error('The job queue is closed');
+    if (this.closed) throw new Error('The message queue is closed');
     this.enqueue(queue, { body: JSON.stringify(payload ?? null), attempt: 1 }, options.delayMs ?? 0);
   }
 
   consume<T>(queue: QueueName, handler: MessageHandler<T>, options?: ConsumeOptions): Consumer {
-    if (this.closed) throw new Error('The job queue is closed');
+    if (this.closed) throw new Error('The message queue is closed');
     const consumer = new InProcessConsumer(
       this,
       queue,
@@ -107,7 +107,7 @@ export class InProcessMessageQueue implements MessageQueueAdapter {
   }
 
   async ping(): Promise<void> {
-    if (this.closed) throw new Error('The job queue is closed');
+    if (this.closed) throw new Error('The message queue is closed');
   }
 
   /** Always there while open: the queue lives in this process. */
@@ -128,17 +128,20 @@ export class InProcessMessageQueue implements MessageQueueAdapter {
     const outages = message.outages ?? 0;
     if (!(error instanceof PoisonMessageError) && outages < MAX_OUTAGE_RETRIES && options.isOutage(error)) {
       const delayMs = outageRetryDelayMs(outages + 1);
-      logger.warn({ attempt: message.attempt, outages: outages + 1, delayMs, error: errorMessage(error) }, 'job met an outage; will retry');
+      logger.warn(
+        { attempt: message.attempt, outages: outages + 1, delayMs, error: errorMessage(error) },
+        'message met an outage; will retry',
+      );
       this.enqueue(queue, { ...message, outages: outages + 1 }, delayMs);
       return;
     }
     if (error instanceof PoisonMessageError || message.attempt >= options.maxAttempts) {
-      logger.error({ err: error, attempt: message.attempt }, 'job failed for the last time; dead-lettered');
+      logger.error({ err: error, attempt: message.attempt }, 'message failed for the last time; dead-lettered');
       this.state(queue).dead.push(message.body);
       return;
     }
     const delayMs = options.retryDelayMs(message.attempt);
-    logger.warn({ attempt: message.attempt, delayMs, error: errorMessage(error) }, 'job failed; will retry');
+    logger.warn({ attempt: message.attempt, delayMs, error: errorMessage(error) }, 'message failed; will retry');
     this.enqueue(queue, { body: message.body, attempt: message.attempt + 1, outages }, delayMs);
   }
 

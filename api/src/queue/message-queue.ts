@@ -1,5 +1,5 @@
 /**
- * The work queue behind every slow job (contact import, campaign send, audience delete...).
+ * The message queue behind every slow piece of work (contact import, campaign send, audience delete...).
  * PostgreSQL holds the record; a message only says "do this piece of work", so every handler
  * must be idempotent: delivery is at least once.
  *
@@ -9,8 +9,10 @@
  *  - InProcessMessageQueue: the embedded default when no AMQP_URL is set (single process only).
  */
 
-/** Names of the queues the product uses. */
-/** A queue's name as the broker knows it (before the prefix); the typed names are in registry.ts. */
+/**
+ * A queue's name as the broker knows it (before the prefix); each feature types its own in
+ * services/<feature>/queues.ts (typed-message-queue.ts).
+ */
 export type QueueName = string;
 
 export interface PublishOptions {

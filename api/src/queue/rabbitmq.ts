@@ -132,7 +132,7 @@ export class RabbitMqMessageQueue implements MessageQueueAdapter {
    * failed. One that loses the broker half-way is held until the same deadline (sendRaw).
    */
   async publish<T>(queue: QueueName, payload: T, options: PublishOptions = {}): Promise<void> {
-    if (this.closing) throw new Error('The job queue is closed');
+    if (this.closing) throw new Error('The message queue is closed');
     const deadline = performance.now() + this.publishWaitMs;
     if (!(await this.available())) throw new BrokerUnavailableError();
     await this.send(
@@ -145,7 +145,7 @@ export class RabbitMqMessageQueue implements MessageQueueAdapter {
   }
 
   consume<T>(name: QueueName, handler: MessageHandler<T>, options?: ConsumeOptions): Consumer {
-    if (this.closing) throw new Error('The job queue is closed');
+    if (this.closing) throw new Error('The message queue is closed');
     const queue = this.prefix + name;
     const { concurrency, maxAttempts, retryDelayMs, isOutage } = resolveConsumeOptions(options);
     const logger = this.logger.child({ queue });
@@ -176,17 +176,17 @@ export class RabbitMqMessageQueue implements MessageQueueAdapter {
           if (!poison && outages < MAX_OUTAGE_RETRIES && isOutage(error)) {
             // A dependency is down: try again soon, without using up an attempt.
             const delayMs = outageRetryDelayMs(outages + 1);
-            logger.warn({ attempt, outages: outages + 1, delayMs, error: errorMessage(error) }, 'job met an outage; will retry');
+            logger.warn({ attempt, outages: outages + 1, delayMs, error: errorMessage(error) }, 'message met an outage; will retry');
             await this.send(queue, original, { [ATTEMPT_HEADER]: attempt, [OUTAGES_HEADER]: outages + 1 }, delayMs);
           } else if (poison || attempt >= maxAttempts) {
-            logger.error({ err: error, attempt }, 'job failed for the last time; dead-lettered');
+            logger.error({ err: error, attempt }, 'message failed for the last time; dead-lettered');
             await this.sendRaw(deadQueueName(queue), original, {
               [ATTEMPT_HEADER]: attempt,
               [ERROR_HEADER]: errorMessage(error).slice(0, 1000),
             });
           } else {
             const delayMs = retryDelayMs(attempt);
-            logger.warn({ attempt, delayMs, error: errorMessage(error) }, 'job failed; will retry');
+            logger.warn({ attempt, delayMs, error: errorMessage(error) }, 'message failed; will retry');
             await this.send(queue, original, { [ATTEMPT_HEADER]: attempt + 1, [OUTAGES_HEADER]: outages }, delayMs);
           }
         }
@@ -242,7 +242,7 @@ export class RabbitMqMessageQueue implements MessageQueueAdapter {
   }
 
   async ping(): Promise<void> {
-    if (this.closing) throw new Error('The job queue is closed');
+    if (this.closing) throw new Error('The message queue is closed');
     if (!this.connection.ready) throw new Error('RabbitMQ is not connected');
   }
 
