@@ -12,11 +12,12 @@ import { defineModels } from './db/models/index.js';
 import { createSequelize } from './db/sequelize.js';
 import { createLogger, type Logger } from './logger.js';
 import { createSesClient } from './mail/ses.js';
-import { createJobQueue } from './queue/index.js';
-import type { JobQueue } from './queue/JobQueue.js';
-import { Queues } from './queue/registry.js';
+import { createMessageQueueAdapter } from './queue/index.js';
+import type { MessageQueueAdapter } from './queue/message-queue.js';
+import { MessageQueue } from './queue/typed-message-queue.js';
 import { createActivityService, type ActivityService } from './services/activity/activity-service.js';
 import { createAudienceService, type AudienceService } from './services/audiences/audience-service.js';
+import { audienceQueues } from './services/audiences/queues.js';
 import { createCampaignService, type CampaignService } from './services/campaigns/campaign-service.js';
 import { createFollowUpService, type FollowUpService } from './services/campaigns/follow-up-service.js';
 import { createSchedulingService, type SchedulingService } from './services/campaigns/scheduling-service.js';
@@ -24,6 +25,7 @@ import { createTestMailService, type TestMailService } from './services/campaign
 import { createQuotaService, sesSendQuotaSource, type QuotaService } from './services/quota/quota-service.js';
 import { createReportService, type ReportService } from './services/reports/report-service.js';
 import { createSendRateLimiter } from './services/sending/send-rate.js';
+import { sendingQueues } from './services/sending/queues.js';
 import { createSendingService, type SendingService } from './services/sending/sending-service.js';
 import { createTrackingService, type TrackingService } from './services/tracking/tracking-service.js';
 import { createSesEventService, visitSubscribeUrl, type SesEventService } from './services/ses-events/ses-events-service.js';
@@ -31,6 +33,15 @@ import { snsVerifier, type SnsVerifier } from './services/ses-events/sns-message
 import { createSuppressionService, type SuppressionService } from './services/suppressions/suppression-service.js';
 import { createTemplateService, type TemplateService } from './services/templates/template-service.js';
 import { createImportSpool, type ImportSpool } from './spool/index.js';
+
+/** Every feature's queues (name → the schema of its messages), joined: one line per feature. */
+export const QUEUES = {
+  ...audienceQueues,
+  ...sendingQueues,
+};
+
+/** The product's message queue: every feature's queues. */
+export type ProductMessageQueue = MessageQueue<typeof QUEUES>;
 
 /** Every feature's service, built once: one line per feature. */
 export interface Services {
@@ -54,7 +65,7 @@ export interface AppDeps {
   logger: Logger;
   /** The data layer: models, transactions, raw SQL where it earns its place. */
   db: Database;
-  queue: Queues;
+  messageQueue: ProductMessageQueue;
   ses: SESv2Client;
   /** Where accepted uploads wait for the import worker: a folder or an S3 bucket (spool/). */
   spool: ImportSpool;
@@ -66,8 +77,8 @@ export interface AppDeps {
 export interface DepsOverrides {
   logger?: Logger;
   sequelize?: Sequelize;
-  /** A queue adapter (RabbitMQ or in-process); it is typed by the registry here. */
-  queue?: JobQueue;
+  /** A message queue adapter (RabbitMQ or in-process); it is typed by QUEUES here. */
+  messageQueueAdapter?: MessageQueueAdapter;
   /** How long a publish waits for a broker that is away (the HTTP process: seconds; default two minutes). */
   publishWaitMs?: number;
   ses?: SESv2Client;
@@ -80,7 +91,7 @@ export interface DepsOverrides {
 }
 
 function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverrides): Services {
-  const { config, logger, db, queue, ses, spool } = deps;
+  const { config, logger, db, messageQueue, ses, spool } = deps;
   const account = sesSendQuotaSource(ses);
   const activity = createActivityService({
     db,
@@ -89,7 +100,7 @@ function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverride
   });
   const sending = createSendingService({
     db,
-    queue,
+    messageQueue,
     ses,
     limiter: createSendRateLimiter(db, () => account.sendQuota(), logger.child({ component: 'send-rate' })),
     settings: config.sending,
@@ -109,7 +120,7 @@ function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverride
     audiences: createAudienceService({
       db,
       activityLog: activity,
-      queue,
+      queue: messageQueue,
       spool,
       importSettings: config.import,
       logger: logger.child({ component: 'audiences' }),
@@ -157,9 +168,10 @@ export async function createDeps(config: Readonly<Config>, overrides: DepsOverri
     config,
     logger,
     db: new Database(sequelize, defineModels(sequelize)),
-    queue: new Queues(
-      overrides.queue ??
-        createJobQueue(config, logger, overrides.publishWaitMs === undefined ? {} : { publishWaitMs: overrides.publishWaitMs }),
+    messageQueue: new MessageQueue(
+      overrides.messageQueueAdapter ??
+        createMessageQueueAdapter(config, logger, overrides.publishWaitMs === undefined ? {} : { publishWaitMs: overrides.publishWaitMs }),
+      QUEUES,
       logger.child({ component: 'queue' }),
     ),
     ses: overrides.ses ?? createSesClient(config),
@@ -190,7 +202,7 @@ export async function closeDeps(deps: AppDeps): Promise<void> {
       errors.push(error);
     }
   };
-  await step(() => deps.queue.close());
+  await step(() => deps.messageQueue.close());
   await step(() => deps.services.sending.close());
   await step(() => deps.services.tracking.close());
   await step(() => deps.db.close());

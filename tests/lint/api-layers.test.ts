@@ -14,6 +14,7 @@ const ROUTE_FILE = 'api/src/http/routes/quota.ts';
 const HTTP_FILE = 'api/src/http/app.ts';
 const DB_FILE = 'api/src/db/database.ts';
 const QUEUE_FILE = 'api/src/queue/options.ts';
+const TYPED_QUEUE_FILE = 'api/src/queue/typed-message-queue.ts';
 const SERVICE_FILE = 'api/src/services/quota/quota-service.ts';
 const REPOSITORY_FILE = 'api/src/services/templates/repository.ts';
 const OTHER_REPOSITORY_FILE = 'api/src/services/reports/outcome-repository.ts';
@@ -58,8 +59,9 @@ describe('the layers of the API', { timeout: 180_000 }, () => {
     expect(await ruleIds(HTTP_FILE, imports('../lifecycle.js'))).toEqual([]);
   });
 
-  it('rejects queue/ importing a service', async () => {
+  it('rejects queue/ importing a service, the typed queue included (the wiring joins the lists)', async () => {
     expect(await ruleIds(QUEUE_FILE, imports('../services/audiences/queues.js'))).toContain(ZONE);
+    expect(await ruleIds(TYPED_QUEUE_FILE, imports('../services/sending/queues.js'))).toContain(ZONE);
     expect(await ruleIds(QUEUE_FILE, imports('../logger.js'))).toEqual([]);
   });
 });

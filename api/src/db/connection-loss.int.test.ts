@@ -130,7 +130,7 @@ describe('a database connection lost mid-work', () => {
     expect(audience).toMatchObject({ numberOfContacts: CONTACTS, importErrorMessage: null, source: 'CSV' });
     // No row of the attempt that was cut survived it.
     expect(await contactsOf(big)).toBe(CONTACTS);
-    expect(logs.some((line) => line.msg === 'job met an outage; will retry')).toBe(true);
+    expect(logs.some((line) => line.msg === 'message met an outage; will retry')).toBe(true);
   });
 
   it('a cut in the middle of an export ends the download short; the next export is whole', async () => {
@@ -154,7 +154,7 @@ describe('a database connection lost mid-work', () => {
     await upload(purged, csv(25_000, 'q'));
     await imported(purged);
     expect(await contactsOf(purged)).toBe(25_000);
-    const retriesBefore = logs.filter((line) => line.msg === 'job met an outage; will retry').length;
+    const retriesBefore = logs.filter((line) => line.msg === 'message met an outage; will retry').length;
     const cut = proxy.cutWhen({ marker: 'DELETE FROM contacts' });
     expect((await api().delete(`/api/audiences/${purged}`).set('Authorization', auth)).status).toBe(202);
     await cut;
@@ -163,7 +163,7 @@ describe('a database connection lost mid-work', () => {
       return rowCount === 0 ? true : undefined;
     });
     expect(await contactsOf(purged)).toBe(0);
-    expect(logs.filter((line) => line.msg === 'job met an outage; will retry').length).toBeGreaterThan(retriesBefore);
+    expect(logs.filter((line) => line.msg === 'message met an outage; will retry').length).toBeGreaterThan(retriesBefore);
   });
 
   it('an outage answers 503 (readiness says the database is down), and the next call succeeds once it is back', async () => {

@@ -116,7 +116,7 @@ describe('the app: readiness when the database is gone', () => {
   });
 
   it('readyz stays 200 with the queue closed: the API needs the database only, and reports the broker', async () => {
-    await t.deps.queue.close();
+    await t.deps.messageQueue.close();
     const res = await request(t.app).get('/readyz').expect(200);
     expect(res.body).toEqual({ status: 'ok', checks: { database: 'up', broker: 'down' } });
   });

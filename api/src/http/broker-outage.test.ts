@@ -21,7 +21,7 @@ import { startTcpProxy, type TcpProxy } from '../../test/support/tcp-proxy.js';
 import { bearer } from '../../test/support/tokens.js';
 import { createLogger } from '../logger.js';
 import { createTrackingTokens } from '../mail/tracking-tokens.js';
-import { RabbitMqJobQueue } from '../queue/rabbitmq.js';
+import { RabbitMqMessageQueue } from '../queue/rabbitmq.js';
 import { BROKER_UNAVAILABLE } from './errors.js';
 import { isPublishingCall, PUBLISHING_CALLS } from './publishing-calls.js';
 import { healthRouter } from './routes/health.js';
@@ -60,7 +60,7 @@ async function campaign(name: string): Promise<number> {
 const brokerAway = () => proxy.refuse();
 async function brokerBack() {
   proxy.pass();
-  expect(await t.deps.queue.available(15_000)).toBe(true);
+  expect(await t.deps.messageQueue.available(15_000)).toBe(true);
 }
 
 beforeAll(async () => {
@@ -69,7 +69,7 @@ beforeAll(async () => {
   amqp.hostname = '127.0.0.1';
   amqp.port = String(proxy.port);
   importDir = await mkdtemp(join(tmpdir(), 'mailroom-broker-outage-'));
-  const queue = new RabbitMqJobQueue(amqp.toString(), createLogger({ logLevel: 'silent' }), {
+  const queue = new RabbitMqMessageQueue(amqp.toString(), createLogger({ logLevel: 'silent' }), {
     prefix: `t-broker-${randomBytes(5).toString('hex')}.`,
     deleteQueuesOnClose: true,
     publishWaitMs: WAIT_MS,
@@ -77,10 +77,10 @@ beforeAll(async () => {
   t = await createTestApp({
     ses: { send: async () => ({ SendQuota: sendQuota }), destroy() {} } as never,
     env: { IMPORT_DIR: importDir },
-    deps: { queue },
+    deps: { messageQueueAdapter: queue },
   });
   auth = await bearer();
-  expect(await t.deps.queue.available(15_000)).toBe(true);
+  expect(await t.deps.messageQueue.available(15_000)).toBe(true);
   ({ id: audienceId } = await seedAudience(t.db.pool, {
     headers: [],
     contacts: [{ email: 'ann@example.org' }, { email: 'bob@example.org' }, { email: 'cy@example.org' }],

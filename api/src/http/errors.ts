@@ -8,7 +8,7 @@ import { error as validatorErrors } from 'express-openapi-validator';
 import { AuthError, AuthUnavailableError } from '../auth/verifier.js';
 import { isDatabaseUnavailable } from '../db/database.js';
 import type { Logger } from '../logger.js';
-import { BrokerUnavailableError } from '../queue/JobQueue.js';
+import { BrokerUnavailableError } from '../queue/message-queue.js';
 import { DATABASE_UNAVAILABLE, DomainError, type DomainErrorKind } from '../errors.js';
 import { findingSentence, mediaTypeSentence, methodSentence } from './validator-messages.js';
 

@@ -13,7 +13,7 @@
  */
 import type { RequestHandler } from 'express';
 import type { AppDeps } from '../deps.js';
-import { BrokerUnavailableError } from '../queue/JobQueue.js';
+import { BrokerUnavailableError } from '../queue/message-queue.js';
 
 /**
  * How long a publish waits for a broker that is away in the HTTP process (its queue's publishWaitMs):
@@ -33,10 +33,10 @@ export const isPublishingCall = (method: string, path: string): boolean =>
   method === 'POST' && PUBLISHING_CALLS.some((pattern) => pattern.test(path));
 
 /** Lets a publishing call through once the broker can take its messages; BrokerUnavailableError (503) otherwise. */
-export function publishingCallsNeedTheBroker({ queue }: Pick<AppDeps, 'queue'>): RequestHandler {
+export function publishingCallsNeedTheBroker({ messageQueue }: Pick<AppDeps, 'messageQueue'>): RequestHandler {
   return (req, _res, next) => {
     if (!isPublishingCall(req.method, req.path)) return next();
-    queue.available().then(
+    messageQueue.available().then(
       (available) => next(available ? undefined : new BrokerUnavailableError()),
       (error: unknown) => next(error),
     );

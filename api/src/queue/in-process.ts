@@ -1,5 +1,5 @@
 /**
- * The JobQueue without a broker: the embedded default when AMQP_URL is not set. Same semantics as
+ * The MessageQueueAdapter without a broker: the embedded default when AMQP_URL is not set. Same semantics as
  * the RabbitMQ adapter (at-least-once within the process, delays, retries, dead letters, bounded
  * concurrency, close waits for running handlers), but nothing survives the process: a single
  * process only, for development and the one-command stack.
@@ -9,11 +9,11 @@ import {
   PoisonMessageError,
   type ConsumeOptions,
   type Consumer,
-  type JobHandler,
-  type JobQueue,
+  type MessageHandler,
+  type MessageQueueAdapter,
   type PublishOptions,
   type QueueName,
-} from './JobQueue.js';
+} from './message-queue.js';
 import { errorMessage, MAX_OUTAGE_RETRIES, outageRetryDelayMs, resolveConsumeOptions, type ResolvedConsumeOptions } from './options.js';
 
 interface Message {
@@ -37,9 +37,9 @@ class InProcessConsumer implements Consumer {
   private closed = false;
 
   constructor(
-    private readonly owner: InProcessJobQueue,
+    private readonly owner: InProcessMessageQueue,
     readonly queue: string,
-    private readonly handler: JobHandler<unknown>,
+    private readonly handler: MessageHandler<unknown>,
     private readonly options: ResolvedConsumeOptions,
     private readonly logger: Logger,
   ) {}
@@ -71,7 +71,7 @@ class InProcessConsumer implements Consumer {
   }
 }
 
-export class InProcessJobQueue implements JobQueue {
+export class InProcessMessageQueue implements MessageQueueAdapter {
   private readonly queues = new Map<string, QueueState>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly consumers = new Set<InProcessConsumer>();
@@ -80,16 +80,16 @@ export class InProcessJobQueue implements JobQueue {
   constructor(private readonly logger: Logger) {}
 
   async publish<T>(queue: QueueName, payload: T, options: PublishOptions = {}): Promise<void> {
-    if (this.closed) throw new Error('The job queue is closed');
+    if (this.closed) throw new Error('The message queue is closed');
     this.enqueue(queue, { body: JSON.stringify(payload ?? null), attempt: 1 }, options.delayMs ?? 0);
   }
 
-  consume<T>(queue: QueueName, handler: JobHandler<T>, options?: ConsumeOptions): Consumer {
-    if (this.closed) throw new Error('The job queue is closed');
+  consume<T>(queue: QueueName, handler: MessageHandler<T>, options?: ConsumeOptions): Consumer {
+    if (this.closed) throw new Error('The message queue is closed');
     const consumer = new InProcessConsumer(
       this,
       queue,
-      handler as JobHandler<unknown>,
+      handler as MessageHandler<unknown>,
       resolveConsumeOptions(options),
       this.logger.child({ queue }),
     );
@@ -107,7 +107,7 @@ export class InProcessJobQueue implements JobQueue {
   }
 
   async ping(): Promise<void> {
-    if (this.closed) throw new Error('The job queue is closed');
+    if (this.closed) throw new Error('The message queue is closed');
   }
 
   /** Always there while open: the queue lives in this process. */
@@ -128,17 +128,20 @@ export class InProcessJobQueue implements JobQueue {
     const outages = message.outages ?? 0;
     if (!(error instanceof PoisonMessageError) && outages < MAX_OUTAGE_RETRIES && options.isOutage(error)) {
       const delayMs = outageRetryDelayMs(outages + 1);
-      logger.warn({ attempt: message.attempt, outages: outages + 1, delayMs, error: errorMessage(error) }, 'job met an outage; will retry');
+      logger.warn(
+        { attempt: message.attempt, outages: outages + 1, delayMs, error: errorMessage(error) },
+        'message met an outage; will retry',
+      );
       this.enqueue(queue, { ...message, outages: outages + 1 }, delayMs);
       return;
     }
     if (error instanceof PoisonMessageError || message.attempt >= options.maxAttempts) {
-      logger.error({ err: error, attempt: message.attempt }, 'job failed for the last time; dead-lettered');
+      logger.error({ err: error, attempt: message.attempt }, 'message failed for the last time; dead-lettered');
       this.state(queue).dead.push(message.body);
       return;
     }
     const delayMs = options.retryDelayMs(message.attempt);
-    logger.warn({ attempt: message.attempt, delayMs, error: errorMessage(error) }, 'job failed; will retry');
+    logger.warn({ attempt: message.attempt, delayMs, error: errorMessage(error) }, 'message failed; will retry');
     this.enqueue(queue, { body: message.body, attempt: message.attempt + 1, outages }, delayMs);
   }
 

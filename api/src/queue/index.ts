@@ -1,23 +1,23 @@
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
-import { InProcessJobQueue } from './in-process.js';
-import type { JobQueue } from './JobQueue.js';
-import { RabbitMqJobQueue } from './rabbitmq.js';
+import { InProcessMessageQueue } from './in-process.js';
+import type { MessageQueueAdapter } from './message-queue.js';
+import { RabbitMqMessageQueue } from './rabbitmq.js';
 
-export type * from './JobQueue.js';
-export { InProcessJobQueue, RabbitMqJobQueue };
+export type * from './message-queue.js';
+export { InProcessMessageQueue, RabbitMqMessageQueue };
 
 /**
  * RabbitMQ when AMQP_URL is set; otherwise the in-process queue (single process only).
- * `publishWaitMs`: how long a publish waits for a broker that is away (RabbitMqJobQueueOptions).
+ * `publishWaitMs`: how long a publish waits for a broker that is away (RabbitMqMessageQueueOptions).
  */
-export function createJobQueue(
+export function createMessageQueueAdapter(
   config: Pick<Config, 'amqpUrl' | 'queuePrefix'>,
   logger: Logger,
   options: { publishWaitMs?: number } = {},
-): JobQueue {
+): MessageQueueAdapter {
   const queueLogger = logger.child({ component: 'queue' });
   return config.amqpUrl
-    ? new RabbitMqJobQueue(config.amqpUrl, queueLogger, { prefix: config.queuePrefix, ...options })
-    : new InProcessJobQueue(queueLogger);
+    ? new RabbitMqMessageQueue(config.amqpUrl, queueLogger, { prefix: config.queuePrefix, ...options })
+    : new InProcessMessageQueue(queueLogger);
 }

@@ -1,6 +1,6 @@
-import type { ConsumeOptions } from './JobQueue.js';
+import type { ConsumeOptions } from './message-queue.js';
 
-/** Exponential from 1 s (1, 2, 4... s), capped at 5 min: the JobQueue default. */
+/** Exponential from 1 s (1, 2, 4... s), capped at 5 min: the MessageQueueAdapter default. */
 export function defaultRetryDelayMs(attempt: number): number {
   return Math.min(1000 * 2 ** Math.max(0, attempt - 1), 5 * 60_000);
 }

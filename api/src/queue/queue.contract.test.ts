@@ -1,15 +1,16 @@
 /**
- * One contract, both adapters: what every consumer of JobQueue may rely on.
+ * One contract, both adapters: what every consumer of MessageQueueAdapter may rely on.
  * RabbitMQ at TEST_AMQP_URL (default amqp://guest:guest@127.0.0.1:5672), queue names unique per test.
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createServer } from 'node:net';
 import { createLogger } from '../logger.js';
-import { InProcessJobQueue } from './in-process.js';
-import { BrokerUnavailableError, PoisonMessageError, type JobQueue } from './JobQueue.js';
-import { Queues } from './registry.js';
-import { RabbitMqJobQueue } from './rabbitmq.js';
+import { InProcessMessageQueue } from './in-process.js';
+import { BrokerUnavailableError, PoisonMessageError, type MessageQueueAdapter } from './message-queue.js';
+import { z } from 'zod';
+import { MessageQueue } from './typed-message-queue.js';
+import { RabbitMqMessageQueue } from './rabbitmq.js';
 
 const AMQP_URL = process.env.TEST_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 const logger = createLogger({ logLevel: (process.env.LOG_LEVEL as 'silent' | undefined) ?? 'silent' });
@@ -17,15 +18,15 @@ const logger = createLogger({ logLevel: (process.env.LOG_LEVEL as 'silent' | und
 interface Adapter {
   name: string;
   broker: boolean;
-  create(): JobQueue;
+  create(): MessageQueueAdapter;
 }
 
 const adapters: Adapter[] = [
-  { name: 'in-process', broker: false, create: () => new InProcessJobQueue(logger) },
+  { name: 'in-process', broker: false, create: () => new InProcessMessageQueue(logger) },
   {
     name: 'rabbitmq',
     broker: true,
-    create: () => new RabbitMqJobQueue(AMQP_URL, logger, { deleteQueuesOnClose: true }),
+    create: () => new RabbitMqMessageQueue(AMQP_URL, logger, { deleteQueuesOnClose: true }),
   },
 ];
 
@@ -37,8 +38,8 @@ function deferred<T = void>() {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe.each(adapters)('JobQueue contract: $name', ({ create, broker }) => {
-  let opened: JobQueue[] = [];
+describe.each(adapters)('MessageQueueAdapter contract: $name', ({ create, broker }) => {
+  let opened: MessageQueueAdapter[] = [];
   const open = () => {
     const queue = create();
     opened.push(queue);
@@ -98,7 +99,7 @@ describe.each(adapters)('JobQueue contract: $name', ({ create, broker }) => {
 
   it.runIf(broker)('redelivers to another process a message whose process died before acking', async () => {
     const name = queueName();
-    const dying = open() as RabbitMqJobQueue;
+    const dying = open() as RabbitMqMessageQueue;
     const started = deferred<number>();
     dying.consume(name, () => {
       started.resolve(Date.now());
@@ -320,12 +321,12 @@ describe.each(adapters)('JobQueue contract: $name', ({ create, broker }) => {
     expect(attempts).toEqual([1]);
   });
 
-  it('typed by the registry: a malformed message is dead-lettered at once and never reaches the handler', async () => {
+  it('typed by its queue list: a malformed message is dead-lettered at once and never reaches the handler', async () => {
     const adapter = broker
-      ? new RabbitMqJobQueue(AMQP_URL, logger, { prefix: `t-${randomUUID()}.`, deleteQueuesOnClose: true })
-      : new InProcessJobQueue(logger);
+      ? new RabbitMqMessageQueue(AMQP_URL, logger, { prefix: `t-${randomUUID()}.`, deleteQueuesOnClose: true })
+      : new InProcessMessageQueue(logger);
     opened.push(adapter);
-    const queues = new Queues(adapter, logger);
+    const queues = new MessageQueue(adapter, { 'audience-delete': z.object({ audienceId: z.number().int().positive() }) }, logger);
     const handled: unknown[] = [];
     queues.consume('audience-delete', async (job) => void handled.push(job), { maxAttempts: 5, retryDelayMs: () => 10 });
     await adapter.publish('audience-delete', { audienceId: 'DROP TABLE' });
@@ -349,7 +350,7 @@ describe('RabbitMQ away: how long a publish waits', () => {
   };
 
   it('available() waits up to the time given, then answers false', async () => {
-    const queue = new RabbitMqJobQueue(await nowhere(), logger, { publishWaitMs: 60_000 });
+    const queue = new RabbitMqMessageQueue(await nowhere(), logger, { publishWaitMs: 60_000 });
     try {
       expect(await queue.available(0)).toBe(false);
       const started = performance.now();
@@ -361,7 +362,7 @@ describe('RabbitMQ away: how long a publish waits', () => {
   });
 
   it('publish waits publishWaitMs, then fails with BrokerUnavailableError', async () => {
-    const queue = new RabbitMqJobQueue(await nowhere(), logger, { publishWaitMs: 400 });
+    const queue = new RabbitMqMessageQueue(await nowhere(), logger, { publishWaitMs: 400 });
     try {
       const started = performance.now();
       await expect(queue.publish('anything', { n: 1 })).rejects.toBeInstanceOf(BrokerUnavailableError);

@@ -1,5 +1,5 @@
 /**
- * The JobQueue on RabbitMQ (rabbitmq-client): one connection per process, durable quorum queues,
+ * The MessageQueueAdapter on RabbitMQ (rabbitmq-client): one connection per process, durable quorum queues,
  * persistent messages, publisher confirms, manual ack with bounded prefetch.
  *
  * Per queue `<name>`:
@@ -24,11 +24,11 @@ import {
   PoisonMessageError,
   type ConsumeOptions,
   type Consumer,
-  type JobHandler,
-  type JobQueue,
+  type MessageHandler,
+  type MessageQueueAdapter,
   type PublishOptions,
   type QueueName,
-} from './JobQueue.js';
+} from './message-queue.js';
 import { errorMessage, MAX_OUTAGE_RETRIES, outageRetryDelayMs, resolveConsumeOptions } from './options.js';
 
 const ATTEMPT_HEADER = 'x-mailroom-attempt';
@@ -79,7 +79,7 @@ export function delayQueueName(queue: string, delayMs: number): string {
   return `${queue}.retry.${delayBucketMs(delayMs)}ms`;
 }
 
-export interface RabbitMqJobQueueOptions {
+export interface RabbitMqMessageQueueOptions {
   /** Put before every queue name, so tests sharing a broker never see each other's messages. */
   prefix?: string;
   /** Delete every queue this instance declared when it closes (tests). */
@@ -92,7 +92,7 @@ export interface RabbitMqJobQueueOptions {
   publishWaitMs?: number;
 }
 
-export class RabbitMqJobQueue implements JobQueue {
+export class RabbitMqMessageQueue implements MessageQueueAdapter {
   private readonly connection: Connection;
   private readonly prefix: string;
   private readonly deleteQueuesOnClose: boolean;
@@ -106,7 +106,7 @@ export class RabbitMqJobQueue implements JobQueue {
   constructor(
     url: string,
     private readonly logger: Logger,
-    options: RabbitMqJobQueueOptions = {},
+    options: RabbitMqMessageQueueOptions = {},
   ) {
     this.prefix = options.prefix ?? '';
     this.deleteQueuesOnClose = options.deleteQueuesOnClose ?? false;
@@ -132,7 +132,7 @@ export class RabbitMqJobQueue implements JobQueue {
    * failed. One that loses the broker half-way is held until the same deadline (sendRaw).
    */
   async publish<T>(queue: QueueName, payload: T, options: PublishOptions = {}): Promise<void> {
-    if (this.closing) throw new Error('The job queue is closed');
+    if (this.closing) throw new Error('The message queue is closed');
     const deadline = performance.now() + this.publishWaitMs;
     if (!(await this.available())) throw new BrokerUnavailableError();
     await this.send(
@@ -144,8 +144,8 @@ export class RabbitMqJobQueue implements JobQueue {
     );
   }
 
-  consume<T>(name: QueueName, handler: JobHandler<T>, options?: ConsumeOptions): Consumer {
-    if (this.closing) throw new Error('The job queue is closed');
+  consume<T>(name: QueueName, handler: MessageHandler<T>, options?: ConsumeOptions): Consumer {
+    if (this.closing) throw new Error('The message queue is closed');
     const queue = this.prefix + name;
     const { concurrency, maxAttempts, retryDelayMs, isOutage } = resolveConsumeOptions(options);
     const logger = this.logger.child({ queue });
@@ -176,17 +176,17 @@ export class RabbitMqJobQueue implements JobQueue {
           if (!poison && outages < MAX_OUTAGE_RETRIES && isOutage(error)) {
             // A dependency is down: try again soon, without using up an attempt.
             const delayMs = outageRetryDelayMs(outages + 1);
-            logger.warn({ attempt, outages: outages + 1, delayMs, error: errorMessage(error) }, 'job met an outage; will retry');
+            logger.warn({ attempt, outages: outages + 1, delayMs, error: errorMessage(error) }, 'message met an outage; will retry');
             await this.send(queue, original, { [ATTEMPT_HEADER]: attempt, [OUTAGES_HEADER]: outages + 1 }, delayMs);
           } else if (poison || attempt >= maxAttempts) {
-            logger.error({ err: error, attempt }, 'job failed for the last time; dead-lettered');
+            logger.error({ err: error, attempt }, 'message failed for the last time; dead-lettered');
             await this.sendRaw(deadQueueName(queue), original, {
               [ATTEMPT_HEADER]: attempt,
               [ERROR_HEADER]: errorMessage(error).slice(0, 1000),
             });
           } else {
             const delayMs = retryDelayMs(attempt);
-            logger.warn({ attempt, delayMs, error: errorMessage(error) }, 'job failed; will retry');
+            logger.warn({ attempt, delayMs, error: errorMessage(error) }, 'message failed; will retry');
             await this.send(queue, original, { [ATTEMPT_HEADER]: attempt + 1, [OUTAGES_HEADER]: outages }, delayMs);
           }
         }
@@ -242,7 +242,7 @@ export class RabbitMqJobQueue implements JobQueue {
   }
 
   async ping(): Promise<void> {
-    if (this.closing) throw new Error('The job queue is closed');
+    if (this.closing) throw new Error('The message queue is closed');
     if (!this.connection.ready) throw new Error('RabbitMQ is not connected');
   }
 

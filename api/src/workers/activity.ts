@@ -4,7 +4,7 @@
  * at once only share the work: each batch deletes what is still there.
  */
 import type { AppDeps } from '../deps.js';
-import type { Consumer } from '../queue/JobQueue.js';
+import type { Consumer } from '../queue/message-queue.js';
 import { periodic } from './periodic.js';
 
 const SWEEP_EVERY_MS = 60 * 60_000;

@@ -10,18 +10,18 @@
  *    on them are failed ('Import was interrupted; please import again.'), lost purges re-queued.
  */
 import type { AppDeps } from '../deps.js';
-import type { Consumer } from '../queue/JobQueue.js';
+import type { Consumer } from '../queue/message-queue.js';
 import { importContacts, settleAfterImport } from '../services/contacts/importer.js';
 import { periodic } from './periodic.js';
 
 const IMPORT_ATTEMPTS = 3;
 const SWEEP_EVERY_MS = 5 * 60_000;
 
-export function audienceWorkers({ config, db, queue, spool, services, logger: parent }: AppDeps): Consumer[] {
+export function audienceWorkers({ config, db, messageQueue, spool, services, logger: parent }: AppDeps): Consumer[] {
   const logger = parent.child({ component: 'audiences-worker' });
   const { audiences } = services;
 
-  const imports = queue.consume(
+  const imports = messageQueue.consume(
     'contact-import',
     async (job, { attempt }) => {
       const started = Date.now();
@@ -39,7 +39,7 @@ export function audienceWorkers({ config, db, queue, spool, services, logger: pa
     { concurrency: 1, maxAttempts: IMPORT_ATTEMPTS },
   );
 
-  const purges = queue.consume(
+  const purges = messageQueue.consume(
     'audience-delete',
     async ({ audienceId }) => {
       const { contactsDeleted } = await audiences.purge(audienceId);

@@ -12,7 +12,7 @@
  *    database was there is due at the first sweep that reaches the database.
  */
 import type { AppDeps } from '../deps.js';
-import type { Consumer } from '../queue/JobQueue.js';
+import type { Consumer } from '../queue/message-queue.js';
 import { periodic } from './periodic.js';
 
 /** Batches handled at once by one worker process (their SES calls share SEND_CONCURRENCY). */
@@ -23,11 +23,11 @@ const BATCHES_AT_ONCE = 4;
  */
 export const SCHEDULE_SWEEP_MS = 1_000;
 
-export function campaignWorkers({ config, queue, services, logger: parent }: AppDeps): Consumer[] {
+export function campaignWorkers({ config, messageQueue, services, logger: parent }: AppDeps): Consumer[] {
   const logger = parent.child({ component: 'campaigns-worker' });
   const { sending, scheduling } = services;
 
-  const batches = queue.consume(
+  const batches = messageQueue.consume(
     'campaign-send',
     async (job) => {
       const started = Date.now();

@@ -21,7 +21,7 @@ import { createTestApp, TEST_AMQP_URL, type TestApp } from '../../test/support/a
 import { startApiProcess, type ApiProcess } from '../../test/support/processes.js';
 import { bearer } from '../../test/support/tokens.js';
 import { createLogger } from '../logger.js';
-import { RabbitMqJobQueue } from '../queue/rabbitmq.js';
+import { RabbitMqMessageQueue } from '../queue/rabbitmq.js';
 import { FILE_GONE_ERROR } from '../services/contacts/importer.js';
 
 const ROWS = 300_000;
@@ -225,8 +225,11 @@ beforeAll(async () => {
   for (let i = 0; i < ROWS; i++) lines.push(`person${i}@example.org,Person ${i},City ${i % 97}`);
   await writeFile(csvPath, `${lines.join('\n')}\n`);
 
-  const queue = new RabbitMqJobQueue(TEST_AMQP_URL, createLogger({ logLevel: 'silent' }), { prefix, deleteQueuesOnClose: true });
-  t = await createTestApp({ env: { AMQP_URL: TEST_AMQP_URL, QUEUE_PREFIX: prefix, IMPORT_DIR: importDir }, deps: { queue } });
+  const queue = new RabbitMqMessageQueue(TEST_AMQP_URL, createLogger({ logLevel: 'silent' }), { prefix, deleteQueuesOnClose: true });
+  t = await createTestApp({
+    env: { AMQP_URL: TEST_AMQP_URL, QUEUE_PREFIX: prefix, IMPORT_DIR: importDir },
+    deps: { messageQueueAdapter: queue },
+  });
   broker = new Connection({ url: TEST_AMQP_URL, connectionName: 'mailroom-import-crash-test' });
   auth = await bearer();
 }, 60_000);

@@ -4,7 +4,7 @@
  * `registrations` below.
  */
 import type { AppDeps } from '../deps.js';
-import type { Consumer } from '../queue/JobQueue.js';
+import type { Consumer } from '../queue/message-queue.js';
 import { activityWorkers } from './activity.js';
 import { audienceWorkers } from './audiences.js';
 import { campaignWorkers } from './campaigns.js';

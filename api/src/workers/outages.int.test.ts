@@ -32,7 +32,7 @@ import { BROKER_UNAVAILABLE } from '../http/errors.js';
 import { REQUEST_PUBLISH_WAIT_MS } from '../http/publishing-calls.js';
 import { createLogger } from '../logger.js';
 import { createTrackingTokens } from '../mail/tracking-tokens.js';
-import { RabbitMqJobQueue } from '../queue/rabbitmq.js';
+import { RabbitMqMessageQueue } from '../queue/rabbitmq.js';
 
 const CONTACTS = 20_000;
 const IMPORT_ROWS = 200_000;
@@ -125,11 +125,11 @@ beforeAll(async () => {
   importDir = join(workDir, 'spool');
   // About 650 mails a second: the campaign lasts half a minute, so both outages land mid-send.
   ses = await startSesEndpoint({ maxSendRate: 700, max24HourSend: -1, keepMail: false });
-  const queue = new RabbitMqJobQueue(mq.url, createLogger({ logLevel: 'silent' }), { prefix });
+  const queue = new RabbitMqMessageQueue(mq.url, createLogger({ logLevel: 'silent' }), { prefix });
   t = await createTestApp({
     serverUrl: pg.url,
     env: { AMQP_URL: mq.url, QUEUE_PREFIX: prefix, SES_ENDPOINT: ses.endpoint, IMPORT_DIR: importDir },
-    deps: { queue },
+    deps: { messageQueueAdapter: queue },
   });
   auth = await bearer();
   jwks = createServer(

@@ -4,7 +4,7 @@
  * logged and the next one tries again. Closing waits for the run in progress.
  */
 import type { Logger } from '../logger.js';
-import type { Consumer } from '../queue/JobQueue.js';
+import type { Consumer } from '../queue/message-queue.js';
 
 export function periodic(name: string, everyMs: number, run: () => Promise<unknown>, logger: Logger): Consumer {
   let running: Promise<void> | undefined;

@@ -16,7 +16,7 @@ import { seedGeneratedAudience, seedTemplate } from '../../test/support/seed.js'
 import { startSesEndpoint, type SesEndpoint } from '../../test/support/ses-endpoint.js';
 import { bearer } from '../../test/support/tokens.js';
 import { createLogger } from '../logger.js';
-import { RabbitMqJobQueue } from '../queue/rabbitmq.js';
+import { RabbitMqMessageQueue } from '../queue/rabbitmq.js';
 
 const prefix = `t-send-${randomBytes(5).toString('hex')}.`;
 const STALE_SECONDS = 3;
@@ -45,8 +45,11 @@ function startWorker(name: string): ApiProcess {
 
 beforeAll(async () => {
   ses = await startSesEndpoint({ maxSendRate: 400, max24HourSend: -1 });
-  const queue = new RabbitMqJobQueue(TEST_AMQP_URL, createLogger({ logLevel: 'silent' }), { prefix, deleteQueuesOnClose: true });
-  t = await createTestApp({ env: { AMQP_URL: TEST_AMQP_URL, QUEUE_PREFIX: prefix, SES_ENDPOINT: ses.endpoint }, deps: { queue } });
+  const queue = new RabbitMqMessageQueue(TEST_AMQP_URL, createLogger({ logLevel: 'silent' }), { prefix, deleteQueuesOnClose: true });
+  t = await createTestApp({
+    env: { AMQP_URL: TEST_AMQP_URL, QUEUE_PREFIX: prefix, SES_ENDPOINT: ses.endpoint },
+    deps: { messageQueueAdapter: queue },
+  });
   auth = await bearer();
   templateId = await seedTemplate(t.db.pool, { html: '<p>Hello {{firstName}} of {{city}}</p><a href="https://example.org/x">X</a>' });
 }, 60_000);

@@ -14,7 +14,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { closeDeps, createDeps, type AppDeps, type DepsOverrides } from '../../src/deps.js';
 import { createApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/logger.js';
-import { RabbitMqJobQueue } from '../../src/queue/rabbitmq.js';
+import { RabbitMqMessageQueue } from '../../src/queue/rabbitmq.js';
 import type { TokenVerifier } from '../../src/auth/verifier.js';
 import { startWorkers, type WorkerRegistration, type Workers } from '../../src/workers/index.js';
 import { createTestDatabase, type TestDatabase } from './db.js';
@@ -71,7 +71,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     const logger = options.deps?.logger ?? createLogger(config);
     const queue =
       options.queue === 'rabbitmq'
-        ? new RabbitMqJobQueue(config.amqpUrl ?? TEST_AMQP_URL, logger.child({ component: 'queue' }), {
+        ? new RabbitMqMessageQueue(config.amqpUrl ?? TEST_AMQP_URL, logger.child({ component: 'queue' }), {
             prefix: `t-${randomBytes(5).toString('hex')}.`,
             deleteQueuesOnClose: true,
           })
@@ -80,7 +80,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       logger,
       ...(options.databaseUrl ? {} : { sequelize: db.sequelize }),
       verifier: options.verifier ?? testVerifier(),
-      ...(queue ? { queue } : {}),
+      ...(queue ? { messageQueueAdapter: queue } : {}),
       ...(options.ses ? { ses: options.ses } : {}),
       ...options.deps,
     });

@@ -20,7 +20,7 @@ export interface HealthOptions {
   needs?: Dependency[];
 }
 
-export function healthRouter(deps: Pick<AppDeps, 'db' | 'queue' | 'logger'>, options: HealthOptions = {}): Router {
+export function healthRouter(deps: Pick<AppDeps, 'db' | 'messageQueue' | 'logger'>, options: HealthOptions = {}): Router {
   const needs = new Set(options.needs ?? ['database']);
   const router = Router();
 
@@ -29,7 +29,7 @@ export function healthRouter(deps: Pick<AppDeps, 'db' | 'queue' | 'logger'>, opt
   });
 
   router.get('/readyz', async (_req, res) => {
-    const [database, broker] = await Promise.all([check(() => deps.db.ping()), check(() => deps.queue.ping())]);
+    const [database, broker] = await Promise.all([check(() => deps.db.ping()), check(() => deps.messageQueue.ping())]);
     const checks = { database, broker };
     const missing = (Object.keys(checks) as Dependency[]).filter((name) => needs.has(name) && checks[name] === 'down');
     const ready = missing.length === 0;

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { AppDeps } from '../../deps.js';
 
-export function quotaRouter({ services, config, queue }: Pick<AppDeps, 'services' | 'config' | 'queue'>): Router {
+export function quotaRouter({ services, config, messageQueue }: Pick<AppDeps, 'services' | 'config' | 'messageQueue'>): Router {
   const router = Router();
   const { quota } = services;
   // Without either, SES publishes no event or the webhook takes none (the processes warn at start too).
@@ -9,7 +9,7 @@ export function quotaRouter({ services, config, queue }: Pick<AppDeps, 'services
 
   router.get('/api/ses-quota', async (_req, res) => {
     // The broker's state now, not waited for: while it is away the shell says that sending and imports are paused.
-    const [figures, brokerAvailable] = await Promise.all([quota.getQuota(), queue.available(0)]);
+    const [figures, brokerAvailable] = await Promise.all([quota.getQuota(), messageQueue.available(0)]);
     res.json({ ...figures, deliveryEventsConfigured, sendingAndImportsPaused: !brokerAvailable });
   });
 

@@ -5,7 +5,8 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/db.js';
 import type { ImportSettings } from '../../config.js';
-import type { Queues } from '../../queue/registry.js';
+import type { MessageQueue } from '../../queue/typed-message-queue.js';
+import type { audienceQueues } from './queues.js';
 import { importContacts } from '../contacts/importer.js';
 import { DomainError } from '../errors.js';
 import { createAudienceService } from './audience-service.js';
@@ -23,7 +24,7 @@ const queue = {
     if (failPublish) throw new Error('broker down');
     published.push({ queue: name, payload });
   },
-} as unknown as Queues;
+} as unknown as MessageQueue<typeof audienceQueues>;
 
 const actor = { email: 'mia@example.org' };
 const activityLog = { record: async () => undefined };

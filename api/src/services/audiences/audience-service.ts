@@ -18,7 +18,8 @@ import { Readable, Transform, type TransformCallback } from 'node:stream';
 import type { ImportSettings } from '../../config.js';
 import type { Database } from '../../db/database.js';
 import type { Logger } from '../../logger.js';
-import type { Queues } from '../../queue/registry.js';
+import type { MessageQueue } from '../../queue/typed-message-queue.js';
+import type { audienceQueues } from './queues.js';
 import type { ImportSpool } from '../../spool/index.js';
 import { headerLayout } from '../contacts/contact-rows.js';
 import { ImportFileError, readHeaderRecord } from '../contacts/csv.js';
@@ -68,7 +69,7 @@ export interface AudienceServiceDeps {
   db: Database;
   /** The activity log, for what is recorded outside a change of its own (downloads). */
   activityLog: Pick<ActivityService, 'record'>;
-  queue: Queues;
+  queue: MessageQueue<typeof audienceQueues>;
   spool: ImportSpool;
   importSettings: ImportSettings;
   logger: Logger;

@@ -16,14 +16,14 @@ import { startSesEndpoint, type SesEndpoint } from '../../../test/support/ses-en
 import { startTcpProxy, type TcpProxy } from '../../../test/support/tcp-proxy.js';
 import { closeDeps, createDeps, type AppDeps } from '../../deps.js';
 import { createLogger } from '../../logger.js';
-import type { PublishOptions, QueueName } from '../../queue/JobQueue.js';
-import { InProcessJobQueue } from '../../queue/in-process.js';
+import type { PublishOptions, QueueName } from '../../queue/message-queue.js';
+import { InProcessMessageQueue } from '../../queue/in-process.js';
 import { campaignWorkers } from '../../workers/campaigns.js';
 import { startWorkers } from '../../workers/index.js';
 import { TEMPLATE_EMPTY } from './rules.js';
 
 /** An in-process queue that remembers what was published to it (nothing consumes it here). */
-class RecordingQueue extends InProcessJobQueue {
+class RecordingQueue extends InProcessMessageQueue {
   readonly published: { queue: QueueName; payload: unknown }[] = [];
   override async publish<T>(queue: QueueName, payload: T, options?: PublishOptions): Promise<void> {
     this.published.push({ queue, payload });
@@ -48,9 +48,12 @@ beforeAll(async () => {
   const logger = createLogger({ logLevel: 'silent' });
   queueA = new RecordingQueue(logger);
   queueB = new RecordingQueue(logger);
-  a = await createTestApp({ env: { AUTHORIZED_SENDER_EMAILS: SENDERS, SES_ENDPOINT: ses.endpoint }, deps: { queue: queueA } });
+  a = await createTestApp({
+    env: { AUTHORIZED_SENDER_EMAILS: SENDERS, SES_ENDPOINT: ses.endpoint },
+    deps: { messageQueueAdapter: queueA },
+  });
   // The second worker: the same configuration, its own pool of connections and its own queue.
-  b = await createDeps(a.config, { queue: queueB });
+  b = await createDeps(a.config, { messageQueueAdapter: queueB });
   audience = await seedAudience(a.db.pool, {
     headers: ['firstName'],
     contacts: [

@@ -27,7 +27,8 @@ import { compileCampaignMail, type CampaignMail } from '../../mail/campaign-mail
 import { HeaderValueError } from '../../mail/message.js';
 import { DAILY_QUOTA_REACHED, type MailSender, type PreparedMail, type SendOutcome } from '../../mail/ses-sender.js';
 import type { TrackingUrls } from '../../mail/tracking-tokens.js';
-import type { Queues } from '../../queue/registry.js';
+import type { MessageQueue } from '../../queue/typed-message-queue.js';
+import type { sendingQueues } from './queues.js';
 import { createSlots } from '../../slots.js';
 import { claimRepository, type ClaimedJob, type JobOutcome } from './claim-repository.js';
 import type { SendRateLimiter } from './send-rate.js';
@@ -53,7 +54,7 @@ export const claimSize = (rate: number | undefined): number => (rate === undefin
 
 export interface ConsumerDeps {
   db: Database;
-  queue: Queues;
+  messageQueue: MessageQueue<typeof sendingQueues>;
   /** The process's SES connection, shared with the test mails. */
   mailer: MailSender;
   limiter: SendRateLimiter;
@@ -63,7 +64,7 @@ export interface ConsumerDeps {
   logger: Logger;
 }
 
-export function createConsumer({ db, queue, mailer, limiter, settings, tracking, configurationSet, logger }: ConsumerDeps) {
+export function createConsumer({ db, messageQueue, mailer, limiter, settings, tracking, configurationSet, logger }: ConsumerDeps) {
   const repo = claimRepository(db);
   /** The SES calls this process may have in flight: a batch takes one per job before claiming it. */
   const callSlots = createSlots(settings.concurrency);
@@ -238,7 +239,8 @@ export function createConsumer({ db, queue, mailer, limiter, settings, tracking,
         // fails the message (retried by the queue) with every outcome recorded.
         if (failure !== undefined && !isDatabaseUnavailable(failure)) throw failure;
       }
-      if (later.length > 0 && !stopped) await queue.publish('campaign-send', { campaignId, jobIds: later }, { delayMs: laterDelayMs });
+      if (later.length > 0 && !stopped)
+        await messageQueue.publish('campaign-send', { campaignId, jobIds: later }, { delayMs: laterDelayMs });
       await untilAnswered('finish the campaign', () => repo.finishIfDone(campaignId));
       return { sent };
     },

@@ -232,12 +232,12 @@ describe('the sending pipeline', () => {
     // While the first delivery is being sent, every job id is delivered again, twice.
     const ids = (await jobsOf(id)).map((job) => job.id);
     await Promise.all([
-      t.deps.queue.publish('campaign-send', { campaignId: id, jobIds: ids }),
-      t.deps.queue.publish('campaign-send', { campaignId: id, jobIds: ids }),
+      t.deps.messageQueue.publish('campaign-send', { campaignId: id, jobIds: ids }),
+      t.deps.messageQueue.publish('campaign-send', { campaignId: id, jobIds: ids }),
     ]);
     expect((await settled(id)).status).toBe('SENT');
     // And once more after the end.
-    await t.deps.queue.publish('campaign-send', { campaignId: id, jobIds: ids });
+    await t.deps.messageQueue.publish('campaign-send', { campaignId: id, jobIds: ids });
     await sleep(1500);
     expectEachOnce(
       'again',
@@ -330,7 +330,7 @@ describe('the sending pipeline', () => {
       `INSERT INTO campaign_jobs (campaign_id, contact_id, email) VALUES ($1, $2, 'header-x@example.org') RETURNING id`,
       [altered, audience.contactIds[1]],
     );
-    await t.deps.queue.publish('campaign-send', { campaignId: altered, jobIds: [job.rows[0]!.id] });
+    await t.deps.messageQueue.publish('campaign-send', { campaignId: altered, jobIds: [job.rows[0]!.id] });
     expect(await settled(altered)).toMatchObject({ status: 'ERROR', error_message: 'The sender name must be on one line', jobs_sent: 0 });
     expect((await jobsOf(altered))[0]!.status).toBe('QUEUED');
 

@@ -13,7 +13,8 @@ import type { Database } from '../../db/database.js';
 import type { CampaignStatus } from '../../db/models/index.js';
 import type { Logger } from '../../logger.js';
 import { snapshotLinks } from '../../mail/links.js';
-import type { Queues } from '../../queue/registry.js';
+import type { MessageQueue } from '../../queue/typed-message-queue.js';
+import type { sendingQueues } from './queues.js';
 import { recordActivity, type ActivityKind, type Actor } from '../activity/activity-service.js';
 import { DomainError } from '../errors.js';
 import { claimRepository } from './claim-repository.js';
@@ -46,14 +47,14 @@ export const batchSize = (jobs: number): number => Math.min(500, Math.max(10, Ma
 
 export interface ProducerDeps {
   db: Database;
-  queue: Queues;
+  messageQueue: MessageQueue<typeof sendingQueues>;
   settings: SendingSettings;
   /** The product's address: the snapshot's hidden link leads there. */
   publicUrl: string;
   logger: Logger;
 }
 
-export function createProducer({ db, queue, settings, publicUrl, logger }: ProducerDeps) {
+export function createProducer({ db, messageQueue, settings, publicUrl, logger }: ProducerDeps) {
   const repo = dispatchRepository(db);
   const claims = claimRepository(db);
 
@@ -70,7 +71,7 @@ export function createProducer({ db, queue, settings, publicUrl, logger }: Produ
       let next = 0;
       await Promise.all(
         Array.from({ length: Math.min(PUBLISHES_AT_ONCE, batches.length) }, async () => {
-          while (next < batches.length) await queue.publish('campaign-send', { campaignId, jobIds: batches[next++]! });
+          while (next < batches.length) await messageQueue.publish('campaign-send', { campaignId, jobIds: batches[next++]! });
         }),
       );
       published += ids.length;

@@ -20,6 +20,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Sql } from '../../db/database.js';
 import type { Logger } from '../../logger.js';
 import type { SendQuota } from '../quota/quota-service.js';
+import { sendRateRepository } from './send-rate-repository.js';
 
 export interface SendRateOptions {
   /** Fraction of MaxSendRate used. Default 0.93. */
@@ -46,14 +47,6 @@ export interface SendRateLimiter {
   close(): void;
 }
 
-interface Reservation {
-  granted: number;
-  first_at_ms: number;
-  wait_ms: number;
-  spacing_ms: number;
-  quota_reached: boolean;
-}
-
 /**
  * Slots asked for at once: about 100 ms of sending, at least 1, at most 2,000. Slots a worker
  * cannot use in time go back to the quota with its next reservation, so a generous block costs
@@ -74,6 +67,7 @@ export function createSendRateLimiter(
   const refreshMs = options.refreshMs ?? 60_000;
   const throttlePauseMs = options.throttlePauseMs ?? 1_000;
   const fallbackRate = options.fallbackRate ?? 1;
+  const repository = sendRateRepository(db);
 
   let maxRate: number | undefined;
   let readAt = -Infinity;
@@ -93,15 +87,11 @@ export function createSendRateLimiter(
   const readAccount = () =>
     (reading ??= (async () => {
       try {
-        const before = await db.query<{ reserved_total: number }>('SELECT reserved_total FROM send_rate WHERE id');
+        const reservedBefore = await repository.reservedTotal();
         const quota = await account();
         maxRate = quota.maxSendRate > 0 ? quota.maxSendRate : fallbackRate;
         const left = quota.max24HourSend < 0 ? null : Math.max(0, quota.max24HourSend - quota.sentLast24Hours);
-        await db.query(
-          `UPDATE send_rate SET quota_left = $1::float8 - (reserved_total - $2), quota_read_at = clock_timestamp()
-            WHERE id AND (quota_read_at IS NULL OR quota_read_at < clock_timestamp() - interval '1 second')`,
-          [left, before.rows[0]!.reserved_total],
-        );
+        await repository.recordQuotaLeft(left, reservedBefore);
       } catch (err) {
         logger.warn({ err }, 'could not read the SES account; keeping the last known send rate');
         maxRate ??= fallbackRate;
@@ -127,13 +117,7 @@ export function createSendRateLimiter(
       const rate = currentRate();
       const returned = missed;
       missed = 0;
-      const { rows } = await db.query<Reservation>('SELECT * FROM reserve_send_slots($1, $2, $3, $4)', [
-        blockSize(rate),
-        rate,
-        Math.max(300, 2000 / rate),
-        returned,
-      ]);
-      const r = rows[0]!;
+      const r = await repository.reserve(blockSize(rate), rate, Math.max(300, 2000 / rate), returned);
       if (r.granted > 0) {
         // The schedule is in PostgreSQL's clock: compare it with ours (the same host's, or NTP's),
         // not with when the answer arrived, or a slow answer would shift this process's slots.
@@ -179,7 +163,7 @@ export function createSendRateLimiter(
     async throttled() {
       missed += slots.length;
       slots = [];
-      await db.query('SELECT send_rate_throttled($1)', [throttlePauseMs]);
+      await repository.throttled(throttlePauseMs);
     },
     rate: () => (maxRate === undefined ? undefined : currentRate()),
     close() {

@@ -16,7 +16,8 @@ import type { Database } from '../../db/database.js';
 import type { Logger } from '../../logger.js';
 import { createMailSender, DAILY_QUOTA_REACHED, type SendOutcome } from '../../mail/ses-sender.js';
 import { createTrackingTokens, trackingUrls } from '../../mail/tracking-tokens.js';
-import type { Queues } from '../../queue/registry.js';
+import type { MessageQueue } from '../../queue/typed-message-queue.js';
+import type { sendingQueues } from './queues.js';
 import { createConsumer } from './consumer.js';
 import { createProducer } from './producer.js';
 import type { SendRateLimiter } from './send-rate.js';
@@ -26,7 +27,7 @@ export { CAMPAIGN_NOT_FOUND, type DispatchPlan } from './producer.js';
 
 export interface SendingServiceDeps {
   db: Database;
-  queue: Queues;
+  messageQueue: MessageQueue<typeof sendingQueues>;
   ses: SESv2Client;
   limiter: SendRateLimiter;
   settings: SendingSettings;
@@ -37,11 +38,11 @@ export interface SendingServiceDeps {
 }
 
 export function createSendingService(deps: SendingServiceDeps) {
-  const { db, queue, limiter, settings, configurationSet, logger } = deps;
+  const { db, messageQueue, limiter, settings, configurationSet, logger } = deps;
   const mailer = createMailSender(deps.ses);
-  const producer = createProducer({ db, queue, settings, publicUrl: deps.publicUrl, logger });
+  const producer = createProducer({ db, messageQueue, settings, publicUrl: deps.publicUrl, logger });
   const tracking = trackingUrls(deps.publicUrl, createTrackingTokens(deps.trackingSecret));
-  const consumer = createConsumer({ db, queue, mailer, limiter, settings, tracking, configurationSet, logger });
+  const consumer = createConsumer({ db, messageQueue, mailer, limiter, settings, tracking, configurationSet, logger });
 
   return {
     dispatch: producer.dispatch,

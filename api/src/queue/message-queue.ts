@@ -1,16 +1,18 @@
 /**
- * The work queue behind every slow job (contact import, campaign send, audience delete...).
+ * The message queue behind every slow piece of work (contact import, campaign send, audience delete...).
  * PostgreSQL holds the record; a message only says "do this piece of work", so every handler
  * must be idempotent: delivery is at least once.
  *
  * Two adapters implement it and pass one contract test (queue.contract.test.ts):
- *  - RabbitMqJobQueue (rabbitmq-client): durable quorum queues, persistent messages, publisher
+ *  - RabbitMqMessageQueue (rabbitmq-client): durable quorum queues, persistent messages, publisher
  *    confirms, manual ack, bounded prefetch, retry through a delay queue with TTL, dead-letter queue.
- *  - InProcessJobQueue: the embedded default when no AMQP_URL is set (single process only).
+ *  - InProcessMessageQueue: the embedded default when no AMQP_URL is set (single process only).
  */
 
-/** Names of the queues the product uses. */
-/** A queue's name as the broker knows it (before the prefix); the typed names are in registry.ts. */
+/**
+ * A queue's name as the broker knows it (before the prefix); each feature types its own in
+ * services/<feature>/queues.ts (typed-message-queue.ts).
+ */
 export type QueueName = string;
 
 export interface PublishOptions {
@@ -33,7 +35,7 @@ export interface ConsumeOptions {
   isOutage?: (error: unknown) => boolean;
 }
 
-export interface JobContext {
+export interface MessageContext {
   /** 1 on the first delivery, then 2, 3... */
   attempt: number;
 }
@@ -62,17 +64,17 @@ export class BrokerUnavailableError extends Error {
 }
 
 /** Resolves: acked. Throws: retried after a delay, dead-lettered after maxAttempts (at once for PoisonMessageError). */
-export type JobHandler<T> = (payload: T, context: JobContext) => Promise<void>;
+export type MessageHandler<T> = (payload: T, context: MessageContext) => Promise<void>;
 
 export interface Consumer {
   /** Stops taking messages and resolves once every running handler has finished. */
   close(): Promise<void>;
 }
 
-export interface JobQueue {
+export interface MessageQueueAdapter {
   /** Resolves once the broker has confirmed the message (persisted); BrokerUnavailableError when it stayed away too long. */
   publish<T>(queue: QueueName, payload: T, options?: PublishOptions): Promise<void>;
-  consume<T>(queue: QueueName, handler: JobHandler<T>, options?: ConsumeOptions): Consumer;
+  consume<T>(queue: QueueName, handler: MessageHandler<T>, options?: ConsumeOptions): Consumer;
   /** Payloads in the dead-letter queue of `queue` (for tests and operators); removes them when `drain`. */
   deadLetters<T>(queue: QueueName, options?: { drain?: boolean }): Promise<T[]>;
   /** Resolves when the queue can take work (broker connected); rejects otherwise. For readiness checks. */

@@ -1,0 +1,50 @@
+/**
+ * The statements of the shared send rate (table send_rate, migrations 0005 and 0007; the
+ * reservation and the throttle are PL/pgSQL functions there, so each is one round trip and one
+ * row lock). send-rate.ts holds the pacing rules.
+ */
+import type { Sql } from '../../db/database.js';
+
+/** One reservation of send slots (reserve_send_slots). */
+export interface Reservation {
+  granted: number;
+  first_at_ms: number;
+  wait_ms: number;
+  spacing_ms: number;
+  quota_reached: boolean;
+}
+
+export function sendRateRepository(db: Sql) {
+  return {
+    /** Slots reserved by every worker so far: what SES may not have counted yet. */
+    async reservedTotal(): Promise<number> {
+      const { rows } = await db.query<{ reserved_total: number }>('SELECT reserved_total FROM send_rate WHERE id');
+      return rows[0]!.reserved_total;
+    },
+
+    /**
+     * Records the daily quota left (`left`: null when unlimited), less what workers reserved since
+     * `reservedBefore` was read; unless another process recorded it less than a second ago.
+     */
+    async recordQuotaLeft(left: number | null, reservedBefore: number): Promise<void> {
+      await db.query(
+        `UPDATE send_rate SET quota_left = $1::float8 - (reserved_total - $2), quota_read_at = clock_timestamp()
+          WHERE id AND (quota_read_at IS NULL OR quota_read_at < clock_timestamp() - interval '1 second')`,
+        [left, reservedBefore],
+      );
+    },
+
+    /** Reserves up to `count` slots at `rate` a second, giving back `returned` missed ones. */
+    async reserve(count: number, rate: number, leaseMs: number, returned: number): Promise<Reservation> {
+      const { rows } = await db.query<Reservation>('SELECT * FROM reserve_send_slots($1, $2, $3, $4)', [count, rate, leaseMs, returned]);
+      return rows[0]!;
+    },
+
+    /** SES answered 429: every worker pauses for `pauseMs` and the shared pace halves. */
+    async throttled(pauseMs: number): Promise<void> {
+      await db.query('SELECT send_rate_throttled($1)', [pauseMs]);
+    },
+  };
+}
+
+export type SendRateRepository = ReturnType<typeof sendRateRepository>;
