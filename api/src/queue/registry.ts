@@ -9,11 +9,13 @@ import { isDatabaseUnavailable } from '../db/database.js';
 import type { Logger } from '../logger.js';
 import { audienceQueues } from '../services/audiences/queues.js';
 import { campaignQueues } from '../services/campaigns/queues.js';
+import { importQueues } from '../services/imports/queues.js';
 import { PoisonMessageError, type ConsumeOptions, type Consumer, type JobContext, type JobQueue, type PublishOptions } from './JobQueue.js';
 
 export const QUEUES = {
   ...audienceQueues,
   ...campaignQueues,
+  ...importQueues,
 } satisfies Record<string, z.ZodType>;
 
 export type QueueName = keyof typeof QUEUES;

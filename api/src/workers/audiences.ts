@@ -1,6 +1,6 @@
 /**
  * The audience consumers:
- *  - 'contact-import': runs an import (services/contacts/importer.ts), one at a time per worker
+ *  - 'contact-import': runs an import (services/imports/importer.ts), one at a time per worker
  *    (it keeps a core busy). A file problem fails the import at once; another error is retried,
  *    and the last attempt fails the import cleanly instead of leaving it importing. A worker that
  *    dies mid-import leaves its transaction rolled back and the message unacked: the broker
@@ -11,7 +11,7 @@
  */
 import type { AppDeps } from '../deps.js';
 import type { Consumer } from '../queue/JobQueue.js';
-import { importContacts, settleAfterImport } from '../services/contacts/importer.js';
+import { importContacts, settleAfterImport } from '../services/imports/importer.js';
 import { periodic } from './periodic.js';
 
 const IMPORT_ATTEMPTS = 3;

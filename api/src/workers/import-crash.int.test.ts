@@ -22,7 +22,7 @@ import { startApiProcess, type ApiProcess } from '../../test/support/processes.j
 import { bearer } from '../../test/support/tokens.js';
 import { createLogger } from '../logger.js';
 import { RabbitMqJobQueue } from '../queue/rabbitmq.js';
-import { FILE_GONE_ERROR } from '../services/contacts/importer.js';
+import { FILE_GONE_ERROR } from '../services/imports/importer.js';
 
 const ROWS = 300_000;
 /** Rows PostgreSQL must have taken into the COPY before the worker is killed. */

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/db.js';
 import type { ImportSettings } from '../../config.js';
 import type { Queues } from '../../queue/registry.js';
-import { importContacts } from '../contacts/importer.js';
+import { importContacts } from '../imports/importer.js';
 import { DomainError } from '../errors.js';
 import { createAudienceService } from './audience-service.js';
 import { audienceLockArgs } from './locks.js';

@@ -8,7 +8,7 @@
  * a header row with an email column): a file that fails stops being stored at once. Then the cheap
  * checks (type, file name, not empty), the audience is claimed (isImporting) with a conditional
  * update, and the job is published with the broker's confirm before the 202; a refused upload is
- * removed from the spool. The worker half is services/contacts/importer.ts.
+ * removed from the spool. The worker half is services/imports/importer.ts.
  *
  * Delete: the audience is hidden at once (deleted_at), then a consumer purges its contacts in
  * batches and removes the row.
@@ -20,10 +20,10 @@ import type { Database } from '../../db/database.js';
 import type { Logger } from '../../logger.js';
 import type { Queues } from '../../queue/registry.js';
 import type { ImportSpool } from '../../spool/index.js';
-import { headerLayout } from '../contacts/contact-rows.js';
-import { ImportFileError, readHeaderRecord } from '../contacts/csv.js';
+import { headerLayout } from '../imports/contact-rows.js';
+import { ImportFileError, readHeaderRecord } from '../imports/csv.js';
 import { exportContactsCsv } from '../contacts/export.js';
-import { INTERRUPTED_ERROR, type ImportSource } from '../contacts/importer.js';
+import { INTERRUPTED_ERROR, type ImportSource } from '../imports/importer.js';
 import { createSearchCache } from '../search-index.js';
 import { deleteContactBatch, findContactPage, type ContactItem, type ContactPageQuery } from '../contacts/repository.js';
 import { recordActivity, type ActivityService, type Actor } from '../activity/activity-service.js';

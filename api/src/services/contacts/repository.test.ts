@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/db.js';
 import { createSearchCache } from '../search-index.js';
 import { csvCell, exportContactsCsv } from './export.js';
-import { importContacts } from './importer.js';
+import { importContacts } from '../imports/importer.js';
 import { DUPLICATE_EMAIL, INVALID_EMAIL } from './email.js';
 import { folderSpool } from '../../spool/folder-spool.js';
 import { findContactPage, likeContains, unconfirmedDuplicates, validAddressesAfter, type AudienceContactCounts } from './repository.js';

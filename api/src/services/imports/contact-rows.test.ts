@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ContactRowWriter, copyText, headerLayout, isEmailColumnName, NO_EMAIL_COLUMN } from './contact-rows.js';
 import { ImportFileError } from './csv.js';
-import { DUPLICATE_EMAIL, INVALID_EMAIL, isValidEmail, MISSING_EMAIL, NON_ASCII_LOCAL_PART } from './email.js';
+import { DUPLICATE_EMAIL, INVALID_EMAIL, isValidEmail, MISSING_EMAIL, NON_ASCII_LOCAL_PART } from '../contacts/email.js';
 import { EmailSet } from './email-set.js';
 
 describe('isValidEmail', () => {

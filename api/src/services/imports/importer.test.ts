@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/db.js';
 import { ENCODING_ERROR, EMPTY_FILE_ERROR } from './csv.js';
-import { DUPLICATE_EMAIL, INVALID_EMAIL, MISSING_EMAIL } from './email.js';
+import { DUPLICATE_EMAIL, INVALID_EMAIL, MISSING_EMAIL } from '../contacts/email.js';
 import { FILE_GONE_ERROR, IMPORT_FAILED_ERROR, importContacts, NO_CONTACTS_ERROR, type ImportSource } from './importer.js';
 import { folderSpool } from '../../spool/folder-spool.js';
 

@@ -23,16 +23,16 @@ import type { z } from 'zod';
 import type { Database, Sql, Tx } from '../../db/database.js';
 import type { Logger } from '../../logger.js';
 import { SpoolObjectMissingError, type ImportSpool } from '../../spool/index.js';
-import type { contactImportJob } from '../audiences/queues.js';
+import type { contactImportJob } from './queues.js';
 import { recordActivity } from '../activity/activity-service.js';
 import { audienceLockArgs } from '../audiences/locks.js';
 import { ContactRowWriter, CONTACT_COPY_COLUMNS, headerLayout } from './contact-rows.js';
 import { csvRecords, EMPTY_FILE_ERROR, ImportFileError, isBlankRecord, type ImportLimits } from './csv.js';
-import { unconfirmedDuplicates, validAddressesAfter } from './repository.js';
+import { unconfirmedDuplicates, validAddressesAfter } from '../contacts/repository.js';
 
 export type ImportSource = 'CSV' | 'TEXT';
 
-/** The 'contact-import' message (schema in audiences/queues.ts): the spooled upload is named by its name in the spool. */
+/** The 'contact-import' message (schema in queues.ts): the spooled upload is named by its name in the spool. */
 export type ContactImportJob = z.infer<typeof contactImportJob>;
 
 export type ImportOutcome =

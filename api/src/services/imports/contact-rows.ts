@@ -6,7 +6,7 @@
  * file order, `valid_seq` over the valid ones, `error_seq` over those with an error. A page is then
  * a range of one of those numbers (see repository.ts), O(page size) even for the last page.
  */
-import { DUPLICATE_EMAIL, INVALID_EMAIL, isValidEmail, MISSING_EMAIL, unsendableReason } from './email.js';
+import { DUPLICATE_EMAIL, INVALID_EMAIL, isValidEmail, MISSING_EMAIL, unsendableReason } from '../contacts/email.js';
 import { ImportFileError } from './csv.js';
 import { EmailSet } from './email-set.js';
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/db.js';
-import { DUPLICATE_EMAIL } from './email.js';
+import { DUPLICATE_EMAIL } from '../contacts/email.js';
 import { IMPORT_FAILED_ERROR, importContacts } from './importer.js';
 import { folderSpool } from '../../spool/folder-spool.js';
 
