@@ -18,6 +18,7 @@ import { Queues } from './queue/registry.js';
 import { createActivityService, type ActivityService } from './services/activity/activity-service.js';
 import { createAudienceService, type AudienceService } from './services/audiences/audience-service.js';
 import { createCampaignService, type CampaignService } from './services/campaigns/campaign-service.js';
+import { createImportService, type ImportService } from './services/imports/import-service.js';
 import { createQuotaService, sesSendQuotaSource, type QuotaService } from './services/quota/quota-service.js';
 import { createReportService, type ReportService } from './services/reports/report-service.js';
 import { createSendRateLimiter } from './services/sending/send-rate.js';
@@ -33,6 +34,7 @@ import { createImportSpool, type ImportSpool } from './spool/index.js';
 export interface Services {
   activity: ActivityService;
   audiences: AudienceService;
+  imports: ImportService;
   quota: QuotaService;
   sending: SendingService;
   campaigns: CampaignService;
@@ -104,10 +106,10 @@ function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverride
       db,
       activityLog: activity,
       queue,
-      spool,
       importSettings: config.import,
       logger: logger.child({ component: 'audiences' }),
     }),
+    imports: createImportService({ db, queue, spool, importSettings: config.import, logger: logger.child({ component: 'imports' }) }),
     quota: createQuotaService(account),
     sending,
     campaigns,

@@ -10,6 +10,7 @@ import { csvCell, exportContactsCsv } from './export.js';
 import { importContacts } from '../imports/importer.js';
 import { DUPLICATE_EMAIL, INVALID_EMAIL } from './email.js';
 import { folderSpool } from '../../spool/folder-spool.js';
+import { importRepository } from '../imports/repository.js';
 import { findContactPage, likeContains, unconfirmedDuplicates, validAddressesAfter, type AudienceContactCounts } from './repository.js';
 
 let db: TestDatabase;
@@ -24,8 +25,8 @@ async function imported(content: string): Promise<AudienceContactCounts> {
   const id = rows[0]!.id;
   await writeFile(join(dir, `${id}.csv`), content);
   const outcome = await importContacts(
-    db.database,
-    { audienceId: id, path: `${id}.csv`, source: 'CSV' },
+    importRepository(db.database),
+    { audienceId: id, upload: `${id}.csv`, source: 'CSV' },
     {
       spool: folderSpool(dir),
       limits: { maxLineChars: 1000, maxColumns: 10 },

@@ -12,6 +12,7 @@ import { createTestDatabase, type TestDatabase } from '../../../test/support/db.
 import { DUPLICATE_EMAIL } from '../contacts/email.js';
 import { IMPORT_FAILED_ERROR, importContacts } from './importer.js';
 import { folderSpool } from '../../spool/folder-spool.js';
+import { importRepository } from './repository.js';
 
 const collisions = vi.hoisted(() => ({
   /** The key the next sets call seen although it is new, for this many sets. */
@@ -57,9 +58,9 @@ async function pendingImport(content: string) {
   const { rows } = await db.pool.query<{ id: number }>(
     `INSERT INTO audiences (name, is_importing, import_started_at) VALUES ('a', true, now()) RETURNING id`,
   );
-  const path = `${randomUUID()}.csv`;
-  await writeFile(join(dir, path), content);
-  return { audienceId: rows[0]!.id, path, source: 'CSV' as const };
+  const upload = `${randomUUID()}.csv`;
+  await writeFile(join(dir, upload), content);
+  return { audienceId: rows[0]!.id, upload, source: 'CSV' as const };
 }
 
 const FILE = 'email,n\na@example.org,1\nb@example.org,2\nA@example.org,3\nc@example.org,4\nb@example.org,5\n';
@@ -67,8 +68,8 @@ const FILE = 'email,n\na@example.org,1\nb@example.org,2\nA@example.org,3\nc@exam
 describe('a hash collision during an import', () => {
   it('is caught, and the contacts are copied again with other hashes', async () => {
     Object.assign(collisions, { key: 'b@example.org', sets: 1 });
-    const job = await pendingImport(FILE);
-    expect(await importContacts(db.database, job, { spool: folderSpool(dir), limits })).toMatchObject({
+    const pending = await pendingImport(FILE);
+    expect(await importContacts(importRepository(db.database), pending, { spool: folderSpool(dir), limits })).toMatchObject({
       status: 'imported',
       contacts: 5,
       contactsWithErrors: 2,
@@ -77,7 +78,7 @@ describe('a hash collision during an import', () => {
     expect(collisions.seeds[0]).not.toBe(collisions.seeds[1]);
     const { rows } = await db.pool.query(
       'SELECT seq, valid_seq, error_seq, email, error_message FROM contacts WHERE audience_id = $1 ORDER BY seq',
-      [job.audienceId],
+      [pending.audienceId],
     );
     expect(rows).toEqual([
       { seq: 1, valid_seq: 1, error_seq: null, email: 'a@example.org', error_message: null },
@@ -86,21 +87,23 @@ describe('a hash collision during an import', () => {
       { seq: 4, valid_seq: 3, error_seq: null, email: 'c@example.org', error_message: null },
       { seq: 5, valid_seq: null, error_seq: 2, email: 'b@example.org', error_message: DUPLICATE_EMAIL },
     ]);
-    expect((await db.pool.query('SELECT number_of_contacts FROM audiences WHERE id = $1', [job.audienceId])).rows[0]).toEqual({
+    expect((await db.pool.query('SELECT number_of_contacts FROM audiences WHERE id = $1', [pending.audienceId])).rows[0]).toEqual({
       number_of_contacts: 5,
     });
   });
 
   it('that every copy meets is left to the queue to retry, then fails the import', async () => {
     Object.assign(collisions, { key: 'c@example.org', sets: 100 });
-    const job = await pendingImport(FILE);
-    await expect(importContacts(db.database, job, { spool: folderSpool(dir), limits })).rejects.toThrow(/not confirmed after 3 copies/);
+    const pending = await pendingImport(FILE);
+    await expect(importContacts(importRepository(db.database), pending, { spool: folderSpool(dir), limits })).rejects.toThrow(
+      /not confirmed after 3 copies/,
+    );
     expect(collisions.seeds).toHaveLength(3);
-    expect(await importContacts(db.database, job, { spool: folderSpool(dir), limits, finalAttempt: true })).toEqual({
+    expect(await importContacts(importRepository(db.database), pending, { spool: folderSpool(dir), limits, finalAttempt: true })).toEqual({
       status: 'failed',
       message: IMPORT_FAILED_ERROR,
     });
-    const { rows } = await db.pool.query('SELECT count(*)::int AS n FROM contacts WHERE audience_id = $1', [job.audienceId]);
+    const { rows } = await db.pool.query('SELECT count(*)::int AS n FROM contacts WHERE audience_id = $1', [pending.audienceId]);
     expect(rows[0]).toEqual({ n: 0 });
   });
 });

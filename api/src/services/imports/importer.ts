@@ -1,5 +1,6 @@
 /**
- * The contact import, run by the 'contact-import' consumer for a file the API has spooled.
+ * The contact import, the worker's half: imports one upload the API has put in the spool (import-service.ts
+ * runs it for each 'contact-import' message).
  *
  * One transaction holds everything: the COPY of every contact and the audience's update (headers,
  * source, counts, isImporting false). A bad file or a crash rolls it all back, so a failed import
@@ -17,23 +18,15 @@
  */
 import { randomInt } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { from as copyFrom } from 'pg-copy-streams';
-import type { z } from 'zod';
-import type { Database, Sql, Tx } from '../../db/database.js';
+import type { Sql, Tx } from '../../db/database.js';
 import type { Logger } from '../../logger.js';
 import { SpoolObjectMissingError, type ImportSpool } from '../../spool/index.js';
-import type { contactImportJob } from './queues.js';
 import { recordActivity } from '../activity/activity-service.js';
-import { audienceLockArgs } from '../audiences/locks.js';
-import { ContactRowWriter, CONTACT_COPY_COLUMNS, headerLayout } from './contact-rows.js';
-import { csvRecords, EMPTY_FILE_ERROR, ImportFileError, isBlankRecord, type ImportLimits } from './csv.js';
 import { unconfirmedDuplicates, validAddressesAfter } from '../contacts/repository.js';
-
-export type ImportSource = 'CSV' | 'TEXT';
-
-/** The 'contact-import' message (schema in queues.ts): the spooled upload is named by its name in the spool. */
-export type ContactImportJob = z.infer<typeof contactImportJob>;
+import { ContactRowWriter, headerLayout } from './contact-rows.js';
+import { csvRecords, EMPTY_FILE_ERROR, ImportFileError, isBlankRecord, type ImportLimits } from './csv.js';
+import type { ContactImportMessage } from './queues.js';
+import type { ImportRepository } from './repository.js';
 
 export type ImportOutcome =
   | { status: 'imported'; contacts: number; contactsWithErrors: number; headers: string[] }
@@ -53,125 +46,81 @@ export interface ImporterOptions {
 }
 
 /**
- * Imports one spooled upload. Resolves with the outcome; rejects only on an infrastructure error
+ * Imports one upload. Resolves with the outcome; rejects only on an infrastructure error
  * (database, disk, S3) that a later attempt may not meet, leaving the audience importing and the
  * upload in the spool. `finalAttempt`: no later attempt will come, so such an error fails the import
  * instead.
  */
 export async function importContacts(
-  db: Database,
-  job: ContactImportJob,
+  repo: ImportRepository,
+  message: ContactImportMessage,
   options: ImporterOptions & { finalAttempt?: boolean },
 ): Promise<ImportOutcome> {
   let outcome: ImportOutcome;
   try {
-    outcome = await importInTransaction(db, job, options);
+    outcome = await importInTransaction(repo, message, options);
   } catch (error) {
     if (error instanceof ImportFileError) {
       outcome = { status: 'failed', message: error.message };
     } else if (options.finalAttempt) {
-      options.logger?.error({ err: error, audienceId: job.audienceId }, 'contact import failed on its last attempt');
+      options.logger?.error({ err: error, audienceId: message.audienceId }, 'contact import failed on its last attempt');
       outcome = { status: 'failed', message: IMPORT_FAILED_ERROR };
     } else {
       throw error;
     }
   }
-  if (outcome.status === 'failed') {
-    const { message } = outcome;
-    const memberEmail = job.memberEmail;
-    // The failure and its entry in the activity log commit together (a message queued before the log has no member: one statement).
-    if (!memberEmail) await failImport(db, job.audienceId, message);
-    else
-      await db.transaction(async (tx) => {
-        const name = await failImport(tx, job.audienceId, message);
-        if (name === undefined) return;
-        await recordActivity(tx, {
-          actor: { email: memberEmail },
-          kind: 'import-failed',
-          object: { type: 'audience', id: job.audienceId, name },
-          details: { message },
-        });
-      });
-  }
+  if (outcome.status === 'failed') await recordFailure(repo, message, outcome.message);
   // Done with the upload whatever happened (a thrown error above keeps it for the next attempt).
   // Left behind if this fails: the worker's sweep removes it later.
-  await options.spool.delete(job.path).catch((err: unknown) => {
-    options.logger?.warn({ err, audienceId: job.audienceId, name: job.path }, 'could not remove a spooled upload; the sweep will');
+  await options.spool.delete(message.upload).catch((err: unknown) => {
+    options.logger?.warn({ err, audienceId: message.audienceId, upload: message.upload }, 'could not remove an upload; the sweep will');
   });
   return outcome;
 }
 
-/**
- * After an import has committed (the audience is already usable): merges what the trigram index
- * still holds in its pending list, which every email search would otherwise read through, and
- * refreshes the planner's statistics, which choose between the two search plans (repository.ts).
- */
-export async function settleAfterImport(db: Sql): Promise<void> {
-  await db.query(`SELECT gin_clean_pending_list('contacts_email_trgm'::regclass)`);
-  await db.query('ANALYZE contacts');
+/** The failure and its entry in the activity log commit together (a message queued before the log has no member: one statement). */
+async function recordFailure(repo: ImportRepository, { audienceId, memberEmail }: ContactImportMessage, message: string): Promise<void> {
+  if (!memberEmail) {
+    await repo.failImport(audienceId, message);
+    return;
+  }
+  await repo.transaction(async (tx) => {
+    const name = await repo.failImport(audienceId, message, tx);
+    if (name === undefined) return;
+    await recordActivity(tx, {
+      actor: { email: memberEmail },
+      kind: 'import-failed',
+      object: { type: 'audience', id: audienceId, name },
+      details: { message },
+    });
+  });
 }
 
-/** Records a failed import and answers the audience's name; a no-op (undefined) if the audience is no longer importing. */
-export async function failImport(db: Sql, audienceId: number, message: string): Promise<string | undefined> {
-  const { rows } = await db.query<{ name: string }>(
-    `UPDATE audiences SET is_importing = false, import_error_message = $2, import_started_at = NULL, updated_at = now()
-      WHERE id = $1 AND is_importing RETURNING name`,
-    [audienceId, message],
-  );
-  return rows[0]?.name;
-}
-
-async function importInTransaction(db: Database, job: ContactImportJob, options: ImporterOptions): Promise<ImportOutcome> {
-  return db.transaction(async (tx) => {
-    // The trigram index (email search) is most of the COPY's cost: it takes new entries into a
-    // pending list and merges that list into the index whenever it passes gin_pending_list_limit,
-    // sorting it in work_mem. Fewer, larger merges cost less CPU in total (~7% of the whole COPY at
-    // a million rows, measured as the backend's CPU time) and leave at most 16 MB pending, which a
-    // search still reads quickly.
-    await tx.query(`SET LOCAL work_mem = '64MB'`);
-    await tx.query(`SET LOCAL gin_pending_list_limit = '16MB'`);
-    // Waits for a purge or another import of the same audience; then the checks below see its result.
-    await tx.query(`SELECT pg_advisory_xact_lock(${audienceLockArgs('$1')})`, [job.audienceId]);
-    const { rows } = await tx.query<{ is_importing: boolean; deleted: boolean; source: string | null; name: string }>(
-      'SELECT is_importing, deleted_at IS NOT NULL AS deleted, source, name FROM audiences WHERE id = $1',
-      [job.audienceId],
-    );
-    const audience = rows[0];
-    const skip = !audience
-      ? 'audience gone'
-      : audience.deleted
-        ? 'audience deleted'
-        : !audience.is_importing || audience.source !== null
-          ? 'no import pending'
-          : undefined;
+async function importInTransaction(
+  repo: ImportRepository,
+  message: ContactImportMessage,
+  options: ImporterOptions,
+): Promise<ImportOutcome> {
+  return repo.transaction(async (tx) => {
+    const audience = await repo.startImport(tx, message.audienceId);
     // Nothing written: ending the transaction either way is the same.
-    if (skip) return { status: 'skipped', reason: skip };
+    if ('skip' in audience) return { status: 'skipped', reason: audience.skip };
 
-    const writer = await copyContacts(tx, job.audienceId, () => openSpooled(options.spool, job.path), options.limits);
+    const writer = await copyContacts(repo, tx, message.audienceId, () => openUpload(options.spool, message.upload), options.limits);
     if (!writer) throw new ImportFileError(EMPTY_FILE_ERROR);
     if (writer.count === 0) throw new ImportFileError(NO_CONTACTS_ERROR);
 
-    await tx.query(
-      `UPDATE audiences
-          SET headers = $2::jsonb, source = $3, number_of_contacts = $4, number_of_contacts_with_errors = $5,
-              is_importing = false, import_error_message = NULL, import_started_at = NULL, updated_at = now()
-        WHERE id = $1`,
-      [job.audienceId, JSON.stringify(writer.layout.headers), job.source, writer.count, writer.errorCount],
-    );
-    if (job.memberEmail) {
+    const imported = { headers: writer.layout.headers, contacts: writer.count, contactsWithErrors: writer.errorCount };
+    await repo.finishImport(tx, message.audienceId, { ...imported, source: message.source });
+    if (message.memberEmail) {
       await recordActivity(tx, {
-        actor: { email: job.memberEmail },
+        actor: { email: message.memberEmail },
         kind: 'import-finished',
-        object: { type: 'audience', id: job.audienceId, name: audience!.name },
-        details: { contacts: writer.count, contactsWithErrors: writer.errorCount },
+        object: { type: 'audience', id: message.audienceId, name: audience.name },
+        details: { contacts: imported.contacts, contactsWithErrors: imported.contactsWithErrors },
       });
     }
-    return {
-      status: 'imported',
-      contacts: writer.count,
-      contactsWithErrors: writer.errorCount,
-      headers: writer.layout.headers,
-    };
+    return { status: 'imported', ...imported };
   });
 }
 
@@ -186,6 +135,7 @@ const COPY_ATTEMPTS = 3;
  * hashes are seeded at random, so no file can be made to collide on purpose.
  */
 async function copyContacts(
+  repo: ImportRepository,
   tx: Tx,
   audienceId: number,
   open: () => Promise<Readable>,
@@ -195,8 +145,7 @@ async function copyContacts(
     await tx.query('SAVEPOINT contacts_copy');
     const input = await open();
     const state: { writer?: ContactRowWriter } = {};
-    const copy = tx.client.query(copyFrom(`COPY contacts ${CONTACT_COPY_COLUMNS} FROM STDIN`));
-    await pipeline(Readable.from(copyText(input, audienceId, limits, state, randomInt(2 ** 31)), { highWaterMark: 4 }), copy);
+    await repo.copyContacts(tx, Readable.from(copyRows(input, audienceId, limits, state, randomInt(2 ** 31)), { highWaterMark: 4 }));
     const writer = state.writer;
     if (!writer || writer.duplicateCount === 0 || (await duplicatesConfirmed(tx, audienceId))) return writer;
     if (attempt === COPY_ATTEMPTS) throw new Error(`duplicate addresses of audience ${audienceId} not confirmed after ${attempt} copies`);
@@ -238,7 +187,7 @@ async function duplicatesConfirmed(tx: Sql, audienceId: number): Promise<boolean
   }
 }
 
-async function openSpooled(spool: ImportSpool, name: string): Promise<Readable> {
+async function openUpload(spool: ImportSpool, name: string): Promise<Readable> {
   try {
     return await spool.get(name);
   } catch (error) {
@@ -247,7 +196,7 @@ async function openSpooled(spool: ImportSpool, name: string): Promise<Readable> 
 }
 
 /** COPY text for the whole file, one string per parsed chunk; the first non-blank record is the header. */
-async function* copyText(
+async function* copyRows(
   input: Readable,
   audienceId: number,
   limits: ImportLimits,
