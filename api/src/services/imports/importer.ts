@@ -8,23 +8,23 @@
  * import again from the start. The failure is then recorded in its own statement
  * (importErrorMessage, isImporting false).
  *
- * Throughput: the file is read in 64 KB chunks, parsed (csv.ts), turned into COPY text
- * (contact-rows.ts) and piped into `COPY contacts FROM STDIN` with backpressure, so Node parses the
- * next chunk while PostgreSQL stores the previous one: the two cores work in parallel and memory
- * stays flat except for the hashes of the addresses used to flag duplicates (~10 bytes per contact,
- * email-set.ts), which are confirmed against the stored addresses before the commit (copyContacts).
- * A million rows take seconds, far inside RabbitMQ's 30-minute ack timeout; the upload cap
- * (IMPORT_MAX_BYTES) bounds the size of one import, so one message is always one bounded chunk of work.
+ * Throughput and memory: the file is read in 64 KB chunks, parsed (csv.ts) into contacts
+ * (contact-rows.ts) and stored in segments of at most 50,000 contacts (4 M characters), one `COPY
+ * contacts FROM STDIN` each: Node reads and parses the next segment while PostgreSQL stores the
+ * previous one, so the two cores work in parallel. Duplicates are marked exactly, a segment at a
+ * time (duplicates.ts), in a filter of fixed size and the contacts already copied: the worker's
+ * memory is the same whatever the size of the file. A million rows take seconds, far inside
+ * RabbitMQ's 30-minute ack timeout; the upload cap (IMPORT_MAX_BYTES) bounds the size of one
+ * import, so one message is always one bounded chunk of work.
  */
-import { randomInt } from 'node:crypto';
-import { Readable } from 'node:stream';
-import type { Sql, Tx } from '../../db/database.js';
+import type { Readable } from 'node:stream';
+import type { Tx } from '../../db/database.js';
 import type { Logger } from '../../logger.js';
 import { SpoolObjectMissingError, type ImportSpool } from '../../spool/index.js';
 import { recordActivity } from '../activity/activity-service.js';
-import { unconfirmedDuplicates, validAddressesAfter } from '../contacts/repository.js';
-import { ContactRowWriter, headerLayout } from './contact-rows.js';
+import { ContactRows, headerLayout, type ContactRow } from './contact-rows.js';
 import { csvRecords, EMPTY_FILE_ERROR, ImportFileError, isBlankRecord, type ImportLimits } from './csv.js';
+import { DuplicateFinder } from './duplicates.js';
 import type { ContactImportMessage } from './queues.js';
 import type { ImportRepository } from './repository.js';
 
@@ -43,6 +43,8 @@ export interface ImporterOptions {
   spool: ImportSpool;
   limits: ImportLimits;
   logger?: Logger;
+  /** Tests take small segments and a tiny filter, to meet their edges with small files. */
+  tuning?: { segmentRows?: number; filterBits?: number };
 }
 
 /**
@@ -106,11 +108,11 @@ async function importInTransaction(
     // Nothing written: ending the transaction either way is the same.
     if ('skip' in audience) return { status: 'skipped', reason: audience.skip };
 
-    const writer = await copyContacts(repo, tx, message.audienceId, () => openUpload(options.spool, message.upload), options.limits);
-    if (!writer) throw new ImportFileError(EMPTY_FILE_ERROR);
-    if (writer.count === 0) throw new ImportFileError(NO_CONTACTS_ERROR);
+    const rows = await copyContacts(repo, tx, message.audienceId, await openUpload(options.spool, message.upload), options);
+    if (!rows) throw new ImportFileError(EMPTY_FILE_ERROR);
+    if (rows.count === 0) throw new ImportFileError(NO_CONTACTS_ERROR);
 
-    const imported = { headers: writer.layout.headers, contacts: writer.count, contactsWithErrors: writer.errorCount };
+    const imported = { headers: rows.layout.headers, contacts: rows.count, contactsWithErrors: rows.errorCount };
     await repo.finishImport(tx, message.audienceId, { ...imported, source: message.source });
     if (message.memberEmail) {
       await recordActivity(tx, {
@@ -124,67 +126,43 @@ async function importInTransaction(
   });
 }
 
-/** A copy whose hashes made a new address a duplicate is done again with others, at most this many times in all. */
-const COPY_ATTEMPTS = 3;
+/** A segment of the file, stored by one COPY: at most this many contacts, or about this many characters of them. */
+const SEGMENT_ROWS = 50_000;
+const SEGMENT_CHARS = 4 * 1024 * 1024;
 
 /**
- * Copies the file's contacts within the transaction; resolves with the writer (counts, headers),
- * or undefined for a file without a header. The writer finds duplicates by hash (email-set.ts):
- * they are confirmed against the stored addresses and, in the very rare case that a hash collision
- * made a new address a duplicate, the copy is undone and done again with other hashes. Each copy's
- * hashes are seeded at random, so no file can be made to collide on purpose.
+ * Copies the file's contacts within the transaction, a segment at a time; resolves with the rows
+ * (counts, headers), or undefined for a file without a header. A segment's duplicates are marked
+ * (duplicates.ts) once the segments before it are stored, then it is stored while the next one is
+ * read and parsed, so that Node and PostgreSQL work at the same time.
  */
 async function copyContacts(
   repo: ImportRepository,
   tx: Tx,
   audienceId: number,
-  open: () => Promise<Readable>,
-  limits: ImportLimits,
-): Promise<ContactRowWriter | undefined> {
-  for (let attempt = 1; ; attempt++) {
-    await tx.query('SAVEPOINT contacts_copy');
-    const input = await open();
-    const state: { writer?: ContactRowWriter } = {};
-    await repo.copyContacts(tx, Readable.from(copyRows(input, audienceId, limits, state, randomInt(2 ** 31)), { highWaterMark: 4 }));
-    const writer = state.writer;
-    if (!writer || writer.duplicateCount === 0 || (await duplicatesConfirmed(tx, audienceId))) return writer;
-    if (attempt === COPY_ATTEMPTS) throw new Error(`duplicate addresses of audience ${audienceId} not confirmed after ${attempt} copies`);
-    await tx.query('ROLLBACK TO SAVEPOINT contacts_copy');
-  }
-}
-
-/** Duplicates compared at a time, and valid addresses read at a time, when PostgreSQL leaves some. */
-const CONFIRM_BATCH = 10_000;
-
-/**
- * Whether every contact marked as a duplicate has a valid contact before it with the same address,
- * lower-cased as the writer does. PostgreSQL confirms nearly all (unconfirmedDuplicates); the rest
- * are compared here, against the valid addresses before them, read in file order.
- */
-async function duplicatesConfirmed(tx: Sql, audienceId: number): Promise<boolean> {
-  for (let afterErrorSeq = 0; ;) {
-    const duplicates = await unconfirmedDuplicates(tx, audienceId, afterErrorSeq, CONFIRM_BATCH);
-    if (duplicates.length === 0) return true;
-    /** Address -> the first of these duplicates of it: a valid contact before that one confirms them all. */
-    const firstDuplicate = new Map<string, number>();
-    for (const { seq, email } of duplicates) {
-      const address = email.toLowerCase();
-      if (!firstDuplicate.has(address)) firstDuplicate.set(address, seq);
+  input: Readable,
+  { limits, tuning = {} }: Pick<ImporterOptions, 'limits' | 'tuning'>,
+): Promise<ContactRows | undefined> {
+  const state: { rows?: ContactRows } = {};
+  const duplicates = new DuplicateFinder((emails) => repo.storedAddresses(tx, audienceId, emails), tuning.filterBits);
+  let storing: Promise<void> | undefined;
+  try {
+    for await (const segment of segmentsOf(input, audienceId, limits, state, tuning.segmentRows ?? SEGMENT_ROWS)) {
+      await storing;
+      await duplicates.mark(segment);
+      let text = '';
+      for (const contact of segment) text += state.rows!.copyLine(contact);
+      storing = repo.copyContacts(tx, text);
+      // Awaited with the next segment, or below; a failure is not left unhandled until then.
+      storing.catch(() => undefined);
     }
-    const lastSeq = duplicates[duplicates.length - 1]!.seq;
-    for (let validSeq = 0; firstDuplicate.size > 0 && validSeq < lastSeq;) {
-      const valid = await validAddressesAfter(tx, audienceId, validSeq, CONFIRM_BATCH);
-      if (valid.length === 0) break;
-      for (const { seq, email } of valid) {
-        const address = email.toLowerCase();
-        if ((firstDuplicate.get(address) ?? 0) > seq) firstDuplicate.delete(address);
-      }
-      validSeq = valid[valid.length - 1]!.seq;
-    }
-    if (firstDuplicate.size > 0) return false;
-    if (duplicates.length < CONFIRM_BATCH) return true;
-    afterErrorSeq = duplicates[duplicates.length - 1]!.errorSeq!;
+    await storing;
+  } catch (error) {
+    // A file found bad while a segment is being stored: the transaction rolls back once that COPY has ended.
+    await storing?.catch(() => undefined);
+    throw error;
   }
+  return state.rows;
 }
 
 async function openUpload(spool: ImportSpool, name: string): Promise<Readable> {
@@ -195,27 +173,35 @@ async function openUpload(spool: ImportSpool, name: string): Promise<Readable> {
   }
 }
 
-/** COPY text for the whole file, one string per parsed chunk; the first non-blank record is the header. */
-async function* copyRows(
+/** The file's contacts, read, in segments; the first non-blank record is the header (`state.rows`). */
+async function* segmentsOf(
   input: Readable,
   audienceId: number,
   limits: ImportLimits,
-  state: { writer?: ContactRowWriter },
-  seed: number,
-): AsyncGenerator<string> {
+  state: { rows?: ContactRows },
+  segmentRows: number,
+): AsyncGenerator<ContactRow[]> {
+  let segment: ContactRow[] = [];
+  let chars = 0;
   try {
     for await (const { records } of csvRecords(input, limits)) {
-      let text = '';
       for (const record of records) {
         if (isBlankRecord(record)) continue;
-        if (!state.writer) {
-          state.writer = new ContactRowWriter(audienceId, headerLayout(record), seed);
+        if (!state.rows) {
+          state.rows = new ContactRows(audienceId, headerLayout(record));
           continue;
         }
-        text += state.writer.row(record);
+        const contact = state.rows.read(record);
+        segment.push(contact);
+        chars += contact.email.length + contact.data.length;
+        if (segment.length >= segmentRows || chars >= SEGMENT_CHARS) {
+          yield segment;
+          segment = [];
+          chars = 0;
+        }
       }
-      if (text) yield text;
     }
+    if (segment.length > 0) yield segment;
   } finally {
     input.destroy();
   }

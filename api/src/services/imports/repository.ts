@@ -8,6 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { Database, Tx } from '../../db/database.js';
 import { audienceLockArgs } from '../audiences/locks.js';
+import { DUPLICATE_EMAIL } from '../contacts/email.js';
 import { CONTACT_COPY_COLUMNS } from './contact-rows.js';
 import type { ImportSource } from './queues.js';
 
@@ -62,9 +63,44 @@ export function importRepository(db: Database) {
       return { name: audience.name };
     },
 
-    /** One `COPY contacts` of COPY text (contact-rows.ts), read from `text` with backpressure. */
-    async copyContacts(tx: Tx, text: Readable): Promise<void> {
-      await pipeline(text, tx.client.query(copyFrom(`COPY contacts ${CONTACT_COPY_COLUMNS} FROM STDIN`)));
+    /** One `COPY contacts` of COPY text (contact-rows.ts). */
+    async copyContacts(tx: Tx, text: string): Promise<void> {
+      await pipeline(Readable.from([text]), tx.client.query(copyFrom(`COPY contacts ${CONTACT_COPY_COLUMNS} FROM STDIN`)));
+    },
+
+    /**
+     * Of the contacts the import has copied so far, valid or duplicates (which a valid one comes
+     * before), those whose address equals one of `emails` under address_key.
+     *
+     * One descent of the (audience_id, address_key(email)) index per address, always: the first
+     * such contact at or after the address in the index's order, kept when it is the address. The
+     * planner cannot be left to choose: inside the import's transaction its statistics know nothing
+     * of the contacts just copied, so it believes the audience has a row or two and would read all
+     * of them, or the trigram index, for every address (seconds each at a few thousand contacts). The
+     * order asked for is the index's alone, and sorting is off for this statement (as are sequential
+     * and bitmap scans, which need it): every other plan is priced out. The settings are the
+     * transaction's again after.
+     */
+    async storedAddresses(tx: Tx, audienceId: number, emails: string[]): Promise<string[]> {
+      const { rows: before } = await tx.query<{ seqscan: string; bitmapscan: string; sort: string }>(
+        `SELECT current_setting('enable_seqscan') AS seqscan, current_setting('enable_bitmapscan') AS bitmapscan,
+                current_setting('enable_sort') AS sort,
+                set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true)`,
+      );
+      const { rows } = await tx.query<{ email: string }>(
+        `SELECT stored.email FROM unnest($2::text[]) AS given(email)
+           CROSS JOIN LATERAL (SELECT c.email FROM contacts c
+                                WHERE c.audience_id = $1 AND address_key(c.email) >= address_key(given.email)
+                                  AND (c.valid_seq IS NOT NULL OR c.error_message = $3)
+                                ORDER BY address_key(c.email) LIMIT 1) stored
+          WHERE address_key(stored.email) = address_key(given.email)`,
+        [audienceId, emails, DUPLICATE_EMAIL],
+      );
+      await tx.query(
+        `SELECT set_config('enable_seqscan', $1, true), set_config('enable_bitmapscan', $2, true), set_config('enable_sort', $3, true)`,
+        [before[0]!.seqscan, before[0]!.bitmapscan, before[0]!.sort],
+      );
+      return rows.map((row) => row.email);
     },
 
     /** Ends an import on its audience: headers, source and counts, no longer importing. */
