@@ -73,6 +73,12 @@ export interface ContactRow {
   data: string;
 }
 
+export interface Numbering {
+  count: number;
+  errorCount: number;
+  validCount: number;
+}
+
 /** One import's contacts: reads records into ContactRows, then writes them as COPY text, numbered in file order. */
 export class ContactRows {
   count = 0;
@@ -108,6 +114,24 @@ export class ContactRows {
     }
     // NUL cannot be stored in text or jsonb; the decoder has refused files that contain one.
     return { email, error, data };
+  }
+
+  /** The next contacts of the file as COPY text lines. */
+  copyText(contacts: ContactRow[]): string {
+    let text = '';
+    for (const contact of contacts) text += this.copyLine(contact);
+    return text;
+  }
+
+  /** The numbers given so far: `rewind` to it numbers contacts again (after more of them turned out duplicates). */
+  get numbering(): Numbering {
+    return { count: this.count, errorCount: this.errorCount, validCount: this.validCount };
+  }
+
+  rewind({ count, errorCount, validCount }: Numbering): void {
+    this.count = count;
+    this.errorCount = errorCount;
+    this.validCount = validCount;
   }
 
   /** The next contact of the file as a COPY text line (with its newline). */

@@ -91,7 +91,7 @@ describe('duplicates within an import', () => {
 
   it('are exact when the filter cannot rule out any address (its false positives)', async () => {
     for (const segmentRows of [1, 4, 50_000]) {
-      expect(await imported(FILE, { segmentRows, filterBits: 32 }), `segments of ${segmentRows}`).toEqual(expected(FILE));
+      expect(await imported(FILE, { segmentRows, filterBits: 512 }), `segments of ${segmentRows}`).toEqual(expected(FILE));
     }
   });
 
@@ -103,12 +103,12 @@ describe('duplicates within an import', () => {
     });
     const want = expected(emails);
     expect(await imported(emails, { segmentRows: 250 })).toEqual(want);
-    expect(await imported(emails, { segmentRows: 250, filterBits: 1024 })).toEqual(want);
+    expect(await imported(emails, { segmentRows: 250, filterBits: 512 })).toEqual(want);
   });
 });
 
 describe('the lookup of addresses already copied', () => {
-  it('descends the address index once an address, while the planner does not know the new contacts yet', async () => {
+  it("descends the address index once an address in the import's transaction, while the planner does not know the new contacts yet", async () => {
     await db.pool.query('ANALYZE contacts');
     const { rows } = await db.pool.query<{ id: number }>(`INSERT INTO audiences (name) VALUES ('new') RETURNING id`);
     const id = rows[0]!.id;
@@ -133,16 +133,14 @@ describe('the lookup of addresses already copied', () => {
         },
       };
       const repo = importRepository(db.database);
+      // The import's transaction as startImport leaves it (the audience is not importing: nothing else is done).
+      expect(await repo.startImport(explaining as never, id)).toEqual({ skip: 'no import pending' });
       // Found whatever the case (address_key), valid contacts only (u10 is invalid here).
       expect(await repo.storedAddresses(explaining as never, id, ['U5@EXAMPLE.org', 'u10@example.org', 'nobody@example.org'])).toEqual([
         'u5@example.org',
       ]);
       expect(plans[0]).toMatch(/Index Scan using contacts_audience_email_key/);
       expect(plans[0]).not.toMatch(/Seq Scan on contacts|Bitmap|trgm|Sort/);
-      // The settings are the transaction's again.
-      expect(
-        (await client.query(`SELECT current_setting('enable_seqscan') AS seq, current_setting('enable_bitmapscan') AS bitmap`)).rows[0],
-      ).toEqual({ seq: 'on', bitmap: 'on' });
     } finally {
       await client.query('ROLLBACK');
       client.release();

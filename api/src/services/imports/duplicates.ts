@@ -4,7 +4,7 @@
  * already has. Exact, in memory that does not grow with the file.
  *
  * The importer stores the file in segments, one after the other, and marks each segment's
- * duplicates before it writes it:
+ * duplicates before it writes it (its numbers depend on them):
  *  - within the segment, with a set of the segment's own addresses (a segment is bounded);
  *  - against the segments already stored, with a Bloom filter of their addresses
  *    (address-filter.ts, fixed size): most addresses are certainly new; for the few it cannot rule
@@ -36,13 +36,15 @@ export class DuplicateFinder {
   }
 
   /**
-   * Marks the duplicates of the next segment of the file (error DUPLICATE_EMAIL). Called with the
-   * segments in file order, each once every segment before it is stored.
+   * Marks the duplicates of the next segment of the file (error DUPLICATE_EMAIL) that need nothing
+   * stored: those within the segment. Called with the segments in file order. Answers the
+   * contacts that may have an address of an earlier segment, for `markStored` once every segment
+   * before this one is stored.
    */
-  async mark(segment: ContactRow[]): Promise<void> {
+  markWithin(segment: ContactRow[]): Unsure[] {
     /** The segment's valid addresses, lower-cased: the first contact of each is not a duplicate within the segment. */
     const firsts = new Set<string>();
-    const unsure: { contact: ContactRow; address: string }[] = [];
+    const unsure: Unsure[] = [];
     for (const contact of segment) {
       if (contact.error !== null) continue;
       const address = contact.email.toLowerCase();
@@ -51,13 +53,29 @@ export class DuplicateFinder {
         continue;
       }
       firsts.add(address);
-      if (this.filter.mayHave(address)) unsure.push({ contact, address });
+      // A "maybe" may also come from an address earlier in this segment: one lookup more, no harm.
+      if (this.filter.check(address)) unsure.push({ contact, address });
     }
-    if (unsure.length > 0) {
-      // The database finds them by address_key (the same Unicode lower-casing); compared here again as the file is.
-      const stored = new Set((await this.storedAddresses(unsure.map(({ contact }) => contact.email))).map((email) => email.toLowerCase()));
-      for (const { contact, address } of unsure) if (stored.has(address)) contact.error = DUPLICATE_EMAIL;
-    }
-    for (const address of firsts) this.filter.add(address);
+    return unsure;
   }
+
+  /** Marks those of `unsure` whose address a stored contact has; answers how many. */
+  async markStored(unsure: Unsure[]): Promise<number> {
+    if (unsure.length === 0) return 0;
+    // The database finds them by address_key (the same Unicode lower-casing); compared here again as the file is.
+    const stored = new Set((await this.storedAddresses(unsure.map(({ contact }) => contact.email))).map((email) => email.toLowerCase()));
+    let marked = 0;
+    for (const { contact, address } of unsure) {
+      if (!stored.has(address)) continue;
+      contact.error = DUPLICATE_EMAIL;
+      marked++;
+    }
+    return marked;
+  }
+}
+
+/** A contact whose address the filter cannot rule out: it may be a duplicate of an earlier segment's. */
+export interface Unsure {
+  contact: ContactRow;
+  address: string;
 }

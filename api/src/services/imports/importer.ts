@@ -137,9 +137,10 @@ const SEGMENT_CHARS = 1024 * 1024;
 
 /**
  * Copies the file's contacts within the transaction, a segment at a time; resolves with the rows
- * (counts, headers), or undefined for a file without a header. A segment's duplicates are marked
- * (duplicates.ts) once the segments before it are stored, then it is stored while the next one is
- * read and parsed, so that Node and PostgreSQL work at the same time.
+ * (counts, headers), or undefined for a file without a header. A segment is stored while the next
+ * one is read, parsed, checked for duplicates (duplicates.ts; the few that need the database wait
+ * for the segments before them to be stored) and written as COPY text, so that Node and PostgreSQL
+ * work at the same time and PostgreSQL waits for Node only as long as a statement takes to start.
  */
 async function copyContacts(
   repo: ImportRepository,
@@ -153,10 +154,17 @@ async function copyContacts(
   let storing: Promise<void> | undefined;
   try {
     for await (const segment of segmentsOf(input, audienceId, limits, state, tuning.segmentRows ?? SEGMENT_ROWS)) {
+      const rows = state.rows!;
+      const unsure = duplicates.markWithin(segment);
+      // Written before the answers for the unsure ones come, as if none were a duplicate: most are not.
+      const numbering = rows.numbering;
+      let text = rows.copyText(segment);
+      // The segments before are stored: the next COPY may start, and the lookup sees them.
       await storing;
-      await duplicates.mark(segment);
-      let text = '';
-      for (const contact of segment) text += state.rows!.copyLine(contact);
+      if ((await duplicates.markStored(unsure)) > 0) {
+        rows.rewind(numbering);
+        text = rows.copyText(segment);
+      }
       storing = repo.copyContacts(tx, text);
       // Awaited with the next segment, or below; a failure is not left unhandled until then.
       storing.catch(() => undefined);

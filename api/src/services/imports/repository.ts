@@ -51,6 +51,11 @@ export function importRepository(db: Database) {
       // search still reads quickly.
       await tx.query(`SET LOCAL work_mem = '64MB'`);
       await tx.query(`SET LOCAL gin_pending_list_limit = '16MB'`);
+      // For storedAddresses, which must descend the address index. The transaction's other statements
+      // read and update one audience by its key and copy contacts: none wants a sort or a scan of a table.
+      await tx.query(`SET LOCAL enable_sort = off`);
+      await tx.query(`SET LOCAL enable_seqscan = off`);
+      await tx.query(`SET LOCAL enable_bitmapscan = off`);
       await lockAudience(tx, audienceId);
       const { rows } = await tx.query<{ is_importing: boolean; deleted: boolean; source: string | null; name: string }>(
         'SELECT is_importing, deleted_at IS NOT NULL AS deleted, source, name FROM audiences WHERE id = $1',
@@ -77,16 +82,10 @@ export function importRepository(db: Database) {
      * planner cannot be left to choose: inside the import's transaction its statistics know nothing
      * of the contacts just copied, so it believes the audience has a row or two and would read all
      * of them, or the trigram index, for every address (seconds each at a few thousand contacts). The
-     * order asked for is the index's alone, and sorting is off for this statement (as are sequential
-     * and bitmap scans, which need it): every other plan is priced out. The settings are the
-     * transaction's again after.
+     * order asked for is the index's alone, and the import's transaction has sorting off (as well as
+     * sequential and bitmap scans, which would need it; see startImport): every other plan is priced out.
      */
     async storedAddresses(tx: Tx, audienceId: number, emails: string[]): Promise<string[]> {
-      const { rows: before } = await tx.query<{ seqscan: string; bitmapscan: string; sort: string }>(
-        `SELECT current_setting('enable_seqscan') AS seqscan, current_setting('enable_bitmapscan') AS bitmapscan,
-                current_setting('enable_sort') AS sort,
-                set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true)`,
-      );
       const { rows } = await tx.query<{ email: string }>(
         `SELECT stored.email FROM unnest($2::text[]) AS given(email)
            CROSS JOIN LATERAL (SELECT c.email FROM contacts c
@@ -95,10 +94,6 @@ export function importRepository(db: Database) {
                                 ORDER BY address_key(c.email) LIMIT 1) stored
           WHERE address_key(stored.email) = address_key(given.email)`,
         [audienceId, emails, DUPLICATE_EMAIL],
-      );
-      await tx.query(
-        `SELECT set_config('enable_seqscan', $1, true), set_config('enable_bitmapscan', $2, true), set_config('enable_sort', $3, true)`,
-        [before[0]!.seqscan, before[0]!.bitmapscan, before[0]!.sort],
       );
       return rows.map((row) => row.email);
     },
