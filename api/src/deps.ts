@@ -22,6 +22,8 @@ import { createCampaignService, type CampaignService } from './services/campaign
 import { createFollowUpService, type FollowUpService } from './services/campaigns/follow-up-service.js';
 import { createSchedulingService, type SchedulingService } from './services/campaigns/scheduling-service.js';
 import { createTestMailService, type TestMailService } from './services/campaigns/test-mail-service.js';
+import { createImportService, type ImportService } from './services/imports/import-service.js';
+import { importQueues } from './services/imports/queues.js';
 import { createQuotaService, sesSendQuotaSource, type QuotaService } from './services/quota/quota-service.js';
 import { createReportService, type ReportService } from './services/reports/report-service.js';
 import { createSendRateLimiter } from './services/sending/send-rate.js';
@@ -38,6 +40,7 @@ import { createImportSpool, type ImportSpool } from './spool/index.js';
 export const QUEUES = {
   ...audienceQueues,
   ...sendingQueues,
+  ...importQueues,
 };
 
 /** The product's message queue: every feature's queues. */
@@ -47,6 +50,7 @@ export type ProductMessageQueue = MessageQueue<typeof QUEUES>;
 export interface Services {
   activity: ActivityService;
   audiences: AudienceService;
+  imports: ImportService;
   quota: QuotaService;
   sending: SendingService;
   campaigns: CampaignService;
@@ -121,9 +125,15 @@ function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverride
       db,
       activityLog: activity,
       queue: messageQueue,
-      spool,
       importSettings: config.import,
       logger: logger.child({ component: 'audiences' }),
+    }),
+    imports: createImportService({
+      db,
+      queue: messageQueue,
+      spool,
+      importSettings: config.import,
+      logger: logger.child({ component: 'imports' }),
     }),
     quota: createQuotaService(account),
     sending,

@@ -136,6 +136,21 @@ describe('import uploads into the S3 spool', () => {
     expect((s3.requests.get('PUT uploadId') ?? 0) + (s3.requests.get('PUT object') ?? 0)).toBe(puts);
   });
 
+  it('takes the file of the import operation by any path the contract matches to it', async () => {
+    // The operation comes from the contract's match, not from a copy of its route: a copy refused these.
+    for (const pathOf of [(id: number) => `/api/audiences/${id}/import/file/`, (id: number) => `/API/audiences/${id}/import/file`]) {
+      const id = await audience();
+      const res = await request(t.app)
+        .post(`${pathOf(id)}?type=csv`)
+        .set('Authorization', auth)
+        .attach('file', Buffer.from('email\na@example.org\n'), 'contacts.csv');
+      expect(res.status, JSON.stringify(res.body)).toBe(202);
+      const [stored] = await s3.objects();
+      expect(stored).toMatch(new RegExp(`^imports/${id}-`));
+      await t.deps.spool.delete(stored!.slice('imports/'.length));
+    }
+  });
+
   it('refuses a file sent to another route that takes a form, storing nothing', async () => {
     const res = await request(t.app).post('/unsubscribe/some-token').attach('file', Buffer.from('email\na@example.org\n'), 'x.csv');
     expect(res.status).toBeGreaterThanOrEqual(400);

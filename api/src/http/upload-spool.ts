@@ -1,50 +1,70 @@
 /**
  * Contact-import uploads go straight into the import spool (a folder or an S3 bucket) as they
  * arrive: a multer storage engine, handed to the OpenAPI validator's multipart parser, streams the
- * file part through the audience service's receiveUpload (size cap, header check) and never writes
+ * file part through the import service's receiveUpload (size cap, header check) and never writes
  * it anywhere else, nor holds it in memory. The parser's own cap (IMPORT_MAX_BYTES) still answers
  * 413; the spool then aborts the write, as it does when the client hangs up. An upload whose request
  * does not reach the import route (refused by the contract's checks) is removed when the response ends.
  */
+import type { operations } from '@mailroom/api-client';
 import type { Request, RequestHandler } from 'express';
 import { error as validatorErrors } from 'express-openapi-validator';
 import type { Readable } from 'node:stream';
 import type { AppDeps } from '../deps.js';
-import type { SpooledUpload } from '../services/audiences/audience-service.js';
+import type { Upload } from '../services/imports/import-service.js';
 
-/** The one operation that takes a file. */
-const IMPORT_PATH = /^\/api\/audiences\/(\d{1,15})\/import\/file$/;
+/**
+ * The one operation that takes a file, as the contract names it. The validator has matched the
+ * request to its operation before it parses the body, so the route is the contract's, not a copy.
+ */
+const IMPORT_OPERATION = 'importContacts' satisfies keyof operations;
 
-/** A file part as multer hands it to a storage engine, and as the engine leaves it on `req.files`. */
-export interface SpooledFile extends SpooledUpload {
+interface OpenApiRequest {
+  openapi?: { schema?: { operationId?: string }; pathParams?: Record<string, string> };
+}
+
+/** A multipart file part as multer records it on `req.files`: its field, the member's file name, and our upload of it. */
+export interface FilePart {
   fieldname: string;
   originalname: string;
-  stream: Readable;
-  /** Set by the import route once the audience service owns the spooled object. */
+  /** Bytes received (multer's field; the upload's size). */
+  size?: number;
+  upload?: Upload;
+  /** Set by the import route once the import service owns the upload. */
   taken?: boolean;
 }
 
-type Callback = (error: Error | null, info?: Partial<SpooledFile>) => void;
+type Callback = (error: Error | null, info?: Pick<FilePart, 'size' | 'upload'>) => void;
+
+/** The audience of an import request, from the path the validator matched; undefined for any other request. */
+function importedAudience(req: Request): number | undefined {
+  const { schema, pathParams } = (req as OpenApiRequest).openapi ?? {};
+  if (schema?.operationId !== IMPORT_OPERATION) return undefined;
+  const id = pathParams?.id ?? '';
+  // Only names the upload in the spool; the validator checks the parameter itself after the body.
+  return /^\d{1,15}$/.test(id) ? Number(id) : undefined;
+}
 
 /** The multer storage engine (multer's StorageEngine shape: `_handleFile`, `_removeFile`). */
 export function spoolStorage({ services, spool }: Pick<AppDeps, 'services' | 'spool'>) {
   return {
     _handleFile(req: Request, file: { fieldname: string; stream: Readable }, done: Callback): void {
-      const route = IMPORT_PATH.exec(req.path);
-      if (!route || req.method !== 'POST' || file.fieldname !== 'file') {
+      const audienceId = importedAudience(req);
+      if (audienceId === undefined || file.fieldname !== 'file') {
         // No other operation takes a file: read and drop it, and refuse the request.
         file.stream.resume();
         done(new validatorErrors.BadRequest({ path: req.path, message: 'This operation takes no file' }));
         return;
       }
-      services.audiences.receiveUpload(Number(route[1]), file.stream).then(
-        (upload) => done(null, upload),
+      services.imports.receiveUpload(audienceId, file.stream).then(
+        (upload) => done(null, { size: upload.size, upload }),
         (error: unknown) => done(error as Error),
       );
     },
-    _removeFile(_req: Request, file: Partial<SpooledFile>, done: (error: Error | null) => void): void {
-      if (!file.name) return done(null);
-      spool.delete(file.name).then(
+    _removeFile(_req: Request, file: Partial<FilePart>, done: (error: Error | null) => void): void {
+      const name = file.upload?.name;
+      if (!name) return done(null);
+      spool.delete(name).then(
         () => done(null),
         (error: unknown) => done(error as Error),
       );
@@ -52,23 +72,25 @@ export function spoolStorage({ services, spool }: Pick<AppDeps, 'services' | 'sp
   };
 }
 
-/** The spooled file of an import request, now the audience service's to keep or remove. */
-export function takeSpooledFile(req: Request, fieldname: string): SpooledFile | undefined {
-  const files = (req as { files?: SpooledFile[] }).files;
+/** The file part of an import request, its upload now the import service's to keep or remove. */
+export function takeFilePart(req: Request, fieldname: string): (FilePart & { upload: Upload }) | undefined {
+  const files = (req as { files?: FilePart[] }).files;
   const file = Array.isArray(files) ? files.find((f) => f.fieldname === fieldname) : undefined;
-  if (file) file.taken = true;
-  return file;
+  if (!file?.upload) return undefined;
+  file.taken = true;
+  return file as FilePart & { upload: Upload };
 }
 
-/** Removes, when the response ends, spooled files that no route took (the request was refused before). */
+/** Removes, when the response ends, uploads that no route took (the request was refused before). */
 export function removeUntakenUploads({ spool, logger }: Pick<AppDeps, 'spool' | 'logger'>): RequestHandler {
   return (req, res, next) => {
     res.on('close', () => {
       const files = (req as { files?: unknown }).files;
       if (!Array.isArray(files)) return;
-      for (const file of files as Partial<SpooledFile>[]) {
-        if (file.name && !file.taken) {
-          spool.delete(file.name).catch((err: unknown) => logger.warn({ err, name: file.name }, 'could not remove a spooled upload'));
+      for (const file of files as Partial<FilePart>[]) {
+        const name = file.upload?.name;
+        if (name && !file.taken) {
+          spool.delete(name).catch((err: unknown) => logger.warn({ err, upload: name }, 'could not remove an upload'));
         }
       }
     });

@@ -5,9 +5,9 @@
  * (`node --import tsx src/workers/main.ts`) runs as a child process and is SIGKILLed while
  * PostgreSQL is in the middle of its COPY (seen in pg_stat_progress_copy), then a new worker
  * process is started:
- *  - the spool file is still there: the import runs again and completes with exact counts and no
+ *  - the upload is still in the spool: the import runs again and completes with exact counts and no
  *    row left over from the killed attempt;
- *  - the spool file is gone: the import is failed with the importer's message, no contacts.
+ *  - the upload is gone: the import is failed with the importer's message, no contacts.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -22,7 +22,7 @@ import { startApiProcess, type ApiProcess } from '../../test/support/processes.j
 import { bearer } from '../../test/support/tokens.js';
 import { createLogger } from '../logger.js';
 import { RabbitMqMessageQueue } from '../queue/rabbitmq.js';
-import { FILE_GONE_ERROR } from '../services/contacts/importer.js';
+import { FILE_GONE_ERROR } from '../services/imports/importer.js';
 
 const ROWS = 300_000;
 /** Rows PostgreSQL must have taken into the COPY before the worker is killed. */
@@ -142,7 +142,7 @@ async function uploadCsv(id: number): Promise<void> {
   expect(res.status).toBe(202);
   const audience = await api().get(`/api/audiences/${id}`).set('Authorization', auth);
   expect(audience.body).toMatchObject({ isImporting: true, importErrorMessage: null, numberOfContacts: 0 });
-  // Published with the broker's confirm: the job sits in RabbitMQ with nobody consuming yet.
+  // Published with the broker's confirm: the message sits in RabbitMQ with nobody consuming yet.
   expect(await queueState(importQueue)).toEqual({ messages: 1, consumers: 0 });
 }
 
@@ -181,7 +181,7 @@ async function expectCrashLeftNothing(id: number): Promise<void> {
   expect(audience.body).toMatchObject({ isImporting: true, numberOfContacts: 0, importErrorMessage: null, source: null });
   // The unacked message went back to the broker for the next worker.
   await waitFor(
-    'the unacked job to be back in its queue',
+    'the unacked message to be back in its queue',
     async () => {
       const state = await queueState(importQueue);
       return state.messages === 1 && state.consumers === 0 ? state : undefined;
@@ -199,7 +199,7 @@ async function stopGracefully(worker: WorkerProcess): Promise<void> {
 }
 
 async function expectQueuesEmpty(): Promise<void> {
-  // The job was acked (not back in the queue after the worker left) and not dead-lettered.
+  // The message was acked (not back in the queue after the worker left) and not dead-lettered.
   expect(await queueState(importQueue)).toEqual({ messages: 0, consumers: 0 });
   expect((await queueState(`${importQueue}.dead`)).messages).toBe(0);
 }
@@ -258,14 +258,14 @@ describe('a worker killed in the middle of an import', () => {
     async () => {
       const id = await createAudience('Crash then resume');
       await uploadCsv(id);
-      const spooled = await spoolFiles(id);
-      expect(spooled).toHaveLength(1);
+      const uploads = await spoolFiles(id);
+      expect(uploads).toHaveLength(1);
 
       const rowsAtKill = await crashMidImport(id, 'worker 1 (killed)');
       expect(rowsAtKill).toBeGreaterThanOrEqual(KILL_AFTER_ROWS);
       await expectCrashLeftNothing(id);
-      // The file stays for the redelivered job.
-      expect(await spoolFiles(id)).toEqual(spooled);
+      // The upload stays for the redelivered message.
+      expect(await spoolFiles(id)).toEqual(uploads);
 
       const worker = startWorker('worker 2 (resumes)');
       const done = await waitImportOver(id, worker);
@@ -286,7 +286,7 @@ describe('a worker killed in the middle of an import', () => {
         numberOfContacts: ROWS,
         numberOfContactsWithErrors: 0,
       });
-      expect(existsSync(join(importDir, spooled[0]!))).toBe(false);
+      expect(existsSync(join(importDir, uploads[0]!))).toBe(false);
 
       await stopGracefully(worker);
       await expectQueuesEmpty();
@@ -296,16 +296,16 @@ describe('a worker killed in the middle of an import', () => {
   );
 
   it(
-    'is failed cleanly by the next worker when the spooled file is gone',
+    'is failed cleanly by the next worker when the upload is gone',
     async () => {
       const id = await createAudience('Crash, file lost');
       await uploadCsv(id);
-      const spooled = await spoolFiles(id);
-      expect(spooled).toHaveLength(1);
+      const uploads = await spoolFiles(id);
+      expect(uploads).toHaveLength(1);
 
       await crashMidImport(id, 'worker 3 (killed)');
       await expectCrashLeftNothing(id);
-      await unlink(join(importDir, spooled[0]!));
+      await unlink(join(importDir, uploads[0]!));
 
       const worker = startWorker('worker 4 (file gone)');
       const done = await waitImportOver(id, worker);

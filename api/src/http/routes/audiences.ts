@@ -4,28 +4,29 @@
  * DomainErrors become statuses in the one error handler.
  *
  * Uploads: the OpenAPI validator's multipart parser has already streamed the file into the import
- * spool (upload-spool.ts), capped at IMPORT_MAX_BYTES (413 above it); the service queues it or
- * removes it.
+ * spool (upload-spool.ts), capped at IMPORT_MAX_BYTES (413 above it); the import service queues it
+ * or removes it.
  */
 import { Router, type Request } from 'express';
 import { pipeline } from 'node:stream/promises';
 import { memberOf } from '../../auth/middleware.js';
 import type { AppDeps } from '../../deps.js';
-import { DELETE_QUEUED, type ImportUpload } from '../../services/audiences/audience-service.js';
+import { DELETE_QUEUED } from '../../services/audiences/audience-service.js';
+import type { ImportInput } from '../../services/imports/import-service.js';
 import { contentDisposition, startDownload } from '../download.js';
 import { bool, id, pageQuery, str } from '../request.js';
-import { takeSpooledFile } from '../upload-spool.js';
+import { takeFilePart } from '../upload-spool.js';
 
-function uploadOf(req: Request): ImportUpload {
-  const file = takeSpooledFile(req, 'file');
-  if (file) return { kind: 'file', name: file.name, size: file.size, problem: file.problem, originalName: file.originalname };
+function importInputOf(req: Request): ImportInput {
+  const file = takeFilePart(req, 'file');
+  if (file) return { kind: 'file', fileName: file.originalname, upload: file.upload };
   // Pasted text may also come as a plain form field.
   const text = (req.body as { file?: unknown } | undefined)?.file;
   return typeof text === 'string' && text !== '' ? { kind: 'text', text } : undefined;
 }
 
 export function audiencesRouter({ services }: Pick<AppDeps, 'services'>): Router {
-  const { audiences } = services;
+  const { audiences, imports } = services;
   const router = Router();
 
   router.get('/api/audiences', async (req, res) => {
@@ -50,7 +51,7 @@ export function audiencesRouter({ services }: Pick<AppDeps, 'services'>): Router
   });
 
   router.post('/api/audiences/:id/import/file', async (req, res) => {
-    const message = await audiences.acceptImport(id(req), str(req.query.type), uploadOf(req), memberOf(req));
+    const message = await imports.accept(id(req), str(req.query.type), importInputOf(req), memberOf(req));
     res.status(202).json({ message });
   });
 

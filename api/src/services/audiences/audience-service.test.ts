@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
@@ -7,7 +7,8 @@ import { createTestDatabase, type TestDatabase } from '../../../test/support/db.
 import type { ImportSettings } from '../../config.js';
 import type { MessageQueue } from '../../queue/typed-message-queue.js';
 import type { audienceQueues } from './queues.js';
-import { importContacts } from '../contacts/importer.js';
+import { importContacts } from '../imports/importer.js';
+import { importRepository } from '../imports/repository.js';
 import { DomainError } from '../errors.js';
 import { createAudienceService } from './audience-service.js';
 import { audienceLockArgs } from './locks.js';
@@ -17,11 +18,9 @@ let db: TestDatabase;
 let settings: ImportSettings;
 let dir: string;
 const published: { queue: string; payload: unknown }[] = [];
-let failPublish = false;
 
 const queue = {
   publish: async (name: string, payload: unknown) => {
-    if (failPublish) throw new Error('broker down');
     published.push({ queue: name, payload });
   },
 } as unknown as MessageQueue<typeof audienceQueues>;
@@ -34,7 +33,6 @@ const service = () =>
     db: db.database,
     activityLog,
     queue,
-    spool: folderSpool(dir),
     importSettings: settings,
     logger: pino({ level: 'silent' }),
   });
@@ -60,8 +58,8 @@ async function audienceWithContacts(count: number): Promise<number> {
   await db.pool.query('UPDATE audiences SET is_importing = true WHERE id = $1', [id]);
   await writeFile(join(dir, `${id}.csv`), ['email', ...Array.from({ length: count }, (_, i) => `c${i}@example.org`)].join('\n'));
   const outcome = await importContacts(
-    db.database,
-    { audienceId: id, path: `${id}.csv`, source: 'CSV' },
+    importRepository(db.database),
+    { audienceId: id, upload: `${id}.csv`, source: 'CSV' },
     { spool: folderSpool(dir), limits: settings },
   );
   expect(outcome.status).toBe('imported');
@@ -113,71 +111,16 @@ describe('delete and purge', () => {
   });
 });
 
-describe('accepting an import', () => {
-  it('releases the audience and the file when the job cannot be queued', async () => {
-    const { id } = await service().create('broker down', actor);
-    failPublish = true;
-    try {
-      await expect(service().acceptImport(id, 'text', { kind: 'text', text: 'email\na@example.org\n' }, actor)).rejects.toThrow(
-        'broker down',
-      );
-    } finally {
-      failPublish = false;
-    }
-    expect(await service().get(id)).toMatchObject({ isImporting: false });
-    expect(await readdir(dir)).not.toContainEqual(expect.stringMatching(new RegExp(`^${id}-`)));
-
-    expect(await service().acceptImport(id, 'text', { kind: 'text', text: 'email\na@example.org\n' }, actor)).toEqual(expect.any(String));
-    expect(published.at(-1)).toEqual({
-      queue: 'contact-import',
-      payload: {
-        audienceId: id,
-        path: expect.stringMatching(new RegExp(`^${id}-[0-9a-f-]+\\.csv$`)),
-        source: 'TEXT',
-        memberEmail: actor.email,
-      },
-    });
-  });
-});
-
 describe('sweep', () => {
-  it('fails stale imports no worker holds, re-queues lost purges, removes old spool files', async () => {
+  it('re-queues lost purges', async () => {
     const s = service();
-    const stale = (await s.create('stale', actor)).id;
-    const fresh = (await s.create('fresh', actor)).id;
-    const held = (await s.create('held', actor)).id;
     const lost = (await s.create('lost purge', actor)).id;
-    await db.pool.query(
-      `UPDATE audiences SET is_importing = true,
-              import_started_at = CASE WHEN id = $2 THEN now() ELSE now() - interval '1 hour' END
-        WHERE id IN ($1, $2, $3)`,
-      [stale, fresh, held],
-    );
+    const recent = (await s.create('recent delete', actor)).id;
     await db.pool.query(`UPDATE audiences SET deleted_at = now() - interval '1 hour' WHERE id = $1`, [lost]);
-    const oldFile = join(dir, 'old.csv');
-    const newFile = join(dir, 'new.csv');
-    await writeFile(oldFile, 'email\n');
-    await writeFile(newFile, 'email\n');
-    const anHourAgo = new Date(Date.now() - 3_600_000);
-    await utimes(oldFile, anHourAgo, anHourAgo);
-
-    const worker = await db.pool.connect();
-    await worker.query('BEGIN');
-    await worker.query(`SELECT pg_advisory_xact_lock(${audienceLockArgs('$1')})`, [held]);
-    try {
-      const result = await s.sweep();
-      expect(result.failedImports).toEqual([stale]);
-      expect(result.requeuedPurges).toContain(lost);
-    } finally {
-      await worker.query('COMMIT');
-      worker.release();
-    }
-    expect(await s.get(stale)).toMatchObject({ isImporting: false, importErrorMessage: 'Import was interrupted; please import again.' });
-    expect(await s.get(fresh)).toMatchObject({ isImporting: true });
-    expect(await s.get(held)).toMatchObject({ isImporting: true });
+    await db.pool.query(`UPDATE audiences SET deleted_at = now() WHERE id = $1`, [recent]);
+    const { requeuedPurges } = await s.sweep();
+    expect(requeuedPurges).toContain(lost);
+    expect(requeuedPurges).not.toContain(recent);
     expect(published).toContainEqual({ queue: 'audience-delete', payload: { audienceId: lost } });
-    const files = await readdir(dir);
-    expect(files).toContain('new.csv');
-    expect(files).not.toContain('old.csv');
   });
 });

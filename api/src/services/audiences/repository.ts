@@ -1,6 +1,6 @@
 /**
- * The audiences table, through its Sequelize model; raw SQL only for the stale-import claim, which
- * needs an advisory lock per row. A deleted audience (deleted_at set) is invisible to every read
+ * The audiences table, through its Sequelize model (an import's statements on it are the imports
+ * repository's). A deleted audience (deleted_at set) is invisible to every read
  * here; its row stays until its contacts are purged.
  */
 import type { Audience } from '@mailroom/api-client';
@@ -71,36 +71,6 @@ export function audienceRepository(db: Database) {
         { where: { id, ...LIVE }, returning: true, transaction: tx.transaction },
       );
       return rows[0]?.name;
-    },
-
-    /**
-     * Sets isImporting when the audience can take an import (live, no source, none running), holding
-     * the audience's lock to the end of the transaction: an importer handed the job before the commit
-     * waits for it, then sees the claim.
-     */
-    async claimImport(tx: Tx, id: number): Promise<boolean> {
-      await tx.query(`SELECT pg_advisory_xact_lock(${audienceLockArgs('$1')})`, [id]);
-      const [count] = await Audiences.update(
-        { isImporting: true, importErrorMessage: null, importStartedAt: new Date() },
-        { where: { id, ...LIVE, source: null, isImporting: false }, transaction: tx.transaction },
-      );
-      return count === 1;
-    },
-
-    /**
-     * Fails imports older than `staleAfterMs` that no worker holds (the audience lock is free): their
-     * message is gone (dead-lettered, or lost with an in-process queue on restart).
-     */
-    async failStaleImports(staleAfterMs: number, message: string): Promise<number[]> {
-      const { rows } = await db.query<{ id: number }>(
-        `UPDATE audiences SET is_importing = false, import_error_message = $2, import_started_at = NULL, updated_at = now()
-          WHERE id IN (SELECT id FROM audiences
-                        WHERE is_importing AND (import_started_at IS NULL OR import_started_at < now() - $1 * interval '1 millisecond'))
-            AND pg_try_advisory_xact_lock(${audienceLockArgs('id')})
-          RETURNING id`,
-        [staleAfterMs, message],
-      );
-      return rows.map((row) => row.id);
     },
 
     /**

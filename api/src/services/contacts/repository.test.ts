@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/db.js';
 import { createSearchCache } from '../search-index.js';
 import { csvCell, exportContactsCsv } from './export.js';
-import { importContacts } from './importer.js';
-import { DUPLICATE_EMAIL, INVALID_EMAIL } from './email.js';
+import { importContacts } from '../imports/importer.js';
 import { folderSpool } from '../../spool/folder-spool.js';
-import { findContactPage, likeContains, unconfirmedDuplicates, validAddressesAfter, type AudienceContactCounts } from './repository.js';
+import { importRepository } from '../imports/repository.js';
+import { findContactPage, likeContains, type AudienceContactCounts } from './repository.js';
 
 let db: TestDatabase;
 let dir: string;
@@ -24,8 +24,8 @@ async function imported(content: string): Promise<AudienceContactCounts> {
   const id = rows[0]!.id;
   await writeFile(join(dir, `${id}.csv`), content);
   const outcome = await importContacts(
-    db.database,
-    { audienceId: id, path: `${id}.csv`, source: 'CSV' },
+    importRepository(db.database),
+    { audienceId: id, upload: `${id}.csv`, source: 'CSV' },
     {
       spool: folderSpool(dir),
       limits: { maxLineChars: 1000, maxColumns: 10 },
@@ -123,91 +123,6 @@ describe('findContactPage', () => {
     expect({ total: valid.totalItems, emails: emails(valid) }).toEqual({ total: all.length, emails: all.slice(10_000, 10_010) });
     // Without a search, everything.
     expect((await find(big, { page: 1003, limit: 10 })).items).toHaveLength(2);
-  });
-});
-
-describe('confirming the duplicates an import marked', () => {
-  /** Contacts stored as an import would number them, with the errors given. */
-  async function stored(contacts: [email: string, error?: string][]): Promise<number> {
-    const { rows } = await db.pool.query<{ id: number }>(`INSERT INTO audiences (name) VALUES ('d') RETURNING id`);
-    const id = rows[0]!.id;
-    let valid = 0;
-    let errors = 0;
-    for (const [i, [email, error]] of contacts.entries()) {
-      await db.pool.query(
-        'INSERT INTO contacts (audience_id, seq, valid_seq, error_seq, email, error_message) VALUES ($1, $2, $3, $4, $5, $6)',
-        [id, i + 1, error ? null : ++valid, error ? ++errors : null, email, error ?? null],
-      );
-    }
-    return id;
-  }
-
-  it('leaves the duplicates with no valid contact of the same address (ASCII case folded) before them', async () => {
-    const id = await stored([
-      ['ann@example.org'],
-      ['ANN@Example.org', DUPLICATE_EMAIL],
-      ['bob@example.org', DUPLICATE_EMAIL],
-      ['bob@example.org'],
-      ['zoë@exämple.de'],
-      ['ZOË@exämple.de', DUPLICATE_EMAIL],
-      ['cid@example', INVALID_EMAIL],
-      ['cid@example', DUPLICATE_EMAIL],
-      ['ann@example.org', DUPLICATE_EMAIL],
-    ]);
-    const left = [
-      { seq: 3, errorSeq: 2, email: 'bob@example.org' },
-      { seq: 6, errorSeq: 3, email: 'ZOË@exämple.de' },
-      { seq: 8, errorSeq: 5, email: 'cid@example' },
-    ];
-    expect(await unconfirmedDuplicates(db.pool, id, 0, 10)).toEqual(left);
-    expect(await unconfirmedDuplicates(db.pool, id, 0, 2)).toEqual(left.slice(0, 2));
-    expect(await unconfirmedDuplicates(db.pool, id, 3, 10)).toEqual(left.slice(2));
-    expect(await unconfirmedDuplicates(db.pool, audience.id, 0, 10)).toEqual([]);
-  });
-
-  it('joins by hash while the planner does not know the new contacts yet', async () => {
-    await db.pool.query('ANALYZE contacts');
-    const { rows } = await db.pool.query<{ id: number }>(`INSERT INTO audiences (name) VALUES ('new') RETURNING id`);
-    const id = rows[0]!.id;
-    // 2,000 addresses, then 200 duplicates of them: numbered as an import numbers them.
-    await db.pool.query(
-      `INSERT INTO contacts (audience_id, seq, valid_seq, error_seq, email, error_message)
-       SELECT $1, n, CASE WHEN n <= 2000 THEN n END, CASE WHEN n > 2000 THEN n - 2000 END,
-              'u' || ((n - 1) % 2000) || '@example.org', CASE WHEN n > 2000 THEN $2 END
-         FROM generate_series(1, 2200) n`,
-      [id, DUPLICATE_EMAIL],
-    );
-    const client = await db.pool.connect();
-    try {
-      await client.query('BEGIN');
-      const plans: string[] = [];
-      const explaining = {
-        query: async (text: string, params?: unknown[]) => {
-          if (!text.trimStart().startsWith('WITH')) return client.query(text, params);
-          const result = await client.query(`EXPLAIN ${text}`, params);
-          plans.push(result.rows.map((row: { 'QUERY PLAN': string }) => row['QUERY PLAN']).join('\n'));
-          return { ...result, rows: [] };
-        },
-      };
-      await unconfirmedDuplicates(explaining as never, id, 0, 10);
-      expect(plans[0]).toMatch(/Hash Semi Join/);
-      expect(plans[0]).not.toMatch(/Nested Loop|Merge/);
-      // The settings are the transaction's again.
-      expect((await client.query(`SELECT current_setting('enable_nestloop') AS s`)).rows[0]).toEqual({ s: 'on' });
-      expect(await unconfirmedDuplicates(client, id, 0, 10)).toEqual([]);
-    } finally {
-      await client.query('ROLLBACK');
-      client.release();
-    }
-  });
-
-  it('reads the valid addresses in file order, a page at a time', async () => {
-    const id = await stored([['a@example.org'], ['x', INVALID_EMAIL], ['b@example.org'], ['c@example.org']]);
-    expect(await validAddressesAfter(db.pool, id, 0, 2)).toEqual([
-      { seq: 1, errorSeq: null, email: 'a@example.org' },
-      { seq: 3, errorSeq: null, email: 'b@example.org' },
-    ]);
-    expect(await validAddressesAfter(db.pool, id, 3, 2)).toEqual([{ seq: 4, errorSeq: null, email: 'c@example.org' }]);
   });
 });
 

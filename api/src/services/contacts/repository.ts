@@ -15,7 +15,6 @@
 import type { Contact } from '@mailroom/api-client';
 import type { Sql } from '../../db/database.js';
 import { countOf, pageOf, searchIndexOf, stateFilter, STATES, termKey, type SearchCache } from '../search-index.js';
-import { DUPLICATE_EMAIL } from './email.js';
 
 /** A search index's state of a contact with an error; 0 for a valid one. */
 const HAS_ERROR = 1;
@@ -130,61 +129,4 @@ export async function deleteContactBatch(tx: Sql, audienceId: number, limit: num
     [audienceId],
   );
   return rowCount;
-}
-
-/** A contact as the import stored it: its place in the file, among its contacts with an error, and its address. */
-export interface StoredAddress {
-  seq: number;
-  errorSeq: number | null;
-  email: string;
-}
-
-/**
- * Contacts of an audience marked as duplicates (by the import, which finds them by hash) that
- * PostgreSQL cannot confirm: no valid contact before them has the same address, compared with
- * ASCII case folding. Equal under ASCII folding means equal under any case folding, so what this
- * confirms is certain; what it leaves (`ZOË` after `zoë`, or a hash collision) the caller compares
- * itself. At most `limit` of them after `afterErrorSeq`, in file order.
- *
- * The duplicates come from the error_seq index; the valid contacts are read once, each looked up
- * in a hash of the duplicates' addresses. `COLLATE "C"` makes lower() fold ASCII letters only,
- * whatever the database's locale. `db`: the import's transaction, before its commit: the planner's
- * statistics do not count the new contacts yet, so it would guess a row or two on each side and loop
- * over the duplicates once per contact (five minutes at 200,000 contacts). Hash joins only, then,
- * for this statement.
- */
-export async function unconfirmedDuplicates(db: Sql, audienceId: number, afterErrorSeq: number, limit: number): Promise<StoredAddress[]> {
-  const { rows: settings } = await db.query<{ nestloop: string; mergejoin: string }>(
-    `SELECT current_setting('enable_nestloop') AS nestloop, current_setting('enable_mergejoin') AS mergejoin,
-            set_config('enable_nestloop', 'off', true), set_config('enable_mergejoin', 'off', true)`,
-  );
-  const { rows } = await db.query<StoredAddress>(
-    `WITH duplicates AS MATERIALIZED (
-       SELECT seq, error_seq, email, lower(email COLLATE "C") AS address FROM contacts
-        WHERE audience_id = $1 AND error_seq > $3 AND error_message = $2
-     ), firsts AS (
-       SELECT lower(email COLLATE "C") AS address, min(seq) AS seq FROM contacts
-        WHERE audience_id = $1 AND valid_seq IS NOT NULL AND lower(email COLLATE "C") IN (SELECT address FROM duplicates)
-        GROUP BY 1
-     )
-     SELECT d.seq, d.error_seq AS "errorSeq", d.email FROM duplicates d LEFT JOIN firsts f ON f.address = d.address
-      WHERE f.seq IS NULL OR f.seq > d.seq
-      ORDER BY d.error_seq LIMIT $4`,
-    [audienceId, DUPLICATE_EMAIL, afterErrorSeq, limit],
-  );
-  await db.query(`SELECT set_config('enable_nestloop', $1, true), set_config('enable_mergejoin', $2, true)`, [
-    settings[0]!.nestloop,
-    settings[0]!.mergejoin,
-  ]);
-  return rows;
-}
-
-/** Valid contacts of an audience in file order, `limit` at a time after `afterSeq`. */
-export async function validAddressesAfter(db: Sql, audienceId: number, afterSeq: number, limit: number): Promise<StoredAddress[]> {
-  const { rows } = await db.query<StoredAddress>(
-    `SELECT seq, error_seq AS "errorSeq", email FROM contacts
-      WHERE audience_id = $1 AND seq > $2 AND valid_seq IS NOT NULL ORDER BY seq LIMIT $3`,
-    [audienceId, afterSeq, limit],
-  );
-  return rows;
 }

@@ -9,7 +9,7 @@
 import type { SuppressionAddResult } from '@mailroom/api-client';
 import { Readable } from 'node:stream';
 import type { Database } from '../../db/database.js';
-import { csvRecords, ImportFileError, isBlankRecord, type ImportLimits } from '../contacts/csv.js';
+import { csvRecords, ImportFileError, isBlankRecord, type ImportLimits } from '../imports/csv.js';
 import { INVALID_EMAIL, isValidEmail, MISSING_EMAIL } from '../contacts/email.js';
 import { recordActivity, type ActivityService, type Actor } from '../activity/activity-service.js';
 import { DomainError } from '../errors.js';

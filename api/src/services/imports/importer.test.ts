@@ -6,9 +6,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/db.js';
 import { ENCODING_ERROR, EMPTY_FILE_ERROR } from './csv.js';
-import { DUPLICATE_EMAIL, INVALID_EMAIL, MISSING_EMAIL } from './email.js';
-import { FILE_GONE_ERROR, IMPORT_FAILED_ERROR, importContacts, NO_CONTACTS_ERROR, type ImportSource } from './importer.js';
+import { DUPLICATE_EMAIL, INVALID_EMAIL, MISSING_EMAIL } from '../contacts/email.js';
+import { FILE_GONE_ERROR, IMPORT_FAILED_ERROR, importContacts, NO_CONTACTS_ERROR } from './importer.js';
+import type { ImportSource } from './queues.js';
 import { folderSpool } from '../../spool/folder-spool.js';
+import { importRepository } from './repository.js';
 
 let db: TestDatabase;
 let dir: string;
@@ -23,20 +25,24 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** An audience waiting for its import (as the API leaves it), and its spooled file. */
+/** An audience waiting for its import (as the API leaves it), and its upload in the spool. */
 async function pendingImport(content: string | Buffer) {
   const { rows } = await db.pool.query<{ id: number }>(
     `INSERT INTO audiences (name, is_importing, import_started_at) VALUES ('a', true, now()) RETURNING id`,
   );
-  const path = `${randomUUID()}.csv`;
-  await writeFile(join(dir, path), content);
-  return { audienceId: rows[0]!.id, path };
+  const upload = `${randomUUID()}.csv`;
+  await writeFile(join(dir, upload), content);
+  return { audienceId: rows[0]!.id, upload };
 }
 
 async function run(content: string | Buffer, source: ImportSource = 'CSV', finalAttempt = false) {
-  const job = await pendingImport(content);
-  const outcome = await importContacts(db.database, { ...job, source }, { spool: folderSpool(dir), limits, finalAttempt });
-  return { ...job, outcome };
+  const pending = await pendingImport(content);
+  const outcome = await importContacts(
+    importRepository(db.database),
+    { ...pending, source },
+    { spool: folderSpool(dir), limits, finalAttempt },
+  );
+  return { ...pending, outcome };
 }
 
 async function audience(id: number) {
@@ -62,9 +68,9 @@ describe('importContacts', () => {
       'Cid;not-an-address;Nice\r\n' +
       'Ann 2;ANN@example.org;"Multi\r\nline"\r\n' +
       'Dee;dee@example.org\r\n';
-    const { audienceId, path, outcome } = await run(content, 'TEXT');
+    const { audienceId, upload, outcome } = await run(content, 'TEXT');
     expect(outcome).toEqual({ status: 'imported', contacts: 5, contactsWithErrors: 3, headers: ['First Name', 'City'] });
-    expect(existsSync(join(dir, path))).toBe(false);
+    expect(existsSync(join(dir, upload))).toBe(false);
 
     const a = await audience(audienceId);
     expect(a).toMatchObject({
@@ -152,7 +158,7 @@ describe('importContacts', () => {
     ['a header only', 'email,name\n', NO_CONTACTS_ERROR],
     ['no email column', 'name,city\nAnn,Paris\n', 'The file has no email column.'],
   ])('fails cleanly on %s, leaving the audience as it was', async (_case, content, message) => {
-    const { audienceId, path, outcome } = await run(content);
+    const { audienceId, upload, outcome } = await run(content);
     expect(outcome).toEqual({ status: 'failed', message });
     expect(await audience(audienceId)).toMatchObject({
       is_importing: false,
@@ -162,7 +168,7 @@ describe('importContacts', () => {
       number_of_contacts: 0,
     });
     expect(await contacts(audienceId)).toEqual([]);
-    expect(existsSync(join(dir, path))).toBe(false);
+    expect(existsSync(join(dir, upload))).toBe(false);
   });
 
   it('rolls back rows already copied when the file turns out bad late', async () => {
@@ -174,11 +180,11 @@ describe('importContacts', () => {
     expect(await contacts(audienceId)).toEqual([]);
   });
 
-  it('fails cleanly when the spooled file is gone', async () => {
+  it('fails cleanly when the upload is gone', async () => {
     const { audienceId } = await pendingImport('email\na@example.org\n');
     const outcome = await importContacts(
-      db.database,
-      { audienceId, path: 'missing.csv', source: 'CSV' },
+      importRepository(db.database),
+      { audienceId, upload: 'missing.csv', source: 'CSV' },
       { spool: folderSpool(dir), limits },
     );
     expect(outcome).toEqual({ status: 'failed', message: FILE_GONE_ERROR });
@@ -190,44 +196,52 @@ describe('importContacts', () => {
     expect(first.outcome.status).toBe('imported');
     const again = await pendingImport('email\nb@example.org\n');
     await db.pool.query('UPDATE audiences SET is_importing = false WHERE id = $1', [again.audienceId]);
-    expect(await importContacts(db.database, { ...again, source: 'CSV' }, { spool: folderSpool(dir), limits })).toEqual({
+    expect(await importContacts(importRepository(db.database), { ...again, source: 'CSV' }, { spool: folderSpool(dir), limits })).toEqual({
       status: 'skipped',
       reason: 'no import pending',
     });
     const deleted = await pendingImport('email\nc@example.org\n');
     await db.pool.query('UPDATE audiences SET deleted_at = now() WHERE id = $1', [deleted.audienceId]);
-    expect(await importContacts(db.database, { ...deleted, source: 'CSV' }, { spool: folderSpool(dir), limits })).toMatchObject({
+    expect(
+      await importContacts(importRepository(db.database), { ...deleted, source: 'CSV' }, { spool: folderSpool(dir), limits }),
+    ).toMatchObject({
       status: 'skipped',
     });
     expect(await contacts(deleted.audienceId)).toEqual([]);
   });
 
   it('leaves a database failure to the queue to retry, and fails the import on the last attempt', async () => {
-    const job = await pendingImport('email\na@example.org\n');
+    const pending = await pendingImport('email\na@example.org\n');
     // A data layer whose transactions fail, as when the database goes away mid-import.
     const broken = { transaction: () => Promise.reject(new Error('connection refused')), query: db.database.query.bind(db.database) };
     const options = { spool: folderSpool(dir), limits };
-    await expect(importContacts(broken as never, { ...job, source: 'CSV' }, options)).rejects.toThrow('connection refused');
-    expect(await audience(job.audienceId)).toMatchObject({ is_importing: true });
-    expect(existsSync(join(dir, job.path))).toBe(true);
+    await expect(importContacts(importRepository(broken as never), { ...pending, source: 'CSV' }, options)).rejects.toThrow(
+      'connection refused',
+    );
+    expect(await audience(pending.audienceId)).toMatchObject({ is_importing: true });
+    expect(existsSync(join(dir, pending.upload))).toBe(true);
 
-    expect(await importContacts(broken as never, { ...job, source: 'CSV' }, { ...options, finalAttempt: true })).toEqual({
+    expect(
+      await importContacts(importRepository(broken as never), { ...pending, source: 'CSV' }, { ...options, finalAttempt: true }),
+    ).toEqual({
       status: 'failed',
       message: IMPORT_FAILED_ERROR,
     });
-    expect(await audience(job.audienceId)).toMatchObject({ is_importing: false, import_error_message: IMPORT_FAILED_ERROR });
+    expect(await audience(pending.audienceId)).toMatchObject({ is_importing: false, import_error_message: IMPORT_FAILED_ERROR });
   });
 
   it('runs again from the start after an interrupted attempt (redelivery)', async () => {
-    const job = await pendingImport('email\na@example.org\nb@example.org\n');
+    const pending = await pendingImport('email\na@example.org\nb@example.org\n');
     // The first attempt dies inside its transaction: nothing of it is left.
     const client = await db.pool.connect();
     await client.query('BEGIN');
-    await client.query(`INSERT INTO contacts (audience_id, seq, valid_seq, email) VALUES ($1, 1, 1, 'a@example.org')`, [job.audienceId]);
+    await client.query(`INSERT INTO contacts (audience_id, seq, valid_seq, email) VALUES ($1, 1, 1, 'a@example.org')`, [
+      pending.audienceId,
+    ]);
     client.release(true);
-    const outcome = await importContacts(db.database, { ...job, source: 'CSV' }, { spool: folderSpool(dir), limits });
+    const outcome = await importContacts(importRepository(db.database), { ...pending, source: 'CSV' }, { spool: folderSpool(dir), limits });
     expect(outcome).toMatchObject({ status: 'imported', contacts: 2, contactsWithErrors: 0 });
-    expect((await contacts(job.audienceId)).map((c) => c.email)).toEqual(['a@example.org', 'b@example.org']);
+    expect((await contacts(pending.audienceId)).map((c) => c.email)).toEqual(['a@example.org', 'b@example.org']);
   });
 
   it('refuses contacts of an audience that does not exist (the statement-level foreign key)', async () => {

@@ -6,9 +6,8 @@
  * file order, `valid_seq` over the valid ones, `error_seq` over those with an error. A page is then
  * a range of one of those numbers (see repository.ts), O(page size) even for the last page.
  */
-import { DUPLICATE_EMAIL, INVALID_EMAIL, isValidEmail, MISSING_EMAIL, unsendableReason } from './email.js';
+import { INVALID_EMAIL, isValidEmail, MISSING_EMAIL, unsendableReason } from '../contacts/email.js';
 import { ImportFileError } from './csv.js';
-import { EmailSet } from './email-set.js';
 
 export const NO_EMAIL_COLUMN = 'The file has no email column.';
 
@@ -56,66 +55,95 @@ const COPY_SPECIAL = /[\\\t\n\r]/;
 const COPY_SPECIAL_ALL = /[\\\t\n\r]/g;
 const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 
-export function copyText(value: string): string {
+/** A value as a field of COPY's text format. */
+export function escapeCopyText(value: string): string {
   return COPY_SPECIAL.test(value) ? value.replace(COPY_SPECIAL_ALL, (c) => COPY_ESCAPES[c]!) : value;
 }
 
 /** The columns of the COPY, in the order rows are written. */
 export const CONTACT_COPY_COLUMNS = '(audience_id, seq, valid_seq, error_seq, email, error_message, data)';
 
-export class ContactRowWriter {
+/**
+ * One contact of the file, read: its address (trimmed), what is wrong with it (null: nothing yet;
+ * the importer marks duplicates, which need the whole file before it) and its data as JSON text.
+ */
+export interface ContactRow {
+  email: string;
+  error: string | null;
+  data: string;
+}
+
+export interface Numbering {
+  count: number;
+  errorCount: number;
+  validCount: number;
+}
+
+/** One import's contacts: reads records into ContactRows, then writes them as COPY text, numbered in file order. */
+export class ContactRows {
   count = 0;
   errorCount = 0;
-  /** Rows marked as duplicates: by hash, so the importer confirms them (email-set.ts). */
-  duplicateCount = 0;
   private validCount = 0;
-  /** Lower-cased valid addresses seen so far: duplicates are case-insensitive. */
-  private readonly seen: EmailSet;
   /** `"header":` JSON prefixes, computed once. */
   private readonly keys: string[];
 
-  /** `seed`: of the hashes that find duplicates (EmailSet). */
   constructor(
     private readonly audienceId: number,
     readonly layout: HeaderLayout,
-    seed = 0,
   ) {
-    this.seen = new EmailSet(seed);
     this.keys = layout.headers.map((header, i) => `${i === 0 ? '{' : ','}${JSON.stringify(header)}:`);
   }
 
-  /** One contact as a COPY text line (with its newline). */
-  row(record: string[]): string {
+  /** A record as a contact, its address checked (all but duplicates). */
+  read(record: string[]): ContactRow {
     const { emailIndex, headerIndexes } = this.layout;
     const email = (record[emailIndex] ?? '').trim();
     let error: string | null = null;
     if (email === '') error = MISSING_EMAIL;
     else if (!isValidEmail(email)) error = INVALID_EMAIL;
     else error = unsendableReason(email) ?? null;
-    if (error === null && !this.seen.add(email.toLowerCase())) {
-      error = DUPLICATE_EMAIL;
-      this.duplicateCount++;
-    }
 
     // The data json, built by hand: JSON.stringify of an object per row costs more than the parse.
-    let json = '{}';
+    let data = '{}';
     if (headerIndexes.length > 0) {
-      json = '';
+      data = '';
       for (let i = 0; i < headerIndexes.length; i++) {
-        json += this.keys[i]! + JSON.stringify((record[headerIndexes[i]!] ?? '').trim());
+        data += this.keys[i]! + JSON.stringify((record[headerIndexes[i]!] ?? '').trim());
       }
-      json += '}';
+      data += '}';
     }
     // NUL cannot be stored in text or jsonb; the decoder has refused files that contain one.
+    return { email, error, data };
+  }
 
+  /** The next contacts of the file as COPY text lines. */
+  copyText(contacts: ContactRow[]): string {
+    let text = '';
+    for (const contact of contacts) text += this.copyLine(contact);
+    return text;
+  }
+
+  /** The numbers given so far: `rewind` to it numbers contacts again (after more of them turned out duplicates). */
+  get numbering(): Numbering {
+    return { count: this.count, errorCount: this.errorCount, validCount: this.validCount };
+  }
+
+  rewind({ count, errorCount, validCount }: Numbering): void {
+    this.count = count;
+    this.errorCount = errorCount;
+    this.validCount = validCount;
+  }
+
+  /** The next contact of the file as a COPY text line (with its newline). */
+  copyLine({ email, error, data }: ContactRow): string {
     this.count++;
     const seq = this.count;
     let validSeq = '\\N';
     let errorSeq = '\\N';
     if (error === null) validSeq = String(++this.validCount);
     else errorSeq = String(++this.errorCount);
-    return `${this.audienceId}\t${seq}\t${validSeq}\t${errorSeq}\t${copyText(email)}\t${error ?? '\\N'}\t${
-      json.includes('\\') ? json.replace(/\\/g, '\\\\') : json
+    return `${this.audienceId}\t${seq}\t${validSeq}\t${errorSeq}\t${escapeCopyText(email)}\t${error ?? '\\N'}\t${
+      data.includes('\\') ? data.replace(/\\/g, '\\\\') : data
     }\n`;
   }
 }

@@ -1,0 +1,38 @@
+/** The importing feature's queue and the message it carries (checked when consumed). */
+import { z } from 'zod';
+
+const message = z.object({
+  audienceId: z.number().int().positive(),
+  /** The upload to import, by its name in the import spool: a file name, never a path, so a message cannot point elsewhere. */
+  upload: z.string().regex(/^[\w.-]+$/, 'must be a file name'),
+  source: z.enum(['CSV', 'TEXT']),
+  /** The member who queued it: the import's outcome is recorded in the activity log under them. */
+  memberEmail: z.string().max(320).optional(),
+});
+
+/** The 'contact-import' message. */
+export type ContactImportMessage = z.infer<typeof message>;
+export type ImportSource = ContactImportMessage['source'];
+
+/**
+ * Until the release after this one: the previous release named the upload `path`. A message it
+ * queued is read as naming `upload`, and a message queued now also carries `path`, which a worker
+ * of the previous release reads, so a rolling deploy loses no import in either direction
+ * (docs/decisions/audiences-and-imports.md, "The upload, one name").
+ */
+const FORMER_UPLOAD_FIELD = 'path';
+
+export const contactImportMessage = z.preprocess((raw) => {
+  if (typeof raw !== 'object' || raw === null || 'upload' in raw || !(FORMER_UPLOAD_FIELD in raw)) return raw;
+  const { [FORMER_UPLOAD_FIELD]: upload, ...rest } = raw as Record<string, unknown>;
+  return { ...rest, upload };
+}, message);
+
+/** The message as it is published (see FORMER_UPLOAD_FIELD). */
+export function publishedMessage(contactImport: ContactImportMessage): ContactImportMessage & { [FORMER_UPLOAD_FIELD]: string } {
+  return { ...contactImport, [FORMER_UPLOAD_FIELD]: contactImport.upload };
+}
+
+export const importQueues = {
+  'contact-import': contactImportMessage,
+};

@@ -1,0 +1,156 @@
+/**
+ * Every statement of importing: the claim of an audience for an import, the import's transaction
+ * (its session settings, the audience's lock, the COPY of the contacts, the audience's update), a
+ * failed import, the stale-import sweep, and the index upkeep after an import.
+ */
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { from as copyFrom } from 'pg-copy-streams';
+import type { Database, Tx } from '../../db/database.js';
+import { audienceLockArgs } from '../audiences/locks.js';
+import { DUPLICATE_EMAIL } from '../contacts/email.js';
+import { CONTACT_COPY_COLUMNS } from './contact-rows.js';
+import type { ImportSource } from './queues.js';
+
+/** What a finished import writes on its audience. */
+export interface ImportedContacts {
+  headers: string[];
+  source: ImportSource;
+  contacts: number;
+  contactsWithErrors: number;
+}
+
+export function importRepository(db: Database) {
+  return {
+    transaction: <T>(work: (tx: Tx) => Promise<T>): Promise<T> => db.transaction(work),
+
+    /**
+     * Sets isImporting when the audience can take an import (live, no source, none running), holding
+     * the audience's lock to the end of the transaction: an importer handed the message before the
+     * commit waits for it, then sees the claim.
+     */
+    async claim(tx: Tx, audienceId: number): Promise<boolean> {
+      await lockAudience(tx, audienceId);
+      const [count] = await db.models.Audience.update(
+        { isImporting: true, importErrorMessage: null, importStartedAt: new Date() },
+        { where: { id: audienceId, deletedAt: null, source: null, isImporting: false }, transaction: tx.transaction },
+      );
+      return count === 1;
+    },
+
+    /**
+     * Starts an import's transaction: its session settings, then the audience's lock (a purge or
+     * another import of it finishes first), then the audience as that leaves it. Answers its name,
+     * or why there is nothing to import (the message is a duplicate, or the audience went).
+     */
+    async startImport(tx: Tx, audienceId: number): Promise<{ name: string } | { skip: string }> {
+      // The trigram index (email search) is most of the COPY's cost: it takes new entries into a
+      // pending list and merges that list into the index whenever it passes gin_pending_list_limit,
+      // sorting it in work_mem. Fewer, larger merges cost less CPU in total (~7% of the whole COPY at
+      // a million rows, measured as the backend's CPU time) and leave at most 16 MB pending, which a
+      // search still reads quickly.
+      await tx.query(`SET LOCAL work_mem = '64MB'`);
+      await tx.query(`SET LOCAL gin_pending_list_limit = '16MB'`);
+      // For storedAddresses, which must descend the address index. The transaction's other statements
+      // read and update one audience by its key and copy contacts: none wants a sort or a scan of a table.
+      await tx.query(`SET LOCAL enable_sort = off`);
+      await tx.query(`SET LOCAL enable_seqscan = off`);
+      await tx.query(`SET LOCAL enable_bitmapscan = off`);
+      await lockAudience(tx, audienceId);
+      const { rows } = await tx.query<{ is_importing: boolean; deleted: boolean; source: string | null; name: string }>(
+        'SELECT is_importing, deleted_at IS NOT NULL AS deleted, source, name FROM audiences WHERE id = $1',
+        [audienceId],
+      );
+      const audience = rows[0];
+      if (!audience) return { skip: 'audience gone' };
+      if (audience.deleted) return { skip: 'audience deleted' };
+      if (!audience.is_importing || audience.source !== null) return { skip: 'no import pending' };
+      return { name: audience.name };
+    },
+
+    /** One `COPY contacts` of COPY text (contact-rows.ts). */
+    async copyContacts(tx: Tx, text: string): Promise<void> {
+      await pipeline(Readable.from([text]), tx.client.query(copyFrom(`COPY contacts ${CONTACT_COPY_COLUMNS} FROM STDIN`)));
+    },
+
+    /**
+     * Of the contacts the import has copied so far, valid or duplicates (which a valid one comes
+     * before), those whose address equals one of `emails` under address_key.
+     *
+     * One descent of the (audience_id, address_key(email)) index per address, always: the first
+     * such contact at or after the address in the index's order, kept when it is the address. The
+     * planner cannot be left to choose: inside the import's transaction its statistics know nothing
+     * of the contacts just copied, so it believes the audience has a row or two and would read all
+     * of them, or the trigram index, for every address (seconds each at a few thousand contacts). The
+     * order asked for is the index's alone, and the import's transaction has sorting off (as well as
+     * sequential and bitmap scans, which would need it; see startImport): every other plan is priced out.
+     */
+    async storedAddresses(tx: Tx, audienceId: number, emails: string[]): Promise<string[]> {
+      const { rows } = await tx.query<{ email: string }>(
+        `SELECT stored.email FROM unnest($2::text[]) AS given(email)
+           CROSS JOIN LATERAL (SELECT c.email FROM contacts c
+                                WHERE c.audience_id = $1 AND address_key(c.email) >= address_key(given.email)
+                                  AND (c.valid_seq IS NOT NULL OR c.error_message = $3)
+                                ORDER BY address_key(c.email) LIMIT 1) stored
+          WHERE address_key(stored.email) = address_key(given.email)`,
+        [audienceId, emails, DUPLICATE_EMAIL],
+      );
+      return rows.map((row) => row.email);
+    },
+
+    /** Ends an import on its audience: headers, source and counts, no longer importing. */
+    async finishImport(tx: Tx, audienceId: number, imported: ImportedContacts): Promise<void> {
+      await tx.query(
+        `UPDATE audiences
+            SET headers = $2::jsonb, source = $3, number_of_contacts = $4, number_of_contacts_with_errors = $5,
+                is_importing = false, import_error_message = NULL, import_started_at = NULL, updated_at = now()
+          WHERE id = $1`,
+        [audienceId, JSON.stringify(imported.headers), imported.source, imported.contacts, imported.contactsWithErrors],
+      );
+    },
+
+    /** Records a failed import and answers the audience's name; a no-op (undefined) if the audience is no longer importing. */
+    async failImport(audienceId: number, message: string, tx?: Tx): Promise<string | undefined> {
+      const { rows } = await (tx ?? db).query<{ name: string }>(
+        `UPDATE audiences SET is_importing = false, import_error_message = $2, import_started_at = NULL, updated_at = now()
+          WHERE id = $1 AND is_importing RETURNING name`,
+        [audienceId, message],
+      );
+      return rows[0]?.name;
+    },
+
+    /**
+     * Fails imports older than `staleAfterMs` that no worker holds (the audience lock is free): their
+     * message is gone (dead-lettered, or lost with an in-process queue on restart).
+     */
+    async failStaleImports(staleAfterMs: number, message: string): Promise<number[]> {
+      const { rows } = await db.query<{ id: number }>(
+        `UPDATE audiences SET is_importing = false, import_error_message = $2, import_started_at = NULL, updated_at = now()
+          WHERE id IN (SELECT id FROM audiences
+                        WHERE is_importing AND (import_started_at IS NULL OR import_started_at < now() - $1 * interval '1 millisecond'))
+            AND pg_try_advisory_xact_lock(${audienceLockArgs('id')})
+          RETURNING id`,
+        [staleAfterMs, message],
+      );
+      return rows.map((row) => row.id);
+    },
+
+    /**
+     * After an import has committed (the audience is already usable): merges what the trigram index
+     * still holds in its pending list, which every email search would otherwise read through, and
+     * refreshes the planner's statistics, which choose between the two search plans
+     * (contacts/repository.ts).
+     */
+    async settleAfterImport(): Promise<void> {
+      await db.query(`SELECT gin_clean_pending_list('contacts_email_trgm'::regclass)`);
+      await db.query('ANALYZE contacts');
+    },
+  };
+}
+
+export type ImportRepository = ReturnType<typeof importRepository>;
+
+/** Waits for, then holds to the end of the transaction, the audience's rewrite lock (audiences/locks.ts). */
+async function lockAudience(tx: Tx, audienceId: number): Promise<void> {
+  await tx.query(`SELECT pg_advisory_xact_lock(${audienceLockArgs('$1')})`, [audienceId]);
+}
