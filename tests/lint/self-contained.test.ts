@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 // The repository explains itself: a clone alone must hold the design it cites. Nothing may point
-// outside it (`../shared`, or the specification and design documents the project was started from);
+// outside it (the sibling folder of the specification and design documents the project was started
+// from, or those documents by name);
 // the product, its architecture and its decisions are under docs/.
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -31,7 +32,7 @@ function outsideReferences(files: string[]): string[] {
 }
 
 describe('the repository explains itself', () => {
-  it('cites nothing outside itself (../shared, SPEC.md, DESIGN.md): docs/ holds the design', () => {
+  it('cites nothing outside itself (the sibling folder, SPEC.md, DESIGN.md): docs/ holds the design', () => {
     // This file names the patterns it looks for; it is the one exception.
     const files = trackedTextFiles().filter((file) => file !== 'tests/lint/self-contained.test.ts');
     expect(files.length).toBeGreaterThan(300);
