@@ -3,8 +3,8 @@
  * left isImporting forever"), end to end: the upload goes through the real HTTP route into a
  * RabbitMQ queue private to this file (QUEUE_PREFIX), the REAL worker entry point
  * (`node --import tsx src/workers/main.ts`) runs as a child process and is SIGKILLed while
- * PostgreSQL is in the middle of its COPY (seen in pg_stat_progress_copy), then a new worker
- * process is started:
+ * PostgreSQL is in the middle of one of the import's COPYs (seen in pg_stat_progress_copy; the
+ * importer copies a segment of 5,000 contacts a statement), then a new worker process is started:
  *  - the upload is still in the spool: the import runs again and completes with exact counts and no
  *    row left over from the killed attempt;
  *  - the upload is gone: the import is failed with the importer's message, no contacts.
@@ -25,8 +25,12 @@ import { RabbitMqMessageQueue } from '../queue/rabbitmq.js';
 import { FILE_GONE_ERROR } from '../services/imports/importer.js';
 
 const ROWS = 300_000;
-/** Rows PostgreSQL must have taken into the COPY before the worker is killed. */
-const KILL_AFTER_ROWS = 20_000;
+/**
+ * Before the worker is killed: COPYs seen to end (the importer copies a segment of at most 5,000
+ * contacts a statement), and rows PostgreSQL has taken into the COPY in progress.
+ */
+const KILL_AFTER_SEGMENTS = 2;
+const KILL_AFTER_ROWS = 1_000;
 const TEST_TIMEOUT_MS = 60_000;
 
 const prefix = `t-crash-${randomBytes(5).toString('hex')}.`;
@@ -151,16 +155,23 @@ async function spoolFiles(id: number): Promise<string[]> {
 }
 
 /**
- * Starts a worker, waits until PostgreSQL has taken KILL_AFTER_ROWS rows of the audience's COPY,
- * SIGKILLs the worker and waits until the COPY's backend is gone (its transaction rolled back).
+ * Starts a worker, waits until its import has stored KILL_AFTER_SEGMENTS segments and PostgreSQL
+ * has taken KILL_AFTER_ROWS rows of the COPY in progress, SIGKILLs the worker and waits until the
+ * COPY's backend is gone (its transaction rolled back).
  */
 async function crashMidImport(id: number, name: string): Promise<number> {
   const worker = startWorker(name);
+  let segmentsStored = 0;
+  let lastTuples = 0;
   const copy = await waitFor(
-    `${name}'s COPY to pass ${KILL_AFTER_ROWS} rows`,
+    `${name}'s import to store ${KILL_AFTER_SEGMENTS} segments, and its COPY to pass ${KILL_AFTER_ROWS} rows`,
     async () => {
       const progress = await copyInProgress();
-      return progress && progress.tuples >= KILL_AFTER_ROWS ? progress : undefined;
+      if (!progress) return undefined;
+      // Fewer rows than at the last look: a new COPY, the one before is stored.
+      if (progress.tuples < lastTuples) segmentsStored++;
+      lastTuples = progress.tuples;
+      return segmentsStored >= KILL_AFTER_SEGMENTS && progress.tuples >= KILL_AFTER_ROWS ? progress : undefined;
     },
     worker,
   );
