@@ -166,31 +166,31 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
 
       /** Why a claimed job could not be handed to SES (the database went away, mostly); per chunk. */
       let failure: unknown;
-      /** Sends one claimed job on the call slot taken for it, and gives the slot back once SES has answered. */
+      /**
+       * Sends one claimed job on the call slot taken for it. The slot is given back once the job's
+       * outcome is on record (below), not when SES answers: an answer held only in memory is lost with
+       * the process, so until it is written the job still counts against SEND_CONCURRENCY.
+       */
       const sendJob = async (job: ClaimedJob): Promise<JobOutcome> => {
+        const notSent: JobOutcome = { id: job.id, status: 'QUEUED', delayMs: 0 };
+        if (stopped) return notSent;
+        let prepared: PreparedMail;
         try {
-          const notSent: JobOutcome = { id: job.id, status: 'QUEUED', delayMs: 0 };
-          if (stopped) return notSent;
-          let prepared: PreparedMail;
-          try {
-            // Rendered, serialised and signed before the rate's slot: once it comes, the call goes out at once.
-            prepared = await mailer.prepare(
-              mail({ jobId: job.id, email: job.email, data: job.data, tags: { campaign_id: campaignId, job_id: job.id } }),
-            );
-            if ((await limiter.take()) === 'quota-reached') {
-              await stop(DAILY_QUOTA_REACHED);
-              return notSent;
-            }
-          } catch (error) {
-            // SES was never called: the claim is given back as it was.
-            failure ??= error;
-            return { id: job.id, status: 'QUEUED', delayMs: 0, returned: true };
+          // Rendered, serialised and signed before the rate's slot: once it comes, the call goes out at once.
+          prepared = await mailer.prepare(
+            mail({ jobId: job.id, email: job.email, data: job.data, tags: { campaign_id: campaignId, job_id: job.id } }),
+          );
+          if ((await limiter.take()) === 'quota-reached') {
+            await stop(DAILY_QUOTA_REACHED);
+            return notSent;
           }
-          if (stopped) return notSent;
-          return await outcomeOf(job, await mailer.send(prepared), stop);
-        } finally {
-          callSlots.release(1);
+        } catch (error) {
+          // SES was never called: the claim is given back as it was.
+          failure ??= error;
+          return { id: job.id, status: 'QUEUED', delayMs: 0, returned: true };
         }
+        if (stopped) return notSent;
+        return await outcomeOf(job, await mailer.send(prepared), stop);
       };
 
       let sent = 0;
@@ -220,9 +220,14 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
             token,
             claimed.map((job) => job.id),
           );
-          const outcomes = await Promise.all(claimed.map(sendJob));
-          // What SES answered is kept here until the database has it.
-          await untilAnswered('record outcomes', () => repo.record(campaignId, token, outcomes));
+          let outcomes: JobOutcome[];
+          try {
+            outcomes = await Promise.all(claimed.map(sendJob));
+            // What SES answered is kept here until the database has it.
+            await untilAnswered('record outcomes', () => repo.record(campaignId, token, outcomes));
+          } finally {
+            callSlots.release(claimed.length);
+          }
           for (const outcome of outcomes) {
             if (outcome.status === 'SENT_WAIT_ACK') sent++;
             if (outcome.status !== 'QUEUED') continue;
