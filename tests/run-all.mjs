@@ -94,7 +94,7 @@ const steps = [
     report: { file: 'api-int.json', kind: 'vitest' },
   },
   // Component tests: every frontend and the shared UI kit that has a vitest configuration.
-  ...[...frontends, 'packages/ui']
+  ...[...frontends, 'packages/ui', 'packages/api-client']
     .filter((dir) => existsSync(join(root, dir, 'vitest.config.ts')))
     .map((dir) => {
       const report = `${dir.replace('/', '-')}.json`;

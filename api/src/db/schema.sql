@@ -666,6 +666,24 @@ CREATE TABLE public.activity_members (
 );
 
 --
+-- Name: audience_fields; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.audience_fields (
+    audience_id bigint NOT NULL,
+    key text NOT NULL,
+    label text NOT NULL,
+    type text NOT NULL,
+    options jsonb,
+    required boolean DEFAULT false NOT NULL,
+    editable_by_person boolean DEFAULT false NOT NULL,
+    "position" integer NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT audience_fields_check CHECK (((type = 'CHOICE'::text) = (options IS NOT NULL))),
+    CONSTRAINT audience_fields_type_check CHECK ((type = ANY (ARRAY['TEXT'::text, 'NUMBER'::text, 'DATE'::text, 'YES_NO'::text, 'CHOICE'::text])))
+);
+
+--
 -- Name: audiences; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1139,6 +1157,13 @@ ALTER TABLE ONLY public.activity
     ADD CONSTRAINT activity_pkey PRIMARY KEY (id);
 
 --
+-- Name: audience_fields audience_fields_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.audience_fields
+    ADD CONSTRAINT audience_fields_pkey PRIMARY KEY (audience_id, key);
+
+--
 -- Name: audiences audiences_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1321,6 +1346,12 @@ CREATE INDEX activity_members_part ON public.activity_members USING gin (email p
 --
 
 CREATE INDEX activity_newest ON public.activity USING btree (created_at DESC, id DESC);
+
+--
+-- Name: audience_fields_folded_key; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX audience_fields_folded_key ON public.audience_fields USING btree (audience_id, lower(key));
 
 --
 -- Name: audiences_live_created; Type: INDEX; Schema: public; Owner: -
@@ -1561,6 +1592,13 @@ CREATE TRIGGER tracking_events_link_count_insert AFTER INSERT ON public.tracking
 --
 
 CREATE TRIGGER tracking_events_link_count_update AFTER UPDATE ON public.tracking_events REFERENCING OLD TABLE AS old_events NEW TABLE AS new_events FOR EACH STATEMENT EXECUTE FUNCTION public.tracking_events_link_counted();
+
+--
+-- Name: audience_fields audience_fields_audience_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.audience_fields
+    ADD CONSTRAINT audience_fields_audience_id_fkey FOREIGN KEY (audience_id) REFERENCES public.audiences(id) ON DELETE CASCADE;
 
 --
 -- Name: campaign_domain_counts campaign_domain_counts_campaign_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

@@ -1,5 +1,6 @@
 import type { Sequelize } from 'sequelize';
 import { Audience } from './audience.js';
+import { AudienceField } from './audience-field.js';
 import { Campaign } from './campaign.js';
 import { CampaignJob } from './campaign-job.js';
 import { Contact } from './contact.js';
@@ -7,7 +8,7 @@ import { Suppression } from './suppression.js';
 import { SuppressionRemoval } from './suppression-removal.js';
 import { Template } from './template.js';
 
-export { Audience, Campaign, CampaignJob, Contact, Suppression, SuppressionRemoval, Template };
+export { Audience, AudienceField, Campaign, CampaignJob, Contact, Suppression, SuppressionRemoval, Template };
 export type { AudienceSource } from './audience.js';
 export type { CampaignStatus, FollowUpRecipients } from './campaign.js';
 export type { BounceType, CampaignJobStatus } from './campaign-job.js';
@@ -43,6 +44,7 @@ export const SQL_ONLY_TABLES: readonly string[] = [
 
 export interface Models {
   Audience: typeof Audience;
+  AudienceField: typeof AudienceField;
   Contact: typeof Contact;
   Template: typeof Template;
   Campaign: typeof Campaign;
@@ -58,6 +60,7 @@ export interface Models {
 export function defineModels(sequelize: Sequelize): Models {
   const models: Models = {
     Audience: Audience.initModel(sequelize),
+    AudienceField: AudienceField.initModel(sequelize),
     Contact: Contact.initModel(sequelize),
     Template: Template.initModel(sequelize),
     Campaign: Campaign.initModel(sequelize),
@@ -67,6 +70,7 @@ export function defineModels(sequelize: Sequelize): Models {
   };
   const m = models;
   m.Audience.hasMany(m.Contact, { foreignKey: 'audienceId', as: 'contacts' });
+  m.Audience.hasMany(m.AudienceField, { foreignKey: 'audienceId', as: 'fields' });
   m.Contact.belongsTo(m.Audience, { foreignKey: 'audienceId', as: 'audience' });
   m.Campaign.belongsTo(m.Audience, { foreignKey: 'audienceId', as: 'audience' });
   m.Campaign.belongsTo(m.Template, { foreignKey: 'templateId', as: 'template' });
