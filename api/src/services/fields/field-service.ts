@@ -149,10 +149,14 @@ export function createFieldService({ db, queue, logger }: FieldServiceDeps) {
   };
 
   return {
-    /** The audience's fields in position order (a read in one snapshot with the audience's existence). */
+    /**
+     * The audience's fields in position order. Columns an import wrote as headers only become TEXT fields first (as
+     * migration 0021 did for every column then), so the screen shows every column the contacts have.
+     */
     list: (audienceId: number): Promise<AudienceField[]> =>
       db.transaction(async (tx) => {
         if (!(await repo.exists(tx, audienceId))) throw new DomainError('not-found', AUDIENCE_NOT_FOUND);
+        await repo.adoptHeaders(tx, audienceId);
         return listAudienceFields(db, audienceId, tx);
       }),
 
