@@ -67,6 +67,8 @@ export class ApiError extends Error {
   readonly serverMessage: string | undefined;
   /** The server's field errors (400), when it listed them. */
   readonly errors: ErrorBody['errors'];
+  /** The whole body as the server sent it: a refusal that carries more than a message (a field removal's templates). */
+  readonly body: unknown;
 
   constructor(status: number, body: unknown) {
     const serverMessage = messageOf(body);
@@ -74,6 +76,7 @@ export class ApiError extends Error {
     this.status = status;
     this.serverMessage = serverMessage;
     this.errors = errorsOf(body);
+    this.body = body;
   }
 }
 
