@@ -14,7 +14,7 @@ const AudienceDetailRoute = lazy(() =>
 const SuppressionsRoute = lazy(() =>
   import('./features/suppressions/routes/SuppressionsRoute').then((module) => ({ default: module.SuppressionsRoute })),
 );
-const FieldsRoute = lazy(() => import('./features/fields/routes/FieldsRoute').then((module) => ({ default: module.FieldsRoute })));
+const FieldsRoute = lazy(() => import('./features/audiences/routes/FieldsRoute').then((module) => ({ default: module.FieldsRoute })));
 const ImportContactsRoute = lazy(() =>
   import('./features/import-contacts/routes/ImportContactsRoute').then((module) => ({ default: module.ImportContactsRoute })),
 );

@@ -10,7 +10,16 @@
  */
 import { anchorTags, attribute, htmlToText } from './html.js';
 import { LINK_ID_ATTRIBUTE, withoutHiddenLinks } from './links.js';
-import { escapeHtml, fieldValue, fillLine, fillText, htmlText, tagOccurrences, type MergeContact, type ResolvedFields } from './merge-tags.js';
+import {
+  escapeHtml,
+  fieldValue,
+  fillLine,
+  fillText,
+  htmlText,
+  tagOccurrences,
+  type MergeContact,
+  type ResolvedFields,
+} from './merge-tags.js';
 import type { TrackingUrls } from './tracking-tokens.js';
 
 export interface MailContent {

@@ -64,7 +64,9 @@ describe('merge tags', () => {
 
   describe('fallbacks', () => {
     it('reads a fallback after |, spaces around it allowed, and keeps `{{ name }}` working', () => {
-      expect(tagOccurrences('{{firstName|friend}} {{ firstName | dear friend }} {{ firstName }}').map(({ name, fallback }) => [name, fallback])).toEqual([
+      expect(
+        tagOccurrences('{{firstName|friend}} {{ firstName | dear friend }} {{ firstName }}').map(({ name, fallback }) => [name, fallback]),
+      ).toEqual([
         ['firstName', 'friend'],
         ['firstName', 'dear friend'],
         ['firstName', undefined],

@@ -138,7 +138,9 @@ export function singleLine(value: string): string {
  * Tags the fields do not know are resolved as missing.
  */
 export function fillLine(text: string, fields: ResolvedFields, contact: MergeContact | undefined): string {
-  return text.replace(TAG, (_whole, name: string, fallback?: string) => singleLine(fieldValue(fields.get(name), contact) || (fallback ?? '')));
+  return text.replace(TAG, (_whole, name: string, fallback?: string) =>
+    singleLine(fieldValue(fields.get(name), contact) || (fallback ?? '')),
+  );
 }
 
 /** Fills the tags of a plain-text body: values as they are. */

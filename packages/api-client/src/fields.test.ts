@@ -28,7 +28,10 @@ describe('parseFieldValue', () => {
     expect(parseFieldValue(field('YES_NO'), 'false')).toEqual({ ok: true, value: false });
     expect(parseFieldValue(field('YES_NO'), 'maybe')).toMatchObject({ ok: false });
     expect(parseFieldValue(field('CHOICE', { options: ['Gold', 'Silver'] }), 'gold')).toEqual({ ok: true, value: 'Gold' });
-    expect(parseFieldValue(field('CHOICE', { options: ['Gold'] }), 'Bronze')).toMatchObject({ ok: false, error: expect.stringContaining("'Gold'") });
+    expect(parseFieldValue(field('CHOICE', { options: ['Gold'] }), 'Bronze')).toMatchObject({
+      ok: false,
+      error: expect.stringContaining("'Gold'"),
+    });
     expect(parseFieldValue(field('TEXT'), 'x'.repeat(4001))).toMatchObject({ ok: false });
     expect(parseFieldValue(field('TEXT'), 'a\u0000b')).toMatchObject({ ok: false });
   });

@@ -38,11 +38,17 @@ async function newAudience(name = 'Fields'): Promise<number> {
 
 const headers = async (id: number) => (await get(`/api/audiences/${id}`)).body.headers as string[];
 const dataOf = async (audienceId: number) =>
-  (await query<{ email: string; data: Record<string, unknown> }>('SELECT email, data FROM contacts WHERE audience_id = $1 ORDER BY seq', [audienceId])).map(
-    (row) => row.data,
-  );
+  (
+    await query<{ email: string; data: Record<string, unknown> }>('SELECT email, data FROM contacts WHERE audience_id = $1 ORDER BY seq', [
+      audienceId,
+    ])
+  ).map((row) => row.data);
 const lastActivity = async () =>
-  (await query<{ kind: string; object_id: number; details: Record<string, unknown> }>('SELECT kind, object_id, details FROM activity ORDER BY id DESC LIMIT 1'))[0]!;
+  (
+    await query<{ kind: string; object_id: number; details: Record<string, unknown> }>(
+      'SELECT kind, object_id, details FROM activity ORDER BY id DESC LIMIT 1',
+    )
+  )[0]!;
 
 async function eventually(check: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -112,7 +118,13 @@ describe('typed fields', () => {
       expect((await post(`/api/audiences/${id}/fields`, { key, label: `"; drop table contacts; --`, type: 'TEXT' })).status).toBe(201);
     }
     expect(await query("SELECT to_regclass('contacts') IS NOT NULL AS there")).toEqual([{ there: true }]);
-    expect((await get(`/api/audiences/${id}/fields`)).body.map((f: { key: string }) => f.key)).toEqual(['plan', 'select', 'drop', 'from_', 'table1']);
+    expect((await get(`/api/audiences/${id}/fields`)).body.map((f: { key: string }) => f.key)).toEqual([
+      'plan',
+      'select',
+      'drop',
+      'from_',
+      'table1',
+    ]);
     expect((await get(`/api/audiences/${id}/fields`)).body[1].label).toBe('"; drop table contacts; --');
   });
 
@@ -189,7 +201,10 @@ describe('typed fields', () => {
     expect((await get(`/api/audiences/${id}/fields`)).body.map((f: { type: string }) => f.type)).toEqual(['TEXT', 'TEXT', 'TEXT']);
 
     // Fixed values convert, all in one go; and back to TEXT every value converts.
-    await t.db.pool.query(`UPDATE contacts SET data = data || '{"score":"-3","since":"2024-12-31","vip":"No"}' WHERE audience_id = $1 AND email <> 'a@example.org' AND email <> 'd@example.org'`, [id]);
+    await t.db.pool.query(
+      `UPDATE contacts SET data = data || '{"score":"-3","since":"2024-12-31","vip":"No"}' WHERE audience_id = $1 AND email <> 'a@example.org' AND email <> 'd@example.org'`,
+      [id],
+    );
     expect((await patch(`/api/audiences/${id}/fields/score`, { type: 'NUMBER' })).status).toBe(200);
     expect((await patch(`/api/audiences/${id}/fields/since`, { type: 'DATE' })).status).toBe(200);
     expect((await patch(`/api/audiences/${id}/fields/vip`, { type: 'YES_NO' })).status).toBe(200);
@@ -228,7 +243,10 @@ describe('typed fields', () => {
   });
 
   it('keeps the columns an import wrote without fields when the fields change', async () => {
-    const audience = await seedAudience(t.db.pool, { headers: ['Full Name', 'city'], contacts: [{ email: 'a@example.org', data: { 'Full Name': 'Ann', city: 'Oslo' } }] });
+    const audience = await seedAudience(t.db.pool, {
+      headers: ['Full Name', 'city'],
+      contacts: [{ email: 'a@example.org', data: { 'Full Name': 'Ann', city: 'Oslo' } }],
+    });
     expect((await post(`/api/audiences/${audience.id}/fields`, { key: 'age', label: 'Age', type: 'NUMBER' })).status).toBe(201);
     expect(await headers(audience.id)).toEqual(['Full Name', 'city', 'age']);
     // A legacy key (with a space) is kept, and can be renamed and removed by its key.
@@ -267,7 +285,10 @@ describe('typed fields', () => {
     expect(removed.body.message).toBe(FIELD_REMOVED);
     expect(await lastActivity()).toMatchObject({ kind: 'field-remove', details: { key: 'nickname', templates: 3 } });
     expect(await headers(id)).toEqual(['city']);
-    await eventually(async () => (await query('SELECT 1 FROM audience_field_removals WHERE audience_id = $1', [id])).length === 0, 'the clearing');
+    await eventually(
+      async () => (await query('SELECT 1 FROM audience_field_removals WHERE audience_id = $1', [id])).length === 0,
+      'the clearing',
+    );
     expect(await dataOf(id)).toEqual([{ city: 'Oslo' }, {}]);
     // Added again, the field starts empty.
     expect((await post(`/api/audiences/${id}/fields`, { key: 'Nickname', label: 'Nickname', type: 'TEXT' })).status).toBe(201);
@@ -283,12 +304,18 @@ describe('typed fields', () => {
     await post(`/api/audiences/${audience.id}/fields`, { key: 'other', label: 'Other', type: 'TEXT' });
     await t.db.pool.query(`DELETE FROM audience_fields WHERE audience_id = $1 AND key = 'code'`, [audience.id]);
     await t.db.pool.query(`UPDATE audiences SET headers = '["other"]' WHERE id = $1`, [audience.id]);
-    await t.db.pool.query(`INSERT INTO audience_field_removals (audience_id, key, removed_at) VALUES ($1, 'code', now() - interval '1 hour')`, [audience.id]);
+    await t.db.pool.query(
+      `INSERT INTO audience_field_removals (audience_id, key, removed_at) VALUES ($1, 'code', now() - interval '1 hour')`,
+      [audience.id],
+    );
     const again = await post(`/api/audiences/${audience.id}/fields`, { key: 'CODE', label: 'Code', type: 'TEXT' });
     expect(again.status).toBe(409);
     expect(again.body.message).toMatch(/still being cleared/);
     expect(await t.deps.services.fields.sweep()).toEqual({ requeuedRemovals: 1 });
-    await eventually(async () => (await query('SELECT 1 FROM audience_field_removals WHERE audience_id = $1', [audience.id])).length === 0, 'the clearing');
+    await eventually(
+      async () => (await query('SELECT 1 FROM audience_field_removals WHERE audience_id = $1', [audience.id])).length === 0,
+      'the clearing',
+    );
     expect(await dataOf(audience.id)).toEqual([{}]);
     expect((await post(`/api/audiences/${audience.id}/fields`, { key: 'code', label: 'Code', type: 'TEXT' })).status).toBe(201);
   });
@@ -304,7 +331,11 @@ describe('typed fields', () => {
       [id],
     );
     expect((await del(`/api/audiences/${id}/fields/tag`)).status).toBe(200);
-    await eventually(async () => (await query('SELECT 1 FROM audience_field_removals WHERE audience_id = $1', [id])).length === 0, 'the clearing', 30_000);
+    await eventually(
+      async () => (await query('SELECT 1 FROM audience_field_removals WHERE audience_id = $1', [id])).length === 0,
+      'the clearing',
+      30_000,
+    );
     expect(await query(`SELECT count(*)::int AS n FROM contacts WHERE audience_id = $1 AND data ? 'tag'`, [id])).toEqual([{ n: 0 }]);
     expect(await query(`SELECT count(*)::int AS n FROM contacts WHERE audience_id = $1 AND data ? 'keep'`, [id])).toEqual([{ n: 25000 }]);
   });

@@ -87,7 +87,11 @@ describe('merge tags and typed fields', () => {
     expect(ann.body.template).toContain('<p>Ann: 1.234,5 € seit 4. März 2021, Mitglied: Yes</p>');
     expect(ann.body.subject).toBe('Danke Ann für 1.234,5 €');
     expect(ann.body.previewText).toBe('Seit 4. März 2021');
-    const bob = await post('/api/campaigns/test-render-email', { templateId, contactId: audience.contactIds[1], subject: '{{firstName | Freund}}' });
+    const bob = await post('/api/campaigns/test-render-email', {
+      templateId,
+      contactId: audience.contactIds[1],
+      subject: '{{firstName | Freund}}',
+    });
     expect(bob.body.template).toContain('<p>Freund: 7 € seit immer, Mitglied: ?</p>');
     expect(bob.body.subject).toBe('Freund');
   });
@@ -109,7 +113,11 @@ describe('merge tags and typed fields', () => {
   });
 
   it('refuses to send or schedule a campaign using a tag the audience lacks, naming the tags; a fallback or the address is no lack', async () => {
-    const lacking = await draft('<p>Hi {{nickname}} {{firstName}} {{ email }} {{Grade|none}}</p>', 'For {{Nickname}} in {{city}}', '{{nickname}}');
+    const lacking = await draft(
+      '<p>Hi {{nickname}} {{firstName}} {{ email }} {{Grade|none}}</p>',
+      'For {{Nickname}} in {{city}}',
+      '{{nickname}}',
+    );
     const send = await post(`/api/campaigns/${lacking}/send`);
     expect(send.status).toBe(400);
     expect(send.body.message).toBe(lacksTagsMessage(['nickname', 'Nickname', 'city']));

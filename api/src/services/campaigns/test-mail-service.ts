@@ -34,7 +34,15 @@ export interface TestMailServiceDeps {
   logger: Logger;
 }
 
-export function createTestMailService({ db, activityLog, sending, authorizedSenders, configurationSet, locale, logger }: TestMailServiceDeps) {
+export function createTestMailService({
+  db,
+  activityLog,
+  sending,
+  authorizedSenders,
+  configurationSet,
+  locale,
+  logger,
+}: TestMailServiceDeps) {
   const repo = campaignRepository(db);
   const isAuthorized = authorizedSenderCheck(authorizedSenders);
 

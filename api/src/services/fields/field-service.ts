@@ -29,7 +29,7 @@ import type { fieldQueues } from './queues.js';
 import { fieldRepository, listAudienceFields, type LockedAudience } from './repository.js';
 
 export const FIELD_NOT_FOUND = 'Field not found';
-export const AUDIENCE_IMPORTING = "The audience is importing its contacts; change its fields once the import is over.";
+export const AUDIENCE_IMPORTING = 'The audience is importing its contacts; change its fields once the import is over.';
 export const FIELD_REMOVED = 'The field was removed; its values are cleared from the contacts in the background.';
 export const LABEL_REQUIRED = 'A field needs a label.';
 export const LABEL_TOO_LONG = `A label is at most ${MAX_LABEL_LENGTH} characters.`;
@@ -61,7 +61,8 @@ const REMOVAL_STALE_MS = 10 * 60_000;
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** The outcome of a removal: done, or refused until confirmed because templates use the field. */
-export type FieldRemoval = { removed: true; message: string } | { removed: false; message: string; templates: { id: number; name: string }[] };
+export type FieldRemoval =
+  { removed: true; message: string } | { removed: false; message: string; templates: { id: number; name: string }[] };
 
 export interface FieldServiceDeps {
   db: Database;
@@ -130,7 +131,7 @@ export function createFieldService({ db, queue, logger }: FieldServiceDeps) {
     let misfits = 0;
     let example = '';
     const converted: { id: number; value: FieldValue | null }[][] = [];
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const batch = await repo.valuesAfter(tx, audienceId, key, after, CONVERT_BATCH);
       const changed: { id: number; value: FieldValue | null }[] = [];
       for (const { id, value } of batch) {
@@ -234,7 +235,14 @@ export function createFieldService({ db, queue, logger }: FieldServiceDeps) {
       const outcome = await change(audienceId, async (tx, audience): Promise<FieldRemoval> => {
         const field = await fieldOrThrow(tx, audienceId, key);
         if (templates.length > 0 && !confirmed) {
-          return { removed: false, message: templatesUseMessage(field.key, templates.map((t) => t.name)), templates };
+          return {
+            removed: false,
+            message: templatesUseMessage(
+              field.key,
+              templates.map((t) => t.name),
+            ),
+            templates,
+          };
         }
         await repo.remove(tx, audienceId, key);
         await repo.addRemoval(tx, audienceId, key);

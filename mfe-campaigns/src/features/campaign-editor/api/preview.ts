@@ -1,5 +1,12 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { expectBody, type AudienceField, type ContactList, type RenderedEmail, type SuppressedContacts, type ValidationResult } from '@mailroom/api-client';
+import {
+  expectBody,
+  type AudienceField,
+  type ContactList,
+  type RenderedEmail,
+  type SuppressedContacts,
+  type ValidationResult,
+} from '@mailroom/api-client';
 import { useApiClient } from '@mailroom/mf-contract/react';
 import { editorKeys, type PreviewContactsParams, type RenderParams, type ValidateParams } from './keys';
 

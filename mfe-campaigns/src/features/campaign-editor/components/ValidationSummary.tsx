@@ -83,7 +83,8 @@ export function ValidationSummary({
 export function lackingTags(results: ValidationResult[], fieldKeys: string[]): string[] {
   const keys = new Set(fieldKeys.map((key) => key.toLowerCase()));
   const tags = new Set<string>();
-  for (const result of results) for (const tag of result.missingFields) if (!keys.has(tag.toLowerCase()) && tag.toLowerCase() !== 'email') tags.add(tag);
+  for (const result of results)
+    for (const tag of result.missingFields) if (!keys.has(tag.toLowerCase()) && tag.toLowerCase() !== 'email') tags.add(tag);
   return [...tags];
 }
 

@@ -107,7 +107,13 @@ describe('Preview Campaign', () => {
   });
 
   it('names a tag the audience has no field for, which Send refuses, apart from contacts lacking a value', async () => {
-    const typed = audience({ id: 7, name: 'Newsletter', headers: ['email', 'fullName'], numberOfContacts: 3, numberOfContactsWithErrors: 1 });
+    const typed = audience({
+      id: 7,
+      name: 'Newsletter',
+      headers: ['email', 'fullName'],
+      numberOfContacts: 3,
+      numberOfContactsWithErrors: 1,
+    });
     const nickname = template({ id: 3, name: 'Welcome', html: '<p>Hi {{fullName}} {{nickname}}</p>' });
     const api = createFakeApi({ campaigns: [spring], audiences: [typed], contacts, templates: [nickname] });
     const { dialog } = await openPreview(api);
@@ -119,7 +125,13 @@ describe('Preview Campaign', () => {
   });
 
   it('names no lacking tag when the audience has every field the email uses', async () => {
-    const typed = audience({ id: 7, name: 'Newsletter', headers: ['email', 'fullName'], numberOfContacts: 3, numberOfContactsWithErrors: 1 });
+    const typed = audience({
+      id: 7,
+      name: 'Newsletter',
+      headers: ['email', 'fullName'],
+      numberOfContacts: 3,
+      numberOfContactsWithErrors: 1,
+    });
     const api = createFakeApi({ campaigns: [spring], audiences: [typed], contacts, templates: [welcome] });
     const { dialog } = await openPreview(api);
     expect(await within(dialog).findByText(/1 contact lacks fields this email uses/)).toBeTruthy();

@@ -179,7 +179,9 @@ export function activitySentence(entry: Pick<ActivityEntry, 'kind' | 'objectType
       const key = text(details.key);
       const type = text(details.type);
       const typeWords = type && FIELD_TYPE_LABELS[type as FieldType];
-      return label === undefined ? 'Added a field.' : `Added the field “${label}”${key ? ` ({{${key}}})` : ''}${typeWords ? `, ${typeWords.toLowerCase()}` : ''}.`;
+      return label === undefined
+        ? 'Added a field.'
+        : `Added the field “${label}”${key ? ` ({{${key}}})` : ''}${typeWords ? `, ${typeWords.toLowerCase()}` : ''}.`;
     }
     case 'field-change': {
       const key = text(details.key);

@@ -8,14 +8,13 @@ import {
   type FieldInUse,
 } from '@mailroom/api-client';
 import { useApiClient } from '@mailroom/mf-contract/react';
-import { audienceKeys } from '../../audiences/api/keys';
-import { fieldKeys } from './keys';
+import { audienceKeys } from './keys';
 
 /** The audience's fields, in position order. */
 export function useAudienceFields(audienceId: number) {
   const client = useApiClient();
   return useQuery({
-    queryKey: fieldKeys.list(audienceId),
+    queryKey: audienceKeys.fields(audienceId),
     queryFn: async ({ signal }) => {
       const { data } = await client.GET('/api/audiences/{id}/fields', { params: { path: { id: audienceId } }, signal });
       return expectBody<AudienceField[]>(data);

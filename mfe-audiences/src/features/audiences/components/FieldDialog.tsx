@@ -68,7 +68,11 @@ export function FieldDialog({ field, takenKeys, busy, error, onAdd, onChange, on
 
   const shownKey = keyTyped ? key : suggestFieldKey(label, takenKeys);
   const labelProblem =
-    label.trim() === '' ? 'A field needs a label.' : label.trim().length > MAX_LABEL_LENGTH ? `A label is at most ${MAX_LABEL_LENGTH} characters.` : undefined;
+    label.trim() === ''
+      ? 'A field needs a label.'
+      : label.trim().length > MAX_LABEL_LENGTH
+        ? `A label is at most ${MAX_LABEL_LENGTH} characters.`
+        : undefined;
   const keyProblem = field ? undefined : (fieldKeyError(shownKey, takenKeys) ?? undefined);
   const optionList = optionLines(options);
   const optionProblem = type === 'CHOICE' ? optionsProblem(optionList) : undefined;
@@ -131,7 +135,12 @@ export function FieldDialog({ field, takenKeys, busy, error, onAdd, onChange, on
         </Select>
       </Field>
       {type === 'CHOICE' && (
-        <Field label="Options, one a line" required validationState={state(optionProblem)} validationMessage={touched ? optionProblem : undefined}>
+        <Field
+          label="Options, one a line"
+          required
+          validationState={state(optionProblem)}
+          validationMessage={touched ? optionProblem : undefined}
+        >
           <Textarea value={options} resize="vertical" rows={4} onChange={(_, data) => setOptions(data.value)} />
         </Field>
       )}

@@ -6,7 +6,7 @@ import { EmptyState, ErrorPanel, parseRouteId, RouterLink } from '@mailroom/ui';
 import { useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { AudienceNotFound } from '../../../components/AudienceNotFound';
-import { useAudience } from '../../audiences/api/audiences';
+import { useAudience } from '../api/audiences';
 import { useAddField, useAudienceFields, useChangeField } from '../api/fields';
 import { FieldDialog } from '../components/FieldDialog';
 import { FieldsTable } from '../components/FieldsTable';

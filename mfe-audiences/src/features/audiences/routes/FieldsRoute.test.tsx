@@ -55,11 +55,23 @@ describe('Fields', () => {
     await user.click(within(choice).getByRole('checkbox', { name: 'Required' }));
     await user.click(within(choice).getByRole('button', { name: 'Add' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(api.calls('POST', '/api/audiences/4/fields').at(-1)!.body).toMatchObject({ key: 'plan', type: 'CHOICE', options: ['Gold', 'Silver', 'golden'], required: true });
+    expect(api.calls('POST', '/api/audiences/4/fields').at(-1)!.body).toMatchObject({
+      key: 'plan',
+      type: 'CHOICE',
+      options: ['Gold', 'Silver', 'golden'],
+      required: true,
+    });
 
     const table = await screen.findByRole('table', { name: 'Fields', hidden: true });
     const rows = within(table).getAllByRole('row', { hidden: true }).slice(1);
-    expect(rows.map((row) => within(row).getAllByRole('cell', { hidden: true }).slice(0, 5).map((cell) => cell.textContent))).toEqual([
+    expect(
+      rows.map((row) =>
+        within(row)
+          .getAllByRole('cell', { hidden: true })
+          .slice(0, 5)
+          .map((cell) => cell.textContent),
+      ),
+    ).toEqual([
       ['First Name', '{{firstName}}', 'Text', 'No', 'No'],
       // Cut at 30 characters, the whole in a tooltip.
       ['Plan', '{{plan}}', 'One of a list: Gold, Silver, …', 'Yes', 'No'],
