@@ -22,6 +22,8 @@ for (const { theme, width } of [
   { theme: 'dark', width: 390 },
 ] as const) {
   test(`adds, renames and removes fields at ${width} px in the ${theme} theme`, async ({ page }) => {
+    // Five dialogs and four axe passes: on a loaded machine that takes longer than the default two minutes.
+    test.setTimeout(240_000);
     await page.addInitScript((value) => localStorage.setItem('mailroom.theme', value), theme);
     await page.setViewportSize({ width, height: 844 });
     const api = await signInWithApi(page);
