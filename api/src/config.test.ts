@@ -124,6 +124,13 @@ describe('loadConfig', () => {
     expect(Object.isFrozen(config.authorizedSenders)).toBe(true);
   });
 
+  it('takes the organisation locale merge tags write in, en-GB by default, and refuses one Intl does not know', () => {
+    expect(loadConfig({}).orgLocale).toBe('en-GB');
+    expect(loadConfig({ ORG_LOCALE: 'de-DE' }).orgLocale).toBe('de-DE');
+    expect(() => loadConfig({ ORG_LOCALE: 'not a locale' })).toThrow(/ORG_LOCALE: must be a locale such as en-GB/);
+    expect(() => loadConfig({ ORG_LOCALE: 'en_GB' })).toThrow(/ORG_LOCALE/);
+  });
+
   it('fails fast, naming every bad variable', () => {
     const attempt = () =>
       loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', AUTHORIZED_SENDER_EMAILS: 'not-an-address', LOG_LEVEL: 'loud' });

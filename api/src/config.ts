@@ -3,6 +3,7 @@
  * stops the process with a message naming the variable, instead of failing on first use.
  * Defaults suit local development; production must say what it means (see `required`).
  */
+import { isKnownLocale } from '@mailroom/api-client/fields';
 import { DEFAULT_EMAIL_EDITOR_SCRIPT_URL } from '@mailroom/mf-contract';
 import { REMOTES_PORT_BASE } from '@mailroom/mf-contract/remotes';
 import { isIP } from 'node:net';
@@ -117,6 +118,8 @@ const envSchema = z.object({
       .transform((domain) => domain.toLowerCase()),
   ),
   ORG_NAME: optionalString,
+  // The organisation's locale (a BCP 47 tag Intl knows): merge tags write numbers and dates in it.
+  ORG_LOCALE: ifSet(z.string().refine(isKnownLocale, 'must be a locale such as en-GB or de-DE')),
   AWS_REGION: optionalString,
   SES_ENDPOINT: optionalUrl(['http:', 'https:']),
   SES_CONFIGURATION_SET: optionalString,
@@ -225,6 +228,8 @@ export interface Config {
   rateLimits: { signInFailures: number; publicRequests: number };
   orgEmailDomain: string;
   orgName: string;
+  /** ORG_LOCALE: the locale merge tags write numbers and dates in. */
+  orgLocale: string;
   aws: {
     region: string;
     /** Unset: the real SES endpoint of the region. */
@@ -383,6 +388,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, { role = 'api' 
     rateLimits: { signInFailures: e.RATE_LIMIT_SIGN_IN_FAILURES, publicRequests: e.RATE_LIMIT_PUBLIC },
     orgEmailDomain,
     orgName: e.ORG_NAME ?? 'Example',
+    orgLocale: e.ORG_LOCALE ?? 'en-GB',
     aws: {
       region: e.AWS_REGION ?? 'us-east-1',
       sesEndpoint: e.SES_ENDPOINT,

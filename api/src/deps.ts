@@ -24,6 +24,8 @@ import { createSchedulingService, type SchedulingService } from './services/camp
 import { createTestMailService, type TestMailService } from './services/campaigns/test-mail-service.js';
 import { createImportService, type ImportService } from './services/imports/import-service.js';
 import { importQueues } from './services/imports/queues.js';
+import { createFieldService, type FieldService } from './services/fields/field-service.js';
+import { fieldQueues } from './services/fields/queues.js';
 import { createQuotaService, sesSendQuotaSource, type QuotaService } from './services/quota/quota-service.js';
 import { createReportService, type ReportService } from './services/reports/report-service.js';
 import { createSendRateLimiter } from './services/sending/send-rate.js';
@@ -41,6 +43,7 @@ export const QUEUES = {
   ...audienceQueues,
   ...sendingQueues,
   ...importQueues,
+  ...fieldQueues,
 };
 
 /** The product's message queue: every feature's queues. */
@@ -62,6 +65,7 @@ export interface Services {
   sesEvents: SesEventService;
   templates: TemplateService;
   suppressions: SuppressionService;
+  fields: FieldService;
 }
 
 export interface AppDeps {
@@ -111,6 +115,7 @@ function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverride
     publicUrl: config.publicUrl,
     trackingSecret: config.trackingSecret,
     configurationSet: config.aws.sesConfigurationSet,
+    locale: config.orgLocale,
     logger: logger.child({ component: 'sending' }),
   });
   const campaigns = createCampaignService({
@@ -146,6 +151,7 @@ function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverride
       sending,
       authorizedSenders: config.authorizedSenders,
       configurationSet: config.aws.sesConfigurationSet,
+      locale: config.orgLocale,
       logger: logger.child({ component: 'test-mails' }),
     }),
     reports: createReportService({
@@ -167,6 +173,7 @@ function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverride
     }),
     templates: createTemplateService({ db }),
     suppressions: createSuppressionService({ db, activityLog: activity, limits: config.import }),
+    fields: createFieldService({ db, queue: messageQueue, logger: logger.child({ component: 'fields' }) }),
   };
 }
 

@@ -6,6 +6,7 @@ describe('routes when signed in', () => {
   it.each([
     ['/audiences', 'audiences remote at /audiences showing /audiences'],
     ['/audiences/12/import', 'audiences remote at /audiences showing /audiences/12/import'],
+    ['/audiences/12/fields', 'audiences remote at /audiences showing /audiences/12/fields'],
     ['/templates/edit/3', 'templates remote at /templates showing /templates/edit/3'],
     ['/campaigns', 'campaigns remote at /campaigns showing /campaigns'],
     ['/campaigns/edit/5', 'campaigns remote at /campaigns showing /campaigns/edit/5'],

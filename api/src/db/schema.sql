@@ -666,6 +666,17 @@ CREATE TABLE public.activity_members (
 );
 
 --
+-- Name: audience_field_removals; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.audience_field_removals (
+    audience_id bigint NOT NULL,
+    key text NOT NULL,
+    after_id bigint DEFAULT 0 NOT NULL,
+    removed_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
 -- Name: audience_fields; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1157,6 +1168,13 @@ ALTER TABLE ONLY public.activity
     ADD CONSTRAINT activity_pkey PRIMARY KEY (id);
 
 --
+-- Name: audience_field_removals audience_field_removals_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.audience_field_removals
+    ADD CONSTRAINT audience_field_removals_pkey PRIMARY KEY (audience_id, key);
+
+--
 -- Name: audience_fields audience_fields_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1346,6 +1364,12 @@ CREATE INDEX activity_members_part ON public.activity_members USING gin (email p
 --
 
 CREATE INDEX activity_newest ON public.activity USING btree (created_at DESC, id DESC);
+
+--
+-- Name: audience_field_removals_folded_key; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX audience_field_removals_folded_key ON public.audience_field_removals USING btree (audience_id, lower(key));
 
 --
 -- Name: audience_fields_folded_key; Type: INDEX; Schema: public; Owner: -
@@ -1592,6 +1616,13 @@ CREATE TRIGGER tracking_events_link_count_insert AFTER INSERT ON public.tracking
 --
 
 CREATE TRIGGER tracking_events_link_count_update AFTER UPDATE ON public.tracking_events REFERENCING OLD TABLE AS old_events NEW TABLE AS new_events FOR EACH STATEMENT EXECUTE FUNCTION public.tracking_events_link_counted();
+
+--
+-- Name: audience_field_removals audience_field_removals_audience_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.audience_field_removals
+    ADD CONSTRAINT audience_field_removals_audience_id_fkey FOREIGN KEY (audience_id) REFERENCES public.audiences(id) ON DELETE CASCADE;
 
 --
 -- Name: audience_fields audience_fields_audience_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

@@ -13,7 +13,7 @@ const source: MailSource = {
     '<a data-link-id="31" href="https://example.org/a?x=1&amp;y=2">A</a></body></html>',
   plainText: null,
   from: { name: 'Example News', email: 'news@example.org' },
-  headers: ['name', 'city'],
+  fields: ['name', 'city'],
 };
 const contact = { email: 'ann@example.org', data: { name: 'Ann', city: 'Paris' } };
 
@@ -58,7 +58,7 @@ describe('compileCampaignMail', () => {
 
   it('resolves the tags against the headers given: with none, every value is empty', () => {
     const test = compileCampaignMail(
-      { ...source, headers: [] },
+      { ...source, fields: [] },
       { configurationSet: undefined },
     )({ email: '', data: {}, to: 'qa@example.org' });
     expect(content(test).Subject!.Data).toBe('News for ');

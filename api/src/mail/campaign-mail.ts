@@ -7,12 +7,12 @@
  *  - the subject: a test mail's is marked as one by its caller;
  *  - the EmailTags naming the campaign and the job, for SES events.
  *
- * The campaign is compiled once (merge tags resolved against the audience's headers, the html cut
+ * The campaign is compiled once (merge tags resolved against the audience's fields, the html cut
  * into pieces); each recipient's SendEmail input is then a join.
  */
 import type { SendEmailCommandInput } from '@aws-sdk/client-sesv2';
 import { compileMail, type MailRecipient } from './compose.js';
-import { mergeTagsIn, resolveFields } from './merge-tags.js';
+import { mergeTagsIn, resolveFields, type MergeField } from './merge-tags.js';
 import { assertOneLine, sendEmailInput, type Sender } from './message.js';
 import type { TrackingUrls } from './tracking-tokens.js';
 
@@ -25,8 +25,8 @@ export interface MailSource {
   /** The template's own plain text; derived from the html when there is none. */
   plainText: string | null;
   from: Sender;
-  /** The audience's headers, which the merge tags resolve against (none: every tag is empty). */
-  headers: readonly string[];
+  /** The audience's fields (keys and types), which the merge tags resolve against (none: every tag is empty). */
+  fields: readonly MergeField[];
 }
 
 export interface MailOptions {
@@ -34,6 +34,8 @@ export interface MailOptions {
   tracking?: TrackingUrls;
   /** SES's configuration set, for delivery events. */
   configurationSet: string | undefined;
+  /** The organisation's locale (ORG_LOCALE): numbers and dates in merge tags are written in it. */
+  locale?: string;
 }
 
 /** Whom one copy is for: the contact whose values fill the merge tags (and its job when tracked). */
@@ -55,7 +57,7 @@ export function compileCampaignMail(source: MailSource, options: MailOptions): C
   assertOneLine('subject', subject);
   assertOneLine('sender name', from.name);
   assertOneLine('preview text', previewText);
-  const fields = resolveFields(mergeTagsIn(html, plainText, subject, previewText), source.headers);
+  const fields = resolveFields(mergeTagsIn(html, plainText, subject, previewText), source.fields, options.locale);
   const render = compileMail({ subject, previewText, html, plainText, fields }, options.tracking ? { tracking: options.tracking } : {});
   const { configurationSet } = options;
   return (recipient) =>

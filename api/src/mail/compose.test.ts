@@ -90,4 +90,23 @@ describe('compileMail', () => {
   it('needs the job id to track', () => {
     expect(() => compileMail(content, { tracking })({ email: 'x@example.org', data: {} })).toThrow(/job id/);
   });
+
+  it('writes a fallback for a contact without a value: literal text, escaped in html once, encoded in an href', () => {
+    const withFallbacks = {
+      subject: 'Hi {{name|friend & co}}',
+      previewText: 'Dear {{ name | friend }}',
+      html: '<body><p>Hello {{name | Tom &amp; &lt;Jerry&gt;}} of {{city|<b>nowhere</b>}}</p><a href="https://example.org/?c={{city|a b&amp;c}}">x</a></body>',
+      plainText: 'Hello {{name|friend}}',
+      fields: resolveFields(['name', 'city'], ['name', 'city']),
+    };
+    const mail = compileMail(withFallbacks)({ email: 'a@example.org', data: { city: '' } });
+    expect(mail.subject).toBe('Hi friend & co');
+    expect(mail.text).toBe('Hello friend');
+    expect(mail.html).toContain('>Dear friend</div>');
+    expect(mail.html).toContain('<p>Hello Tom &amp; &lt;Jerry&gt; of &lt;b&gt;nowhere&lt;/b&gt;</p>');
+    expect(mail.html).toContain('href="https://example.org/?c=a%20b%26c"');
+    const valued = compileMail(withFallbacks)({ email: 'a@example.org', data: { name: 'Ann', city: 'Rome' } });
+    expect([valued.subject, valued.text]).toEqual(['Hi Ann', 'Hello Ann']);
+    expect(valued.html).toContain('<p>Hello Ann of Rome</p>');
+  });
 });

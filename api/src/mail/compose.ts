@@ -1,7 +1,7 @@
 /**
  * One recipient's copy of a campaign. The campaign's html is compiled once into literal pieces and
  * per-recipient slots, so the copy for each of a hundred thousand contacts is a join, not a parse:
- *  - merge tags: the contact's values, HTML-escaped (percent-encoded too inside an href);
+ *  - merge tags: the contact's values (or the tag's fallback), HTML-escaped (percent-encoded too inside an href);
  *  - tracked links (`data-link-id`): the signed click URL of this job and link;
  *  - a hidden preheader with the preview text after `<body>`;
  *  - an unsubscribe line and the open pixel before `</body>`;
@@ -10,7 +10,16 @@
  */
 import { anchorTags, attribute, htmlToText } from './html.js';
 import { LINK_ID_ATTRIBUTE, withoutHiddenLinks } from './links.js';
-import { escapeHtml, fieldValue, fillLine, fillText, tagOccurrences, type MergeContact, type ResolvedFields } from './merge-tags.js';
+import {
+  escapeHtml,
+  fieldValue,
+  fillLine,
+  fillText,
+  htmlText,
+  tagOccurrences,
+  type MergeContact,
+  type ResolvedFields,
+} from './merge-tags.js';
 import type { TrackingUrls } from './tracking-tokens.js';
 
 export interface MailContent {
@@ -78,8 +87,12 @@ export function compileMail(content: MailContent, options: ComposeOptions = {}):
   }
   for (const tag of tagOccurrences(content.html)) {
     const source = fields.get(tag.name);
+    // The fallback is the text the template's html spells (`&amp;` is `&`), written as a value is.
+    const fallback = tag.fallback === undefined ? '' : htmlText(tag.fallback);
     const inHref = hrefRanges.some((range) => tag.start >= range.start && tag.end <= range.end);
-    const piece: Piece = inHref ? (r) => escapeHtml(encodeURIComponent(fieldValue(source, r))) : (r) => escapeHtml(fieldValue(source, r));
+    const piece: Piece = inHref
+      ? (r) => escapeHtml(encodeURIComponent(fieldValue(source, r) || fallback))
+      : (r) => escapeHtml(fieldValue(source, r) || fallback);
     // Inside a tracked href the whole attribute is replaced already.
     if (!edits.some((edit) => tag.start >= edit.start && tag.end <= edit.end)) edits.push({ start: tag.start, end: tag.end, piece });
   }

@@ -6,6 +6,7 @@
  *    worker that dies mid-import leaves its transaction rolled back and the message unacked: the
  *    broker redelivers it and the import runs again from the start.
  *  - 'audience-delete': purges a deleted audience's contacts in batches, then its row.
+ *  - 'field-values-clear': clears a removed field's values from its audience's contacts in batches.
  *  - sweeps at start and every few minutes: imports stuck past the stale timeout with no worker on
  *    them are failed ('Import was interrupted; please import again.') and old uploads removed;
  *    lost purges are queued again.
@@ -19,7 +20,7 @@ const SWEEP_EVERY_MS = 5 * 60_000;
 
 export function audienceWorkers({ messageQueue, services, logger: parent }: AppDeps): Consumer[] {
   const logger = parent.child({ component: 'audiences-worker' });
-  const { audiences, imports } = services;
+  const { audiences, imports, fields } = services;
 
   const contactImports = messageQueue.consume(
     'contact-import',
@@ -40,9 +41,20 @@ export function audienceWorkers({ messageQueue, services, logger: parent }: AppD
     { concurrency: 1 },
   );
 
+  const fieldClears = messageQueue.consume(
+    'field-values-clear',
+    async ({ audienceId, key }) => {
+      const { contactsScanned } = await fields.clearValues(audienceId, key);
+      logger.info({ audienceId, contactsScanned }, 'removed field cleared');
+    },
+    { concurrency: 1 },
+  );
+
   return [
     contactImports,
     purges,
+    fieldClears,
+    periodic('field sweep', SWEEP_EVERY_MS, () => fields.sweep(), logger),
     periodic('import sweep', SWEEP_EVERY_MS, () => imports.sweep(), logger),
     periodic('audience sweep', SWEEP_EVERY_MS, () => audiences.sweep(), logger),
   ];

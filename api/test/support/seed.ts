@@ -9,7 +9,8 @@ import type pg from 'pg';
 
 export interface SeedContact {
   email: string;
-  data?: Record<string, string>;
+  /** Typed as the storage rule has them (a NUMBER field's value a number...), or legacy strings. */
+  data?: Record<string, string | number | boolean>;
   /** Present: an invalid contact (never sent to). */
   error?: string;
 }

@@ -2,7 +2,7 @@
  * A small in-memory stand-in for the audiences API, installed as the global fetch: the remote's real
  * API client (openapi-fetch) talks to it, so tests exercise the same requests the product makes.
  */
-import type { Audience, Contact, Suppression } from '@mailroom/api-client';
+import type { Audience, AudienceField, Contact, Suppression } from '@mailroom/api-client';
 import { createFakeFetch, json, page, type RecordedRequest } from '@mailroom/mf-contract/fake-api';
 
 export function audience(overrides: Partial<Audience> & Pick<Audience, 'id' | 'name'>): Audience {
@@ -40,7 +40,17 @@ export function suppression(id: number, email: string, reason: Suppression['reas
   };
 }
 
-export function createFakeApi(init: { audiences?: Audience[]; contacts?: Record<number, Contact[]>; suppressions?: Suppression[] } = {}) {
+export function createFakeApi(
+  init: {
+    audiences?: Audience[];
+    contacts?: Record<number, Contact[]>;
+    suppressions?: Suppression[];
+    fields?: Record<number, AudienceField[]>;
+    /** Templates by the field key they use: a removal without confirm=true is refused with them. */
+    templatesUsing?: Record<string, { id: number; name: string }[]>;
+  } = {},
+) {
+  const fields = new Map<number, AudienceField[]>(Object.entries(init.fields ?? {}).map(([id, list]) => [Number(id), [...list]]));
   const suppressions = [...(init.suppressions ?? [])].sort((a, b) => b.id - a.id);
   const audiences = new Map<number, Audience>((init.audiences ?? []).map((a) => [a.id, { ...a }]));
   const contacts = new Map<number, Contact[]>(Object.entries(init.contacts ?? {}).map(([id, list]) => [Number(id), list]));
@@ -114,6 +124,42 @@ export function createFakeApi(init: { audiences?: Audience[]; contacts?: Record<
       );
       return json(200, page(list, query));
     }
+    if (rest === '/fields' && method === 'GET') return json(200, fields.get(found.id) ?? []);
+    if (rest === '/fields' && method === 'POST') {
+      const list = fields.get(found.id) ?? [];
+      const input = body as Omit<AudienceField, 'position' | 'options' | 'required' | 'editableByPerson'> & Partial<AudienceField>;
+      if (list.some((f) => f.key.toLowerCase() === input.key.toLowerCase()))
+        return json(409, { message: `The audience already has a field '${input.key}'.` });
+      const field: AudienceField = {
+        options: null,
+        required: false,
+        editableByPerson: false,
+        ...input,
+        position: list.length + 1,
+      };
+      fields.set(found.id, [...list, field]);
+      found.headers = [...list, field].map((f) => f.key);
+      return json(201, field);
+    }
+    const fieldPath = /^\/fields\/([^/]+)$/.exec(rest);
+    if (fieldPath) {
+      const key = decodeURIComponent(fieldPath[1]!);
+      const list = fields.get(found.id) ?? [];
+      const at = list.findIndex((f) => f.key === key);
+      if (at < 0) return json(404, { message: 'Field not found' });
+      if (method === 'PATCH') {
+        list[at] = { ...list[at]!, ...(body as Partial<AudienceField>) };
+        return json(200, list[at]);
+      }
+      if (method === 'DELETE') {
+        const templates = init.templatesUsing?.[key] ?? [];
+        if (templates.length > 0 && query.get('confirm') !== 'true')
+          return json(409, { message: `The merge tag {{${key}}} is used by templates.`, templates });
+        list.splice(at, 1);
+        found.headers = list.map((f) => f.key);
+        return json(200, { message: 'Removed' });
+      }
+    }
     if (rest === '/download' && method === 'POST') {
       return new Response('email\njane@example.org\n', {
         status: 200,
@@ -128,7 +174,7 @@ export function createFakeApi(init: { audiences?: Audience[]; contacts?: Record<
     return json(404, { message: `No fake for ${method} ${path}` });
   }
 
-  return { ...createFakeFetch(route), audiences, contacts, suppressions };
+  return { ...createFakeFetch(route), audiences, contacts, suppressions, fields };
 }
 
 export type FakeApi = ReturnType<typeof createFakeApi>;

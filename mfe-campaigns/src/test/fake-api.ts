@@ -200,6 +200,16 @@ export function createFakeApi(init: FakeApiInit = {}) {
       if (!audiences.has(id)) return json(404, { message: 'Audience not found' });
       return json(200, init.suppressed?.[id] ?? { suppressedContacts: 0, unsubscribed: 0, hardBounced: 0, complained: 0 });
     }
+    // The audience's fields: its headers, as TEXT fields.
+    const fieldsMatch = /^\/api\/audiences\/(\d+)\/fields$/.exec(path);
+    if (fieldsMatch && method === 'GET') {
+      const found = audiences.get(Number(fieldsMatch[1]));
+      if (!found) return json(404, { message: 'Audience not found' });
+      const fields = found.headers
+        .filter((key) => key !== 'email')
+        .map((key, i) => ({ key, label: key, type: 'TEXT', options: null, required: false, editableByPerson: false, position: i + 1 }));
+      return json(200, fields);
+    }
     const audienceMatch = /^\/api\/audiences\/(\d+)(\/contacts)?$/.exec(path);
     if (audienceMatch && method === 'GET') {
       const found = audiences.get(Number(audienceMatch[1]));

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { checkFieldValue, fieldKeyError, formatFieldValue, guessFieldType, parseFieldValue, suggestFieldKey } from './fields.js';
+import {
+  checkFieldValue,
+  convertFieldValue,
+  fieldFormatter,
+  fieldKeyError,
+  formatFieldValue,
+  guessFieldType,
+  isKnownLocale,
+  parseFieldValue,
+  suggestFieldKey,
+} from './fields.js';
 
 const field = (type: 'TEXT' | 'NUMBER' | 'DATE' | 'YES_NO' | 'CHOICE', extra = {}) => ({ label: 'Field', type, ...extra });
 
@@ -83,5 +93,47 @@ describe('formatFieldValue', () => {
     expect(formatFieldValue('DATE', '2024-03-01', 'en-GB')).toBe('1 March 2024');
     expect(formatFieldValue('YES_NO', false, 'en-GB')).toBe('No');
     expect(formatFieldValue('TEXT', null, 'en-GB')).toBe('');
+  });
+});
+
+describe('fieldFormatter', () => {
+  it('is formatFieldValue with its formatter built once, and writes a value of another shape as it is', () => {
+    const number = fieldFormatter('NUMBER', 'en-GB');
+    expect(fieldFormatter('NUMBER', 'en-GB')).toBe(number);
+    expect(number(1234567.25)).toBe('1,234,567.25');
+    expect(number('about 40')).toBe('about 40');
+    expect(fieldFormatter('DATE', 'fr-FR')('1990-03-04')).toBe('4 mars 1990');
+    expect(fieldFormatter('DATE', 'en-GB')('spring')).toBe('spring');
+    expect(fieldFormatter('YES_NO', 'de-DE')(true)).toBe('Yes');
+  });
+
+  it('knows a locale Intl knows', () => {
+    expect(isKnownLocale('en-GB')).toBe(true);
+    expect(isKnownLocale('de-DE')).toBe(true);
+    expect(isKnownLocale('en_GB')).toBe(false);
+    expect(isKnownLocale('')).toBe(false);
+  });
+});
+
+describe('convertFieldValue', () => {
+  it('turns every value into text', () => {
+    expect(convertFieldValue(field('TEXT'), 12.5)).toEqual({ ok: true, value: '12.5' });
+    expect(convertFieldValue(field('TEXT'), true)).toEqual({ ok: true, value: 'Yes' });
+    expect(convertFieldValue(field('TEXT'), 'x')).toEqual({ ok: true, value: 'x' });
+  });
+
+  it('reads stored text as a person wrote it, and refuses what does not fit', () => {
+    expect(convertFieldValue(field('NUMBER'), '1,200')).toEqual({ ok: true, value: 1200 });
+    expect(convertFieldValue(field('NUMBER'), 'twelve')).toMatchObject({ ok: false });
+    expect(convertFieldValue(field('NUMBER'), '9'.repeat(400))).toMatchObject({ ok: false });
+    expect(convertFieldValue(field('DATE'), '2024-02-30')).toMatchObject({ ok: false });
+    expect(convertFieldValue(field('YES_NO'), 'yes')).toEqual({ ok: true, value: true });
+    expect(convertFieldValue(field('YES_NO'), 1)).toMatchObject({ ok: false });
+    expect(convertFieldValue(field('CHOICE', { options: ['Yes', 'No', '3'] }), false)).toEqual({ ok: true, value: 'No' });
+    expect(convertFieldValue(field('CHOICE', { options: ['Gold'] }), 3)).toMatchObject({ ok: false });
+  });
+
+  it('keeps an old contact without a value when the field becomes required', () => {
+    expect(convertFieldValue(field('NUMBER', { required: true }), '')).toEqual({ ok: true, value: null });
   });
 });

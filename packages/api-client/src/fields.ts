@@ -185,10 +185,60 @@ export function suggestFieldKey(name: string, taken: Iterable<string> = []): str
  */
 export function formatFieldValue(type: FieldType, value: FieldValue | null | undefined, locale: string): string {
   if (value === null || value === undefined) return '';
-  if (type === 'NUMBER' && typeof value === 'number') return new Intl.NumberFormat(locale, { maximumFractionDigits: 20 }).format(value);
-  if (type === 'DATE' && typeof value === 'string' && parseDate(value) !== null) {
-    return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${value}T00:00:00Z`));
+  return fieldFormatter(type, locale)(value);
+}
+
+export type ValueFormatter = (value: FieldValue) => string;
+
+const formatters = new Map<string, ValueFormatter>();
+
+/**
+ * formatFieldValue for one type and locale, its Intl formatter built once: a mail merge calls it for every contact,
+ * and building an Intl formatter costs a hundred times its use. A value of another shape than the type's (a legacy
+ * string in a NUMBER field) is written as it is.
+ */
+export function fieldFormatter(type: FieldType, locale: string): ValueFormatter {
+  const id = `${type}\u0000${locale}`;
+  let format = formatters.get(id);
+  if (format) return format;
+  if (type === 'NUMBER') {
+    const numbers = new Intl.NumberFormat(locale, { maximumFractionDigits: 20 });
+    format = (value) => (typeof value === 'number' ? numbers.format(value) : String(value));
+  } else if (type === 'DATE') {
+    const dates = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' });
+    format = (value) =>
+      typeof value === 'string' && parseDate(value) !== null ? dates.format(new Date(`${value.slice(0, 10)}T00:00:00Z`)) : String(value);
+  } else if (type === 'YES_NO') {
+    format = (value) => (typeof value === 'boolean' ? (value ? 'Yes' : 'No') : String(value));
+  } else {
+    format = (value) => (typeof value === 'string' ? value : String(value));
   }
-  if (type === 'YES_NO' && typeof value === 'boolean') return value ? 'Yes' : 'No';
-  return String(value);
+  formatters.set(id, format);
+  return format;
+}
+
+/** Whether a locale tag is one Intl knows (ORG_LOCALE is checked with it at start). */
+export function isKnownLocale(locale: string): boolean {
+  try {
+    return Intl.NumberFormat.supportedLocalesOf([locale]).length === 1 && Intl.getCanonicalLocales(locale).length === 1;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A stored value moved to a field's new type (a type change): what it becomes, or why it cannot. To TEXT every value
+ * converts (a number as written plainly, yes/no as the words); to another type a stored string is read as a person
+ * would have written it, and a typed value keeps its type only when it fits.
+ */
+export function convertFieldValue(field: FieldRule, value: unknown): ParsedValue {
+  if (field.type === 'TEXT') {
+    if (typeof value === 'number') return { ok: true, value: String(value) };
+    if (typeof value === 'boolean') return { ok: true, value: value ? 'Yes' : 'No' };
+  }
+  if (field.type === 'CHOICE' && (typeof value === 'number' || typeof value === 'boolean')) {
+    return parseFieldValue(field, typeof value === 'boolean' ? (value ? 'Yes' : 'No') : String(value));
+  }
+  // A value already stored is kept when blank: `required` holds for new values, not for old contacts.
+  return checkFieldValue({ ...field, required: false }, value);
 }

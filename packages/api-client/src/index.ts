@@ -10,6 +10,10 @@ export type AudienceList = Schemas['AudienceList'];
 export type AudienceSource = Schemas['AudienceSource'];
 export type Contact = Schemas['Contact'];
 export type ContactList = Schemas['ContactList'];
+export type AudienceField = Schemas['AudienceField'];
+export type AudienceFieldInput = Schemas['AudienceFieldInput'];
+export type AudienceFieldChange = Schemas['AudienceFieldChange'];
+export type FieldInUse = Schemas['FieldInUse'];
 export type Template = Schemas['Template'];
 export type TemplateSummary = Schemas['TemplateSummary'];
 export type TemplateList = Schemas['TemplateList'];
@@ -63,6 +67,8 @@ export class ApiError extends Error {
   readonly serverMessage: string | undefined;
   /** The server's field errors (400), when it listed them. */
   readonly errors: ErrorBody['errors'];
+  /** The whole body as the server sent it: a refusal that carries more than a message (a field removal's templates). */
+  readonly body: unknown;
 
   constructor(status: number, body: unknown) {
     const serverMessage = messageOf(body);
@@ -70,6 +76,7 @@ export class ApiError extends Error {
     this.status = status;
     this.serverMessage = serverMessage;
     this.errors = errorsOf(body);
+    this.body = body;
   }
 }
 

@@ -12,6 +12,7 @@ type SuppressionReason = components['schemas']['SuppressionReason'];
 type EmailPerformanceRow = components['schemas']['EmailPerformanceRow'];
 type CampaignStatus = components['schemas']['CampaignStatus'];
 type MachineReason = components['schemas']['MachineReason'];
+type FieldType = components['schemas']['FieldType'];
 
 /** The columns of the report's Email Performance table (docs/product.md, Routes and screens), in order. */
 export const EMAIL_PERFORMANCE_COLUMNS = [
@@ -137,3 +138,12 @@ export const statusMayChange = (status: CampaignStatus): boolean => status === '
 
 /** The pace at which a screen follows a status that may change (the quota bar's while mail goes out). */
 export const STATUS_REFRESH_MS = 5000;
+
+/** An addition to the spec: an audience field's type as the screens name it (the fields screen, the contact drawer, the import's mapping). */
+export const FIELD_TYPE_LABELS: Readonly<Record<FieldType, string>> = {
+  TEXT: 'Text',
+  NUMBER: 'Number',
+  DATE: 'Date',
+  YES_NO: 'Yes / No',
+  CHOICE: 'One of a list',
+};

@@ -134,6 +134,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/audiences/{id}/fields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /** The audience's typed fields, in position order (an addition) */
+        get: operations["listAudienceFields"];
+        put?: never;
+        /**
+         * Add a field to the audience (after the others); the activity log records it
+         * @description The key must start with a letter and hold letters, digits and _ only (at most 64), must not be `email`, and
+         *     must differ, whatever its case, from the audience's other keys and from a removed field's whose values are
+         *     still being cleared. The label is trimmed, 1 to 100 characters, no control characters. A CHOICE field takes
+         *     1 to 100 distinct, non-empty options of at most 100 characters; other types take none. 409 while the
+         *     audience is importing.
+         */
+        post: operations["addAudienceField"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audiences/{id}/fields/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                /** @description A field's key (legacy keys may hold spaces) */
+                key: components["parameters"]["FieldKey"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a field; its values leave the contacts in the background
+         * @description A field that a template uses as a merge tag (`{{key}}` in any case, with or without a fallback) is removed
+         *     only with confirm=true: without it the answer is 409 naming those templates. The field leaves the audience
+         *     at once; its values are cleared from the contacts in batches by the worker, and until they are the key
+         *     cannot name a new field. 409 while the audience is importing.
+         */
+        delete: operations["removeAudienceField"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a field (the key stays), or change whether it is required, editable by the person, its type or options
+         * @description A change of type (or of a CHOICE field's options) converts every stored value in one transaction; when a
+         *     value does not fit, the answer is 409 saying how many contacts hold one, and nothing changes. 409 while
+         *     the audience is importing.
+         */
+        patch: operations["changeAudienceField"];
+        trace?: never;
+    };
     "/api/templates": {
         parameters: {
             query?: never;
@@ -1467,6 +1527,47 @@ export interface components {
             items: components["schemas"]["EmailPerformanceRow"][];
             meta: components["schemas"]["PageMeta"];
         };
+        /** @enum {string} */
+        FieldType: "TEXT" | "NUMBER" | "DATE" | "YES_NO" | "CHOICE";
+        /**
+         * @description One typed field of an audience. Its values live in each contact's `data` under `key`: TEXT a string, NUMBER a
+         *     number, DATE 'YYYY-MM-DD', YES_NO a boolean, CHOICE one of `options`.
+         */
+        AudienceField: {
+            /** @description The merge tag's name and the key in `data`; it never changes */
+            key: string;
+            label: string;
+            type: components["schemas"]["FieldType"];
+            /** @description CHOICE only (null otherwise), in the order offered */
+            options: string[] | null;
+            required: boolean;
+            /** @description Whether the person may change it in the preference centre */
+            editableByPerson: boolean;
+            position: number;
+        };
+        AudienceFieldInput: {
+            key: string;
+            label: string;
+            type: components["schemas"]["FieldType"];
+            options?: string[] | null;
+            required?: boolean;
+            editableByPerson?: boolean;
+        };
+        AudienceFieldChange: {
+            label?: string;
+            type?: components["schemas"]["FieldType"];
+            options?: string[] | null;
+            required?: boolean;
+            editableByPerson?: boolean;
+        };
+        FieldInUse: {
+            message: string;
+            /** @description The templates that use the field as a merge tag (absent when the conflict is another) */
+            templates?: {
+                id: components["schemas"]["Id"];
+                name: string;
+            }[];
+        };
         /**
          * @description What was done. Import outcomes are recorded by the worker under the member who queued the import.
          *     `edit` is a save of a template's or a draft campaign's content (a template's autosaves by one member
@@ -1475,7 +1576,7 @@ export interface components {
          *     recipient's address (the one who acted), and only the first unsubscribe of an address is recorded.
          * @enum {string}
          */
-        ActivityKind: "create" | "rename" | "delete" | "import" | "import-finished" | "import-failed" | "export" | "send" | "schedule" | "unschedule" | "continue" | "retry-all-failed" | "retry-job" | "resend-unconfirmed" | "send-to-not-sent" | "send-to-contact" | "test-send" | "follow-up" | "suppression-add" | "suppression-remove" | "edit" | "unsubscribe";
+        ActivityKind: "create" | "rename" | "delete" | "import" | "import-finished" | "import-failed" | "export" | "send" | "schedule" | "unschedule" | "continue" | "retry-all-failed" | "retry-job" | "resend-unconfirmed" | "send-to-not-sent" | "send-to-contact" | "test-send" | "follow-up" | "suppression-add" | "suppression-remove" | "edit" | "unsubscribe" | "field-add" | "field-change" | "field-remove";
         /** @enum {string} */
         ActivityObjectType: "audience" | "template" | "campaign" | "suppression";
         ActivityEntry: {
@@ -1627,6 +1728,8 @@ export interface components {
     };
     parameters: {
         Id: number;
+        /** @description A field's key (legacy keys may hold spaces) */
+        FieldKey: string;
         /** @description 1-based page number */
         Page: number;
         /** @description Page size */
@@ -1939,6 +2042,140 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listAudienceFields: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The fields */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AudienceField"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    addAudienceField: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AudienceFieldInput"];
+            };
+        };
+        responses: {
+            /** @description The new field */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AudienceField"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Error"];
+        };
+    };
+    removeAudienceField: {
+        parameters: {
+            query?: {
+                /** @description true once the member has seen the templates that use the field */
+                confirm?: boolean;
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                /** @description A field's key (legacy keys may hold spaces) */
+                key: components["parameters"]["FieldKey"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The audience is importing, or templates use the field (named in `templates`) and confirm was not given */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldInUse"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    changeAudienceField: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                /** @description A field's key (legacy keys may hold spaces) */
+                key: components["parameters"]["FieldKey"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AudienceFieldChange"];
+            };
+        };
+        responses: {
+            /** @description The field as it is now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AudienceField"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             default: components["responses"]["Error"];
         };
     };

@@ -29,6 +29,7 @@ export type { SuppressionReason } from './suppression.js';
 export const SQL_ONLY_TABLES: readonly string[] = [
   'activity',
   'activity_members',
+  'audience_field_removals',
   'campaign_domain_counts',
   'campaign_hourly_counts',
   'campaign_job_counts',

@@ -8,6 +8,7 @@ import type { AppDeps } from '../../deps.js';
 import { activityRouter } from './activity.js';
 import { audiencesRouter } from './audiences.js';
 import { campaignsRouter } from './campaigns.js';
+import { fieldsRouter } from './fields.js';
 import { healthRouter } from './health.js';
 import { quotaRouter } from './quota.js';
 import { reportsRouter } from './reports.js';
@@ -23,6 +24,7 @@ export function routes(deps: AppDeps): Router {
 
   // ---- feature routers: one line per feature ----
   router.use(audiencesRouter(deps));
+  router.use(fieldsRouter(deps));
   router.use(campaignsRouter(deps));
   router.use(reportsRouter(deps));
   router.use(suppressionsRouter(deps));

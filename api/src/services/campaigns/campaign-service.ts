@@ -11,7 +11,7 @@
  */
 import type { Database } from '../../db/database.js';
 import type { Logger } from '../../logger.js';
-import { mergeTagsIn, resolveFields } from '../../mail/merge-tags.js';
+import { lackingTags, resolveFields, tagsWithoutFallbackIn } from '../../mail/merge-tags.js';
 import { recordActivity, type Actor } from '../activity/activity-service.js';
 import { DomainError } from '../errors.js';
 import { toPage, type Page, type PageQuery } from '../paging.js';
@@ -50,6 +50,14 @@ export const SELECT_TEMPLATE = 'Please select a template';
 export const INPUT_SUBJECT = 'Please input email subject';
 export const INPUT_FROM_NAME = "Please input name for who's sending this campaign";
 export const INPUT_FROM_EMAIL = "Please input email for who's sending this campaign";
+/**
+ * An addition to the spec's checks: a tag (without a fallback) that names no field of the audience and is not `email`
+ * would be empty in every copy, which is a mistake rather than a missing value.
+ */
+export const lacksTagsMessage = (tags: string[]) =>
+  `The audience has no field for ${tags.length === 1 ? 'the merge tag' : 'the merge tags'} ${tags.map((tag) => `{{${tag}}}`).join(', ')}: add ${
+    tags.length === 1 ? 'the field' : 'the fields'
+  } to the audience, or give ${tags.length === 1 ? 'the tag' : 'each tag'} a fallback such as {{${tags[0]}|friend}}.`;
 export const AUDIENCE_IMPORTING = 'The audience is still importing its contacts; send once the import is over.';
 export const SENDING_STARTED = 'The campaign is being sent.';
 export const CONTINUE_STARTED = 'Campaign will continue sending to remaining contacts.';
@@ -94,6 +102,12 @@ export function createCampaignService({ db, sending, authorizedSenders, logger }
     return trimmed;
   };
 
+  /** The tags used without a fallback that name no field of the audience (nor the address). */
+  const tagsTheAudienceLacks = async (audienceId: number, ...texts: (string | null)[]): Promise<string[]> => {
+    const tags = tagsWithoutFallbackIn(...texts);
+    return tags.length === 0 ? [] : lackingTags(resolveFields(tags, await repo.mergeFields(audienceId)));
+  };
+
   /**
    * The spec's five pre-send checks in their order, then an authorized sender, header fields on one
    * line, a template with content and an audience not importing: what Send, Schedule and the start
@@ -113,6 +127,8 @@ export function createCampaignService({ db, sending, authorizedSenders, logger }
     oneLine('preview text', campaign.previewText);
     if (!content.html?.trim()) throw new DomainError('invalid', TEMPLATE_EMPTY);
     if (target.isImporting) throw new DomainError('conflict', AUDIENCE_IMPORTING);
+    const lacking = await tagsTheAudienceLacks(target.id, content.html, content.plainText, campaign.subject, campaign.previewText);
+    if (lacking.length > 0) throw new DomainError('invalid', lacksTagsMessage(lacking));
     return { ...content, html: content.html };
   };
 
@@ -216,8 +232,9 @@ export function createCampaignService({ db, sending, authorizedSenders, logger }
         audienceOrThrow(repo, input.audienceId),
         input.campaignId === undefined ? undefined : campaignOrThrow(repo, input.campaignId),
       ]);
-      const tags = mergeTagsIn(content.html, input.subject, input.previewText);
-      const fields = resolveFields(tags, target.headers);
+      // A tag with a fallback is never missing: its copies say the fallback.
+      const tags = tagsWithoutFallbackIn(content.html, content.plainText, input.subject, input.previewText);
+      const fields = resolveFields(tags, await repo.mergeFields(target.id));
       // A valid contact always has its address.
       const checked = tags
         .filter((tag) => fields.get(tag)?.kind !== 'email')

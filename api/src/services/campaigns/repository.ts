@@ -8,7 +8,9 @@ import type { Campaign, CampaignSummary, FollowUp, FollowUpRecipients, Validatio
 import { literal, Op, type FindAttributeOptions, type WhereOptions } from 'sequelize';
 import type { Database, Tx } from '../../db/database.js';
 import type { Audience as AudienceRow, Campaign as CampaignRow, Template as TemplateRow } from '../../db/models/index.js';
+import type { FieldValue } from '@mailroom/api-client/fields';
 import { likeContains } from '../contacts/repository.js';
+import { audienceMergeFields, type MergeFieldRow } from '../fields/repository.js';
 import { offsetOf, type PageQuery } from '../paging.js';
 
 export type { Campaign, CampaignSummary, FollowUpRecipients, ValidationResult };
@@ -40,9 +42,9 @@ export interface LiveAudience {
 export interface MergeContactRow {
   id: number;
   email: string;
-  data: Record<string, string>;
-  /** The headers of the contact's audience (merge tags resolve against them). */
-  headers: string[];
+  data: Record<string, FieldValue>;
+  /** The fields of the contact's audience (merge tags resolve against them). */
+  fields: MergeFieldRow[];
 }
 
 /** A tag checked by the missing-fields scan: the data key it reads, or null when the audience has none. */
@@ -219,15 +221,18 @@ export function campaignRepository(db: Database) {
 
     async findContact(id: number): Promise<MergeContactRow | undefined> {
       const row = await Contacts.findByPk(id, {
-        attributes: ['id', 'email', 'data'],
-        include: [{ model: Audiences, as: 'audience', attributes: ['headers'], where: { deletedAt: null } }],
+        attributes: ['id', 'email', 'data', 'audienceId'],
+        include: [{ model: Audiences, as: 'audience', attributes: ['id'], where: { deletedAt: null } }],
       });
-      const headers = (row as (typeof row & { audience?: AudienceRow }) | null)?.audience?.headers;
-      return row && headers ? { id: row.id, email: row.email, data: row.data, headers } : undefined;
+      if (!(row as (typeof row & { audience?: AudienceRow }) | null)?.audience) return undefined;
+      return { id: row!.id, email: row!.email, data: row!.data, fields: await audienceMergeFields(db, row!.audienceId) };
     },
 
+    /** The merge fields (keys and types) of a live audience. */
+    mergeFields: (audienceId: number): Promise<MergeFieldRow[]> => audienceMergeFields(db, audienceId),
+
     /** The audience's first valid contact, in file order. */
-    async firstValidContact(audienceId: number): Promise<{ email: string; data: Record<string, string> } | undefined> {
+    async firstValidContact(audienceId: number): Promise<{ email: string; data: Record<string, FieldValue> } | undefined> {
       const row = await Contacts.findOne({ where: { audienceId, validSeq: 1 }, attributes: ['email', 'data'] });
       return row ? { email: row.email, data: row.data } : undefined;
     },

@@ -9,7 +9,7 @@ import type { Database } from '../../db/database.js';
 import type { Logger } from '../../logger.js';
 import { compileCampaignMail } from '../../mail/campaign-mail.js';
 import { compileMail } from '../../mail/compose.js';
-import { fillLine, mergeTagsIn, resolveFields, type MergeContact } from '../../mail/merge-tags.js';
+import { fillLine, mergeTagsIn, resolveFields, type MergeContact, type MergeField } from '../../mail/merge-tags.js';
 import type { ActivityService, Actor } from '../activity/activity-service.js';
 import { isValidEmail } from '../contacts/email.js';
 import { DomainError } from '../errors.js';
@@ -29,10 +29,20 @@ export interface TestMailServiceDeps {
   sending: Pick<SendingService, 'sendOne'>;
   authorizedSenders: readonly string[];
   configurationSet: string | undefined;
+  /** ORG_LOCALE: merge tags write numbers and dates in it, as in the campaign's mail. */
+  locale?: string;
   logger: Logger;
 }
 
-export function createTestMailService({ db, activityLog, sending, authorizedSenders, configurationSet, logger }: TestMailServiceDeps) {
+export function createTestMailService({
+  db,
+  activityLog,
+  sending,
+  authorizedSenders,
+  configurationSet,
+  locale,
+  logger,
+}: TestMailServiceDeps) {
   const repo = campaignRepository(db);
   const isAuthorized = authorizedSenderCheck(authorizedSenders);
 
@@ -49,7 +59,7 @@ export function createTestMailService({ db, activityLog, sending, authorizedSend
       noNul(input.fromName, input.subject, input.previewText);
       const content = await templateOrThrow(repo, input.templateId);
       if (!content.html?.trim()) throw new DomainError('invalid', TEMPLATE_EMPTY);
-      const headers = input.audienceId === undefined ? [] : (await audienceOrThrow(repo, input.audienceId)).headers;
+      const fields = input.audienceId === undefined ? [] : await repo.mergeFields((await audienceOrThrow(repo, input.audienceId)).id);
       const contact = (input.audienceId === undefined ? undefined : await repo.firstValidContact(input.audienceId)) ?? NOBODY;
 
       const mail = compileCampaignMail(
@@ -59,9 +69,9 @@ export function createTestMailService({ db, activityLog, sending, authorizedSend
           html: content.html,
           plainText: content.plainText,
           from: { name: input.fromName, email: input.fromEmail.trim() },
-          headers,
+          fields,
         },
-        { configurationSet },
+        { configurationSet, ...(locale ? { locale } : {}) },
       );
       for (const to of emails) {
         const outcome = await sending.sendOne(mail({ email: contact.email, data: contact.data, to }));
@@ -83,7 +93,7 @@ export function createTestMailService({ db, activityLog, sending, authorizedSend
     /** A template, subject and preview text as one contact (or nobody: empty values) would get them. */
     async renderTest(input: { templateId: number; contactId?: number; subject?: string; previewText?: string }) {
       const content = await templateOrThrow(repo, input.templateId);
-      let contact: (MergeContact & { headers: string[] }) | undefined;
+      let contact: (MergeContact & { fields: MergeField[] }) | undefined;
       if (input.contactId !== undefined) {
         contact = await repo.findContact(input.contactId);
         if (!contact) throw new DomainError('not-found', CONTACT_NOT_FOUND);
@@ -91,7 +101,7 @@ export function createTestMailService({ db, activityLog, sending, authorizedSend
       const subject = input.subject ?? '';
       const previewText = input.previewText ?? '';
       const html = content.html ?? '';
-      const fields = resolveFields(mergeTagsIn(html, subject, previewText), contact?.headers ?? []);
+      const fields = resolveFields(mergeTagsIn(html, subject, previewText), contact?.fields ?? [], locale);
       // A preview is no mail: the preview text shows apart (no preheader), and there is no sender or address.
       const rendered = compileMail({ subject, previewText, html, plainText: null, fields }, { preheader: false })(contact ?? NOBODY);
       return { template: rendered.html, subject: rendered.subject, previewText: fillLine(previewText, fields, contact) };

@@ -5,8 +5,11 @@
  * a campaign stopped or finished, and abandoned claims turned UNKNOWN. Raw SQL: the claim is the
  * at-most-once guarantee itself. The dispatch's statements are in dispatch-repository.ts.
  */
+import type { FieldValue } from '@mailroom/api-client/fields';
 import type { Database } from '../../db/database.js';
 import type { CampaignStatus } from '../../db/models/index.js';
+import type { MergeField } from '../../mail/merge-tags.js';
+import { mergeFieldsOf } from '../fields/repository.js';
 
 /** What a worker needs to render and send a campaign's mail (immutable once sending started). */
 export interface SendingCampaign {
@@ -18,8 +21,8 @@ export interface SendingCampaign {
   previewText: string | null;
   html: string | null;
   plainText: string | null;
-  /** The audience's headers: merge tags resolve against them. */
-  headers: string[];
+  /** The audience's fields (keys and types, in headers order): merge tags resolve against them. */
+  fields: MergeField[];
 }
 
 export interface ClaimedJob {
@@ -27,7 +30,7 @@ export interface ClaimedJob {
   email: string;
   /** Claims of this job so far, this one included. */
   attempts: number;
-  data: Record<string, string>;
+  data: Record<string, FieldValue>;
 }
 
 export type JobOutcome =
@@ -44,7 +47,8 @@ export function claimRepository(db: Database) {
     async findSendingCampaign(id: number): Promise<SendingCampaign | undefined> {
       const { rows } = await db.query<SendingCampaign>(
         `SELECT c.id, c.status, c.from_name AS "fromName", c.from_email AS "fromEmail", c.subject,
-                c.preview_text AS "previewText", c.html, c.plain_text AS "plainText", coalesce(a.headers, '[]') AS headers
+                c.preview_text AS "previewText", c.html, c.plain_text AS "plainText",
+                CASE WHEN a.id IS NULL THEN '[]'::jsonb ELSE ${mergeFieldsOf('a')} END AS fields
            FROM campaigns c LEFT JOIN audiences a ON a.id = c.audience_id
           WHERE c.id = $1`,
         [id],

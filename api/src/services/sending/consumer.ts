@@ -61,10 +61,12 @@ export interface ConsumerDeps {
   settings: SendingSettings;
   tracking: TrackingUrls;
   configurationSet: string | undefined;
+  /** ORG_LOCALE: merge tags write numbers and dates in it. */
+  locale?: string | undefined;
   logger: Logger;
 }
 
-export function createConsumer({ db, messageQueue, mailer, limiter, settings, tracking, configurationSet, logger }: ConsumerDeps) {
+export function createConsumer({ db, messageQueue, mailer, limiter, settings, tracking, configurationSet, locale, logger }: ConsumerDeps) {
   const repo = claimRepository(db);
   /** The SES calls this process may have in flight: a batch takes one per job before claiming it. */
   const callSlots = createSlots(settings.concurrency);
@@ -113,9 +115,9 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
     if (cached) return cached;
     const campaign = await repo.findSendingCampaign(id);
     if (!campaign?.html || !campaign.fromEmail || campaign.subject === null) return undefined;
-    const { html, plainText, subject, previewText, headers } = campaign;
+    const { html, plainText, subject, previewText, fields } = campaign;
     const from = { name: campaign.fromName ?? '', email: campaign.fromEmail };
-    const mail = compileCampaignMail({ subject, previewText, html, plainText, from, headers }, { tracking, configurationSet });
+    const mail = compileCampaignMail({ subject, previewText, html, plainText, from, fields }, { tracking, configurationSet, locale });
     if (compiledCampaigns.size >= COMPILED_CAMPAIGNS) compiledCampaigns.delete(compiledCampaigns.keys().next().value!);
     compiledCampaigns.set(id, mail);
     return mail;

@@ -34,6 +34,8 @@ export interface SendingServiceDeps {
   publicUrl: string;
   trackingSecret: string;
   configurationSet: string | undefined;
+  /** ORG_LOCALE: merge tags write numbers and dates in it. */
+  locale?: string;
   logger: Logger;
 }
 
@@ -42,7 +44,7 @@ export function createSendingService(deps: SendingServiceDeps) {
   const mailer = createMailSender(deps.ses);
   const producer = createProducer({ db, messageQueue, settings, publicUrl: deps.publicUrl, logger });
   const tracking = trackingUrls(deps.publicUrl, createTrackingTokens(deps.trackingSecret));
-  const consumer = createConsumer({ db, messageQueue, mailer, limiter, settings, tracking, configurationSet, logger });
+  const consumer = createConsumer({ db, messageQueue, mailer, limiter, settings, tracking, configurationSet, locale: deps.locale, logger });
 
   return {
     dispatch: producer.dispatch,

@@ -22,4 +22,6 @@ export const audienceKeys = {
   detail: (id: number) => [...audienceKeys.details(), id] as const,
   contacts: (id: number) => [...audienceKeys.detail(id), 'contacts'] as const,
   contactList: (id: number, params: ContactListParams) => [...audienceKeys.contacts(id), params] as const,
+  /** Under the audience's own key: a change of its fields refreshes the audience (its headers) too. */
+  fields: (id: number) => [...audienceKeys.detail(id), 'fields'] as const,
 };

@@ -1,12 +1,13 @@
 import { Menu, MenuButton, MenuItem, MenuItemLink, MenuList, MenuPopover, MenuTrigger } from '@fluentui/react-components';
-import { ArrowDownloadRegular, ArrowUploadRegular } from '@fluentui/react-icons';
+import { ArrowDownloadRegular, ArrowUploadRegular, TextBulletListSquareRegular } from '@fluentui/react-icons';
 import { errorMessage, type Audience } from '@mailroom/api-client';
 import { useRemote } from '@mailroom/mf-contract/react';
 import { useNavigate } from 'react-router-dom';
 import { useExportContacts } from '../api/audiences';
 
 /**
- * Import Contacts (or 'Import in Progress...' while one runs) and Export Contacts. Import is offered only
+ * Import Contacts (or 'Import in Progress...' while one runs), Export Contacts, and Fields (an addition: the
+ * audience's typed fields, /audiences/{id}/fields). Import is offered only
  * while the audience has no source (docs/product.md, the screens and their states): an audience takes one import.
  */
 export function AudienceOptionsMenu({ audience }: { audience: Audience }) {
@@ -14,6 +15,7 @@ export function AudienceOptionsMenu({ audience }: { audience: Audience }) {
   const navigate = useNavigate();
   const exportContacts = useExportContacts();
   const importPath = `${basePath}/${audience.id}/import`;
+  const fieldsPath = `${basePath}/${audience.id}/fields`;
 
   return (
     <Menu>
@@ -47,6 +49,16 @@ export function AudienceOptionsMenu({ audience }: { audience: Audience }) {
           >
             Export Contacts
           </MenuItem>
+          <MenuItemLink
+            icon={<TextBulletListSquareRegular />}
+            href={fieldsPath}
+            onClick={(event) => {
+              event.preventDefault();
+              void navigate(fieldsPath);
+            }}
+          >
+            Fields
+          </MenuItemLink>
         </MenuList>
       </MenuPopover>
     </Menu>

@@ -39,6 +39,7 @@ export const editorKeys = {
   templatePage: (params: PickerParams) => [...editorKeys.all, 'template-picker', params] as const,
   audience: (id: number) => [...editorKeys.all, 'audience', id] as const,
   suppressed: (audienceId: number) => [...editorKeys.audience(audienceId), 'suppressed'] as const,
+  fields: (audienceId: number) => [...editorKeys.audience(audienceId), 'fields'] as const,
   contacts: (audienceId: number, params: PreviewContactsParams) => [...editorKeys.audience(audienceId), 'contacts', params] as const,
   /** A follow-up's frozen recipients (they replace the audience's contacts in its preview). */
   recipients: (campaignId: number, params: PreviewContactsParams) => [...editorKeys.campaign(campaignId), 'recipients', params] as const,

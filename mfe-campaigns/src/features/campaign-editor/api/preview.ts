@@ -1,5 +1,12 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { expectBody, type ContactList, type RenderedEmail, type SuppressedContacts, type ValidationResult } from '@mailroom/api-client';
+import {
+  expectBody,
+  type AudienceField,
+  type ContactList,
+  type RenderedEmail,
+  type SuppressedContacts,
+  type ValidationResult,
+} from '@mailroom/api-client';
 import { useApiClient } from '@mailroom/mf-contract/react';
 import { editorKeys, type PreviewContactsParams, type RenderParams, type ValidateParams } from './keys';
 
@@ -54,6 +61,19 @@ export function useCampaignValidation(params: ValidateParams | null) {
       return expectBody<ValidationResult[]>(data);
     },
     enabled: params !== null,
+  });
+}
+
+/** The audience's field keys: a missing field that is none of them is a tag the audience lacks (the send refuses it). */
+export function useAudienceFieldKeys(audienceId: number | null) {
+  const client = useApiClient();
+  return useQuery({
+    queryKey: editorKeys.fields(audienceId ?? 0),
+    queryFn: async ({ signal }) => {
+      const { data } = await client.GET('/api/audiences/{id}/fields', { params: { path: { id: audienceId! } }, signal });
+      return expectBody<AudienceField[]>(data).map((field) => field.key);
+    },
+    enabled: audienceId !== null,
   });
 }
 

@@ -3,7 +3,7 @@ import { errorMessage, type Contact } from '@mailroom/api-client';
 import { EmailFrame, ErrorPanel, FullScreenDialog } from '@mailroom/ui';
 import { useState } from 'react';
 import type { RenderParams, ValidateParams } from '../api/keys';
-import { useCampaignValidation, usePreviewContacts, useRenderedEmail, useSuppressedContacts } from '../api/preview';
+import { useAudienceFieldKeys, useCampaignValidation, usePreviewContacts, useRenderedEmail, useSuppressedContacts } from '../api/preview';
 import type { CampaignDraft } from '../utils/draft';
 import { PreviewContactsTable } from './PreviewContactsTable';
 import { ValidationSummary } from './ValidationSummary';
@@ -70,6 +70,7 @@ export function PreviewDialog({ draft, followUp = null, onClose }: PreviewDialog
   const validation = useCampaignValidation(validateParams);
   // A follow-up's recipients were chosen without the suppressed: the audience's count would say the wrong people.
   const suppressed = useSuppressedContacts(followUp ? null : audienceId);
+  const fieldKeys = useAudienceFieldKeys(audienceId);
 
   return (
     <FullScreenDialog title="Preview Campaign" closeLabel="Close preview" onClose={onClose}>
@@ -100,6 +101,7 @@ export function PreviewDialog({ draft, followUp = null, onClose }: PreviewDialog
           <ValidationSummary
             validation={validateParams ? validation : null}
             suppressed={audienceId === null || followUp ? null : suppressed}
+            fieldKeys={fieldKeys.data ?? null}
           />
           {audienceId !== null && (
             <section aria-labelledby="preview-contacts-title">

@@ -33,14 +33,28 @@ const useStyles = makeStyles({
 export function ValidationSummary({
   validation,
   suppressed = null,
+  fieldKeys = null,
 }: {
   validation: UseQueryResult<ValidationResult[]> | null;
   suppressed?: UseQueryResult<SuppressedContacts> | null;
+  /** The audience's field keys, to tell a tag the audience lacks (Send refuses it) from contacts without a value. */
+  fieldKeys?: string[] | null;
 }) {
   const styles = useStyles();
   const note = suppressedNote(suppressed?.data, 'audience');
+  const lacking = fieldKeys && validation?.data ? lackingTags(validation.data, fieldKeys) : [];
   return (
     <div className={styles.root}>
+      {lacking.length > 0 && (
+        <MessageBar intent="error" layout="multiline">
+          <MessageBarBody>
+            <MessageBarTitle>Merge tags the audience does not have</MessageBarTitle>
+            The audience has no field for {lacking.map((tag) => `{{${tag}}}`).join(', ')}. Send is refused until the audience has{' '}
+            {lacking.length === 1 ? 'it' : 'them'} or {lacking.length === 1 ? 'the tag gets' : 'each tag gets'} a fallback, such as{' '}
+            {`{{${lacking[0]}|friend}}`}.
+          </MessageBarBody>
+        </MessageBar>
+      )}
       {note && (
         <MessageBar intent="warning" layout="multiline">
           <MessageBarBody>
@@ -60,6 +74,18 @@ export function ValidationSummary({
       <MissingFields validation={validation} />
     </div>
   );
+}
+
+/**
+ * The missing fields that name no field of the audience (in any case) and are not the address: tags the audience
+ * lacks, which every valid contact misses. A tag with a fallback is never listed as missing by the server.
+ */
+export function lackingTags(results: ValidationResult[], fieldKeys: string[]): string[] {
+  const keys = new Set(fieldKeys.map((key) => key.toLowerCase()));
+  const tags = new Set<string>();
+  for (const result of results)
+    for (const tag of result.missingFields) if (!keys.has(tag.toLowerCase()) && tag.toLowerCase() !== 'email') tags.add(tag);
+  return [...tags];
 }
 
 function MissingFields({ validation }: { validation: UseQueryResult<ValidationResult[]> | null }) {

@@ -106,6 +106,39 @@ describe('Preview Campaign', () => {
     expect(within(row).getByText('fullName')).toBeTruthy();
   });
 
+  it('names a tag the audience has no field for, which Send refuses, apart from contacts lacking a value', async () => {
+    const typed = audience({
+      id: 7,
+      name: 'Newsletter',
+      headers: ['email', 'fullName'],
+      numberOfContacts: 3,
+      numberOfContactsWithErrors: 1,
+    });
+    const nickname = template({ id: 3, name: 'Welcome', html: '<p>Hi {{fullName}} {{nickname}}</p>' });
+    const api = createFakeApi({ campaigns: [spring], audiences: [typed], contacts, templates: [nickname] });
+    const { dialog } = await openPreview(api);
+    const banner = await within(dialog).findByText(/The audience has no field for/);
+    expect(banner.closest('[role="group"], div')!.textContent).toContain(
+      'The audience has no field for {{nickname}}. Send is refused until the audience has it or the tag gets a fallback, such as {{nickname|friend}}.',
+    );
+    expect(within(dialog).getByText('Merge tags the audience does not have')).toBeTruthy();
+  });
+
+  it('names no lacking tag when the audience has every field the email uses', async () => {
+    const typed = audience({
+      id: 7,
+      name: 'Newsletter',
+      headers: ['email', 'fullName'],
+      numberOfContacts: 3,
+      numberOfContactsWithErrors: 1,
+    });
+    const api = createFakeApi({ campaigns: [spring], audiences: [typed], contacts, templates: [welcome] });
+    const { dialog } = await openPreview(api);
+    expect(await within(dialog).findByText(/1 contact lacks fields this email uses/)).toBeTruthy();
+    await waitFor(() => expect(api.calls('GET', '/api/audiences/7/fields')).toHaveLength(1));
+    expect(within(dialog).queryByText('Merge tags the audience does not have')).toBeNull();
+  });
+
   it('says how many valid contacts are suppressed and will be skipped, as the send confirmation does', async () => {
     const api = createFakeApi({
       campaigns: [spring],

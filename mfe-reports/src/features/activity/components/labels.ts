@@ -24,6 +24,9 @@ export const KIND_LABELS: Record<ActivityKind, string> = {
   'suppression-remove': 'Removed a suppression',
   edit: 'Edited',
   unsubscribe: 'Unsubscribed',
+  'field-add': 'Added a field',
+  'field-change': 'Changed a field',
+  'field-remove': 'Removed a field',
 };
 
 export const OBJECT_LABELS: Record<ActivityObjectType, string> = {

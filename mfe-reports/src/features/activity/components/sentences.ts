@@ -1,5 +1,6 @@
 import type { ActivityEntry, SendStatus, SuppressionReason } from '@mailroom/api-client';
-import { SEND_STATUS_LABELS, SUPPRESSION_REASON_LABELS } from '@mailroom/api-client/labels';
+import type { FieldType } from '@mailroom/api-client/fields';
+import { FIELD_TYPE_LABELS, SEND_STATUS_LABELS, SUPPRESSION_REASON_LABELS } from '@mailroom/api-client/labels';
 import { counted, formatInMemberZone } from '@mailroom/ui';
 
 /**
@@ -26,6 +27,16 @@ const CAMPAIGN_FIELDS: Record<string, string> = {
   fromEmail: 'the sender address',
   subject: 'the subject',
   previewText: 'the preview text',
+};
+
+/** A field's type in a sentence: 'yes / no', 'one of a list'. */
+const typeLabel = (type: string): string => (FIELD_TYPE_LABELS[type as FieldType] ?? type).toLowerCase();
+
+/** What a field change may have changed besides its label and type. */
+const FIELD_FLAGS: Record<string, string> = {
+  required: 'whether it is required',
+  editableByPerson: 'whether the person may edit it',
+  options: 'its options',
 };
 
 /** A report export's filters, in words: 'not opened by a person, bounce HARD, search “ann”'. */
@@ -162,6 +173,37 @@ export function activitySentence(entry: Pick<ActivityEntry, 'kind' | 'objectType
       const reason = text(details.reason);
       const label = reason && SUPPRESSION_REASON_LABELS[reason as SuppressionReason];
       return label ? `Removed the address; it was suppressed for: ${label}.` : 'Removed the address.';
+    }
+    case 'field-add': {
+      const label = text(details.label);
+      const key = text(details.key);
+      const type = text(details.type);
+      const typeWords = type && FIELD_TYPE_LABELS[type as FieldType];
+      return label === undefined
+        ? 'Added a field.'
+        : `Added the field “${label}”${key ? ` ({{${key}}})` : ''}${typeWords ? `, ${typeWords.toLowerCase()}` : ''}.`;
+    }
+    case 'field-change': {
+      const key = text(details.key);
+      const field = key ? `the field {{${key}}}` : 'a field';
+      const from = text(details.from);
+      const label = text(details.label);
+      const fromType = text(details.fromType);
+      const type = text(details.type);
+      const parts: string[] = [];
+      if (from !== undefined && label !== undefined) parts.push(`renamed it from “${from}” to “${label}”`);
+      if (fromType && type) parts.push(`changed its type from ${typeLabel(fromType)} to ${typeLabel(type)}`);
+      const changed = Array.isArray(details.changed) ? details.changed.filter((c): c is string => typeof c === 'string') : [];
+      const flags = changed.filter((c) => c === 'required' || c === 'editableByPerson' || c === 'options');
+      if (flags.length > 0) parts.push(`changed ${list(flags.map((c) => FIELD_FLAGS[c] ?? c))}`);
+      return parts.length === 0 ? `Changed ${field}.` : `Changed ${field}: ${list(parts)}.`;
+    }
+    case 'field-remove': {
+      const label = text(details.label);
+      const key = text(details.key);
+      const templates = num(details.templates);
+      const what = label === undefined ? 'a field' : `the field “${label}”${key ? ` ({{${key}}})` : ''}`;
+      return `Removed ${what}${templates ? `, used by ${counted(templates, 'template')}` : ''}; its values were cleared from the contacts.`;
     }
     case 'unsubscribe':
       return 'A recipient unsubscribed from this campaign’s email; the address is suppressed.';

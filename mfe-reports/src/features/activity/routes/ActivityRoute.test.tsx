@@ -186,6 +186,26 @@ describe('Activity', () => {
     }
   });
 
+  it('says what a field change did: added with its type, renamed, retyped, removed with the templates that used it', () => {
+    const say = (kind: ActivityKind, details: Record<string, unknown>) => activitySentence({ kind, objectType: 'audience', details });
+    expect(say('field-add', { key: 'plan', label: 'Plan', type: 'YES_NO' })).toBe('Added the field “Plan” ({{plan}}), yes / no.');
+    expect(
+      say('field-change', {
+        key: 'plan',
+        changed: ['label', 'type', 'required'],
+        from: 'Plan',
+        label: 'Tier',
+        fromType: 'TEXT',
+        type: 'CHOICE',
+      }),
+    ).toBe(
+      'Changed the field {{plan}}: renamed it from “Plan” to “Tier”, changed its type from text to one of a list and changed whether it is required.',
+    );
+    expect(say('field-remove', { key: 'plan', label: 'Plan', templates: 2 })).toBe(
+      'Removed the field “Plan” ({{plan}}), used by 2 templates; its values were cleared from the contacts.',
+    );
+  });
+
   it('says so when the log is empty', async () => {
     fakeLog([]);
     render();
