@@ -1088,9 +1088,12 @@ export interface components {
             email: string;
             /** @description Present means the contact is invalid and is never sent to */
             errorMessage: string | null;
-            /** @description Header name to value */
+            /**
+             * @description Field key to value, typed by the field (issue 24): TEXT a string, NUMBER a number, DATE 'YYYY-MM-DD',
+             *     YES_NO a boolean, CHOICE the option; a blank value is absent
+             */
             data: {
-                [key: string]: string;
+                [key: string]: string | number | boolean;
             };
             /**
              * @description An addition to the spec: why the contact's address is suppressed (a send skips it), null when it is not.
