@@ -66,7 +66,11 @@ export function fieldValue(source: FieldSource | undefined, contact: MergeContac
   if (!contact || !source) return '';
   if (source.kind === 'email') return contact.email;
   if (source.kind === 'none') return '';
-  const value = contact.data[source.key];
+  const value: unknown = contact.data[source.key];
+  // Typed fields (issue 24) hold numbers and booleans too; until merge tags write them in the organisation's
+  // locale they are written plainly rather than taken for missing.
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
   return typeof value === 'string' ? value : '';
 }
 
