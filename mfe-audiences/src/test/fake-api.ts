@@ -3,6 +3,7 @@
  * API client (openapi-fetch) talks to it, so tests exercise the same requests the product makes.
  */
 import type { Audience, Contact, Suppression } from '@mailroom/api-client';
+import type { components } from '@mailroom/api-client/schema';
 import { createFakeFetch, json, page, type RecordedRequest } from '@mailroom/mf-contract/fake-api';
 
 export function audience(overrides: Partial<Audience> & Pick<Audience, 'id' | 'name'>): Audience {
@@ -40,7 +41,16 @@ export function suppression(id: number, email: string, reason: Suppression['reas
   };
 }
 
-export function createFakeApi(init: { audiences?: Audience[]; contacts?: Record<number, Contact[]>; suppressions?: Suppression[] } = {}) {
+type ImportMappingView = components['schemas']['ImportMappingView'];
+
+export function createFakeApi(
+  init: {
+    audiences?: Audience[];
+    contacts?: Record<number, Contact[]>;
+    suppressions?: Suppression[];
+    importMappings?: Record<number, ImportMappingView>;
+  } = {},
+) {
   const suppressions = [...(init.suppressions ?? [])].sort((a, b) => b.id - a.id);
   const audiences = new Map<number, Audience>((init.audiences ?? []).map((a) => [a.id, { ...a }]));
   const contacts = new Map<number, Contact[]>(Object.entries(init.contacts ?? {}).map(([id, list]) => [Number(id), list]));
@@ -119,6 +129,9 @@ export function createFakeApi(init: { audiences?: Audience[]; contacts?: Record<
         status: 200,
         headers: { 'Content-Type': 'text/csv', 'Content-Disposition': `attachment; filename="${found.name}.csv"` },
       });
+    }
+    if (rest === '/import-mapping' && method === 'GET') {
+      return json(200, init.importMappings?.[found.id] ?? { fields: [], remembered: null });
     }
     if (rest === '/import/file' && method === 'POST') {
       found.isImporting = true;
