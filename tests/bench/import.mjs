@@ -17,6 +17,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { isDeepStrictEqual } from 'node:util';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BAD_AGE_ERROR, FIELDS, generateCsv, importThroughApi, ROWS, TYPED_MAPPING, typedValues } from './support/contacts.mjs';
@@ -61,7 +62,13 @@ function copyRow(i) {
   const previousValid = (i - 1) % 50 !== 0 && !(FIELDS > 0 && typedValues(i - 1).badAge);
   const duplicate = !invalid && !badField && i % 101 === 0 && previousValid;
   const email = invalid ? `user${i}@example` : i % 101 === 0 ? `USER${i - 1}@example.org` : `user${i}@example.org`;
-  const error = invalid ? 'Invalid email address' : badField ? BAD_AGE_ERROR : duplicate ? 'Duplicate email address in this audience' : null;
+  const error = invalid
+    ? 'Invalid email address'
+    : badField
+      ? BAD_AGE_ERROR
+      : duplicate
+        ? 'Duplicate email address in this audience'
+        : null;
   const data =
     FIELDS > 0
       ? `{"firstName":"First${i}","lastName":"Last${i}","city":"City ${i % 1000}","company":"Company ${i % 5000}"${typedValues(i).json}}`
@@ -79,9 +86,7 @@ async function checkSameRows(pool, audienceId) {
   for (const row of rows) {
     const expected = copyRow(row.seq);
     const same =
-      row.email === expected.email &&
-      row.error_message === expected.error &&
-      JSON.stringify(row.data) === JSON.stringify(JSON.parse(expected.data));
+      row.email === expected.email && row.error_message === expected.error && isDeepStrictEqual(row.data, JSON.parse(expected.data));
     if (!same) throw new Error(`row ${row.seq} differs from the raw COPY's: ${JSON.stringify(row)} vs ${JSON.stringify(expected)}`);
   }
   if (rows.length !== sample.length) throw new Error(`expected rows ${sample} in the import`);
@@ -130,7 +135,12 @@ async function main() {
     const tunedSeconds = await rawCopySeconds(stack.pool, [`SET LOCAL work_mem = '64MB'`, `SET LOCAL gin_pending_list_limit = '16MB'`]);
     log(`raw COPY with the importer's session settings: ${tunedSeconds.toFixed(2)} s`);
     for (const pid of [stack.http.pid, stack.worker.pid]) resetPeakRss(pid);
-    const { audience, seconds, uploadSeconds } = await importThroughApi(stack, csv, 'Bench audience', FIELDS > 0 ? TYPED_MAPPING : undefined);
+    const { audience, seconds, uploadSeconds } = await importThroughApi(
+      stack,
+      csv,
+      'Bench audience',
+      FIELDS > 0 ? TYPED_MAPPING : undefined,
+    );
     const apiRss = peakRssMb(stack.http.pid);
     const workerRss = peakRssMb(stack.worker.pid);
     const rows = audience.numberOfContacts;

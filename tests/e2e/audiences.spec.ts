@@ -484,7 +484,9 @@ test.describe('imports that fail', () => {
     page.on('request', (r) => void (pathOf(r.url()) === `/api/audiences/${id}/import/file` && uploads++));
     await page.getByRole('radio', { name: /^Upload file/ }).check();
     await page.getByRole('button', { name: 'Next', exact: true }).click();
-    await page.getByLabel('CSV or TXT file', { exact: true }).setInputFiles(writeFixture(testInfo, 'no-email.csv', 'Name,City\nAnn,Paris\nBob,Berlin\n'));
+    await page
+      .getByLabel('CSV or TXT file', { exact: true })
+      .setInputFiles(writeFixture(testInfo, 'no-email.csv', 'Name,City\nAnn,Paris\nBob,Berlin\n'));
     await expect(page.getByText('Choose the column that holds the email address.')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Import', exact: true })).toBeDisabled();
     // Still on the wizard's upload step, the file still chosen.

@@ -83,7 +83,8 @@ test('maps a file with typed columns at 390 px in the dark theme', async ({ page
     '2023-12-01',
     'No',
   ]);
-  const reasons = "Age: 'forty' is not a number (write it like 1234.5). Joined: '2024-02-30' is not a date (write it as YYYY-MM-DD). Member: 'maybe' is not yes or no.";
+  const reasons =
+    "Age: 'forty' is not a number (write it like 1234.5). Joined: '2024-02-30' is not a date (write it as YYYY-MM-DD). Member: 'maybe' is not yes or no.";
   const error = table.getByRole('row').filter({ hasText: 'cid@example.org' }).getByRole('img', { name: reasons });
   await expect(error).toBeVisible();
   await error.focus();
@@ -91,7 +92,11 @@ test('maps a file with typed columns at 390 px in the dark theme', async ({ page
   await expect(page.getByText('4 contacts, 1 with errors, imported from CSV')).toBeVisible();
   await expectNoAxeViolations(page, 'the typed contacts (dark, 390 px)');
 
-  expect(await api.audience(id)).toMatchObject({ headers: ['age', 'joined', 'member'], numberOfContacts: 4, numberOfContactsWithErrors: 1 });
+  expect(await api.audience(id)).toMatchObject({
+    headers: ['age', 'joined', 'member'],
+    numberOfContacts: 4,
+    numberOfContactsWithErrors: 1,
+  });
   const contacts = (await (await api.get(`/api/audiences/${id}/contacts?page=1&limit=10`)).json()) as {
     items: { email: string; data: Record<string, unknown> }[];
   };
@@ -120,7 +125,9 @@ test('the wizard offers again the mapping of an import that failed', async ({ pa
   await openImportWizard(page, id);
   await page.getByRole('radio', { name: /^Upload file/ }).check();
   await page.getByRole('button', { name: 'Next', exact: true }).click();
-  await page.getByLabel('CSV or TXT file', { exact: true }).setInputFiles(writeFixture(testInfo, 'again.csv', 'Mail,Score,Notes\nann@example.org,7,x\n'));
+  await page
+    .getByLabel('CSV or TXT file', { exact: true })
+    .setInputFiles(writeFixture(testInfo, 'again.csv', 'Mail,Score,Notes\nann@example.org,7,x\n'));
   await expect(page.getByRole('combobox', { name: 'Column with the email address' })).toHaveValue('Mail');
   await expect(page.getByRole('combobox', { name: 'Score goes to' })).toHaveValue('score');
   await expect(page.getByRole('combobox', { name: 'Notes goes to' })).toHaveValue('+none');

@@ -138,7 +138,10 @@ describe('an import with a mapping', () => {
       remembered: { emailColumn: 'Mail', columns: [{ column: 'Age', key: 'age' }] },
     });
     // The next import maps to the field the first one made.
-    const next = await upload(id, 'Mail,Age\nann@example.org,7\n', { emailColumn: 'Mail', columns: [{ column: 'Age', to: 'field', key: 'age' }] });
+    const next = await upload(id, 'Mail,Age\nann@example.org,7\n', {
+      emailColumn: 'Mail',
+      columns: [{ column: 'Age', to: 'field', key: 'age' }],
+    });
     expect(next.status).toBe(202);
     expect(await imported(id)).toMatchObject({ importErrorMessage: null, headers: ['age'], numberOfContacts: 1 });
     expect((await contactsOf(id))[0].data).toEqual({ age: 7 });
@@ -162,15 +165,30 @@ describe('a hostile mapping', () => {
   let other: number;
   beforeAll(async () => {
     other = await createAudience('Other');
-    expect((await upload(other, 'email,notes\na@example.org,x\n', { emailColumn: 'email', columns: [{ column: 'notes', to: 'new', key: 'notes', label: 'Notes', type: 'TEXT' }] })).status).toBe(202);
+    expect(
+      (
+        await upload(other, 'email,notes\na@example.org,x\n', {
+          emailColumn: 'email',
+          columns: [{ column: 'notes', to: 'new', key: 'notes', label: 'Notes', type: 'TEXT' }],
+        })
+      ).status,
+    ).toBe(202);
     await imported(other);
   });
 
   const CSV = 'Mail,Age,Joined\nann@example.org,1,2024-01-01\n';
   it.each<[string, () => ImportMapping | string, string]>([
     ['not JSON', () => '{"emailColumn":', 'The mapping is refused: it is not JSON.'],
-    ['an unknown column', () => ({ emailColumn: 'Mail', columns: [{ column: 'Phone', to: 'none' }] }), "The mapping is refused: the file has no column 'Phone'."],
-    ['an address column the file lacks', () => ({ emailColumn: 'Email', columns: [] }), "The mapping is refused: the file has no column 'Email' for the address."],
+    [
+      'an unknown column',
+      () => ({ emailColumn: 'Mail', columns: [{ column: 'Phone', to: 'none' }] }),
+      "The mapping is refused: the file has no column 'Phone'.",
+    ],
+    [
+      'an address column the file lacks',
+      () => ({ emailColumn: 'Email', columns: [] }),
+      "The mapping is refused: the file has no column 'Email' for the address.",
+    ],
     [
       'a field twice',
       () => ({
@@ -184,7 +202,13 @@ describe('a hostile mapping', () => {
     ],
     [
       'a bad key',
-      () => ({ emailColumn: 'Mail', columns: [{ column: 'Age', to: 'new', key: 'select', label: 'Age', type: 'NUMBER' }, { column: 'Joined', to: 'new', key: '1st', label: 'J', type: 'DATE' }] }),
+      () => ({
+        emailColumn: 'Mail',
+        columns: [
+          { column: 'Age', to: 'new', key: 'select', label: 'Age', type: 'NUMBER' },
+          { column: 'Joined', to: 'new', key: '1st', label: 'J', type: 'DATE' },
+        ],
+      }),
       "The mapping is refused: the new field of column 'Joined': A key starts with a letter and holds only letters, digits and _.",
     ],
     [
@@ -199,7 +223,11 @@ describe('a hostile mapping', () => {
     ],
     [
       'a huge mapping',
-      () => JSON.stringify({ emailColumn: 'Mail', columns: Array.from({ length: 3000 }, (_, i) => ({ column: `column number ${i} of many`, to: 'none' })) }),
+      () =>
+        JSON.stringify({
+          emailColumn: 'Mail',
+          columns: Array.from({ length: 3000 }, (_, i) => ({ column: `column number ${i} of many`, to: 'none' })),
+        }),
       'The field "mapping" must have at most 131072 characters.',
     ],
   ])('refuses %s with a 400, storing nothing', async (_, mapping, message) => {

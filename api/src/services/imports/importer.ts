@@ -138,7 +138,12 @@ async function importInTransaction(
  * Where the file's columns go, once its header is read: as the API planned (message.plan), or, for a message of
  * the release before, every other column to a TEXT field of its name (those not yet fields go into `newFields`).
  */
-function layoutFor(message: ContactImportMessage, record: string[], fields: AudienceFieldRule[], newFields: NewAudienceField[]): HeaderLayout {
+function layoutFor(
+  message: ContactImportMessage,
+  record: string[],
+  fields: AudienceFieldRule[],
+  newFields: NewAudienceField[],
+): HeaderLayout {
   let plan = message.plan;
   const rules = new Map(fields.map((field) => [field.key, field]));
   if (!plan) {

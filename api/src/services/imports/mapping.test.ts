@@ -111,7 +111,10 @@ describe('resolveImport', () => {
       'a new field twice',
       {
         emailColumn: 'E-mail',
-        columns: [col('Joined', { to: 'new', key: 'x', label: 'X', type: 'TEXT' }), col('Notes', { to: 'new', key: 'X', label: 'X', type: 'TEXT' })],
+        columns: [
+          col('Joined', { to: 'new', key: 'x', label: 'X', type: 'TEXT' }),
+          col('Notes', { to: 'new', key: 'X', label: 'X', type: 'TEXT' }),
+        ],
       },
       refused("the new field of column 'Notes': The audience already has a field 'x'."),
     ],

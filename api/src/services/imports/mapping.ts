@@ -93,7 +93,11 @@ export function parseMapping(text: string | undefined, maxColumns: number): Impo
  * DomainError('invalid') a mapping that names a column the file lacks, a column twice, a field twice, a field the
  * audience lacks, or a new field whose key, label, type or options are not allowed.
  */
-export function resolveImport(mapping: ImportMapping | undefined, header: readonly string[], fields: readonly AudienceFieldRule[]): ResolvedImport {
+export function resolveImport(
+  mapping: ImportMapping | undefined,
+  header: readonly string[],
+  fields: readonly AudienceFieldRule[],
+): ResolvedImport {
   const names = fileColumnNames(header);
   const byKey = new Map(fields.map((field) => [field.key, field]));
   let position = fields.reduce((last, field) => Math.max(last, field.position), 0);
@@ -114,7 +118,8 @@ export function resolveImport(mapping: ImportMapping | undefined, header: readon
       if (index === emailIndex) return;
       const key = folded.get(column.toLowerCase());
       // Legacy keys: a column's name as it is (spaces and all), as the spec's imports always kept it.
-      if (key === undefined) newFields.push({ key: column, label: column, type: 'TEXT', options: null, required: false, position: ++position });
+      if (key === undefined)
+        newFields.push({ key: column, label: column, type: 'TEXT', options: null, required: false, position: ++position });
       plan.columns.push({ column, key: key ?? column });
     });
     return { plan, newFields, remembered: rememberedOf(plan, names) };

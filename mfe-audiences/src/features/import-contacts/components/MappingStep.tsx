@@ -3,7 +3,13 @@ import { FIELD_TYPES, guessFieldType, suggestFieldKey, typeDescription, type Fie
 import type { ColumnChoice, FilePreview, MappedField, MappingChoices } from '../mapping';
 
 /** The type's name in the menu. */
-export const TYPE_NAMES: Record<FieldType, string> = { TEXT: 'Text', NUMBER: 'Number', DATE: 'Date', YES_NO: 'Yes/no', CHOICE: 'One of a list' };
+export const TYPE_NAMES: Record<FieldType, string> = {
+  TEXT: 'Text',
+  NUMBER: 'Number',
+  DATE: 'Date',
+  YES_NO: 'Yes/no',
+  CHOICE: 'One of a list',
+};
 
 const NEW = '+new';
 const NONE = '+none';
@@ -148,10 +154,12 @@ function ColumnMapping({ id, column, samples, fields, choice, problem, disabled,
             onChange={(_, data) => {
               if (data.value === NONE) onChange({ to: 'none' });
               else if (data.value === NEW) {
-                const key = suggestFieldKey(column, fields.map((field) => field.key));
+                const key = suggestFieldKey(
+                  column,
+                  fields.map((field) => field.key),
+                );
                 onChange({ to: 'new', key, label: column, type: guessFieldType(samples), options: '', required: false });
-              }
-              else onChange({ to: 'field', key: data.value });
+              } else onChange({ to: 'field', key: data.value });
             }}
           >
             <option value={NEW}>A new field</option>
@@ -186,11 +194,7 @@ function ColumnMapping({ id, column, samples, fields, choice, problem, disabled,
             </Field>
             {choice.type === 'CHOICE' && (
               <Field className={styles.control} label={`Options of the new field for ${column}`} hint="Separated by commas">
-                <Textarea
-                  value={choice.options}
-                  disabled={disabled}
-                  onChange={(_, data) => onChange({ ...choice, options: data.value })}
-                />
+                <Textarea value={choice.options} disabled={disabled} onChange={(_, data) => onChange({ ...choice, options: data.value })} />
               </Field>
             )}
             <Checkbox

@@ -218,17 +218,16 @@ describe('Import wizard: mapping the columns', () => {
     const { user } = setup();
     const list = await chooseFile(user, TYPED);
     expect(within(list).getAllByRole('listitem', { name: /^(Age|Joined|Member|Notes|Tier)$/ })).toHaveLength(5);
-    expect(within(screen.getByRole('list', { name: 'First values of Age' })).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
-      '34',
-      '35',
-      '36',
-      '37',
-      '38',
-    ]);
+    expect(
+      within(screen.getByRole('list', { name: 'First values of Age' }))
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['34', '35', '36', '37', '38']);
     // A blank value is not shown.
     expect(within(screen.getByRole('list', { name: 'First values of Notes' })).getAllByRole('listitem')).toHaveLength(4);
     expect((screen.getByRole('combobox', { name: 'Column with the email address' }) as HTMLSelectElement).value).toBe('Email');
-    const typeOf = (column: string) => (screen.getByRole('combobox', { name: `Type of the new field for ${column}` }) as HTMLSelectElement).value;
+    const typeOf = (column: string) =>
+      (screen.getByRole('combobox', { name: `Type of the new field for ${column}` }) as HTMLSelectElement).value;
     expect([typeOf('Age'), typeOf('Joined'), typeOf('Member'), typeOf('Notes')]).toEqual(['NUMBER', 'DATE', 'YES_NO', 'TEXT']);
     expect((screen.getByRole('textbox', { name: /Key of the new field for Joined/ }) as HTMLInputElement).value).toBe('joined');
   });

@@ -3,9 +3,16 @@ import { errorMessage } from '@mailroom/api-client';
 import { useRemote } from '@mailroom/mf-contract/react';
 import { AudienceNotFound } from '../../../components/AudienceNotFound';
 import { parseRouteId, RouterLink } from '@mailroom/ui';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
-import { filePayload, useImportContacts, useImportMapping, useImportTarget, type ImportMethod, type ImportPayload } from '../api/importContacts';
+import {
+  filePayload,
+  useImportContacts,
+  useImportMapping,
+  useImportTarget,
+  type ImportMethod,
+  type ImportPayload,
+} from '../api/importContacts';
 import { MappingStep } from '../components/MappingStep';
 import { choiceProblems, initialChoices, mappingOf, readStart, type FilePreview, type MappingChoices } from '../mapping';
 import { ImportMethodStep } from '../components/ImportMethodStep';
@@ -24,6 +31,16 @@ const useStyles = makeStyles({
   actions: { display: 'flex', justifyContent: 'flex-end', columnGap: tokens.spacingHorizontalS },
 });
 
+/** The choices offered for a new read of the file, with the member's earlier choices for the columns still there. */
+function carried(before: MappingChoices | undefined, offered: MappingChoices, preview: FilePreview): MappingChoices {
+  if (!before) return offered;
+  const emailColumn = preview.columns.includes(before.emailColumn) ? before.emailColumn : offered.emailColumn;
+  const columns = { ...offered.columns };
+  for (const column of preview.columns) if (before.columns[column]) columns[column] = before.columns[column];
+  delete columns[emailColumn];
+  return { emailColumn, columns };
+}
+
 /** /audiences/{id}/import: choose a method, then upload a file or paste contacts, and map its columns. */
 export function ImportContactsRoute() {
   const styles = useStyles();
@@ -39,7 +56,7 @@ export function ImportContactsRoute() {
   const [text, setText] = useState('');
   const mappingView = useImportMapping(id ?? 0);
   const [read, setRead] = useState<{ source: Blob | string; preview: FilePreview | null } | null>(null);
-  const [choices, setChoices] = useState<MappingChoices | null>(null);
+  const [edited, setEdited] = useState<{ preview: FilePreview; choices: MappingChoices } | null>(null);
 
   // The start of the chosen file or the pasted text, read again when it changes (typing waits a moment).
   const mapped: Blob | string | null = method === 'csv' ? file : method === 'text' && text.trim() !== '' ? text : null;
@@ -62,20 +79,15 @@ export function ImportContactsRoute() {
   const preview = read !== null && read.source === mapped ? read.preview : null;
   const reading = mapped !== null && read?.source !== mapped;
 
-  // The first choices once the file and the audience's fields are known; a column still there keeps its choice.
+  // The first choices once the file and the audience's fields are known; after a new read (pasted text edited) a
+  // column still there keeps the member's choice.
   const viewReady = mappingView.isSuccess || mappingView.isError;
-  useEffect(() => {
-    if (!preview || !viewReady) return setChoices(null);
-    setChoices((before) => {
-      const fresh = initialChoices(preview, mappingView.data);
-      if (!before) return fresh;
-      const emailColumn = preview.columns.includes(before.emailColumn) ? before.emailColumn : fresh.emailColumn;
-      const columns = { ...fresh.columns };
-      for (const column of preview.columns) if (before.columns[column]) columns[column] = before.columns[column];
-      delete columns[emailColumn];
-      return { emailColumn, columns };
-    });
-  }, [preview, viewReady, mappingView.data]);
+  const offered = useMemo(
+    () => (preview && viewReady ? initialChoices(preview, mappingView.data) : null),
+    [preview, viewReady, mappingView.data],
+  );
+  const choices = preview && offered ? (edited?.preview === preview ? edited.choices : carried(edited?.choices, offered, preview)) : null;
+  const setChoices = (next: MappingChoices) => preview && setEdited({ preview, choices: next });
 
   if (id !== null && audience.isPending) return <Spinner label="Loading audience..." />;
   if (id === null || !audience.data) {
@@ -97,13 +109,16 @@ export function ImportContactsRoute() {
   const upload = () => {
     if (!payload || !mappingReady) return;
     const mapping = preview && choices ? mappingOf(choices, preview) : undefined;
-    importContacts.mutate({ payload, mapping }, {
-      onSuccess: () => {
-        notify('info', IMPORT_STARTED);
-        void navigate(detailPath);
+    importContacts.mutate(
+      { payload, mapping },
+      {
+        onSuccess: () => {
+          notify('info', IMPORT_STARTED);
+          void navigate(detailPath);
+        },
+        onError: (error) => notify('error', errorMessage(error, IMPORT_FAILED)),
       },
-      onError: (error) => notify('error', errorMessage(error, IMPORT_FAILED)),
-    });
+    );
   };
 
   return (
