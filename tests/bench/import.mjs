@@ -6,6 +6,9 @@
 // Budget: >= 70,000 rows/s, <= 1.4 x the raw COPY time, peak RSS <= 300 MB.
 // At ten million rows (`IMPORT_MAX_BYTES=2000000000 BENCH_ROWS=10000000 pnpm bench import`, ~750 MB):
 // peak RSS still <= 300 MB (memory does not grow with the rows), throughput >= 0.9 x the raw COPY's.
+// `BENCH_FIELDS=5 pnpm bench import` (issue 24): five typed columns more (number, date, yes/no, choice, text),
+// imported with a mapping that types them and the four text columns; the raw COPY copies the same typed rows.
+// Budget: <= 1.15 x the raw COPY time, peak RSS <= 300 MB.
 // `BENCH_SPOOL=s3 pnpm bench import`: the same with the import spool in a bucket of the local
 // S3-compatible endpoint (the API streams the upload as a multipart upload, the worker reads the
 // object); the same budgets hold.
@@ -14,9 +17,10 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { isDeepStrictEqual } from 'node:util';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { generateCsv, importThroughApi, ROWS } from './support/contacts.mjs';
+import { BAD_AGE_ERROR, FIELDS, generateCsv, importThroughApi, ROWS, TYPED_MAPPING, typedValues } from './support/contacts.mjs';
 import { peakRssMb, resetPeakRss } from './support/processes.mjs';
 import { API_DIR, startStack } from './support/stack.mjs';
 
@@ -37,12 +41,8 @@ function generateCopyText(audienceId, rows = ROWS) {
   let valid = 0;
   let errors = 0;
   for (let i = 1; i <= rows; i++) {
-    const invalid = i % 50 === 0;
-    const duplicate = !invalid && i % 101 === 0 && (i - 1) % 50 !== 0;
-    const email = invalid ? `user${i}@example` : i % 101 === 0 ? `USER${i - 1}@example.org` : `user${i}@example.org`;
-    const error = invalid ? 'Invalid email address' : duplicate ? 'Duplicate email address in this audience' : null;
+    const { email, error, data } = copyRow(i);
     const ok = error === null;
-    const data = `{"First Name":"First${i}","Last Name":"Last${i}","City":"City ${i % 1000}","Company":"Company ${i % 5000}"}`;
     buffer += `${audienceId}\t${i}\t${ok ? ++valid : '\\N'}\t${ok ? '\\N' : ++errors}\t${email}\t${error ?? '\\N'}\t${data}\n`;
     if (buffer.length > 1 << 20) {
       writeSync(fd, buffer);
@@ -52,6 +52,44 @@ function generateCopyText(audienceId, rows = ROWS) {
   writeSync(fd, buffer);
   closeSync(fd);
   return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Row i as the importer stores it: its address, error and data json (FIELDS: typed, under the mapping's keys). */
+function copyRow(i) {
+  const invalid = i % 50 === 0;
+  // A field's error makes a row an error row: a later row with its address is then the first valid one, no duplicate.
+  const badField = FIELDS > 0 && typedValues(i).badAge;
+  const previousValid = (i - 1) % 50 !== 0 && !(FIELDS > 0 && typedValues(i - 1).badAge);
+  const duplicate = !invalid && !badField && i % 101 === 0 && previousValid;
+  const email = invalid ? `user${i}@example` : i % 101 === 0 ? `USER${i - 1}@example.org` : `user${i}@example.org`;
+  const error = invalid
+    ? 'Invalid email address'
+    : badField
+      ? BAD_AGE_ERROR
+      : duplicate
+        ? 'Duplicate email address in this audience'
+        : null;
+  const data =
+    FIELDS > 0
+      ? `{"firstName":"First${i}","lastName":"Last${i}","city":"City ${i % 1000}","company":"Company ${i % 5000}"${typedValues(i).json}}`
+      : `{"First Name":"First${i}","Last Name":"Last${i}","City":"City ${i % 1000}","Company":"Company ${i % 5000}"}`;
+  return { email, error, data };
+}
+
+/** The import stored what the raw COPY copied (a sample of rows, each kind): the two times compare the same work. */
+async function checkSameRows(pool, audienceId) {
+  const sample = [1, 2, 7, 50, 101, 1007, 2007, 10100, ROWS].filter((i) => i <= ROWS);
+  const { rows } = await pool.query('SELECT seq, email, error_message, data FROM contacts WHERE audience_id = $1 AND seq = ANY($2)', [
+    audienceId,
+    sample,
+  ]);
+  for (const row of rows) {
+    const expected = copyRow(row.seq);
+    const same =
+      row.email === expected.email && row.error_message === expected.error && isDeepStrictEqual(row.data, JSON.parse(expected.data));
+    if (!same) throw new Error(`row ${row.seq} differs from the raw COPY's: ${JSON.stringify(row)} vs ${JSON.stringify(expected)}`);
+  }
+  if (rows.length !== sample.length) throw new Error(`expected rows ${sample} in the import`);
 }
 
 /**
@@ -86,7 +124,7 @@ async function rawCopySeconds(pool, settings = []) {
 
 async function main() {
   log(`generating ${ROWS} rows...`);
-  const csv = generateCsv();
+  const csv = generateCsv(ROWS, FIELDS);
   log(`CSV: ${(csv.size / 1e6).toFixed(1)} MB`);
   const stack = await startStack();
   log(`import spool: ${stack.spool}`);
@@ -97,12 +135,18 @@ async function main() {
     const tunedSeconds = await rawCopySeconds(stack.pool, [`SET LOCAL work_mem = '64MB'`, `SET LOCAL gin_pending_list_limit = '16MB'`]);
     log(`raw COPY with the importer's session settings: ${tunedSeconds.toFixed(2)} s`);
     for (const pid of [stack.http.pid, stack.worker.pid]) resetPeakRss(pid);
-    const { audience, seconds, uploadSeconds } = await importThroughApi(stack, csv);
+    const { audience, seconds, uploadSeconds } = await importThroughApi(
+      stack,
+      csv,
+      'Bench audience',
+      FIELDS > 0 ? TYPED_MAPPING : undefined,
+    );
     const apiRss = peakRssMb(stack.http.pid);
     const workerRss = peakRssMb(stack.worker.pid);
     const rows = audience.numberOfContacts;
     log(`upload ${uploadSeconds.toFixed(2)} s; upload to isImporting false ${seconds.toFixed(2)} s`);
     log(`contacts ${rows} (${audience.numberOfContactsWithErrors} with errors), headers ${JSON.stringify(audience.headers)}`);
+    await checkSameRows(stack.pool, audience.id);
     log(`peak RSS: API ${apiRss} MB, worker ${workerRss} MB`);
     if (stack.s3) {
       const left = async () => (await stack.s3.objects()).length + (await stack.s3.pendingUploads()).length;
@@ -120,6 +164,8 @@ async function main() {
       JSON.stringify({
         bench: 'import',
         spool: stack.spool,
+        fields: FIELDS,
+        copyRatio: Number((seconds / copySeconds).toFixed(2)),
         rows,
         seconds: Number(seconds.toFixed(2)),
         rowsPerSecond,

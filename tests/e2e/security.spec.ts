@@ -164,7 +164,7 @@ test.describe("the signed-in product under the shell's Content-Security-Policy",
     await uploadThroughWizard(page, txt);
     await expectImportAccepted(page, id);
     await expect(contactsTable(page).getByRole('row')).toHaveCount(3);
-    await expect(contactsTable(page).getByRole('columnheader', { name: 'First Name' })).toBeVisible();
+    await expect(contactsTable(page).getByRole('columnheader', { name: 'firstName' })).toBeVisible();
     expect((await api.audience(id)).source).toBe('TEXT');
     await page.getByRole('button', { name: 'Options' }).click();
     await page.keyboard.press('Escape');

@@ -712,6 +712,7 @@ CREATE TABLE public.audiences (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     import_started_at timestamp with time zone,
+    import_mapping jsonb,
     CONSTRAINT audiences_source_check CHECK ((source = ANY (ARRAY['CSV'::text, 'TEXT'::text, 'BIG_QUERY'::text, 'FILTERS'::text])))
 );
 

@@ -7,6 +7,7 @@
  * does not reach the import route (refused by the contract's checks) is removed when the response ends.
  */
 import type { operations } from '@mailroom/api-client';
+import { MAX_MAPPING_CHARS } from '@mailroom/api-client/fields';
 import type { Request, RequestHandler } from 'express';
 import { error as validatorErrors } from 'express-openapi-validator';
 import type { Readable } from 'node:stream';
@@ -45,6 +46,22 @@ function importedAudience(req: Request): number | undefined {
   return /^\d{1,15}$/.test(id) ? Number(id) : undefined;
 }
 
+/**
+ * The address's column that a `mapping` field sent before the file names, so that the file's start is checked
+ * for that column rather than one named like an email. Read leniently: the import service checks the whole
+ * mapping, and refuses it, later.
+ */
+function mappedEmailColumn(req: Request): string | undefined {
+  const text = (req.body as { mapping?: unknown } | undefined)?.mapping;
+  if (typeof text !== 'string' || text.length > MAX_MAPPING_CHARS) return undefined;
+  try {
+    const mapping = JSON.parse(text) as { emailColumn?: unknown } | null;
+    return typeof mapping?.emailColumn === 'string' ? mapping.emailColumn : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The multer storage engine (multer's StorageEngine shape: `_handleFile`, `_removeFile`). */
 export function spoolStorage({ services, spool }: Pick<AppDeps, 'services' | 'spool'>) {
   return {
@@ -56,7 +73,7 @@ export function spoolStorage({ services, spool }: Pick<AppDeps, 'services' | 'sp
         done(new validatorErrors.BadRequest({ path: req.path, message: 'This operation takes no file' }));
         return;
       }
-      services.imports.receiveUpload(audienceId, file.stream).then(
+      services.imports.receiveUpload(audienceId, file.stream, mappedEmailColumn(req)).then(
         (upload) => done(null, { size: upload.size, upload }),
         (error: unknown) => done(error as Error),
       );

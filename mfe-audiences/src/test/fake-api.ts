@@ -3,6 +3,7 @@
  * API client (openapi-fetch) talks to it, so tests exercise the same requests the product makes.
  */
 import type { Audience, AudienceField, Contact, Suppression } from '@mailroom/api-client';
+import type { components } from '@mailroom/api-client/schema';
 import { createFakeFetch, json, page, type RecordedRequest } from '@mailroom/mf-contract/fake-api';
 
 export function audience(overrides: Partial<Audience> & Pick<Audience, 'id' | 'name'>): Audience {
@@ -40,6 +41,8 @@ export function suppression(id: number, email: string, reason: Suppression['reas
   };
 }
 
+type ImportMappingView = components['schemas']['ImportMappingView'];
+
 export function createFakeApi(
   init: {
     audiences?: Audience[];
@@ -48,6 +51,7 @@ export function createFakeApi(
     fields?: Record<number, AudienceField[]>;
     /** Templates by the field key they use: a removal without confirm=true is refused with them. */
     templatesUsing?: Record<string, { id: number; name: string }[]>;
+    importMappings?: Record<number, ImportMappingView>;
   } = {},
 ) {
   const fields = new Map<number, AudienceField[]>(Object.entries(init.fields ?? {}).map(([id, list]) => [Number(id), [...list]]));
@@ -165,6 +169,9 @@ export function createFakeApi(
         status: 200,
         headers: { 'Content-Type': 'text/csv', 'Content-Disposition': `attachment; filename="${found.name}.csv"` },
       });
+    }
+    if (rest === '/import-mapping' && method === 'GET') {
+      return json(200, init.importMappings?.[found.id] ?? { fields: [], remembered: null });
     }
     if (rest === '/import/file' && method === 'POST') {
       found.isImporting = true;

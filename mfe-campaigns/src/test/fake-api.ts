@@ -59,7 +59,7 @@ export function contact(id: number, email: string, data: Record<string, string> 
 
 /** Fills {{tag}} from the contact's data as the server does (missing tags become empty). */
 function fill(text: string, found: Contact | undefined): string {
-  return text.replace(/\{\{\s*([\w]+)\s*\}\}/g, (_, tag: string) => found?.data[tag] ?? '');
+  return text.replace(/\{\{\s*([\w]+)\s*\}\}/g, (_, tag: string) => String(found?.data[tag] ?? ''));
 }
 
 export interface FakeApiInit {

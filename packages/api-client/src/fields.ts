@@ -242,3 +242,44 @@ export function convertFieldValue(field: FieldRule, value: unknown): ParsedValue
   // A value already stored is kept when blank: `required` holds for new values, not for old contacts.
   return checkFieldValue({ ...field, required: false }, value);
 }
+
+/* The import wizard's mapping (issue 24): which column of a file goes to which field. The browser builds it and the
+ * API checks it (api/src/services/imports/mapping.ts); both name a file's columns the same way. */
+
+const EMAIL_COLUMN_NAMES = new Set(['email', 'emailaddress']);
+
+/** 'Email', ' EMAIL ', 'e-mail', 'E-mail Address', 'email_address' all name the email column. */
+export function isEmailColumnName(name: string): boolean {
+  return EMAIL_COLUMN_NAMES.has(name.toLowerCase().replace(/[\s_-]+/g, ''));
+}
+
+/**
+ * A file's columns as the import names them: each header trimmed, a blank one 'Column N' (N from 1), and a
+ * repeated one (without regard to case) 'Name (2)', 'Name (3)'..., so every column has a name of its own.
+ */
+export function fileColumnNames(header: readonly string[]): string[] {
+  const used = new Set<string>();
+  return header.map((raw, index) => {
+    const base = raw.trim() || `Column ${index + 1}`;
+    let name = base;
+    for (let n = 2; used.has(name.toLowerCase()); n++) name = `${base} (${n})`;
+    used.add(name.toLowerCase());
+    return name;
+  });
+}
+
+/** Where one column of a file goes: an existing field (by key), a new field, or nowhere. */
+export type ColumnTarget =
+  | { column: string; to: 'field'; key: string }
+  | { column: string; to: 'new'; key: string; label: string; type: FieldType; options?: string[] | null; required?: boolean }
+  | { column: string; to: 'none' };
+
+/** The mapping sent with an upload (the multipart field `mapping`, JSON). A column it does not list is not imported. */
+export interface ImportMapping {
+  /** The column that holds the address. */
+  emailColumn: string;
+  columns: ColumnTarget[];
+}
+
+/** The longest mapping the API reads, in characters of JSON. */
+export const MAX_MAPPING_CHARS = 128 * 1024;

@@ -72,6 +72,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/audiences/{id}/import-mapping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * What the import wizard maps a file to (an addition, issue 24)
+         * @description The audience's fields, and what its last accepted import did with each column of its file (null before
+         *     any), which the wizard offers again for columns of the same name.
+         */
+        get: operations["getImportMapping"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/audiences/{id}/download": {
         parameters: {
             query?: never;
@@ -1094,6 +1117,25 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
+        ImportMappingView: {
+            /** @description The audience's fields in position order */
+            fields: {
+                key: string;
+                label: string;
+                /** @enum {string} */
+                type: "TEXT" | "NUMBER" | "DATE" | "YES_NO" | "CHOICE";
+                options: string[] | null;
+                required: boolean;
+            }[];
+            remembered: {
+                emailColumn: string;
+                /** @description Every other column of the file, in file order, with its field's key, or null (not imported) */
+                columns: {
+                    column: string;
+                    key: string | null;
+                }[];
+            } | null;
+        };
         AudienceList: {
             items: components["schemas"]["Audience"][];
             meta: components["schemas"]["PageMeta"];
@@ -1106,9 +1148,12 @@ export interface components {
             email: string;
             /** @description Present means the contact is invalid and is never sent to */
             errorMessage: string | null;
-            /** @description Header name to value */
+            /**
+             * @description Field key to value, typed by the field (issue 24): TEXT a string, NUMBER a number, DATE 'YYYY-MM-DD',
+             *     YES_NO a boolean, CHOICE the option; a blank value is absent
+             */
             data: {
-                [key: string]: string;
+                [key: string]: string | number | boolean;
             };
             /**
              * @description An addition to the spec: why the contact's address is suppressed (a send skips it), null when it is not.
@@ -1930,6 +1975,16 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
+                    /**
+                     * @description The import wizard's mapping (an addition, issue 24), JSON of an `ImportMapping`: the column that
+                     *     holds the address, and where each column goes (an existing field by key, a new field, or
+                     *     nowhere; a column not listed is not imported). Checked strictly: a column the file lacks, a
+                     *     column or a field named twice, a field the audience lacks, a new key, label, type or options
+                     *     not allowed is a 400 and nothing is stored. Send it before `file`: the file's start is then
+                     *     checked for the named address column. Without it every other column goes to a TEXT field of
+                     *     its own name. Accepted, it is remembered (`GET /api/audiences/{id}/import-mapping`).
+                     */
+                    mapping?: string;
                     /** Format: binary */
                     file?: string;
                 };
@@ -1951,6 +2006,33 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getImportMapping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The fields and the remembered mapping */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportMappingView"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             default: components["responses"]["Error"];
         };
     };

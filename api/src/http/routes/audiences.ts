@@ -25,6 +25,12 @@ function importInputOf(req: Request): ImportInput {
   return typeof text === 'string' && text !== '' ? { kind: 'text', text } : undefined;
 }
 
+/** The import's `mapping` field (JSON, checked by the import service), when the form has one. */
+function mappingOf(req: Request): string | undefined {
+  const mapping = (req.body as { mapping?: unknown } | undefined)?.mapping;
+  return typeof mapping === 'string' ? mapping : undefined;
+}
+
 export function audiencesRouter({ services }: Pick<AppDeps, 'services'>): Router {
   const { audiences, imports } = services;
   const router = Router();
@@ -51,8 +57,12 @@ export function audiencesRouter({ services }: Pick<AppDeps, 'services'>): Router
   });
 
   router.post('/api/audiences/:id/import/file', async (req, res) => {
-    const message = await imports.accept(id(req), str(req.query.type), importInputOf(req), memberOf(req));
+    const message = await imports.accept(id(req), str(req.query.type), importInputOf(req), memberOf(req), mappingOf(req));
     res.status(202).json({ message });
+  });
+
+  router.get('/api/audiences/:id/import-mapping', async (req, res) => {
+    res.json(await imports.mapping(id(req)));
   });
 
   router.post('/api/audiences/:id/download', async (req, res) => {

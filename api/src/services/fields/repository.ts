@@ -9,6 +9,7 @@
 import type { AudienceField } from '@mailroom/api-client';
 import type { FieldType, FieldValue } from '@mailroom/api-client/fields';
 import type { Database, Sql, Tx } from '../../db/database.js';
+import { DomainError } from '../../errors.js';
 import type { AudienceField as AudienceFieldRow } from '../../db/models/index.js';
 
 export type { AudienceField };
@@ -228,3 +229,38 @@ export function fieldRepository(db: Database) {
 }
 
 export type FieldRepository = ReturnType<typeof fieldRepository>;
+
+/** A field as an import creates it: key, label, type, options (CHOICE only), whether it is required, and position. */
+export interface AudienceFieldInsert {
+  key: string;
+  label: string;
+  type: FieldType;
+  options: string[] | null;
+  required: boolean;
+  position: number;
+}
+
+/**
+ * Creates an import's new fields in one statement, inside the caller's transaction (which holds the audience's lock
+ * and rewrites audiences.headers). A key whose removal is still clearing old values is refused, as the fields screen
+ * refuses it: the clearing would otherwise empty the values this import is about to write.
+ */
+export async function insertAudienceFields(tx: Tx, audienceId: number, fields: readonly AudienceFieldInsert[]): Promise<void> {
+  if (fields.length === 0) return;
+  const { rows } = await tx.query<{ key: string }>(
+    'SELECT key FROM audience_field_removals WHERE audience_id = $1 AND lower(key) = ANY ($2::text[]) LIMIT 1',
+    [audienceId, fields.map((field) => field.key.toLowerCase())],
+  );
+  if (rows[0]) {
+    throw new DomainError(
+      'conflict',
+      `The field '${rows[0].key}' was removed a moment ago and its values are still being cleared; try again in a minute or choose another key.`,
+    );
+  }
+  await tx.query(
+    `INSERT INTO audience_fields (audience_id, key, label, type, options, required, position)
+     SELECT $1, f.key, f.label, f.type, NULLIF(f.options, 'null'::jsonb), f.required, f.position
+       FROM jsonb_to_recordset($2::jsonb) AS f (key text, label text, type text, options jsonb, required boolean, position integer)`,
+    [audienceId, JSON.stringify(fields)],
+  );
+}

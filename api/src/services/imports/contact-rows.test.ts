@@ -30,7 +30,15 @@ describe('isValidEmail', () => {
 describe('headerLayout', () => {
   it.each(['Email', ' EMAIL ', 'e-mail', 'E-mail Address', 'email_address'])('finds the email column named %j', (name) => {
     expect(isEmailColumnName(name)).toBe(true);
-    expect(headerLayout(['First', name, 'Last'])).toEqual({ emailIndex: 1, headers: ['First', 'Last'], headerIndexes: [0, 2] });
+    expect(headerLayout(['First', name, 'Last'])).toEqual({
+      emailIndex: 1,
+      headers: ['First', 'Last'],
+      headerIndexes: [0, 2],
+      fields: [
+        { label: 'First', type: 'TEXT' },
+        { label: 'Last', type: 'TEXT' },
+      ],
+    });
   });
 
   it('keeps every other column in file order, named and distinct', () => {
@@ -68,7 +76,8 @@ describe('ContactRows', () => {
       ['7', '2', '\\N', '1', '', MISSING_EMAIL, '{"Name":"Nobody"}'],
       ['7', '3', '\\N', '2', 'not an address', INVALID_EMAIL, '{"Name":"Bad"}'],
       ['7', '4', '\\N', '3', 'A@Example.ORG', DUPLICATE_EMAIL, '{"Name":"Ann again"}'],
-      ['7', '5', '2', '\\N', 'b@example.org', '\\N', '{"Name":""}'],
+      // A blank value is absent (the storage rule).
+      ['7', '5', '2', '\\N', 'b@example.org', '\\N', '{}'],
     ]);
     expect(writer.count).toBe(5);
     expect(writer.errorCount).toBe(3);

@@ -6,48 +6,70 @@
  * file order, `valid_seq` over the valid ones, `error_seq` over those with an error. A page is then
  * a range of one of those numbers (see repository.ts), O(page size) even for the last page.
  */
+import { fileColumnNames, isEmailColumnName, parseFieldValue, type FieldRule } from '@mailroom/api-client/fields';
 import { INVALID_EMAIL, isValidEmail, MISSING_EMAIL, unsendableReason } from '../contacts/email.js';
 import { ImportFileError } from './csv.js';
+import { valueReader, type ValueReader } from './typed-values.js';
+
+export { isEmailColumnName };
 
 export const NO_EMAIL_COLUMN = 'The file has no email column.';
 
 export interface HeaderLayout {
   /** Position of the email column in a record. */
   emailIndex: number;
-  /** The other columns' names, in file order (the audience's headers). */
+  /** The keys of the fields the imported columns go to, in file order. */
   headers: string[];
-  /** Position of each header's column in a record. */
+  /** Position of each imported column in a record. */
   headerIndexes: number[];
+  /** Each imported column's field: what its values must be. */
+  fields: FieldRule[];
 }
 
-const EMAIL_NAMES = new Set(['email', 'emailaddress']);
-
-/** 'Email', ' EMAIL ', 'e-mail', 'E-mail Address', 'email_address' all name the email column. */
-export function isEmailColumnName(name: string): boolean {
-  return EMAIL_NAMES.has(name.toLowerCase().replace(/[\s_-]+/g, ''));
+/** Which column holds the address, and which columns go to which fields (by key): mapping.ts makes it. */
+export interface ColumnPlan {
+  emailColumn: string;
+  columns: { column: string; key: string }[];
 }
 
 /**
- * Reads the header record: the first column named like an email is the address; every other column
- * is kept, in file order, with its name trimmed. A blank name becomes 'Column N' and a repeated one
- * gets ' (2)', ' (3)'... so every header is a distinct key of the contact's data.
+ * The layout of a file imported without a mapping (an API client, the spec's flow): the first column named like
+ * an email is the address; every other column, named as fileColumnNames names it, goes to a TEXT field of that name.
  */
 export function headerLayout(record: string[]): HeaderLayout {
   const emailIndex = record.findIndex(isEmailColumnName);
   if (emailIndex === -1) throw new ImportFileError(NO_EMAIL_COLUMN);
-  const headers: string[] = [];
-  const headerIndexes: number[] = [];
-  const used = new Set<string>();
-  record.forEach((raw, index) => {
+  const names = fileColumnNames(record);
+  const layout: HeaderLayout = { emailIndex, headers: [], headerIndexes: [], fields: [] };
+  names.forEach((name, index) => {
     if (index === emailIndex) return;
-    const base = raw.trim() || `Column ${index + 1}`;
-    let name = base;
-    for (let n = 2; used.has(name.toLowerCase()); n++) name = `${base} (${n})`;
-    used.add(name.toLowerCase());
-    headers.push(name);
-    headerIndexes.push(index);
+    layout.headers.push(name);
+    layout.headerIndexes.push(index);
+    layout.fields.push({ label: name, type: 'TEXT' });
   });
-  return { emailIndex, headers, headerIndexes };
+  return layout;
+}
+
+export const columnGone = (column: string) => `The file has no column '${column}' that the mapping names; please import it again.`;
+
+/** The layout of a file imported with a plan: its columns found by name, each with its field (by key, from `fields`). */
+export function plannedLayout(record: string[], plan: ColumnPlan, fields: ReadonlyMap<string, FieldRule>): HeaderLayout {
+  const names = fileColumnNames(record);
+  const indexOf = (column: string) => {
+    const index = names.indexOf(column);
+    if (index === -1) throw new ImportFileError(columnGone(column));
+    return index;
+  };
+  const layout: HeaderLayout = { emailIndex: indexOf(plan.emailColumn), headers: [], headerIndexes: [], fields: [] };
+  for (const { column, key } of plan.columns) {
+    const field = fields.get(key);
+    // The fields were read in the import's transaction, under the audience's lock: one missing was removed since the upload.
+    if (!field) throw new ImportFileError(`The field '${key}' was removed after the upload; please import again.`);
+    layout.headers.push(key);
+    layout.headerIndexes.push(indexOf(column));
+    layout.fields.push(field);
+  }
+  return layout;
 }
 
 // COPY text format: backslash, and the row/column separators, are escaped with a backslash.
@@ -84,17 +106,23 @@ export class ContactRows {
   count = 0;
   errorCount = 0;
   private validCount = 0;
-  /** `"header":` JSON prefixes, computed once. */
+  /** `"key":` JSON prefixes, computed once. */
   private readonly keys: string[];
+  /** Each imported column's reader (typed-values.ts), made once. */
+  private readonly readers: ValueReader[];
 
   constructor(
     private readonly audienceId: number,
     readonly layout: HeaderLayout,
   ) {
-    this.keys = layout.headers.map((header, i) => `${i === 0 ? '{' : ','}${JSON.stringify(header)}:`);
+    this.keys = layout.headers.map((header) => `${JSON.stringify(header)}:`);
+    this.readers = layout.fields.map(valueReader);
   }
 
-  /** A record as a contact, its address checked (all but duplicates). */
+  /**
+   * A record as a contact: its address checked (all but duplicates), its values typed. A value that does not fit
+   * its field makes the contact an error row; the address's problem comes first, else every field's, in file order.
+   */
   read(record: string[]): ContactRow {
     const { emailIndex, headerIndexes } = this.layout;
     const email = (record[emailIndex] ?? '').trim();
@@ -103,17 +131,23 @@ export class ContactRows {
     else if (!isValidEmail(email)) error = INVALID_EMAIL;
     else error = unsendableReason(email) ?? null;
 
-    // The data json, built by hand: JSON.stringify of an object per row costs more than the parse.
-    let data = '{}';
-    if (headerIndexes.length > 0) {
-      data = '';
-      for (let i = 0; i < headerIndexes.length; i++) {
-        data += this.keys[i]! + JSON.stringify((record[headerIndexes[i]!] ?? '').trim());
+    // The data json, built by hand: JSON.stringify of an object per row costs more than the parse. A blank value
+    // is absent (the storage rule).
+    let data = '{';
+    let fieldErrors: string | null = null;
+    for (let i = 0; i < headerIndexes.length; i++) {
+      const raw = record[headerIndexes[i]!] ?? '';
+      const json = this.readers[i]!(raw);
+      if (json === null) {
+        const reason = fieldError(this.layout.fields[i]!, raw);
+        fieldErrors = fieldErrors === null ? reason : `${fieldErrors} ${reason}`;
+      } else if (json !== '') {
+        data += data.length === 1 ? this.keys[i]! + json : `,${this.keys[i]!}${json}`;
       }
-      data += '}';
     }
+    data += '}';
     // NUL cannot be stored in text or jsonb; the decoder has refused files that contain one.
-    return { email, error, data };
+    return { email, error: error ?? fieldErrors, data };
   }
 
   /** The next contacts of the file as COPY text lines. */
@@ -142,8 +176,14 @@ export class ContactRows {
     let errorSeq = '\\N';
     if (error === null) validSeq = String(++this.validCount);
     else errorSeq = String(++this.errorCount);
-    return `${this.audienceId}\t${seq}\t${validSeq}\t${errorSeq}\t${escapeCopyText(email)}\t${error ?? '\\N'}\t${
+    return `${this.audienceId}\t${seq}\t${validSeq}\t${errorSeq}\t${escapeCopyText(email)}\t${error === null ? '\\N' : escapeCopyText(error)}\t${
       data.includes('\\') ? data.replace(/\\/g, '\\\\') : data
     }\n`;
   }
+}
+
+/** Why a value does not fit its field, as parseFieldValue words it. */
+function fieldError(field: FieldRule, raw: string): string {
+  const parsed = parseFieldValue(field, raw);
+  return parsed.ok ? `${field.label} is not valid.` : parsed.error;
 }

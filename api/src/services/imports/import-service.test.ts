@@ -76,7 +76,14 @@ describe('accepting an import', () => {
     // `path` too, for the workers of the previous release (queues.ts).
     expect(published.at(-1)).toEqual({
       queue: 'contact-import',
-      payload: { audienceId: id, upload, path: upload, source: 'TEXT', memberEmail: actor.email },
+      payload: {
+        audienceId: id,
+        upload,
+        path: upload,
+        source: 'TEXT',
+        memberEmail: actor.email,
+        plan: { emailColumn: 'email', columns: [] },
+      },
     });
     expect(await audienceRow(id)).toMatchObject({ is_importing: true });
     await expect(service().accept(id, 'text', { kind: 'text', text: 'email\nb@example.org\n' }, actor)).rejects.toEqual(
@@ -94,7 +101,7 @@ describe('accepting an import', () => {
     );
 
     const upload = await s.receiveUpload(id, Readable.from([Buffer.from('email\na@example.org\n')]));
-    expect(upload).toEqual({ name: expect.stringMatching(new RegExp(`^${id}-`)), size: 20, problem: undefined });
+    expect(upload).toEqual({ name: expect.stringMatching(new RegExp(`^${id}-`)), size: 20, problem: undefined, header: ['email'] });
     expect(await uploadsOf(id)).toEqual([upload.name]);
     await expect(s.accept(id, 'csv', { kind: 'file', fileName: 'list.txt', upload }, actor)).rejects.toEqual(
       new DomainError('invalid', ONLY_CSV),

@@ -23,7 +23,8 @@ import { DomainError } from '../errors.js';
 import { importContacts, INTERRUPTED_ERROR, type ImportOutcome } from './importer.js';
 import { publishedMessage, type ContactImportMessage, type importQueues, type ImportSource } from './queues.js';
 import { importRepository } from './repository.js';
-import { EMPTY_CONTENT, HEADER_PEEK_BYTES, headerProblem, storeUpload, uploadName, type Upload } from './upload.js';
+import { parseMapping, resolveImport, type AudienceFieldRule, type RememberedMapping } from './mapping.js';
+import { EMPTY_CONTENT, HEADER_PEEK_BYTES, readUploadHeader, storeUpload, uploadName, type Upload } from './upload.js';
 
 export { EMPTY_CONTENT, type Upload };
 
@@ -36,6 +37,12 @@ export const IMPORT_QUEUED = 'Contacts are being imported in the background.';
 
 /** What an import call brought: a file (its upload, and the member's name for the file), or pasted text as a plain field. */
 export type ImportInput = { kind: 'file'; fileName: string; upload: Upload } | { kind: 'text'; text: string } | undefined;
+
+/** What the wizard needs to map a file: the audience's fields, and what its last accepted import did with each column. */
+export interface ImportMappingView {
+  fields: Pick<AudienceFieldRule, 'key' | 'label' | 'type' | 'options' | 'required'>[];
+  remembered: RememberedMapping | null;
+}
 
 export interface ImportServiceDeps {
   db: Database;
@@ -55,16 +62,29 @@ export function createImportService({ db, queue, spool, importSettings, logger }
      * rejects with SpoolTooLargeError and leaves nothing), not stored when its start fails the header
      * check (the problem is then handed to `accept`).
      */
-    receiveUpload(audienceId: number, body: Readable): Promise<Upload> {
-      return storeUpload(spool, importSettings, audienceId, body);
+    receiveUpload(audienceId: number, body: Readable, emailColumn?: string): Promise<Upload> {
+      return storeUpload(spool, importSettings, audienceId, body, emailColumn);
     },
 
-    /** Checks, spools (pasted text) and queues an import; resolves with the 202 message. A refused upload is removed from the spool. */
-    async accept(audienceId: number, type: string | undefined, input: ImportInput, actor: Actor): Promise<string> {
+    /** The audience's fields and its remembered mapping, for the import wizard's mapping step. */
+    async mapping(audienceId: number): Promise<ImportMappingView> {
+      const remembered = await repo.rememberedMapping(audienceId);
+      if (remembered === undefined) throw new DomainError('not-found', AUDIENCE_NOT_FOUND);
+      const fields = await repo.audienceFields(db, audienceId);
+      return { fields: fields.map(({ key, label, type, options, required }) => ({ key, label, type, options, required })), remembered };
+    },
+
+    /**
+     * Checks, spools (pasted text) and queues an import; resolves with the 202 message. A refused upload is removed
+     * from the spool. `mappingText`: the upload's `mapping` field (mapping.ts), checked strictly; without it every
+     * other column goes to a TEXT field of its name.
+     */
+    async accept(audienceId: number, type: string | undefined, input: ImportInput, actor: Actor, mappingText?: string): Promise<string> {
       let upload = input?.kind === 'file' ? input.upload.name : undefined;
       try {
         const source: ImportSource | undefined = type === 'csv' ? 'CSV' : type === 'text' ? 'TEXT' : undefined;
         if (!source) throw new DomainError('invalid', INPUT_ERROR);
+        const mapping = parseMapping(mappingText, importSettings.maxColumns);
         const audience = await audiences.find(audienceId);
         if (!audience) throw new DomainError('not-found', AUDIENCE_NOT_FOUND);
         if (audience.source !== null) throw new DomainError('conflict', ALREADY_HAS_SOURCE);
@@ -78,14 +98,19 @@ export function createImportService({ db, queue, spool, importSettings, logger }
           throw new DomainError('invalid', EMPTY_CONTENT);
         }
 
+        let header = input.kind === 'file' ? input.upload.header : undefined;
         if (input.kind === 'text') {
-          const problem = await headerProblem(Buffer.from(input.text.slice(0, HEADER_PEEK_BYTES), 'utf8'), importSettings);
-          if (problem !== undefined) throw new DomainError('invalid', problem);
+          const head = Buffer.from(input.text.slice(0, HEADER_PEEK_BYTES), 'utf8');
+          const read = await readUploadHeader(head, importSettings, mapping?.emailColumn);
+          if (read.problem !== undefined) throw new DomainError('invalid', read.problem);
+          header = read.header;
           upload = uploadName(audienceId);
           await spool.put(upload, Readable.from([input.text]), { maxBytes: importSettings.maxBytes });
         } else if (input.upload.problem !== undefined || !upload) {
           throw new DomainError('invalid', input.upload.problem ?? EMPTY_CONTENT);
         }
+        if (!header) throw new DomainError('invalid', EMPTY_CONTENT);
+        const fileHeader = header;
 
         const message: ContactImportMessage = { audienceId, upload, source, memberEmail: actor.email };
         // The claim, its record and the message go together: a message the broker refuses rolls the
@@ -97,6 +122,10 @@ export function createImportService({ db, queue, spool, importSettings, logger }
               ? new DomainError('conflict', now.isImporting ? IMPORT_RUNNING : ALREADY_HAS_SOURCE)
               : new DomainError('not-found', AUDIENCE_NOT_FOUND);
           }
+          // Checked against the fields as they are under the audience's lock; a refusal rolls the claim back.
+          const resolved = resolveImport(mapping, fileHeader, await repo.audienceFields(tx, audienceId));
+          await repo.applyMapping(tx, audienceId, resolved.newFields, resolved.remembered);
+          message.plan = resolved.plan;
           await recordActivity(tx, {
             actor,
             kind: 'import',

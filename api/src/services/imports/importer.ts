@@ -22,9 +22,11 @@ import type { Tx } from '../../db/database.js';
 import type { Logger } from '../../logger.js';
 import { SpoolObjectMissingError, type ImportSpool } from '../../spool/index.js';
 import { recordActivity } from '../activity/activity-service.js';
-import { ContactRows, headerLayout, type ContactRow } from './contact-rows.js';
+import { DomainError } from '../errors.js';
+import { ContactRows, plannedLayout, type ContactRow, type HeaderLayout } from './contact-rows.js';
 import { csvRecords, EMPTY_FILE_ERROR, ImportFileError, isBlankRecord, type ImportLimits } from './csv.js';
 import { DuplicateFinder } from './duplicates.js';
+import { resolveImport, type AudienceFieldRule, type NewAudienceField } from './mapping.js';
 import type { ContactImportMessage } from './queues.js';
 import type { ImportRepository } from './repository.js';
 
@@ -108,12 +110,18 @@ async function importInTransaction(
     // Nothing written: ending the transaction either way is the same.
     if ('skip' in audience) return { status: 'skipped', reason: audience.skip };
 
-    const rows = await copyContacts(repo, tx, message.audienceId, await openUpload(options.spool, message.upload), options);
+    // Read under the audience's lock: the fields the API made for this import, and any the audience had.
+    const fields = await repo.audienceFields(tx, message.audienceId);
+    const newFields: NewAudienceField[] = [];
+    const layoutOf = (record: string[]) => layoutFor(message, record, fields, newFields);
+    const rows = await copyContacts(repo, tx, message.audienceId, await openUpload(options.spool, message.upload), layoutOf, options);
     if (!rows) throw new ImportFileError(EMPTY_FILE_ERROR);
     if (rows.count === 0) throw new ImportFileError(NO_CONTACTS_ERROR);
 
-    const imported = { headers: rows.layout.headers, contacts: rows.count, contactsWithErrors: rows.errorCount };
-    await repo.finishImport(tx, message.audienceId, { ...imported, source: message.source });
+    await repo.createFields(tx, message.audienceId, newFields);
+    const counted = { contacts: rows.count, contactsWithErrors: rows.errorCount };
+    const headers = await repo.finishImport(tx, message.audienceId, { ...counted, source: message.source });
+    const imported = { headers, ...counted };
     if (message.memberEmail) {
       await recordActivity(tx, {
         actor: { email: message.memberEmail },
@@ -124,6 +132,31 @@ async function importInTransaction(
     }
     return { status: 'imported', ...imported };
   });
+}
+
+/**
+ * Where the file's columns go, once its header is read: as the API planned (message.plan), or, for a message of
+ * the release before, every other column to a TEXT field of its name (those not yet fields go into `newFields`).
+ */
+function layoutFor(
+  message: ContactImportMessage,
+  record: string[],
+  fields: AudienceFieldRule[],
+  newFields: NewAudienceField[],
+): HeaderLayout {
+  let plan = message.plan;
+  const rules = new Map(fields.map((field) => [field.key, field]));
+  if (!plan) {
+    try {
+      const resolved = resolveImport(undefined, record, fields);
+      plan = resolved.plan;
+      newFields.push(...resolved.newFields);
+      for (const field of resolved.newFields) rules.set(field.key, field);
+    } catch (error) {
+      throw error instanceof DomainError ? new ImportFileError(error.message) : error;
+    }
+  }
+  return plannedLayout(record, plan, rules);
 }
 
 /**
@@ -147,13 +180,14 @@ async function copyContacts(
   tx: Tx,
   audienceId: number,
   input: Readable,
+  layoutOf: (header: string[]) => HeaderLayout,
   { limits, tuning = {} }: Pick<ImporterOptions, 'limits' | 'tuning'>,
 ): Promise<ContactRows | undefined> {
   const state: { rows?: ContactRows } = {};
   const duplicates = new DuplicateFinder((emails) => repo.storedAddresses(tx, audienceId, emails), tuning.filterBits);
   let storing: Promise<void> | undefined;
   try {
-    for await (const segment of segmentsOf(input, audienceId, limits, state, tuning.segmentRows ?? SEGMENT_ROWS)) {
+    for await (const segment of segmentsOf(input, audienceId, layoutOf, limits, state, tuning.segmentRows ?? SEGMENT_ROWS)) {
       const rows = state.rows!;
       const unsure = duplicates.markWithin(segment);
       // Written before the answers for the unsure ones come, as if none were a duplicate: most are not.
@@ -190,6 +224,7 @@ async function openUpload(spool: ImportSpool, name: string): Promise<Readable> {
 async function* segmentsOf(
   input: Readable,
   audienceId: number,
+  layoutOf: (header: string[]) => HeaderLayout,
   limits: ImportLimits,
   state: { rows?: ContactRows },
   segmentRows: number,
@@ -201,7 +236,7 @@ async function* segmentsOf(
       for (const record of records) {
         if (isBlankRecord(record)) continue;
         if (!state.rows) {
-          state.rows = new ContactRows(audienceId, headerLayout(record));
+          state.rows = new ContactRows(audienceId, layoutOf(record));
           continue;
         }
         const contact = state.rows.read(record);

@@ -8,6 +8,17 @@ const message = z.object({
   source: z.enum(['CSV', 'TEXT']),
   /** The member who queued it: the import's outcome is recorded in the activity log under them. */
   memberEmail: z.string().max(320).optional(),
+  /**
+   * Which column holds the address and which columns go to which fields (by key), as the API resolved the
+   * mapping (mapping.ts; the fields exist by then). Absent in a message of the release before: every other
+   * column then goes to a TEXT field of its name, made by the importer.
+   */
+  plan: z
+    .object({
+      emailColumn: z.string().min(1),
+      columns: z.array(z.object({ column: z.string().min(1), key: z.string().min(1) })).max(10_000),
+    })
+    .optional(),
 });
 
 /** The 'contact-import' message. */

@@ -6,19 +6,23 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { from as copyFrom } from 'pg-copy-streams';
-import type { Database, Tx } from '../../db/database.js';
+import type { Database, Sql, Tx } from '../../db/database.js';
 import { audienceLockArgs } from '../audiences/locks.js';
 import { DUPLICATE_EMAIL } from '../contacts/email.js';
+import { insertAudienceFields } from '../fields/repository.js';
 import { CONTACT_COPY_COLUMNS } from './contact-rows.js';
+import type { AudienceFieldRule, NewAudienceField, RememberedMapping } from './mapping.js';
 import type { ImportSource } from './queues.js';
 
-/** What a finished import writes on its audience. */
+/** What a finished import writes on its audience (its headers are its fields' keys). */
 export interface ImportedContacts {
-  headers: string[];
   source: ImportSource;
   contacts: number;
   contactsWithErrors: number;
 }
+
+/** The audience's field keys in position order, as audiences.headers holds them ($1 is the audience). */
+const FIELD_KEYS = `(SELECT coalesce(jsonb_agg(key ORDER BY position, key), '[]'::jsonb) FROM audience_fields WHERE audience_id = $1)`;
 
 export function importRepository(db: Database) {
   return {
@@ -98,15 +102,50 @@ export function importRepository(db: Database) {
       return rows.map((row) => row.email);
     },
 
-    /** Ends an import on its audience: headers, source and counts, no longer importing. */
-    async finishImport(tx: Tx, audienceId: number, imported: ImportedContacts): Promise<void> {
-      await tx.query(
+    /** Ends an import on its audience: source and counts, no longer importing; answers its headers (its fields' keys). */
+    async finishImport(tx: Tx, audienceId: number, imported: ImportedContacts): Promise<string[]> {
+      const { rows } = await tx.query<{ headers: string[] }>(
         `UPDATE audiences
-            SET headers = $2::jsonb, source = $3, number_of_contacts = $4, number_of_contacts_with_errors = $5,
+            SET headers = ${FIELD_KEYS}, source = $2, number_of_contacts = $3, number_of_contacts_with_errors = $4,
                 is_importing = false, import_error_message = NULL, import_started_at = NULL, updated_at = now()
-          WHERE id = $1`,
-        [audienceId, JSON.stringify(imported.headers), imported.source, imported.contacts, imported.contactsWithErrors],
+          WHERE id = $1
+          RETURNING headers`,
+        [audienceId, imported.source, imported.contacts, imported.contactsWithErrors],
       );
+      return rows[0]?.headers ?? [];
+    },
+
+    /** The audience's fields, in position order (in a transaction that holds the audience's lock, or alone for a screen). */
+    async audienceFields(sql: Sql, audienceId: number): Promise<AudienceFieldRule[]> {
+      const { rows } = await sql.query<AudienceFieldRule>(
+        `SELECT key, label, type, options, required, position FROM audience_fields WHERE audience_id = $1 ORDER BY position, key`,
+        [audienceId],
+      );
+      return rows;
+    },
+
+    /**
+     * What an accepted import does to the audience's fields, in the transaction that claims it: creates the new
+     * fields, keeps headers equal to the keys in position order, and remembers the mapping for the next import.
+     */
+    async applyMapping(tx: Tx, audienceId: number, newFields: readonly NewAudienceField[], remembered: RememberedMapping): Promise<void> {
+      await insertAudienceFields(tx, audienceId, newFields);
+      await tx.query(`UPDATE audiences SET headers = ${FIELD_KEYS}, import_mapping = $2::jsonb WHERE id = $1`, [
+        audienceId,
+        JSON.stringify(remembered),
+      ]);
+    },
+
+    /** Creates fields inside the import's transaction (an import queued by the release before, which made none). */
+    createFields: (tx: Tx, audienceId: number, fields: readonly NewAudienceField[]) => insertAudienceFields(tx, audienceId, fields),
+
+    /** The mapping the audience's last accepted import used, or null; undefined when the audience does not exist. */
+    async rememberedMapping(audienceId: number): Promise<RememberedMapping | null | undefined> {
+      const { rows } = await db.query<{ import_mapping: RememberedMapping | null }>(
+        'SELECT import_mapping FROM audiences WHERE id = $1 AND deleted_at IS NULL',
+        [audienceId],
+      );
+      return rows.length === 0 ? undefined : rows[0]!.import_mapping;
     },
 
     /** Records a failed import and answers the audience's name; a no-op (undefined) if the audience is no longer importing. */

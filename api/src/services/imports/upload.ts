@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import type { ImportSettings } from '../../config.js';
 import type { ImportSpool } from '../../spool/index.js';
+import { fileColumnNames } from '@mailroom/api-client/fields';
 import { headerLayout } from './contact-rows.js';
 import { ImportFileError, readHeaderRecord } from './csv.js';
 
@@ -16,6 +17,8 @@ export interface Upload {
   name: string | undefined;
   size: number;
   problem: string | undefined;
+  /** The file's header record, as read (the mapping is checked against it). */
+  header?: string[] | undefined;
 }
 
 export const EMPTY_CONTENT = 'Empty content';
@@ -32,12 +35,20 @@ export function uploadName(audienceId: number): string {
 /**
  * Streams `body` into the spool (at most `settings.maxBytes`: a larger one rejects with
  * SpoolTooLargeError and leaves nothing), checking its start on the way. `audienceId` only names
- * the object.
+ * the object; `emailColumn` is the column the mapping names for the address, when the mapping came
+ * before the file (else the address's column is found by its name).
  */
-export async function storeUpload(spool: ImportSpool, settings: ImportSettings, audienceId: number, body: Readable): Promise<Upload> {
+export async function storeUpload(
+  spool: ImportSpool,
+  settings: ImportSettings,
+  audienceId: number,
+  body: Readable,
+  emailColumn?: string,
+): Promise<Upload> {
   const name = uploadName(audienceId);
   const tap = new HeadTap(HEADER_PEEK_BYTES);
   let problem: string | undefined;
+  let header: string[] | undefined;
   // The spool's write reads the tap's errors while it runs; one that comes after (a form cut short
   // once the file was stored, a refused header) must not become the process's uncaught exception.
   tap.on('error', () => undefined);
@@ -45,7 +56,7 @@ export async function storeUpload(spool: ImportSpool, settings: ImportSettings, 
   body.pipe(tap);
   const checked = tap.head.then(async (head) => {
     try {
-      problem = await headerProblem(head, settings);
+      ({ problem, header } = await readUploadHeader(head, settings, emailColumn));
     } catch (error) {
       tap.destroy(error as Error);
       throw error;
@@ -63,14 +74,23 @@ export async function storeUpload(spool: ImportSpool, settings: ImportSettings, 
   } catch (error) {
     if (problem === undefined) throw error;
   }
-  if (problem === undefined) return { name, size, problem };
+  if (problem === undefined) return { name, size, problem, header };
   // Refused by its start (which may have come after the whole of a small file was stored).
   await spool.delete(name).catch(() => undefined);
   return { name: undefined, size: tap.bytes, problem };
 }
 
 /** The header check of an upload's start: the message of what is wrong with it (encoding, limits, no email column), if anything. */
-export async function headerProblem(head: Buffer, settings: ImportSettings): Promise<string | undefined> {
+export async function headerProblem(head: Buffer, settings: ImportSettings, emailColumn?: string): Promise<string | undefined> {
+  return (await readUploadHeader(head, settings, emailColumn)).problem;
+}
+
+/** An upload's header record, or what is wrong with its start (encoding, limits, no column for the address). */
+export async function readUploadHeader(
+  head: Buffer,
+  settings: ImportSettings,
+  emailColumn?: string,
+): Promise<{ problem?: string; header?: string[] }> {
   try {
     // Read as a file is, a chunk at a time: the header record ends the read, so a problem further on
     // is the worker's to find (the importer reads 64 KB chunks too).
@@ -78,14 +98,17 @@ export async function headerProblem(head: Buffer, settings: ImportSettings): Pro
       head.subarray(i * HEADER_CHUNK_BYTES, (i + 1) * HEADER_CHUNK_BYTES),
     );
     const header = await readHeaderRecord(Readable.from(chunks), settings);
-    if (!header) return EMPTY_CONTENT;
-    headerLayout(header);
-    return undefined;
+    if (!header) return { problem: EMPTY_CONTENT };
+    if (emailColumn === undefined) headerLayout(header);
+    else if (!fileColumnNames(header).includes(emailColumn)) return { problem: noAddressColumn(emailColumn) };
+    return { header };
   } catch (error) {
-    if (error instanceof ImportFileError) return error.message;
+    if (error instanceof ImportFileError) return { problem: error.message };
     throw error;
   }
 }
+
+export const noAddressColumn = (column: string) => `The mapping is refused: the file has no column '${column}' for the address.`;
 
 /** Why storeUpload stopped storing an upload. */
 class HeaderRefused extends Error {}

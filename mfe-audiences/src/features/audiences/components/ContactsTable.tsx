@@ -8,6 +8,13 @@ export function contactColumns(headers: readonly string[]): string[] {
   return headers.filter((header) => header.trim().toLowerCase() !== 'email');
 }
 
+/** A typed value as the table shows it: yes/no as words, numbers and 'YYYY-MM-DD' dates as stored. */
+export function displayValue(value: string | number | boolean | undefined): string {
+  if (value === undefined) return '';
+  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  return String(value);
+}
+
 export function ContactsTable({ headers, contacts }: { headers: readonly string[]; contacts: Contact[] }) {
   const columns = contactColumns(headers);
   return (
@@ -24,7 +31,7 @@ export function ContactsTable({ headers, contacts }: { headers: readonly string[
             </TableCell>
             {columns.map((column) => (
               <TableCell key={column}>
-                <TruncatedText text={contact.data[column] ?? ''} />
+                <TruncatedText text={displayValue(contact.data[column])} />
               </TableCell>
             ))}
           </TableRow>

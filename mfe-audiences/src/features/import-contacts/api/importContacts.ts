@@ -1,5 +1,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { expectBody, type Audience } from '@mailroom/api-client';
+import type { ImportMapping } from '@mailroom/api-client/fields';
+import type { ImportMappingView } from '../mapping';
 import { useApiClient } from '@mailroom/mf-contract/react';
 import { importKeys } from './keys';
 
@@ -22,6 +24,19 @@ export function useImportTarget(id: number) {
   });
 }
 
+/** The audience's fields and what its last import did with each column: what the mapping step offers. */
+export function useImportMapping(id: number) {
+  const client = useApiClient();
+  return useQuery({
+    queryKey: importKeys.mapping(id),
+    queryFn: async ({ signal }) => {
+      const { data } = await client.GET('/api/audiences/{id}/import-mapping', { params: { path: { id } }, signal });
+      return expectBody<ImportMappingView>(data);
+    },
+    enabled: id > 0,
+  });
+}
+
 /** A CSV file goes up as itself (type=csv); pasted text and a tab-delimited .txt file go up as text (type=text). */
 export type ImportPayload = { method: 'csv'; file: File } | { method: 'text'; text: string | Blob };
 
@@ -36,14 +51,16 @@ export const filePayload = (file: File): ImportPayload =>
 export function useImportContacts(id: number) {
   const client = useApiClient();
   return useMutation({
-    mutationFn: async (payload: ImportPayload) => {
+    mutationFn: async ({ payload, mapping }: { payload: ImportPayload; mapping?: ImportMapping | undefined }) => {
       const file = payload.method === 'csv' ? payload.file : new File([payload.text], PASTED_CONTACTS_FILE_NAME, { type: 'text/csv' });
       const form = new FormData();
+      // Before the file: the API checks the file's start for the address column the mapping names.
+      if (mapping) form.append('mapping', JSON.stringify(mapping));
       form.append('file', file, file.name);
       await client.POST('/api/audiences/{id}/import/file', {
         params: { path: { id }, query: { type: payload.method } },
         // The schema types the binary field as a string; the multipart body is built here.
-        body: form as unknown as { file: string },
+        body: form as unknown as { file: string; mapping?: string },
       });
     },
   });

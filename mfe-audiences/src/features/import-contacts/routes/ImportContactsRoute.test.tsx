@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Audience } from '@mailroom/api-client';
 import type { FeatureSettings } from '@mailroom/mf-contract';
+import type { ImportMappingView } from '../mapping';
 import { audience, createFakeApi } from '../../../test/fake-api';
 import { renderApp } from '../../../test/render';
 
@@ -11,10 +12,15 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const setup = (overrides: Partial<Audience> = {}, features?: Partial<FeatureSettings>) => {
-  const api = createFakeApi({ audiences: [audience({ id: 4, name: 'Members', ...overrides })] });
+const setup = (overrides: Partial<Audience> = {}, features?: Partial<FeatureSettings>, importMapping?: ImportMappingView) => {
+  const api = createFakeApi({
+    audiences: [audience({ id: 4, name: 'Members', ...overrides })],
+    importMappings: importMapping ? { 4: importMapping } : {},
+  });
   return { api, ...renderApp('/audiences/4/import', api, { features }) };
 };
+/** The mapping step, once the file's start has been read. */
+const mappingStep = () => screen.findByRole('list', { name: 'Columns of the file' });
 const button = (name: string) => screen.getByRole('button', { name }) as HTMLButtonElement;
 const currentStep = () => document.querySelector('[aria-current="step"]')?.textContent;
 const uploads = (api: ReturnType<typeof createFakeApi>) => api.calls('POST', '/api/audiences/4/import/file');
@@ -49,6 +55,7 @@ describe('Import wizard', () => {
 
     await user.click(area);
     await user.paste('Email\tUsername\nann@example.org\tann');
+    await mappingStep();
     await user.click(button('Import'));
     await waitFor(() => expect(location().pathname).toBe('/audiences/4'));
     expect(notify).toHaveBeenCalledWith('info', 'Contacts are being imported in the background.');
@@ -82,12 +89,15 @@ describe('Import wizard', () => {
     const csv = new File(['email,name\nann@example.org,Ann\n'], 'members.csv', { type: 'text/csv' });
     await user.upload(screen.getByLabelText('CSV or TXT file'), csv);
     expect(await screen.findByText('members.csv')).toBeTruthy();
+    await mappingStep();
     await user.click(button('Import'));
     expect(await screen.findByRole('progressbar', { name: 'Uploading contacts' })).toBeTruthy();
     expect(button('Import').disabled).toBe(true);
     await waitFor(() => expect(uploads(api)).toHaveLength(1));
     expect(uploads(api)[0]!.query.get('type')).toBe('csv');
     expect(uploadedFile(append)!.name).toBe('members.csv');
+    // The mapping goes first: the API checks the file's start for the address column it names.
+    expect(append.mock.calls.map(([name]) => name)).toEqual(['mapping', 'file']);
     answer(api.json(202, { message: 'queued' }));
     await waitFor(() => expect(location().pathname).toBe('/audiences/4'));
     expect(await screen.findByRole('heading', { name: 'Members' })).toBeTruthy();
@@ -103,6 +113,7 @@ describe('Import wizard', () => {
     // user-event honours the input's accept list, as the browser's file chooser does.
     await user.upload(screen.getByLabelText('CSV or TXT file'), new File([contents], 'members.txt', { type: 'text/plain' }));
     expect(await screen.findByText('members.txt')).toBeTruthy();
+    await mappingStep();
     await user.click(button('Import'));
     await waitFor(() => expect(location().pathname).toBe('/audiences/4'));
 
@@ -125,10 +136,10 @@ describe('Import wizard', () => {
     expect(uploads(api)).toHaveLength(0);
 
     // At the limit it is taken.
-    await user.upload(screen.getByLabelText('CSV or TXT file'), new File(['e'.repeat(64)], 'fits.csv', { type: 'text/csv' }));
+    await user.upload(screen.getByLabelText('CSV or TXT file'), new File([`email\n${'e'.repeat(58)}`], 'fits.csv', { type: 'text/csv' }));
     expect(await screen.findByText('fits.csv')).toBeTruthy();
     expect(screen.queryByText('File is larger than 64 bytes')).toBeNull();
-    expect(button('Import').disabled).toBe(false);
+    await waitFor(() => expect(button('Import').disabled).toBe(false));
   });
 
   it('shows the drop errors for a wrong type and for too many files', async () => {
@@ -141,7 +152,7 @@ describe('Import wizard', () => {
     expect(await screen.findByText(/^File type must be/)).toBeTruthy();
     expect(button('Import').disabled).toBe(true);
 
-    const zone = screen.getByRole('button', { name: 'Choose a CSV or TXT file or drop it here' });
+    const zone = screen.getByRole('button', { name: 'Drop a CSV or TXT file here, or press to choose one' });
     const files = [new File(['a'], 'a.csv', { type: 'text/csv' }), new File(['b'], 'b.csv', { type: 'text/csv' })];
     fireEvent.drop(zone, {
       dataTransfer: { files, items: files.map((file) => ({ kind: 'file', type: file.type, getAsFile: () => file })), types: ['Files'] },
@@ -159,7 +170,8 @@ describe('Import wizard', () => {
     await user.click(await screen.findByRole('radio', { name: /Copy and Paste/ }));
     await user.click(button('Next'));
     await user.click(screen.getByRole('textbox', { name: /Contacts/ }));
-    await user.paste('Name\nAnn');
+    await user.paste('Email\nann@example.org');
+    await mappingStep();
     await user.click(button('Import'));
     await waitFor(() => expect(notify).toHaveBeenCalledWith('error', 'The CSV must have an email field'));
     expect(location().pathname).toBe('/audiences/4/import');
@@ -172,8 +184,151 @@ describe('Import wizard', () => {
     await user.click(button('Next'));
     await user.click(screen.getByRole('textbox', { name: /Contacts/ }));
     await user.paste('Email\nann@example.org');
+    await mappingStep();
     await user.click(button('Import'));
     await waitFor(() => expect(notify).toHaveBeenCalledWith('error', 'Something went wrong'));
+  });
+});
+
+/** The mapping the upload sent, read where the form is built. */
+const sentMapping = (append: { mock: { calls: unknown[][] } }) => {
+  const call = append.mock.calls.find(([name]) => name === 'mapping');
+  return call ? JSON.parse(call[1] as string) : undefined;
+};
+
+async function chooseFile(user: ReturnType<typeof setup>['user'], contents: string) {
+  await user.click(await screen.findByRole('radio', { name: /Upload file/ }));
+  await user.click(button('Next'));
+  await user.upload(screen.getByLabelText('CSV or TXT file'), new File([contents], 'members.csv', { type: 'text/csv' }));
+  return mappingStep();
+}
+
+const TYPED = [
+  'Email,Age,Joined,Member,Notes,Tier',
+  'a@example.org,34,2024-01-31,yes,x,Gold',
+  'b@example.org,35,2024-02-01,no,,Silver',
+  'c@example.org,36,2024-02-02,yes,y,Gold',
+  'd@example.org,37,2024-02-03,no,z,Gold',
+  'e@example.org,38,2024-02-04,yes,w,Gold',
+  'f@example.org,99,2024-02-05,no,sixth,Gold',
+].join('\n');
+
+describe('Import wizard: mapping the columns', () => {
+  it('shows each column with its first five values, a new field for each with a suggested key and a guessed type', async () => {
+    const { user } = setup();
+    const list = await chooseFile(user, TYPED);
+    expect(within(list).getAllByRole('listitem', { name: /^(Age|Joined|Member|Notes|Tier)$/ })).toHaveLength(5);
+    expect(
+      within(screen.getByRole('list', { name: 'First values of Age' }))
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['34', '35', '36', '37', '38']);
+    // A blank value is not shown.
+    expect(within(screen.getByRole('list', { name: 'First values of Notes' })).getAllByRole('listitem')).toHaveLength(4);
+    expect((screen.getByRole('combobox', { name: 'Column with the email address' }) as HTMLSelectElement).value).toBe('Email');
+    const typeOf = (column: string) =>
+      (screen.getByRole('combobox', { name: `Type of the new field for ${column}` }) as HTMLSelectElement).value;
+    expect([typeOf('Age'), typeOf('Joined'), typeOf('Member'), typeOf('Notes')]).toEqual(['NUMBER', 'DATE', 'YES_NO', 'TEXT']);
+    expect((screen.getByRole('textbox', { name: /Key of the new field for Joined/ }) as HTMLInputElement).value).toBe('joined');
+  });
+
+  it('sends the mapping: new fields as edited, a choice with its options, a column left out', async () => {
+    const append = vi.spyOn(FormData.prototype, 'append');
+    const { user } = setup();
+    await chooseFile(user, TYPED);
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Notes goes to' }), 'Not imported');
+    expect(screen.queryByRole('textbox', { name: /Key of the new field for Notes/ })).toBeNull();
+    const key = screen.getByRole('textbox', { name: /Key of the new field for Age/ });
+    await user.clear(key);
+    await user.type(key, 'years');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Type of the new field for Tier' }), 'One of a list');
+    expect(button('Import').disabled).toBe(true);
+    expect(screen.getByText('List the options, separated by commas.')).toBeTruthy();
+    await user.type(screen.getByRole('textbox', { name: /Options of the new field for Tier/ }), 'Gold, Silver');
+    await user.click(screen.getAllByRole('checkbox', { name: 'Required' })[0]!);
+    await waitFor(() => expect(button('Import').disabled).toBe(false));
+    await user.click(button('Import'));
+    await waitFor(() => expect(sentMapping(append)).toBeDefined());
+    expect(sentMapping(append)).toEqual({
+      emailColumn: 'Email',
+      columns: [
+        { column: 'Age', to: 'new', key: 'years', label: 'Age', type: 'NUMBER', required: true },
+        { column: 'Joined', to: 'new', key: 'joined', label: 'Joined', type: 'DATE' },
+        { column: 'Member', to: 'new', key: 'member', label: 'Member', type: 'YES_NO' },
+        { column: 'Notes', to: 'none' },
+        { column: 'Tier', to: 'new', key: 'tier', label: 'Tier', type: 'CHOICE', options: ['Gold', 'Silver'] },
+      ],
+    });
+  });
+
+  it('says what is wrong: a key that is taken or not a merge tag, a field given two columns, no address column', async () => {
+    const { user } = setup({}, undefined, {
+      fields: [{ key: 'age', label: 'Age', type: 'NUMBER', options: null, required: false }],
+      remembered: null,
+    });
+    await chooseFile(user, TYPED);
+    // The column named like the field goes to it.
+    expect((screen.getByRole('combobox', { name: 'Age goes to' }) as HTMLSelectElement).value).toBe('age');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Notes goes to' }), 'Age (a number)');
+    expect(screen.getByText("The column 'Age' goes to this field already.")).toBeTruthy();
+    expect(button('Import').disabled).toBe(true);
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Notes goes to' }), 'A new field');
+    const key = screen.getByRole('textbox', { name: /Key of the new field for Notes/ });
+    await user.clear(key);
+    await user.type(key, 'AGE');
+    expect(screen.getByText("The audience already has a field 'age'.")).toBeTruthy();
+    await user.clear(key);
+    await user.type(key, '1st note');
+    expect(screen.getByText('A key starts with a letter and holds only letters, digits and _.')).toBeTruthy();
+    await user.clear(key);
+    await user.type(key, 'note');
+    await waitFor(() => expect(button('Import').disabled).toBe(false));
+  });
+
+  it('finds no address column by name: one is chosen, and the column it was becomes one to map', async () => {
+    const append = vi.spyOn(FormData.prototype, 'append');
+    const { user } = setup();
+    await chooseFile(user, 'Who,Name\nann@example.org,Ann\n');
+    expect(screen.getByText('Choose the column that holds the email address.')).toBeTruthy();
+    expect(button('Import').disabled).toBe(true);
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Column with the email address' }), 'Who');
+    expect(screen.queryByRole('combobox', { name: 'Who goes to' })).toBeNull();
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Column with the email address' }), 'Name');
+    expect((screen.getByRole('combobox', { name: 'Who goes to' }) as HTMLSelectElement).value).toBe('+none');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Column with the email address' }), 'Who');
+    await user.click(button('Import'));
+    await waitFor(() => expect(sentMapping(append)).toEqual({ emailColumn: 'Who', columns: [{ column: 'Name', to: 'none' }] }));
+  });
+
+  it('offers again what the last import did with columns of the same name', async () => {
+    const append = vi.spyOn(FormData.prototype, 'append');
+    const { user } = setup({}, undefined, {
+      fields: [
+        { key: 'years', label: 'Age', type: 'NUMBER', options: null, required: false },
+        { key: 'gone', label: 'Gone', type: 'TEXT', options: null, required: false },
+      ],
+      remembered: {
+        emailColumn: 'Mail',
+        columns: [
+          { column: 'Age', key: 'years' },
+          { column: 'Notes', key: null },
+          { column: 'City', key: 'removed' },
+        ],
+      },
+    });
+    await chooseFile(user, 'Mail,Age,Notes,City\nann@example.org,3,x,Paris\n');
+    expect((screen.getByRole('combobox', { name: 'Column with the email address' }) as HTMLSelectElement).value).toBe('Mail');
+    await user.click(button('Import'));
+    await waitFor(() => expect(sentMapping(append)).toBeDefined());
+    expect(sentMapping(append)).toEqual({
+      emailColumn: 'Mail',
+      columns: [
+        { column: 'Age', to: 'field', key: 'years' },
+        { column: 'Notes', to: 'none' },
+        // Its field was removed since: a new one, as for a column never seen.
+        { column: 'City', to: 'new', key: 'city', label: 'City', type: 'TEXT' },
+      ],
+    });
   });
 });
 

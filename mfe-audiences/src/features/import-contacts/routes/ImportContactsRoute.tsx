@@ -3,9 +3,18 @@ import { errorMessage } from '@mailroom/api-client';
 import { useRemote } from '@mailroom/mf-contract/react';
 import { AudienceNotFound } from '../../../components/AudienceNotFound';
 import { parseRouteId, RouterLink } from '@mailroom/ui';
-import { useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
-import { filePayload, useImportContacts, useImportTarget, type ImportMethod, type ImportPayload } from '../api/importContacts';
+import {
+  filePayload,
+  useImportContacts,
+  useImportMapping,
+  useImportTarget,
+  type ImportMethod,
+  type ImportPayload,
+} from '../api/importContacts';
+import { MappingStep } from '../components/MappingStep';
+import { choiceProblems, initialChoices, mappingOf, readStart, type FilePreview, type MappingChoices } from '../mapping';
 import { ImportMethodStep } from '../components/ImportMethodStep';
 import { ImportSteps } from '../components/ImportSteps';
 import { PasteContactsStep } from '../components/PasteContactsStep';
@@ -22,7 +31,17 @@ const useStyles = makeStyles({
   actions: { display: 'flex', justifyContent: 'flex-end', columnGap: tokens.spacingHorizontalS },
 });
 
-/** /audiences/{id}/import: choose a method, then upload a file or paste contacts. */
+/** The choices offered for a new read of the file, with the member's earlier choices for the columns still there. */
+function carried(before: MappingChoices | undefined, offered: MappingChoices, preview: FilePreview): MappingChoices {
+  if (!before) return offered;
+  const emailColumn = preview.columns.includes(before.emailColumn) ? before.emailColumn : offered.emailColumn;
+  const columns = { ...offered.columns };
+  for (const column of preview.columns) if (before.columns[column]) columns[column] = before.columns[column];
+  delete columns[emailColumn];
+  return { emailColumn, columns };
+}
+
+/** /audiences/{id}/import: choose a method, then upload a file or paste contacts, and map its columns. */
 export function ImportContactsRoute() {
   const styles = useStyles();
   const { basePath, notify, features } = useRemote();
@@ -35,6 +54,40 @@ export function ImportContactsRoute() {
   const [method, setMethod] = useState<ImportMethod | null>(null);
   const [file, setFile] = useState<File | null>(null);
   const [text, setText] = useState('');
+  const mappingView = useImportMapping(id ?? 0);
+  const [read, setRead] = useState<{ source: Blob | string; preview: FilePreview | null } | null>(null);
+  const [edited, setEdited] = useState<{ preview: FilePreview; choices: MappingChoices } | null>(null);
+
+  // The start of the chosen file or the pasted text, read again when it changes (typing waits a moment).
+  const mapped: Blob | string | null = method === 'csv' ? file : method === 'text' && text.trim() !== '' ? text : null;
+  useEffect(() => {
+    if (mapped === null) return;
+    let live = true;
+    const timer = setTimeout(
+      () =>
+        void readStart(mapped).then(
+          (preview) => live && setRead({ source: mapped, preview }),
+          () => live && setRead({ source: mapped, preview: null }),
+        ),
+      typeof mapped === 'string' ? 300 : 0,
+    );
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [mapped]);
+  const preview = read !== null && read.source === mapped ? read.preview : null;
+  const reading = mapped !== null && read?.source !== mapped;
+
+  // The first choices once the file and the audience's fields are known; after a new read (pasted text edited) a
+  // column still there keeps the member's choice.
+  const viewReady = mappingView.isSuccess || mappingView.isError;
+  const offered = useMemo(
+    () => (preview && viewReady ? initialChoices(preview, mappingView.data) : null),
+    [preview, viewReady, mappingView.data],
+  );
+  const choices = preview && offered ? (edited?.preview === preview ? edited.choices : carried(edited?.choices, offered, preview)) : null;
+  const setChoices = (next: MappingChoices) => preview && setEdited({ preview, choices: next });
 
   if (id !== null && audience.isPending) return <Spinner label="Loading audience..." />;
   if (id === null || !audience.data) {
@@ -48,15 +101,24 @@ export function ImportContactsRoute() {
   const payload: ImportPayload | null =
     method === 'csv' && file ? filePayload(file) : method === 'text' && text.trim() !== '' ? { method, text } : null;
 
+  const fields = mappingView.data?.fields ?? [];
+  const problems = preview && choices ? choiceProblems(choices, preview, fields) : {};
+  // A start with no header has nothing to map: the API says what is wrong with it.
+  const mappingReady = !reading && (preview === null || (choices !== null && Object.keys(problems).length === 0));
+
   const upload = () => {
-    if (!payload) return;
-    importContacts.mutate(payload, {
-      onSuccess: () => {
-        notify('info', IMPORT_STARTED);
-        void navigate(detailPath);
+    if (!payload || !mappingReady) return;
+    const mapping = preview && choices ? mappingOf(choices, preview) : undefined;
+    importContacts.mutate(
+      { payload, mapping },
+      {
+        onSuccess: () => {
+          notify('info', IMPORT_STARTED);
+          void navigate(detailPath);
+        },
+        onError: (error) => notify('error', errorMessage(error, IMPORT_FAILED)),
       },
-      onError: (error) => notify('error', errorMessage(error, IMPORT_FAILED)),
-    });
+    );
   };
 
   return (
@@ -94,6 +156,17 @@ export function ImportContactsRoute() {
           ) : (
             <PasteContactsStep text={text} disabled={uploading} onChange={setText} />
           )}
+          {preview && choices && (
+            <MappingStep
+              preview={preview}
+              fields={fields}
+              choices={choices}
+              problems={problems}
+              disabled={uploading}
+              onChange={setChoices}
+            />
+          )}
+          {reading && <Spinner size="tiny" label="Reading the columns..." />}
           {uploading && (
             <Field validationMessage="Uploading contacts..." validationState="none">
               <ProgressBar aria-label="Uploading contacts" />
@@ -103,7 +176,7 @@ export function ImportContactsRoute() {
             <Button disabled={uploading} onClick={() => setStep(0)}>
               Back
             </Button>
-            <Button appearance="primary" disabled={!payload || uploading} onClick={upload}>
+            <Button appearance="primary" disabled={!payload || uploading || !mappingReady} onClick={upload}>
               Import
             </Button>
           </div>
