@@ -14,6 +14,7 @@ const AudienceDetailRoute = lazy(() =>
 const SuppressionsRoute = lazy(() =>
   import('./features/suppressions/routes/SuppressionsRoute').then((module) => ({ default: module.SuppressionsRoute })),
 );
+const FormsRoute = lazy(() => import('./features/forms/routes/FormsRoute').then((module) => ({ default: module.FormsRoute })));
 const ImportContactsRoute = lazy(() =>
   import('./features/import-contacts/routes/ImportContactsRoute').then((module) => ({ default: module.ImportContactsRoute })),
 );
@@ -28,6 +29,7 @@ export default function App(props: RemoteProps) {
           <Route path="suppressions" element={<SuppressionsRoute />} />
           <Route path=":id" element={<AudienceDetailRoute />} />
           <Route path=":id/import" element={<ImportContactsRoute />} />
+          <Route path=":id/forms" element={<FormsRoute />} />
           <Route path="*" element={<Navigate to={HOME_PATH} replace />} />
         </Routes>
       </Suspense>
