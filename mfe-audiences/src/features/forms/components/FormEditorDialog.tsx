@@ -46,7 +46,7 @@ export function FormEditorDialog({ audienceId, fieldKeys, form, onClose, onSaved
   const asked = (key: string) => fields.find((field) => field.key === key);
   const toggle = (key: string, ask: boolean) =>
     setFields((current) => (ask ? [...current, { key, required: false }] : current.filter((field) => field.key !== key)));
-  const require = (key: string, required: boolean) =>
+  const setRequired = (key: string, required: boolean) =>
     setFields((current) => current.map((field) => (field.key === key ? { ...field, required } : field)));
 
   const submit = () => {
@@ -91,7 +91,7 @@ export function FormEditorDialog({ audienceId, fieldKeys, form, onClose, onSaved
           <div key={key} className={styles.fieldRow}>
             <Checkbox label={key} checked={!!asked(key)} onChange={(_, data) => toggle(key, data.checked === true)} />
             {asked(key) && (
-              <Switch label={`${key} required`} checked={asked(key)!.required} onChange={(_, data) => require(key, data.checked)} />
+              <Switch label={`${key} required`} checked={asked(key)!.required} onChange={(_, data) => setRequired(key, data.checked)} />
             )}
           </div>
         ))}
