@@ -1690,6 +1690,7 @@ export interface components {
             /** @description The confirmation mail; {{confirmUrl}} is the link */
             mailText?: string;
             fromName?: string;
+            /** Format: email */
             fromEmail?: string;
         };
         SignupForm: {
