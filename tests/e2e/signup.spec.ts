@@ -32,7 +32,9 @@ for (const [theme, width] of [
 
     // The member: from the audience's page to its forms, a new form, its HTML.
     await page.goto(`/audiences/${audience.id}`);
-    await page.getByRole('link', { name: 'Sign-up forms (0)' }).click();
+    const formsLink = page.getByRole('link', { name: /^Sign-up forms/ });
+    await expect(formsLink).toHaveText('Sign-up forms (0)', { timeout: 30_000 });
+    await formsLink.click();
     await expect(page).toHaveURL(new RegExp(`/audiences/${audience.id}/forms$`));
     await expect(page.getByRole('heading', { name: 'Sign-up forms', level: 1 })).toBeVisible();
     await expect(page.getByText('No sign-up forms yet')).toBeVisible();

@@ -1,7 +1,6 @@
 import {
   Badge,
   Button,
-  Link,
   Spinner,
   Table,
   TableBody,
@@ -15,7 +14,7 @@ import {
   makeStyles,
   tokens,
 } from '@fluentui/react-components';
-import { AddRegular, CopyRegular, DeleteRegular, EditRegular } from '@fluentui/react-icons';
+import { AddRegular, CopyRegular, DeleteRegular, EditRegular, OpenRegular } from '@fluentui/react-icons';
 import { errorMessage, type SignupForm } from '@mailroom/api-client';
 import { useRemote } from '@mailroom/mf-contract/react';
 import { ConfirmDialog, EmptyState, ErrorPanel, RouterLink, parseRouteId } from '@mailroom/ui';
@@ -86,7 +85,6 @@ export function FormsRoute() {
                 <TableHeaderCell>Name</TableHeaderCell>
                 <TableHeaderCell>Confirmation</TableHeaderCell>
                 <TableHeaderCell>Consent wording</TableHeaderCell>
-                <TableHeaderCell>Page</TableHeaderCell>
                 <TableHeaderCell>Actions</TableHeaderCell>
               </TableRow>
             </TableHeader>
@@ -99,12 +97,18 @@ export function FormsRoute() {
                   </TableCell>
                   <TableCell>Version {form.consentVersion}</TableCell>
                   <TableCell>
-                    <Link href={form.hostedUrl} target="_blank" rel="noreferrer">
-                      Open page
-                    </Link>
-                  </TableCell>
-                  <TableCell>
                     <div className={styles.actions}>
+                      <Button
+                        as="a"
+                        size="small"
+                        icon={<OpenRegular />}
+                        href={form.hostedUrl}
+                        target="_blank"
+                        rel="noreferrer"
+                        aria-label={`Open the page of ${form.name}`}
+                      >
+                        Page
+                      </Button>
                       <Button size="small" icon={<EditRegular />} onClick={() => setEditing(form)} aria-label={`Edit ${form.name}`}>
                         Edit
                       </Button>
