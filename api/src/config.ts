@@ -168,6 +168,11 @@ const envSchema = z.object({
   // An address whose last this many mails all bounced softly is suppressed (SOFT_BOUNCE).
   SOFT_BOUNCE_LIMIT: positiveInt(3),
   ACTIVITY_RETENTION_DAYS: positiveInt(400),
+  // Sign-up forms (services/subscriptions): how long a confirmation link holds, and how many posts an hour one
+  // client address may make without solving the proof-of-work (a browser without JavaScript).
+  SIGNUP_LINK_DAYS: positiveInt(7),
+  SIGNUP_UNSOLVED_POSTS_PER_HOUR: positiveInt(5),
+  ORG_COLOR: ifSet(z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour such as #0f6cbd')),
   STACK_HOST: optionalString,
   EMBEDDED_POSTGRES_PORT: positiveInt(5433),
   EMBEDDED_SES_PORT: positiveInt(8005),
@@ -246,6 +251,10 @@ export interface Config {
   sending: SendingSettings;
   /** The activity log (an addition to the spec): entries older than this many days are removed by the worker's sweep. */
   activity: { retentionDays: number };
+  /** The organisation's colour on its public pages (sign-up forms), as #rrggbb. */
+  orgColor: string;
+  /** Sign-up forms: a confirmation link's lifetime; posts an hour per client address taken without the proof-of-work. */
+  signup: { linkDays: number; unsolvedPostsPerHour: number };
   /** What the one-command stack (api/dev/stack) starts embedded, and where. */
   stack: StackSettings;
   /** The drag-and-drop email editor's script (browser side); its origin is allowed by the shell's CSP. */
@@ -423,6 +432,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, { role = 'api' 
       unconfirmedResendAfterMs: e.UNCONFIRMED_RESEND_AFTER_MINUTES * 60_000,
     },
     activity: { retentionDays: e.ACTIVITY_RETENTION_DAYS },
+    orgColor: (e.ORG_COLOR ?? '#0f6cbd').toLowerCase(),
+    signup: { linkDays: e.SIGNUP_LINK_DAYS, unsolvedPostsPerHour: e.SIGNUP_UNSOLVED_POSTS_PER_HOUR },
     stack: {
       host: e.STACK_HOST ?? 'localhost',
       embedded: { postgres: !e.DATABASE_URL, ses: !e.SES_ENDPOINT && !e.AWS_ACCESS_KEY_ID, oidc: !e.OIDC_ISSUER },

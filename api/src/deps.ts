@@ -35,6 +35,10 @@ import { createTrackingService, type TrackingService } from './services/tracking
 import { createSesEventService, visitSubscribeUrl, type SesEventService } from './services/ses-events/ses-events-service.js';
 import { snsVerifier, type SnsVerifier } from './services/ses-events/sns-message.js';
 import { createSuppressionService, type SuppressionService } from './services/suppressions/suppression-service.js';
+import { signupChallenges } from './services/subscriptions/challenge.js';
+import { confirmTokens } from './services/subscriptions/confirm-token.js';
+import { createFormService, type FormService } from './services/subscriptions/form-service.js';
+import { createSignupService, type SignupService } from './services/subscriptions/signup-service.js';
 import { createTemplateService, type TemplateService } from './services/templates/template-service.js';
 import { createImportSpool, type ImportSpool } from './spool/index.js';
 
@@ -66,6 +70,8 @@ export interface Services {
   templates: TemplateService;
   suppressions: SuppressionService;
   fields: FieldService;
+  forms: FormService;
+  signups: SignupService;
 }
 
 export interface AppDeps {
@@ -174,6 +180,18 @@ function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverride
     templates: createTemplateService({ db }),
     suppressions: createSuppressionService({ db, activityLog: activity, limits: config.import }),
     fields: createFieldService({ db, queue: messageQueue, logger: logger.child({ component: 'fields' }) }),
+    forms: createFormService({ db, publicUrl: config.publicUrl, orgName: config.orgName, authorizedSenders: config.authorizedSenders }),
+    signups: createSignupService({
+      db,
+      sending,
+      challenges: signupChallenges({ secret: config.trackingSecret }),
+      tokens: confirmTokens(config.trackingSecret),
+      publicUrl: config.publicUrl,
+      orgColor: config.orgColor,
+      configurationSet: config.aws.sesConfigurationSet,
+      settings: config.signup,
+      logger: logger.child({ component: 'signups' }),
+    }),
   };
 }
 

@@ -15,6 +15,7 @@ const SuppressionsRoute = lazy(() =>
   import('./features/suppressions/routes/SuppressionsRoute').then((module) => ({ default: module.SuppressionsRoute })),
 );
 const FieldsRoute = lazy(() => import('./features/audiences/routes/FieldsRoute').then((module) => ({ default: module.FieldsRoute })));
+const FormsRoute = lazy(() => import('./features/forms/routes/FormsRoute').then((module) => ({ default: module.FormsRoute })));
 const ImportContactsRoute = lazy(() =>
   import('./features/import-contacts/routes/ImportContactsRoute').then((module) => ({ default: module.ImportContactsRoute })),
 );
@@ -30,6 +31,7 @@ export default function App(props: RemoteProps) {
           <Route path=":id" element={<AudienceDetailRoute />} />
           <Route path=":id/import" element={<ImportContactsRoute />} />
           <Route path=":id/fields" element={<FieldsRoute />} />
+          <Route path=":id/forms" element={<FormsRoute />} />
           <Route path="*" element={<Navigate to={HOME_PATH} replace />} />
         </Routes>
       </Suspense>

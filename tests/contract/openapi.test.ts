@@ -140,6 +140,18 @@ const ADDITIONS: [string, string, string, string[]][] = [
   ['GET', '/api/campaigns/{id}/recipients', 'listFollowUpRecipients', ['page', 'limit']],
   ['GET', '/api/campaigns/{id}/reached-recipients', 'countReachedFollowUpRecipients', []],
   ['GET', '/api/activity', 'listActivity', ['member', 'kind', 'objectType', 'objectId', 'before', 'after', 'oldest', 'limit']],
+  // Sign-up forms and their public pages (issue 25, docs/decisions/sign-up.md).
+  ['GET', '/api/audiences/{id}/forms', 'listSignupForms', []],
+  ['POST', '/api/audiences/{id}/forms', 'createSignupForm', []],
+  ['GET', '/api/forms/{id}', 'getSignupForm', []],
+  ['PUT', '/api/forms/{id}', 'updateSignupForm', []],
+  ['DELETE', '/api/forms/{id}', 'deleteSignupForm', []],
+  ['GET', '/subscribe/static/{file}', 'signupAsset', []],
+  ['GET', '/subscribe/confirm/{token}', 'signupConfirmPage', []],
+  ['POST', '/subscribe/confirm/{token}', 'signupConfirm', []],
+  ['GET', '/subscribe/{formSlug}', 'signupPage', []],
+  ['POST', '/subscribe/{formSlug}', 'signupSubmit', []],
+  ['GET', '/subscribe/{formSlug}/challenge', 'signupChallenge', []],
 ];
 
 /** Query parameters added to docs/product.md's own operations (docs/decisions records each). */
@@ -206,8 +218,11 @@ describe('operations', () => {
     expect((importOp.responses as Json)['413']).toBeDefined();
   });
 
-  it('every JSON or form request body forbids unknown properties (the SNS envelope excepted)', () => {
-    for (const { op } of operations.filter((o) => o.op.requestBody && o.op.operationId !== 'sesWebhook')) {
+  // A sign-up's fields are the form's own, known only at run time: the service refuses the unknown ones (submission.ts).
+  const OPEN_BODIES = ['sesWebhook', 'signupSubmit'];
+
+  it('every JSON or form request body forbids unknown properties (the SNS envelope and a sign-up excepted)', () => {
+    for (const { op } of operations.filter((o) => o.op.requestBody && !OPEN_BODIES.includes(o.op.operationId as string))) {
       for (const media of Object.values(deref(op.requestBody).content as Record<string, Json>)) {
         expect(deref(media.schema).additionalProperties, String(op.operationId)).toBe(false);
       }
@@ -659,6 +674,32 @@ describe('express-openapi-validator', () => {
     ['trackClick', 'GET', '/t/c/eyJqIjo1LCJsIjoxfQ.c2ln'],
     ['unsubscribePage', 'GET', '/unsubscribe/eyJqIjo1fQ.c2ln'],
     ['unsubscribeOneClick', 'POST', '/unsubscribe/eyJqIjo1fQ.c2ln', { body: new URLSearchParams({ 'List-Unsubscribe': 'One-Click' }) }],
+    ['listSignupForms', 'GET', '/api/audiences/1/forms'],
+    ['createSignupForm', 'POST', '/api/audiences/1/forms', json({ name: 'News', consentWording: 'I agree.' })],
+    ['getSignupForm', 'GET', '/api/forms/8'],
+    [
+      'updateSignupForm',
+      'PUT',
+      '/api/forms/8',
+      json({
+        name: 'News',
+        consentWording: 'I agree.',
+        fields: [{ key: 'fullName', required: true }],
+        allowedOrigins: ['https://www.example.org'],
+      }),
+    ],
+    ['deleteSignupForm', 'DELETE', '/api/forms/8'],
+    ['signupAsset', 'GET', '/subscribe/static/page.css'],
+    ['signupConfirmPage', 'GET', '/subscribe/confirm/k3.sa8f2q.abcdefghijklmnopqrstuv'],
+    ['signupConfirm', 'POST', '/subscribe/confirm/k3.sa8f2q.abcdefghijklmnopqrstuv', { body: new URLSearchParams({ confirm: 'yes' }) }],
+    ['signupPage', 'GET', '/subscribe/news-abcdefghabcdefgh'],
+    [
+      'signupSubmit',
+      'POST',
+      '/subscribe/news-abcdefghabcdefgh',
+      { body: new URLSearchParams({ email: 'mia@example.org', consent: 'yes' }) },
+    ],
+    ['signupChallenge', 'GET', '/subscribe/news-abcdefghabcdefgh/challenge'],
     [
       'sesWebhook',
       'POST',

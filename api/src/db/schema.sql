@@ -256,6 +256,17 @@ BEGIN
 END $_$;
 
 --
+-- Name: consent_ledger_refuse_change(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.consent_ledger_refuse_change() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  RAISE EXCEPTION 'the consent ledger is append-only';
+END $$;
+
+--
 -- Name: contacts_check_audience(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -878,6 +889,43 @@ CREATE SEQUENCE public.campaigns_id_seq
 ALTER SEQUENCE public.campaigns_id_seq OWNED BY public.campaigns.id;
 
 --
+-- Name: consent_ledger; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.consent_ledger (
+    id bigint NOT NULL,
+    audience_id bigint NOT NULL,
+    address_key text NOT NULL,
+    email text NOT NULL,
+    event text NOT NULL,
+    form_id bigint,
+    form_name text,
+    consent_version integer,
+    wording text,
+    client_address text,
+    user_agent text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT consent_ledger_event_check CHECK ((event = ANY (ARRAY['SUBSCRIBED'::text, 'CONFIRMED'::text])))
+);
+
+--
+-- Name: consent_ledger_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+CREATE SEQUENCE public.consent_ledger_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+--
+-- Name: consent_ledger_id_seq; Type: SEQUENCE OWNED BY; Schema: public; Owner: -
+--
+
+ALTER SEQUENCE public.consent_ledger_id_seq OWNED BY public.consent_ledger.id;
+
+--
 -- Name: contacts; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -920,6 +968,40 @@ CREATE TABLE public.follow_up_recipients (
 );
 
 --
+-- Name: pending_signups; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.pending_signups (
+    id bigint NOT NULL,
+    form_id bigint NOT NULL,
+    audience_id bigint NOT NULL,
+    email text NOT NULL,
+    data jsonb DEFAULT '{}'::jsonb NOT NULL,
+    consent_version integer NOT NULL,
+    client_address text,
+    user_agent text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    expires_at timestamp with time zone NOT NULL
+);
+
+--
+-- Name: pending_signups_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+CREATE SEQUENCE public.pending_signups_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+--
+-- Name: pending_signups_id_seq; Type: SEQUENCE OWNED BY; Schema: public; Owner: -
+--
+
+ALTER SEQUENCE public.pending_signups_id_seq OWNED BY public.pending_signups.id;
+
+--
 -- Name: schema_migrations; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -942,6 +1024,100 @@ CREATE TABLE public.send_rate (
     quota_read_at timestamp with time zone,
     CONSTRAINT send_rate_id_check CHECK (id),
     CONSTRAINT send_rate_slowdown_check CHECK (((slowdown > (0)::double precision) AND (slowdown <= (1)::double precision)))
+);
+
+--
+-- Name: signup_form_wordings; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.signup_form_wordings (
+    form_id bigint NOT NULL,
+    version integer NOT NULL,
+    wording text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT signup_form_wordings_version_check CHECK ((version >= 1))
+);
+
+--
+-- Name: signup_forms; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.signup_forms (
+    id bigint NOT NULL,
+    audience_id bigint NOT NULL,
+    slug text NOT NULL,
+    name text NOT NULL,
+    description text DEFAULT ''::text NOT NULL,
+    fields jsonb DEFAULT '[]'::jsonb NOT NULL,
+    confirmation_required boolean DEFAULT true NOT NULL,
+    success_message text NOT NULL,
+    success_url text,
+    allowed_origins jsonb DEFAULT '[]'::jsonb NOT NULL,
+    mail_subject text NOT NULL,
+    mail_text text NOT NULL,
+    from_name text NOT NULL,
+    from_email text NOT NULL,
+    consent_version integer DEFAULT 1 NOT NULL,
+    created_by_email text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
+-- Name: signup_forms_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+CREATE SEQUENCE public.signup_forms_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+--
+-- Name: signup_forms_id_seq; Type: SEQUENCE OWNED BY; Schema: public; Owner: -
+--
+
+ALTER SEQUENCE public.signup_forms_id_seq OWNED BY public.signup_forms.id;
+
+--
+-- Name: signup_mails; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.signup_mails (
+    id bigint NOT NULL,
+    audience_id bigint NOT NULL,
+    address_key text NOT NULL,
+    pending_id bigint,
+    outcome text DEFAULT 'queued'::text NOT NULL,
+    message_id text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
+-- Name: signup_mails_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+CREATE SEQUENCE public.signup_mails_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+--
+-- Name: signup_mails_id_seq; Type: SEQUENCE OWNED BY; Schema: public; Owner: -
+--
+
+ALTER SEQUENCE public.signup_mails_id_seq OWNED BY public.signup_mails.id;
+
+--
+-- Name: signup_used_challenges; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.signup_used_challenges (
+    signature text NOT NULL,
+    expires_at timestamp with time zone NOT NULL
 );
 
 --
@@ -1131,10 +1307,34 @@ ALTER TABLE ONLY public.campaign_links ALTER COLUMN id SET DEFAULT nextval('publ
 ALTER TABLE ONLY public.campaigns ALTER COLUMN id SET DEFAULT nextval('public.campaigns_id_seq'::regclass);
 
 --
+-- Name: consent_ledger id; Type: DEFAULT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.consent_ledger ALTER COLUMN id SET DEFAULT nextval('public.consent_ledger_id_seq'::regclass);
+
+--
 -- Name: contacts id; Type: DEFAULT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.contacts ALTER COLUMN id SET DEFAULT nextval('public.contacts_id_seq'::regclass);
+
+--
+-- Name: pending_signups id; Type: DEFAULT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.pending_signups ALTER COLUMN id SET DEFAULT nextval('public.pending_signups_id_seq'::regclass);
+
+--
+-- Name: signup_forms id; Type: DEFAULT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.signup_forms ALTER COLUMN id SET DEFAULT nextval('public.signup_forms_id_seq'::regclass);
+
+--
+-- Name: signup_mails id; Type: DEFAULT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.signup_mails ALTER COLUMN id SET DEFAULT nextval('public.signup_mails_id_seq'::regclass);
 
 --
 -- Name: suppression_removals id; Type: DEFAULT; Schema: public; Owner: -
@@ -1260,6 +1460,13 @@ ALTER TABLE ONLY public.campaigns
     ADD CONSTRAINT campaigns_pkey PRIMARY KEY (id);
 
 --
+-- Name: consent_ledger consent_ledger_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.consent_ledger
+    ADD CONSTRAINT consent_ledger_pkey PRIMARY KEY (id);
+
+--
 -- Name: contacts contacts_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1274,6 +1481,13 @@ ALTER TABLE ONLY public.follow_up_recipients
     ADD CONSTRAINT follow_up_recipients_pkey PRIMARY KEY (campaign_id, seq);
 
 --
+-- Name: pending_signups pending_signups_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.pending_signups
+    ADD CONSTRAINT pending_signups_pkey PRIMARY KEY (id);
+
+--
 -- Name: schema_migrations schema_migrations_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1286,6 +1500,41 @@ ALTER TABLE ONLY public.schema_migrations
 
 ALTER TABLE ONLY public.send_rate
     ADD CONSTRAINT send_rate_pkey PRIMARY KEY (id);
+
+--
+-- Name: signup_form_wordings signup_form_wordings_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.signup_form_wordings
+    ADD CONSTRAINT signup_form_wordings_pkey PRIMARY KEY (form_id, version);
+
+--
+-- Name: signup_forms signup_forms_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.signup_forms
+    ADD CONSTRAINT signup_forms_pkey PRIMARY KEY (id);
+
+--
+-- Name: signup_forms signup_forms_slug_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.signup_forms
+    ADD CONSTRAINT signup_forms_slug_key UNIQUE (slug);
+
+--
+-- Name: signup_mails signup_mails_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.signup_mails
+    ADD CONSTRAINT signup_mails_pkey PRIMARY KEY (id);
+
+--
+-- Name: signup_used_challenges signup_used_challenges_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.signup_used_challenges
+    ADD CONSTRAINT signup_used_challenges_pkey PRIMARY KEY (signature);
 
 --
 -- Name: sns_messages sns_messages_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1427,6 +1676,12 @@ CREATE INDEX campaigns_due ON public.campaigns USING btree (scheduled_at) WHERE 
 CREATE INDEX campaigns_updated ON public.campaigns USING btree (updated_at DESC, id DESC);
 
 --
+-- Name: consent_ledger_by_person; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX consent_ledger_by_person ON public.consent_ledger USING btree (audience_id, address_key, id);
+
+--
 -- Name: contacts_audience_email_key; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1461,6 +1716,36 @@ CREATE UNIQUE INDEX contacts_audience_valid_seq ON public.contacts USING btree (
 --
 
 CREATE INDEX contacts_email_trgm ON public.contacts USING gin (public.address_key(email) public.gin_trgm_ops);
+
+--
+-- Name: pending_signups_by_audience; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX pending_signups_by_audience ON public.pending_signups USING btree (audience_id, public.address_key(email));
+
+--
+-- Name: pending_signups_expiry; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX pending_signups_expiry ON public.pending_signups USING btree (expires_at);
+
+--
+-- Name: signup_forms_by_audience; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX signup_forms_by_audience ON public.signup_forms USING btree (audience_id, id);
+
+--
+-- Name: signup_mails_by_address; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX signup_mails_by_address ON public.signup_mails USING btree (audience_id, address_key, created_at DESC);
+
+--
+-- Name: signup_used_challenges_expiry; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX signup_used_challenges_expiry ON public.signup_used_challenges USING btree (expires_at);
 
 --
 -- Name: suppressions_email_trgm; Type: INDEX; Schema: public; Owner: -
@@ -1557,6 +1842,18 @@ CREATE TRIGGER campaign_jobs_outcome_update AFTER UPDATE ON public.campaign_jobs
 --
 
 CREATE TRIGGER campaigns_follow_up_recipients_delete AFTER DELETE ON public.campaigns FOR EACH ROW WHEN ((old.follow_up_recipients IS NOT NULL)) EXECUTE FUNCTION public.follow_up_recipients_of_deleted();
+
+--
+-- Name: consent_ledger consent_ledger_append_only; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER consent_ledger_append_only BEFORE DELETE OR UPDATE ON public.consent_ledger FOR EACH ROW EXECUTE FUNCTION public.consent_ledger_refuse_change();
+
+--
+-- Name: consent_ledger consent_ledger_no_truncate; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER consent_ledger_no_truncate BEFORE TRUNCATE ON public.consent_ledger FOR EACH STATEMENT EXECUTE FUNCTION public.consent_ledger_refuse_change();
 
 --
 -- Name: contacts contacts_insert_check_audience; Type: TRIGGER; Schema: public; Owner: -
@@ -1701,6 +1998,41 @@ ALTER TABLE ONLY public.campaigns
 
 ALTER TABLE ONLY public.campaigns
     ADD CONSTRAINT campaigns_template_id_fkey FOREIGN KEY (template_id) REFERENCES public.templates(id) ON DELETE SET NULL;
+
+--
+-- Name: pending_signups pending_signups_audience_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.pending_signups
+    ADD CONSTRAINT pending_signups_audience_id_fkey FOREIGN KEY (audience_id) REFERENCES public.audiences(id) ON DELETE CASCADE;
+
+--
+-- Name: pending_signups pending_signups_form_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.pending_signups
+    ADD CONSTRAINT pending_signups_form_id_fkey FOREIGN KEY (form_id) REFERENCES public.signup_forms(id) ON DELETE CASCADE;
+
+--
+-- Name: signup_form_wordings signup_form_wordings_form_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.signup_form_wordings
+    ADD CONSTRAINT signup_form_wordings_form_id_fkey FOREIGN KEY (form_id) REFERENCES public.signup_forms(id) ON DELETE CASCADE;
+
+--
+-- Name: signup_forms signup_forms_audience_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.signup_forms
+    ADD CONSTRAINT signup_forms_audience_id_fkey FOREIGN KEY (audience_id) REFERENCES public.audiences(id) ON DELETE CASCADE;
+
+--
+-- Name: signup_mails signup_mails_audience_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.signup_mails
+    ADD CONSTRAINT signup_mails_audience_id_fkey FOREIGN KEY (audience_id) REFERENCES public.audiences(id) ON DELETE CASCADE;
 
 --
 -- Name: tracking_events tracking_events_campaign_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

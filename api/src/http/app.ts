@@ -16,9 +16,11 @@ import { publishingCallsNeedTheBroker } from './publishing-calls.js';
 import { publicRouteLimiter, signInFailureLimiter } from './rate-limits.js';
 import { CALENDAR_FORMATS, finiteNumericParameters, unreadableUploads } from './validator-gaps.js';
 import { routes } from './routes/index.js';
+import { subscribeErrorPages } from './routes/subscribe.js';
 import { TEMPLATE_SAVE_BODY_LIMIT } from './routes/templates.js';
 import { trackingHits } from './routes/tracking.js';
 import { removeUntakenUploads, spoolStorage } from './upload-spool.js';
+import { signupCors } from './public/cors.js';
 import { API_SECURITY_HEADERS, securityHeaders } from './security-headers.js';
 
 /** The contract, at the repository root. */
@@ -26,9 +28,9 @@ export const OPENAPI_SPEC_PATH = resolve(dirname(fileURLToPath(import.meta.url))
 
 const HEALTH_PATHS = new Set(['/healthz', '/readyz']);
 
-/** The routes outside /api that anyone may call: tracking, and unsubscribe and SES events. */
+/** The routes outside /api that anyone may call: tracking, and unsubscribe, sign-up and SES events. */
 const TRACKING_PATH = '/t';
-const PUBLIC_PATHS = ['/unsubscribe', '/webhooks'];
+const PUBLIC_PATHS = ['/unsubscribe', '/webhooks', '/subscribe'];
 
 /**
  * JSON bodies are small (DEFAULT_JSON_LIMIT) unless their route is listed here: its own parser runs
@@ -80,6 +82,8 @@ export function createApp(deps: AppDeps): Express {
   // A call that publishes (a send, an import) waits for the broker here, before its body is read: 503 while it is away.
   app.use(publishingCallsNeedTheBroker(deps));
   app.use(PUBLIC_PATHS, publicLimiter);
+  // A sign-up form's cross-site calls: CORS for the form's own allowed origins, preflights answered here.
+  app.use(signupCors(deps));
 
   for (const { method, path, limit } of LARGE_JSON_BODIES) app[method](path, express.json({ limit }));
   app.use(express.json({ limit: DEFAULT_JSON_LIMIT }));
@@ -101,6 +105,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(finiteNumericParameters(OPENAPI_SPEC_PATH), unreadableUploads());
 
   app.use(routes(deps));
+  // A refused sign-up, wherever it was refused, is a page for the person who posted the form.
+  app.use('/subscribe', subscribeErrorPages(deps));
 
   app.use(((_req, res) => {
     res.locals.unhandled = true;

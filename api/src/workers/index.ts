@@ -8,6 +8,7 @@ import type { Consumer } from '../queue/message-queue.js';
 import { activityWorkers } from './activity.js';
 import { audienceWorkers } from './audiences.js';
 import { campaignWorkers } from './campaigns.js';
+import { signupWorkers } from './signups.js';
 
 export type WorkerRegistration = (deps: AppDeps) => Consumer[];
 
@@ -16,6 +17,7 @@ export const registrations: WorkerRegistration[] = [
   audienceWorkers,
   campaignWorkers,
   activityWorkers,
+  signupWorkers,
 ];
 
 export interface Workers {

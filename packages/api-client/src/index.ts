@@ -171,3 +171,7 @@ export function errorMessage(err: unknown, fallback: string): string {
   if (err instanceof Error) return err.message || fallback;
   return messageOf(err) ?? fallback;
 }
+export type SignupForm = Schemas['SignupForm'];
+export type SignupFormInput = Schemas['SignupFormInput'];
+export type SignupFormField = Schemas['SignupFormField'];
+export type SignupFormList = Schemas['SignupFormList'];

@@ -1022,6 +1022,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/audiences/{id}/forms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /** The audience's sign-up forms, oldest first */
+        get: operations["listSignupForms"];
+        put?: never;
+        /** Make a sign-up form for the audience; its slug is generated */
+        post: operations["createSignupForm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/forms/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /** One sign-up form */
+        get: operations["getSignupForm"];
+        /** Change a sign-up form; new consent wording of a form already used becomes a new version */
+        put: operations["updateSignupForm"];
+        post?: never;
+        /** Delete a sign-up form and its unconfirmed sign-ups (the consent ledger keeps its entries) */
+        delete: operations["deleteSignupForm"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/unsubscribe/{token}": {
         parameters: {
             query?: never;
@@ -1040,6 +1081,92 @@ export interface paths {
          * @description Mail clients post `List-Unsubscribe=One-Click`; the confirmation page's form posts the same. Repeating it is harmless.
          */
         post: operations["unsubscribeOneClick"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/subscribe/static/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The hosted sign-up page's stylesheet and scripts (the proof-of-work widget), from the API's own origin */
+        get: operations["signupAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/subscribe/confirm/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A signed (HMAC) token naming the pending sign-up and the link's expiry */
+                token: components["parameters"]["SignupToken"];
+            };
+            cookie?: never;
+        };
+        /** The confirmation link's page, with a Confirm button (a GET never confirms; link scanners follow GETs) */
+        get: operations["signupConfirmPage"];
+        put?: never;
+        /** Confirm a sign-up; the person joins the audience and the consent ledger records it. A link works once. */
+        post: operations["signupConfirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/subscribe/{formSlug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A form's public slug (a readable prefix and 16 random characters) */
+                formSlug: components["parameters"]["FormSlug"];
+            };
+            cookie?: never;
+        };
+        /** The hosted sign-up page of a form (server-rendered HTML; works without JavaScript within the limits) */
+        get: operations["signupPage"];
+        put?: never;
+        /**
+         * Submit a sign-up; the same answer whether or not the address is known
+         * @description A form post (the hosted page, or a form pasted into the organisation's site) answers a page, or a
+         *     redirect to the form's page of thanks; with `Accept: application/json` the answer is JSON, and the
+         *     proof-of-work solution (`altcha`) is required. CORS is open only to the form's allowed origins.
+         *     Unknown fields, a filled honeypot, NUL bytes, line breaks in one-line fields, values over their
+         *     length, a missing or replayed solution: 400 with the reason; too many posts: 429.
+         */
+        post: operations["signupSubmit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/subscribe/{formSlug}/challenge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A form's public slug (a readable prefix and 16 random characters) */
+                formSlug: components["parameters"]["FormSlug"];
+            };
+            cookie?: never;
+        };
+        /** A proof-of-work challenge (altcha) for one submission; signed, expires in minutes, taken once */
+        get: operations["signupChallenge"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1687,6 +1814,62 @@ export interface components {
                 broker: components["schemas"]["DependencyState"];
             };
         };
+        SignupFormField: {
+            key: string;
+            required: boolean;
+        };
+        SignupFormInput: {
+            /** @description The form's public name */
+            name: string;
+            description?: string;
+            /** @description The audience's fields the form asks for (the email is always asked) */
+            fields?: components["schemas"]["SignupFormField"][];
+            /** @description What the person agrees to */
+            consentWording: string;
+            /** @description Double opt-in (default true) */
+            confirmationRequired?: boolean;
+            successMessage?: string;
+            /** @description A page to go to after submitting, on one of the allowed origins */
+            successUrl?: string | null;
+            allowedOrigins?: string[];
+            mailSubject?: string;
+            /** @description The confirmation mail; {{confirmUrl}} is the link */
+            mailText?: string;
+            fromName?: string;
+            /** Format: email */
+            fromEmail?: string;
+        };
+        SignupForm: {
+            id: components["schemas"]["Id"];
+            audienceId: components["schemas"]["Id"];
+            slug: string;
+            name: string;
+            description: string;
+            fields: components["schemas"]["SignupFormField"][];
+            consentWording: string;
+            consentVersion: number;
+            confirmationRequired: boolean;
+            successMessage: string;
+            successUrl: string | null;
+            allowedOrigins: string[];
+            mailSubject: string;
+            mailText: string;
+            fromName: string;
+            fromEmail: string;
+            /** @description The hosted page's address */
+            hostedUrl: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        SignupFormList: {
+            items: components["schemas"]["SignupForm"][];
+        };
+        /** @description email, the form's fields by key, `altcha` (the proof-of-work solution) and the honeypot `website`, all strings */
+        SignupSubmission: {
+            [key: string]: string;
+        };
         OneClickUnsubscribeInput: {
             /** @enum {string} */
             "List-Unsubscribe": "One-Click";
@@ -1761,6 +1944,16 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description A public sign-up page (HTML), or with Accept application/json `{ message }` */
+        SignupPage: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "text/html": string;
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Any other error (429 too many requests, 500 without internals, 503) */
         Error: {
             headers: {
@@ -1785,6 +1978,10 @@ export interface components {
         NameFilter: string;
         /** @description A signed (HMAC) token naming the job (and link); it cannot be forged. */
         TrackingToken: string;
+        /** @description A form's public slug (a readable prefix and 16 random characters) */
+        FormSlug: string;
+        /** @description A signed (HMAC) token naming the pending sign-up and the link's expiry */
+        SignupToken: string;
         /** @description Case-insensitive substring of the e-mail address */
         EmailPerformanceEmail: string;
         /** @description NOT_SENT means contacts of the audience (of a follow-up, its recipients) that have no job in this campaign */
@@ -3585,6 +3782,147 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    listSignupForms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The forms */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignupFormList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    createSignupForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignupFormInput"];
+            };
+        };
+        responses: {
+            /** @description The form */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignupForm"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getSignupForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The form */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignupForm"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    updateSignupForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignupFormInput"];
+            };
+        };
+        responses: {
+            /** @description The form */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignupForm"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deleteSignupForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
     unsubscribePage: {
         parameters: {
             query?: never;
@@ -3655,6 +3993,156 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            default: components["responses"]["Error"];
+        };
+    };
+    signupAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                file: "page.css" | "altcha.css" | "altcha.js" | "signup.js" | "sha-worker.js";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/css": string;
+                    "text/javascript": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            default: components["responses"]["Error"];
+        };
+    };
+    signupConfirmPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A signed (HMAC) token naming the pending sign-up and the link's expiry */
+                token: components["parameters"]["SignupToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["SignupPage"];
+            400: components["responses"]["SignupPage"];
+            404: components["responses"]["SignupPage"];
+            410: components["responses"]["SignupPage"];
+            default: components["responses"]["Error"];
+        };
+    };
+    signupConfirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A signed (HMAC) token naming the pending sign-up and the link's expiry */
+                token: components["parameters"]["SignupToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    confirm?: string;
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["SignupPage"];
+            400: components["responses"]["SignupPage"];
+            404: components["responses"]["SignupPage"];
+            410: components["responses"]["SignupPage"];
+            default: components["responses"]["Error"];
+        };
+    };
+    signupPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A form's public slug (a readable prefix and 16 random characters) */
+                formSlug: components["parameters"]["FormSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["SignupPage"];
+            400: components["responses"]["SignupPage"];
+            404: components["responses"]["SignupPage"];
+            default: components["responses"]["Error"];
+        };
+    };
+    signupSubmit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A form's public slug (a readable prefix and 16 random characters) */
+                formSlug: components["parameters"]["FormSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["SignupSubmission"];
+                "application/json": components["schemas"]["SignupSubmission"];
+            };
+        };
+        responses: {
+            200: components["responses"]["SignupPage"];
+            /** @description Submitted; the form's page of thanks */
+            303: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["SignupPage"];
+            404: components["responses"]["SignupPage"];
+            413: components["responses"]["SignupPage"];
+            415: components["responses"]["SignupPage"];
+            429: components["responses"]["SignupPage"];
+            default: components["responses"]["Error"];
+        };
+    };
+    signupChallenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A form's public slug (a readable prefix and 16 random characters) */
+                formSlug: components["parameters"]["FormSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The challenge, as the altcha widget reads it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        parameters: Record<string, never>;
+                        signature?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
             default: components["responses"]["Error"];
         };
     };

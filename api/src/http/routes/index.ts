@@ -16,6 +16,8 @@ import { suppressionsRouter } from './suppressions.js';
 import { trackingRouter } from './tracking.js';
 import { templatesRouter } from './templates.js';
 import { webhooksRouter } from './webhooks.js';
+import { formsRouter } from './forms.js';
+import { subscribeRouter } from './subscribe.js';
 
 export function routes(deps: AppDeps): Router {
   const router = Router();
@@ -32,6 +34,8 @@ export function routes(deps: AppDeps): Router {
   router.use(templatesRouter(deps));
   router.use(webhooksRouter(deps));
   router.use(activityRouter(deps));
+  router.use(formsRouter(deps));
+  router.use(subscribeRouter(deps));
 
   return router;
 }

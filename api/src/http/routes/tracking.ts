@@ -13,6 +13,7 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { AppDeps } from '../../deps.js';
 import type { HitRequest } from '../../services/tracking/tracking-service.js';
+import { escapeHtml, sendPage } from '../public/page.js';
 
 /** openapi.yaml's TrackingToken. */
 export const TRACKING_TOKEN = { maxLength: 512, pattern: '^[A-Za-z0-9._~-]+$' };
@@ -21,19 +22,16 @@ const TOKEN = new RegExp(TRACKING_TOKEN.pattern);
 /** A transparent 1x1 GIF. */
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escape = escapeHtml;
 
 function page(res: Response, status: number, title: string, body: string): void {
-  res
-    .status(status)
-    .type('html')
-    .set('Cache-Control', 'no-store')
-    .send(
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
-        `<meta name="robots" content="noindex"><title>${escape(title)}</title></head>` +
-        `<body style="font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;line-height:1.5">` +
-        `<h1 style="font-size:1.4rem">${escape(title)}</h1>${body}</body></html>`,
-    );
+  sendPage(res, {
+    status,
+    title,
+    body,
+    bodyAttributes: ' style="font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;line-height:1.5"',
+    headingAttributes: ' style="font-size:1.4rem"',
+  });
 }
 
 interface OperationInfo {

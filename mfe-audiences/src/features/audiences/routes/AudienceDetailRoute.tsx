@@ -8,6 +8,7 @@ import { AudienceOptionsMenu } from '../components/AudienceOptionsMenu';
 import { AudienceTitle } from '../components/AudienceTitle';
 import { ContactsSection } from '../components/ContactsSection';
 import { ImportStatusBanners } from '../components/ImportStatusBanners';
+import { AudienceFormsLink } from '../../../components/AudienceFormsLink';
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', rowGap: tokens.spacingVerticalL },
@@ -40,6 +41,7 @@ export function AudienceDetailRoute() {
         {data.numberOfContacts} contacts, {data.numberOfContactsWithErrors} with errors
         {data.source ? `, imported from ${data.source}` : ''}
       </Text>
+      <AudienceFormsLink audienceId={data.id} />
       <ImportStatusBanners audience={data} />
       <ContactsSection key={data.id} audience={data} />
     </section>

@@ -1,0 +1,255 @@
+/**
+ * A sign-up, from the public form to the contact (issue 25; docs/decisions/sign-up.md):
+ *  - the hosted page and the challenge of a form, by its slug;
+ *  - `submit`: the body checked (submission.ts), the anti-abuse rules (a proof-of-work taken once, a
+ *    honeypot, limits per client address and per subscribed address), then either the contact at once
+ *    (a form without confirmation) or a pending sign-up and its one confirmation mail;
+ *  - `confirm`: the link's pending sign-up becomes a contact and the consent ledger records it;
+ *  - `sweep`: pending sign-ups and used challenges past their expiry are removed.
+ * Whatever the address (new, pending, already a contact, over its mail limit), an accepted submission
+ * gets the same answer: a form tells nobody who is on a list.
+ */
+import type { Database } from '../../db/database.js';
+import type { Logger } from '../../logger.js';
+import { DomainError } from '../errors.js';
+import type { SendingService } from '../sending/sending-service.js';
+import type { SignupChallenges } from './challenge.js';
+import { confirmationMail } from './confirmation-mail.js';
+import type { ConfirmTokens } from './confirm-token.js';
+import { formsRepository, type AudienceFieldRule, type FormRecord } from './forms-repository.js';
+import { signupRepository, type AppendOutcome } from './signup-repository.js';
+import { readSubmission, type FormFieldRule } from './submission.js';
+import { windowCounter } from './limits.js';
+
+export const CHALLENGE_MISSING = 'The anti-robot check is missing: let the page finish its check, then send the form again.';
+export const CHALLENGE_FAILED = 'The anti-robot check failed: reload the page and try again.';
+export const CHALLENGE_EXPIRED = 'The anti-robot check expired: reload the page and try again.';
+export const CHALLENGE_REPLAYED = 'This anti-robot check was already used: reload the page and try again.';
+export const TOO_MANY_FROM_CLIENT = 'Too many sign-ups from your network: please try again in an hour.';
+export const TOO_MANY_UNSOLVED = 'Too many sign-ups from your network without the anti-robot check: turn on JavaScript and try again.';
+export const TOO_MANY_FOR_ADDRESS = 'Too many sign-ups for this address: please try again in an hour.';
+export const MAIL_NOT_SENT = 'We could not send the confirmation mail right now: please try again later.';
+export const AUDIENCE_BUSY = 'This list is being updated: please try again in a few minutes.';
+
+/** Per client address and per subscribed address, an hour each. */
+export const SUBMISSIONS_PER_CLIENT_PER_HOUR = 30;
+export const SUBMISSIONS_PER_ADDRESS_PER_HOUR = 5;
+/** Confirmation mails per address and audience: never more, whatever is submitted. */
+export const MAILS_PER_HOUR = 1;
+export const MAILS_PER_DAY = 3;
+const HOUR_MS = 60 * 60_000;
+/** A change of a form's allowed origins reaches cross-site calls within this. */
+const ORIGINS_CACHE_MS = 30_000;
+
+export interface SignupClient {
+  /** req.ip: TRUST_PROXY decides whose X-Forwarded-For names it. */
+  address: string | undefined;
+  /** What the per-client limits count: the address, an IPv6 one by its /56 (http/rate-limits.ts, clientKey). */
+  key: string;
+  userAgent: string | undefined;
+  /** A JSON call (Accept: application/json): the proof-of-work is always required. */
+  json: boolean;
+}
+
+export type SubmitResult = { kind: 'accepted'; form: FormRecord } | { kind: 'too-many'; message: string };
+
+export type ConfirmResult =
+  | { kind: 'ready'; formName: string }
+  | { kind: 'confirmed'; formName: string }
+  | { kind: 'used' }
+  | { kind: 'expired' }
+  | { kind: 'invalid' };
+
+export interface SignupServiceDeps {
+  db: Database;
+  sending: Pick<SendingService, 'sendOne'>;
+  challenges: SignupChallenges;
+  tokens: ConfirmTokens;
+  publicUrl: string;
+  orgColor: string;
+  configurationSet: string | undefined;
+  settings: { linkDays: number; unsolvedPostsPerHour: number };
+  logger: Logger;
+}
+
+export function createSignupService(deps: SignupServiceDeps) {
+  const { db, sending, challenges, tokens, settings, logger } = deps;
+  const forms = formsRepository(db);
+  const repo = signupRepository(db);
+  const perClient = windowCounter(SUBMISSIONS_PER_CLIENT_PER_HOUR, HOUR_MS);
+  const unsolvedPerClient = windowCounter(settings.unsolvedPostsPerHour, HOUR_MS);
+  const perAddress = windowCounter(SUBMISSIONS_PER_ADDRESS_PER_HOUR, HOUR_MS);
+  const linkMs = settings.linkDays * 24 * HOUR_MS;
+
+  async function formBySlug(slug: string): Promise<{ form: FormRecord; fields: FormFieldRule[] }> {
+    const form = await forms.bySlug(slug);
+    if (!form) throw new DomainError('not-found', 'This sign-up form does not exist (any more).');
+    const rules = new Map((await forms.audienceFields(form.audienceId)).map((rule) => [rule.key, rule]));
+    // A field removed from the audience since the form was made is no longer asked.
+    const fields = form.fields.flatMap((field) => {
+      const rule = rules.get(field.key);
+      return rule ? [{ ...field, rule }] : [];
+    });
+    return { form, fields };
+  }
+
+  /** The pending sign-up becomes a contact, or the contact that has the address stays; the ledger records either. */
+  const unavailableUnlessAdded = (outcome: AppendOutcome) => {
+    if (outcome === 'audience-importing') throw new DomainError('unavailable', AUDIENCE_BUSY);
+    if (outcome === 'audience-gone') throw new DomainError('not-found', 'This list does not exist any more.');
+  };
+
+  async function sendConfirmation(form: FormRecord, email: string, pendingId: number, mailId: number, expiresAt: Date): Promise<void> {
+    const url = `${deps.publicUrl}/subscribe/confirm/${tokens.sign(pendingId, expiresAt)}`;
+    const input = confirmationMail(form, email, url, { configurationSet: deps.configurationSet, pendingId, color: deps.orgColor });
+    const outcome = await sending.sendOne(input);
+    await repo.mailOutcome(mailId, outcome.kind, outcome.kind === 'sent' ? outcome.messageId : null);
+    if (outcome.kind === 'sent' || outcome.kind === 'unknown') return;
+    // Not sent: nothing of the submission stays (no pending sign-up, no mail counted), and the person is told.
+    logger.warn({ outcome, pendingId }, 'a sign-up confirmation mail was not sent');
+    await db.transaction(async (tx) => {
+      await repo.removePending(tx, pendingId);
+      await repo.forgetMail(tx, mailId);
+    });
+    throw new DomainError('unavailable', MAIL_NOT_SENT);
+  }
+
+  /** The sites each form allows, remembered briefly: every cross-site call asks twice (preflight, then the call). */
+  const originsCache = new Map<string, { origins: readonly string[]; until: number }>();
+
+  return {
+    /** The form and the fields its page shows. */
+    page: formBySlug,
+
+    /** The origins that may call the form from other sites (CORS); none for a form that does not exist. */
+    async allowedOrigins(slug: string): Promise<readonly string[]> {
+      const cached = originsCache.get(slug);
+      if (cached && cached.until > Date.now()) return cached.origins;
+      const origins = (await forms.bySlug(slug))?.allowedOrigins ?? [];
+      if (originsCache.size > 10_000) originsCache.clear();
+      originsCache.set(slug, { origins, until: Date.now() + ORIGINS_CACHE_MS });
+      return origins;
+    },
+
+    async challenge(slug: string) {
+      await formBySlug(slug);
+      return challenges.create(slug);
+    },
+
+    async submit(slug: string, body: unknown, client: SignupClient): Promise<SubmitResult> {
+      const { form, fields } = await formBySlug(slug);
+      const clientId = client.key;
+      if (!perClient.take(clientId)) return { kind: 'too-many', message: TOO_MANY_FROM_CLIENT };
+      const submission = readSubmission(body, fields);
+
+      let solved: { signature: string; expiresAt: Date } | undefined;
+      if (submission.solution !== undefined) {
+        const checked = await challenges.check(submission.solution, slug);
+        if (!checked.ok) throw new DomainError('invalid', checked.reason === 'expired' ? CHALLENGE_EXPIRED : CHALLENGE_FAILED);
+        solved = checked;
+      } else if (client.json) {
+        throw new DomainError('invalid', CHALLENGE_MISSING);
+      } else if (!unsolvedPerClient.take(clientId)) {
+        return { kind: 'too-many', message: TOO_MANY_UNSOLVED };
+      }
+      // A robot that filled the honeypot is told what a person is told, and nothing is kept.
+      if (submission.robot) return { kind: 'accepted', form };
+      if (!perAddress.take(`${form.audienceId}:${submission.email.toLowerCase()}`))
+        return { kind: 'too-many', message: TOO_MANY_FOR_ADDRESS };
+      if (solved && !(await repo.takeChallenge(solved.signature, solved.expiresAt))) throw new DomainError('invalid', CHALLENGE_REPLAYED);
+
+      const who = { clientAddress: client.address ?? null, userAgent: client.userAgent?.slice(0, 500) ?? null };
+      if (!form.confirmationRequired) {
+        await db.transaction(async (tx) => {
+          unavailableUnlessAdded(await repo.appendContact(tx, form.audienceId, submission.email, submission.data));
+          await repo.appendLedger(tx, {
+            audienceId: form.audienceId,
+            email: submission.email,
+            event: 'SUBSCRIBED',
+            formId: form.id,
+            formName: form.name,
+            consentVersion: form.consentVersion,
+            wording: form.consentWording,
+            ...who,
+          });
+        });
+        return { kind: 'accepted', form };
+      }
+
+      const expiresAt = new Date(Date.now() + linkMs);
+      const queued = await db.transaction(async (tx) => {
+        const mails = await repo.lockAndCountMails(tx, form.audienceId, submission.email);
+        // Over the limit: the earlier mail's link still works; nothing new is kept or sent.
+        if (mails.lastHour >= MAILS_PER_HOUR || mails.lastDay >= MAILS_PER_DAY) return undefined;
+        const pendingId = await repo.insertPending(tx, {
+          formId: form.id,
+          audienceId: form.audienceId,
+          email: submission.email,
+          data: submission.data,
+          consentVersion: form.consentVersion,
+          expiresAt,
+          ...who,
+        });
+        return { pendingId, mailId: await repo.insertMail(tx, form.audienceId, submission.email, pendingId) };
+      });
+      if (queued) await sendConfirmation(form, submission.email, queued.pendingId, queued.mailId, expiresAt);
+      return { kind: 'accepted', form };
+    },
+
+    /** What the link's page shows: never a change (link scanners follow GETs). */
+    async confirmPage(token: string): Promise<ConfirmResult> {
+      const read = tokens.read(token);
+      if (read.kind !== 'valid') return { kind: read.kind };
+      const pending = await db.transaction((tx) => repo.lockPending(tx, read.pendingId));
+      if (!pending) return { kind: 'used' };
+      const form = await forms.byId(pending.formId);
+      return { kind: 'ready', formName: form?.name ?? '' };
+    },
+
+    async confirm(token: string, client: Omit<SignupClient, 'json' | 'key'>): Promise<ConfirmResult> {
+      const read = tokens.read(token);
+      if (read.kind !== 'valid') return { kind: read.kind };
+      return db.transaction(async (tx): Promise<ConfirmResult> => {
+        // Locked: two clicks at once confirm once; the second finds the row gone.
+        const pending = await repo.lockPending(tx, read.pendingId);
+        if (!pending) return { kind: 'used' };
+        const form = await forms.byId(pending.formId, tx);
+        const wording = await forms.wording(tx, pending.formId, pending.consentVersion);
+        unavailableUnlessAdded(await repo.appendContact(tx, pending.audienceId, pending.email, pending.data));
+        const entry = {
+          audienceId: pending.audienceId,
+          email: pending.email,
+          formId: pending.formId,
+          formName: form?.name ?? null,
+          consentVersion: pending.consentVersion,
+          wording: wording ?? null,
+        };
+        await repo.appendLedger(tx, {
+          ...entry,
+          event: 'SUBSCRIBED',
+          clientAddress: pending.clientAddress,
+          userAgent: pending.userAgent,
+          at: pending.createdAt,
+        });
+        await repo.appendLedger(tx, {
+          ...entry,
+          event: 'CONFIRMED',
+          clientAddress: client.address ?? null,
+          userAgent: client.userAgent?.slice(0, 500) ?? null,
+        });
+        await repo.removePending(tx, pending.id);
+        return { kind: 'confirmed', formName: form?.name ?? '' };
+      });
+    },
+
+    /** Removes pending sign-ups whose link expired, and used challenges past their own expiry. */
+    async sweep() {
+      const removed = await repo.sweep();
+      if (removed.pending > 0) logger.info(removed, 'expired sign-ups removed');
+      return removed;
+    },
+  };
+}
+
+export type SignupService = ReturnType<typeof createSignupService>;
+export type { AudienceFieldRule };
