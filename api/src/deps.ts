@@ -24,6 +24,7 @@ import { createSchedulingService, type SchedulingService } from './services/camp
 import { createTestMailService, type TestMailService } from './services/campaigns/test-mail-service.js';
 import { createImportService, type ImportService } from './services/imports/import-service.js';
 import { importQueues } from './services/imports/queues.js';
+import { createPeopleService, type PeopleService } from './services/people/people-service.js';
 import { createQuotaService, sesSendQuotaSource, type QuotaService } from './services/quota/quota-service.js';
 import { createReportService, type ReportService } from './services/reports/report-service.js';
 import { createSendRateLimiter } from './services/sending/send-rate.js';
@@ -62,6 +63,7 @@ export interface Services {
   sesEvents: SesEventService;
   templates: TemplateService;
   suppressions: SuppressionService;
+  people: PeopleService;
 }
 
 export interface AppDeps {
@@ -167,6 +169,7 @@ function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverride
     }),
     templates: createTemplateService({ db }),
     suppressions: createSuppressionService({ db, activityLog: activity, limits: config.import }),
+    people: createPeopleService({ db, activityLog: activity }),
   };
 }
 

@@ -9,6 +9,7 @@ import { activityRouter } from './activity.js';
 import { audiencesRouter } from './audiences.js';
 import { campaignsRouter } from './campaigns.js';
 import { healthRouter } from './health.js';
+import { peopleRouter } from './people.js';
 import { quotaRouter } from './quota.js';
 import { reportsRouter } from './reports.js';
 import { suppressionsRouter } from './suppressions.js';
@@ -30,6 +31,7 @@ export function routes(deps: AppDeps): Router {
   router.use(templatesRouter(deps));
   router.use(webhooksRouter(deps));
   router.use(activityRouter(deps));
+  router.use(peopleRouter(deps));
 
   return router;
 }

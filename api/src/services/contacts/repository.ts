@@ -15,6 +15,7 @@
 import type { Contact } from '@mailroom/api-client';
 import type { Sql } from '../../db/database.js';
 import { countOf, pageOf, searchIndexOf, stateFilter, STATES, termKey, type SearchCache } from '../search-index.js';
+import { erasedAtOf, suppressionReasonOf } from '../suppressions/erased.js';
 
 /** A search index's state of a contact with an error; 0 for a valid one. */
 const HAS_ERROR = 1;
@@ -51,6 +52,7 @@ interface ContactRow {
   error_message: string | null;
   data: Record<string, string>;
   suppression_reason: Contact['suppressionReason'];
+  erased_at: Date | null;
 }
 
 const toItem = (row: ContactRow): ContactItem => ({
@@ -59,14 +61,17 @@ const toItem = (row: ContactRow): ContactItem => ({
   errorMessage: row.error_message,
   data: row.data,
   suppressionReason: row.suppression_reason,
+  // Only on an erased address imported again: every other contact reads as before.
+  ...(row.erased_at ? { erasedAt: row.erased_at.toISOString() } : {}),
 });
 
 /**
  * A page's columns: with the reason its address is suppressed for (an addition to the spec: the list
- * shows an unsubscribed contact as suppressed, not as valid), one probe of the suppressions' key per row.
+ * shows an unsubscribed contact as suppressed, not as valid), probes of the suppressions' key per row; an
+ * address erased before (services/people) is flagged with the date, as a later import of it must be.
  */
 const CONTACT_COLUMNS = `id, email, error_message, data,
-  (SELECT s.reason FROM suppressions s WHERE s.email_lower = address_key(email)) AS suppression_reason`;
+  ${suppressionReasonOf('email')} AS suppression_reason, ${erasedAtOf('email')} AS erased_at`;
 
 /** LIKE wildcards in a search term are searched for literally. */
 export function likeContains(term: string): string {

@@ -24,6 +24,7 @@ export const KIND_LABELS: Record<ActivityKind, string> = {
   'suppression-remove': 'Removed a suppression',
   edit: 'Edited',
   unsubscribe: 'Unsubscribed',
+  erase: 'Erased a person',
 };
 
 export const OBJECT_LABELS: Record<ActivityObjectType, string> = {
@@ -31,4 +32,5 @@ export const OBJECT_LABELS: Record<ActivityObjectType, string> = {
   template: 'Template',
   campaign: 'Campaign',
   suppression: 'Suppression list',
+  person: 'Person',
 };

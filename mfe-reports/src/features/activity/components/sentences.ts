@@ -62,7 +62,9 @@ function exportSentence(details: Record<string, unknown>): string {
         ? 'the email performance workbook'
         : what === 'suppressions'
           ? 'the suppression list as CSV'
-          : 'a download';
+          : what === 'person'
+            ? 'everything held about the person as JSON'
+            : 'a download';
   return `Downloaded ${subject}${filters.length > 0 ? `, filtered to: ${list(filters)}` : ''}.`;
 }
 
@@ -165,5 +167,11 @@ export function activitySentence(entry: Pick<ActivityEntry, 'kind' | 'objectType
     }
     case 'unsubscribe':
       return 'A recipient unsubscribed from this campaign’s email; the address is suppressed.';
+    case 'erase': {
+      const contacts = num(details.contacts);
+      const mails = num(details.mails);
+      if (contacts === undefined || mails === undefined) return 'Erased the person: only a hash of the address is kept.';
+      return `Erased the person: ${counted(contacts, 'contact')} deleted, ${counted(mails, 'email')} kept for the reports under a hash of the address.`;
+    }
   }
 }
