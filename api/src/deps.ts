@@ -22,6 +22,7 @@ import { createCampaignService, type CampaignService } from './services/campaign
 import { createFollowUpService, type FollowUpService } from './services/campaigns/follow-up-service.js';
 import { createSchedulingService, type SchedulingService } from './services/campaigns/scheduling-service.js';
 import { createTestMailService, type TestMailService } from './services/campaigns/test-mail-service.js';
+import { createContactService, type ContactService } from './services/contacts/contact-service.js';
 import { createImportService, type ImportService } from './services/imports/import-service.js';
 import { importQueues } from './services/imports/queues.js';
 import { createPeopleService, type PeopleService } from './services/people/people-service.js';
@@ -64,6 +65,7 @@ export interface Services {
   templates: TemplateService;
   suppressions: SuppressionService;
   people: PeopleService;
+  contacts: ContactService;
 }
 
 export interface AppDeps {
@@ -170,6 +172,7 @@ function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverride
     templates: createTemplateService({ db }),
     suppressions: createSuppressionService({ db, activityLog: activity, limits: config.import }),
     people: createPeopleService({ db, activityLog: activity }),
+    contacts: createContactService({ db }),
   };
 }
 

@@ -127,11 +127,63 @@ export interface paths {
         /** A page of an audience's contacts */
         get: operations["listContacts"];
         put?: never;
-        post?: never;
+        /**
+         * Add one contact by hand (an addition, issue 24)
+         * @description The address and field values are checked as an import and an edit check them: an invalid address or value is
+         *     a 400 naming why, an address already in the audience a 409, an erased address a 400 ("This address was erased
+         *     on {date}: it can be added again only with fresh consent.") unless `freshConsent` says the person gave it
+         *     again (their erased key then leaves the suppression list). A suppressed address is added, and shows as
+         *     suppressed. The contact comes after the audience's last. An audience with contacts takes no import, so an
+         *     empty audience given a contact by hand cannot take an import afterwards (until its contacts are deleted).
+         *     409 while the audience is importing. Recorded in the activity log (`contact-add`, by the contact's id).
+         */
+        post: operations["addContact"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/audiences/{id}/contacts/{contactId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                /** @description A contact of the audience {id} */
+                contactId: components["parameters"]["ContactId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One contact, for its drawer (an addition, issue 24)
+         * @description The contact (its address, its field values and its error, if any), the audience's field definitions, how it
+         *     came into the audience (its consent events: until sign-up forms exist, the import or the member who added it
+         *     by hand, and when), the newest campaigns it was sent with their outcomes (`totalMails` counts them all) and
+         *     its suppression, if any. 404 for a contact of another audience.
+         */
+        get: operations["getContact"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete one contact (an addition, issue 24)
+         * @description The audience's last contacts take its numbers, so its pages stay ranges; its mails stay in the reports.
+         *     Recorded in the activity log (`contact-delete`, by the contact's id, never its address). 409 while the
+         *     audience is importing.
+         */
+        delete: operations["deleteContact"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a contact's address or field values (an addition, issue 24)
+         * @description Each value in `data` is checked against its field's type (a field left out keeps its value; null clears it);
+         *     an unknown key, a value that does not fit (400, naming the field and why) or a new address that is invalid
+         *     (400), already in the audience (409) or erased (400, unless `freshConsent`) changes nothing. Every value the
+         *     contact keeps is checked too, so a contact whose error the change clears becomes valid. Recorded in the
+         *     activity log (`contact-edit`, naming which fields changed, never their values). The next mail to the contact
+         *     uses the new values. 409 while the audience is importing.
+         */
+        patch: operations["updateContact"];
         trace?: never;
     };
     "/api/templates": {
@@ -1550,6 +1602,57 @@ export interface components {
             items: components["schemas"]["EmailPerformanceRow"][];
             meta: components["schemas"]["PageMeta"];
         };
+        /**
+         * @description A contact's field values by field key (an addition, issue 24): TEXT a string, NUMBER a number, DATE
+         *     'YYYY-MM-DD', YES_NO a boolean, CHOICE one of the field's options. A blank value is absent.
+         */
+        FieldValues: {
+            [key: string]: string | number | boolean;
+        };
+        /** @description New values by field key; null (or '') clears a value. A string is read as a person writes it. */
+        FieldValueChanges: {
+            [key: string]: (string | null) | number | boolean;
+        };
+        /** @description One typed field of an audience (its rules are packages/api-client/src/fields.ts). */
+        AudienceField: {
+            key: string;
+            label: string;
+            /** @enum {string} */
+            type: "TEXT" | "NUMBER" | "DATE" | "YES_NO" | "CHOICE";
+            options: string[] | null;
+            required: boolean;
+            editableByPerson: boolean;
+            position: number;
+        };
+        /** @description One contact, as its drawer shows it (an addition, issue 24) */
+        ContactDetail: {
+            id: components["schemas"]["Id"];
+            audienceId: components["schemas"]["Id"];
+            email: string;
+            /** @description Present means the contact is invalid and never sent to */
+            errorMessage: string | null;
+            data: components["schemas"]["FieldValues"];
+            /** @description The audience's fields, in order */
+            fields: components["schemas"]["AudienceField"][];
+            consent: components["schemas"]["ConsentEvent"][];
+            /** @description The newest campaigns the contact was sent (50 at most), with their outcomes */
+            mails: components["schemas"]["PersonMail"][];
+            totalMails: number;
+            suppression: components["schemas"]["PersonSuppression"];
+        };
+        ContactChange: {
+            email?: components["schemas"]["ContactAddress"];
+            data?: components["schemas"]["FieldValueChanges"];
+            /** @description The person gave consent again (for a new address that was erased) */
+            freshConsent?: boolean;
+        };
+        NewContact: {
+            email: components["schemas"]["ContactAddress"];
+            data?: components["schemas"]["FieldValueChanges"];
+            /** @description The person gave consent again (for an address that was erased) */
+            freshConsent?: boolean;
+        };
+        ContactAddress: string;
         /** @description An address as typed; spaces around it are ignored. Any text is taken (a contact's invalid address too). */
         PersonAddress: string;
         /** @description Opens or clicks, people's and machines' apart (the hidden link's hits are evidence, not clicks) */
@@ -1564,17 +1667,16 @@ export interface components {
             /** @description The address as the audience holds it */
             email: string;
             errorMessage: string | null;
-            /** @description The contact's fields, header name to value */
-            data: {
-                [key: string]: string;
-            };
+            data: components["schemas"]["FieldValues"];
             /**
              * Format: date-time
-             * @description When the import that brought it in finished
+             * @description When the import that brought it in finished, or it was added by hand
              */
             importedAt: string;
-            /** @description The member who imported it, when recorded */
+            /** @description The member who imported it or added it, when recorded */
             importedBy: string | null;
+            /** @enum {string} */
+            addedHow: "import" | "hand";
         };
         PersonMail: {
             id: components["schemas"]["Id"];
@@ -1610,8 +1712,11 @@ export interface components {
          *     audience's creation when the log has been swept).
          */
         ConsentEvent: {
-            /** @enum {string} */
-            kind: "import";
+            /**
+             * @description import: brought in by an import; hand: added by a member
+             * @enum {string}
+             */
+            kind: "import" | "hand";
             /** Format: date-time */
             at: string;
             by: string | null;
@@ -1724,9 +1829,12 @@ export interface components {
          *     `unsubscribe` is a recipient's unsubscribe from a campaign's mail: its `memberEmail` is the
          *     recipient's address (the one who acted), and only the first unsubscribe of an address is recorded.
          *     `erase` (an addition, issue 24) is a person's erasure: its object is the person, named by the erased key.
+         *     `contact-add`, `contact-edit` and `contact-delete` (additions, issue 24) are a member's change to one contact:
+         *     their object is the audience; `details.contactId` names the contact and `details.fields` the fields an edit
+         *     changed, never an address or a value.
          * @enum {string}
          */
-        ActivityKind: "create" | "rename" | "delete" | "import" | "import-finished" | "import-failed" | "export" | "send" | "schedule" | "unschedule" | "continue" | "retry-all-failed" | "retry-job" | "resend-unconfirmed" | "send-to-not-sent" | "send-to-contact" | "test-send" | "follow-up" | "suppression-add" | "suppression-remove" | "edit" | "unsubscribe" | "erase";
+        ActivityKind: "create" | "rename" | "delete" | "import" | "import-finished" | "import-failed" | "export" | "send" | "schedule" | "unschedule" | "continue" | "retry-all-failed" | "retry-job" | "resend-unconfirmed" | "send-to-not-sent" | "send-to-contact" | "test-send" | "follow-up" | "suppression-add" | "suppression-remove" | "edit" | "unsubscribe" | "erase" | "contact-add" | "contact-edit" | "contact-delete";
         /**
          * @description `person` (an addition, issue 24): one address across audiences; an `export` of one names the address, an
          *     `erase` names its erased key, never the address.
@@ -1908,6 +2016,8 @@ export interface components {
         EmailPerformanceHumanClicked: boolean;
         /** @description An addition to the spec, as humanClicked for opens. */
         EmailPerformanceHumanOpened: boolean;
+        /** @description A contact of the audience {id} */
+        ContactId: components["schemas"]["Id"];
         /**
          * @description The address, as typed (matched exactly, whatever its case)
          * @example ann.person@example.net
@@ -2199,6 +2309,129 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    addContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewContact"];
+            };
+        };
+        responses: {
+            /** @description Added */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                /** @description A contact of the audience {id} */
+                contactId: components["parameters"]["ContactId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The contact */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deleteContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                /** @description A contact of the audience {id} */
+                contactId: components["parameters"]["ContactId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Error"];
+        };
+    };
+    updateContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                /** @description A contact of the audience {id} */
+                contactId: components["parameters"]["ContactId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContactChange"];
+            };
+        };
+        responses: {
+            /** @description The contact as changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             default: components["responses"]["Error"];
         };
     };

@@ -8,6 +8,7 @@ import type { AppDeps } from '../../deps.js';
 import { activityRouter } from './activity.js';
 import { audiencesRouter } from './audiences.js';
 import { campaignsRouter } from './campaigns.js';
+import { contactsRouter } from './contacts.js';
 import { healthRouter } from './health.js';
 import { peopleRouter } from './people.js';
 import { quotaRouter } from './quota.js';
@@ -24,6 +25,7 @@ export function routes(deps: AppDeps): Router {
 
   // ---- feature routers: one line per feature ----
   router.use(audiencesRouter(deps));
+  router.use(contactsRouter(deps));
   router.use(campaignsRouter(deps));
   router.use(reportsRouter(deps));
   router.use(suppressionsRouter(deps));

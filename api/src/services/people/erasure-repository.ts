@@ -22,6 +22,7 @@
  */
 import type { Tx } from '../../db/database.js';
 import { audienceLockArgs } from '../audiences/locks.js';
+import { lockAudienceRows, removeContacts } from '../contacts/numbering-repository.js';
 import { likeContains } from '../contacts/repository.js';
 
 /** Until the end of the transaction, a lock not had within `ms` fails the statement (SQLSTATE 55P03). */
@@ -134,101 +135,13 @@ async function findContacts(tx: Tx, key: string): Promise<FoundContact[]> {
   return rows;
 }
 
-type Numbering = 'seq' | 'valid_seq' | 'error_seq';
-
-/**
- * Keeps one of an audience's dense numberings dense after `gone` (the deleted contacts' numbers) left
- * it: the contacts numbered after the new end take the holes below it, in order. A few rows move,
- * never the million after the first hole.
- */
-async function closeHoles(tx: Tx, audienceId: number, column: Numbering, total: number, gone: number[]) {
-  const end = total - gone.length;
-  const holes = gone.filter((n) => n <= end).sort((a, b) => a - b);
-  if (holes.length === 0) return;
-  const { rows } = await tx.query<{ id: number }>(
-    `SELECT id FROM contacts WHERE audience_id = $1 AND ${column} > $2 ORDER BY ${column} LIMIT $3`,
-    [audienceId, end, holes.length],
-  );
-  await tx.query(`UPDATE contacts c SET ${column} = m.n FROM unnest($1::bigint[], $2::int[]) AS m(id, n) WHERE c.id = m.id`, [
-    rows.map((row) => row.id),
-    holes.slice(0, rows.length),
-  ]);
-}
-
-/**
- * What the deleted contacts leave in follow-ups: their frozen recipients who have no mail from it yet
- * are dropped, its last recipients taking their numbers, and its count follows. (A campaign's mails to
- * them count as erased by their address: its report adds them back for NOT_SENT, migration 0021.)
- */
-async function eraseRecipients(tx: Tx, contactIds: number[], audienceIds: number[]): Promise<void> {
-  const { rows } = await tx.query<{ campaignId: number; count: number; seqs: number[] }>(
-    `WITH gone AS (
-       DELETE FROM follow_up_recipients r
-        WHERE r.campaign_id IN (SELECT id FROM campaigns WHERE follow_up_recipients IS NOT NULL AND audience_id = ANY($2::bigint[]))
-          AND r.contact_id = ANY($1::bigint[])
-          AND NOT EXISTS (SELECT 1 FROM campaign_jobs j WHERE j.campaign_id = r.campaign_id AND j.contact_id = r.contact_id)
-       RETURNING r.campaign_id, r.seq)
-     SELECT g.campaign_id AS "campaignId", c.follow_up_count AS count, array_agg(g.seq) AS seqs
-       FROM gone g JOIN campaigns c ON c.id = g.campaign_id GROUP BY 1, 2 ORDER BY 1`,
-    [contactIds, audienceIds],
-  );
-  for (const { campaignId, count, seqs } of rows) {
-    const end = count - seqs.length;
-    const holes = seqs.filter((n) => n <= end).sort((a, b) => a - b);
-    if (holes.length > 0) {
-      await tx.query(
-        `WITH last AS (SELECT seq, row_number() OVER (ORDER BY seq) AS n FROM follow_up_recipients WHERE campaign_id = $1 AND seq > $2)
-         UPDATE follow_up_recipients r SET seq = ($3::int[])[last.n] FROM last
-          WHERE r.campaign_id = $1 AND r.seq = last.seq AND last.n <= cardinality($3::int[])`,
-        [campaignId, end, holes],
-      );
-    }
-    await tx.query('UPDATE campaigns SET follow_up_count = follow_up_count - $2 WHERE id = $1', [campaignId, seqs.length]);
-  }
-}
-
-/** Deletes the contacts; a live audience keeps its numbers dense and its counts right. */
+/** Deletes the contacts (contacts/numbering-repository.ts): a live audience keeps its numbers dense and its counts right. */
 async function eraseContacts(tx: Tx, contacts: FoundContact[]): Promise<void> {
   if (contacts.length === 0) return;
-  await eraseRecipients(
-    tx,
-    contacts.map((c) => c.id),
-    [...new Set(contacts.map((c) => c.audienceId))],
-  );
   const live = [...new Set(contacts.filter((c) => !c.deleted).map((c) => c.audienceId))].sort((a, b) => a - b);
   // As an import or a purge would (their lock), then the rows whose counts change, in id order.
   for (const id of live) await tx.query(`SELECT pg_advisory_xact_lock(${audienceLockArgs('$1')})`, [id]);
-  const { rows: counts } = await tx.query<{ id: number; contacts: number; errors: number }>(
-    `SELECT id, number_of_contacts AS contacts, number_of_contacts_with_errors AS errors FROM audiences
-      WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE`,
-    [live],
-  );
-  await tx.query('DELETE FROM contacts WHERE id = ANY($1::bigint[])', [contacts.map((c) => c.id)]);
-  for (const audience of counts) {
-    const gone = contacts.filter((c) => c.audienceId === audience.id);
-    const numbers = (pick: (c: FoundContact) => number | null) => gone.map(pick).filter((n): n is number => n !== null);
-    const errors = numbers((c) => c.errorSeq);
-    await closeHoles(
-      tx,
-      audience.id,
-      'seq',
-      audience.contacts,
-      numbers((c) => c.seq),
-    );
-    await closeHoles(
-      tx,
-      audience.id,
-      'valid_seq',
-      audience.contacts - audience.errors,
-      numbers((c) => c.validSeq),
-    );
-    await closeHoles(tx, audience.id, 'error_seq', audience.errors, errors);
-    await tx.query(
-      `UPDATE audiences SET number_of_contacts = number_of_contacts - $2, number_of_contacts_with_errors = number_of_contacts_with_errors - $3
-        WHERE id = $1`,
-      [audience.id, gone.length, errors.length],
-    );
-  }
+  await removeContacts(tx, await lockAudienceRows(tx, live), contacts);
 }
 
 /** Its suppression becomes the erased key's (reason ERASED, the former reason kept); answers the erasure's date. */

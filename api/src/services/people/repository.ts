@@ -24,21 +24,33 @@ import type { Sql } from '../../db/database.js';
 export const LISTED_MAILS = 100;
 
 /** A time as the API writes every time: ISO 8601 in UTC with milliseconds, as Date.toISOString(). */
-const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+export const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
- * The address's contacts in live audiences, with the import that brought each in: the latest
- * import-finished entry of its audience (else the import's queuing), or the audience's creation once
- * the activity log's retention has swept those entries.
+ * How a contact came into its audience (its consent, until sign-up forms record their own), as a
+ * LATERAL join `consent` (kind, by, at) of the contact `contact` of audience `audience`: added by hand
+ * (the activity log's contact-add entry naming its id), else the import that brought it in (the latest
+ * import-finished entry of its audience, else the import's queuing), else the audience's creation once
+ * the log's retention has swept those entries. Shared by the person's page and the contact drawer.
  */
+export const consentJoin = (audience: string, contact: string) => `
+  LEFT JOIN LATERAL (SELECT CASE WHEN kind = 'contact-add' THEN 'hand' ELSE 'import' END AS kind, member_email, created_at FROM activity
+                      WHERE object_type = 'audience' AND object_id = ${audience}.id
+                        AND (kind IN ('import-finished', 'import') OR (kind = 'contact-add' AND details->>'contactId' = ${contact}.id::text))
+                      ORDER BY kind = 'contact-add' DESC, kind = 'import-finished' DESC, created_at DESC LIMIT 1) consent ON true`;
+
+/** The columns of consentJoin, as the contract's PersonContact names them. */
+export const consentColumns = (audience: string) =>
+  `${iso(`coalesce(consent.created_at, ${audience}.created_at)`)} AS "importedAt",
+   coalesce(consent.member_email, ${audience}.created_by_email) AS "importedBy", coalesce(consent.kind, 'import') AS "addedHow"`;
+
+/** The address's contacts in live audiences, with how each came in (consentJoin). */
 const CONTACTS = `
   SELECT a.id AS "audienceId", a.name AS "audienceName", c.id AS "contactId", c.email, c.error_message AS "errorMessage", c.data,
-         ${iso('coalesce(imported.created_at, a.created_at)')} AS "importedAt", coalesce(imported.member_email, a.created_by_email) AS "importedBy"
+         ${consentColumns('a')}
     FROM audiences a
     JOIN LATERAL (SELECT id, email, error_message, data FROM contacts c WHERE c.audience_id = a.id AND address_key(c.email) = $1) c ON true
-    LEFT JOIN LATERAL (SELECT member_email, created_at FROM activity
-                        WHERE object_type = 'audience' AND object_id = a.id AND kind IN ('import-finished', 'import')
-                        ORDER BY kind = 'import-finished' DESC, created_at DESC LIMIT 1) imported ON true
+    ${consentJoin('a', 'c')}
    WHERE a.deleted_at IS NULL
    ORDER BY a.id, c.id`;
 
@@ -107,13 +119,13 @@ export async function personOf(sql: Sql, key: string): Promise<Omit<Person, 'con
   return rows[0]!;
 }
 
-/** The consent events of those contacts: until sign-up forms exist, the import that brought each in. */
+/** The consent events of those contacts: until sign-up forms exist, the import or the member's hand that brought each in. */
 export function consentOf(contacts: PersonContact[]): Person['consent'] {
   const seen = new Set<number>();
   return contacts
     .filter((contact) => !seen.has(contact.audienceId) && seen.add(contact.audienceId))
     .map((contact) => ({
-      kind: 'import' as const,
+      kind: contact.addedHow,
       at: contact.importedAt,
       by: contact.importedBy,
       audienceId: contact.audienceId,

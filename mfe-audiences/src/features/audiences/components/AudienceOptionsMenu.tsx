@@ -7,7 +7,8 @@ import { useExportContacts } from '../api/audiences';
 
 /**
  * Import Contacts (or 'Import in Progress...' while one runs) and Export Contacts. Import is offered only
- * while the audience has no source (docs/product.md, the screens and their states): an audience takes one import.
+ * while the audience has no source and no contact added by hand (docs/product.md, the screens and their states):
+ * an audience takes one import, into an empty audience.
  */
 export function AudienceOptionsMenu({ audience }: { audience: Audience }) {
   const { basePath, notify } = useRemote();
@@ -24,7 +25,7 @@ export function AudienceOptionsMenu({ audience }: { audience: Audience }) {
         <MenuList>
           {audience.isImporting ? (
             <MenuItem disabled>Import in Progress...</MenuItem>
-          ) : audience.source ? null : (
+          ) : audience.source || audience.numberOfContacts > 0 ? null : (
             <MenuItemLink
               icon={<ArrowUploadRegular />}
               href={importPath}

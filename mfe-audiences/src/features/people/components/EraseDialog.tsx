@@ -5,7 +5,7 @@ import { useRemote } from '@mailroom/mf-contract/react';
 import { ConfirmDialog } from '@mailroom/ui';
 import { useState } from 'react';
 import { useErasePerson } from '../api/people';
-import { count } from './words';
+import { count } from '../../../components/words';
 
 const useStyles = makeStyles({
   body: { display: 'flex', flexDirection: 'column', rowGap: tokens.spacingVerticalS },

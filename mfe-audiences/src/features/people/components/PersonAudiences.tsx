@@ -3,9 +3,9 @@ import type { PersonContact } from '@mailroom/api-client';
 import { ScrollingTable, TruncatedText, formatDateTime } from '@mailroom/ui';
 
 /** The contact's fields as one line: 'Name: Ann · City: Paris'. */
-const fieldsOf = (data: Record<string, string>) =>
+const fieldsOf = (data: Record<string, string | number | boolean>) =>
   Object.entries(data)
-    .map(([name, value]) => `${name}: ${value}`)
+    .map(([name, value]) => `${name}: ${typeof value === 'boolean' ? (value ? 'Yes' : 'No') : String(value)}`)
     .join(' · ') || '—';
 
 /** Every audience the address is on: the contact as held there (its address as written, its fields) and the import that brought it in. */

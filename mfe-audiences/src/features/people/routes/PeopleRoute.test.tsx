@@ -20,6 +20,7 @@ const ann = () =>
         data: { Name: 'Ann', City: 'Paris' },
         importedAt: '2024-03-04T10:20:30.000Z',
         importedBy: 'mia@example.org',
+        addedHow: 'import',
       },
     ],
     mails: [

@@ -19,10 +19,11 @@ import { useRemote } from '@mailroom/mf-contract/react';
 import { EmptyState, ErrorPanel, formatDateTime } from '@mailroom/ui';
 import { useState, type FormEvent } from 'react';
 import { useExportPerson, usePerson } from '../api/people';
+import { ConsentList } from '../../../components/ConsentList';
 import { EraseDialog } from '../components/EraseDialog';
 import { PersonAudiences } from '../components/PersonAudiences';
-import { PersonMails } from '../components/PersonMails';
-import { count, hitsInWords } from '../components/words';
+import { PersonMails } from '../../../components/PersonMails';
+import { count, hitsInWords } from '../../../components/words';
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', rowGap: tokens.spacingVerticalL },
@@ -132,18 +133,7 @@ function PersonView({ person }: { person: Person }) {
           </div>
           <div className={styles.section}>
             <Subtitle1 as="h3">Consent</Subtitle1>
-            {person.consent.length === 0 ? (
-              <Text>No consent is recorded.</Text>
-            ) : (
-              <ul className={styles.list}>
-                {person.consent.map((event) => (
-                  <li key={event.audienceId}>
-                    Imported into {event.audienceName} on {formatDateTime(event.at)}
-                    {event.by ? ` by ${event.by}` : ''}
-                  </li>
-                ))}
-              </ul>
-            )}
+            <ConsentList events={person.consent} className={styles.list} />
           </div>
         </>
       )}

@@ -25,6 +25,9 @@ export const KIND_LABELS: Record<ActivityKind, string> = {
   edit: 'Edited',
   unsubscribe: 'Unsubscribed',
   erase: 'Erased a person',
+  'contact-add': 'Added a contact',
+  'contact-edit': 'Edited a contact',
+  'contact-delete': 'Deleted a contact',
 };
 
 export const OBJECT_LABELS: Record<ActivityObjectType, string> = {
