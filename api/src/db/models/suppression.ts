@@ -13,7 +13,7 @@ export class Suppression extends Model<InferAttributes<Suppression>, InferCreati
   /** The member who added the address (reason MEMBER). */
   declare addedByEmail: CreationOptional<string | null>;
   declare createdAt: CreationOptional<Date>;
-  /** An ERASED row's reason before the erasure, if it had one (migration 0021): a report's unsubscribes still count it. */
+  /** An ERASED row's reason before the erasure, if it had one (migration 0022): a report's unsubscribes still count it. */
   declare reasonBeforeErasure: CreationOptional<Exclude<SuppressionReason, 'ERASED'> | null>;
 
   static initModel(sequelize: Sequelize): typeof Suppression {

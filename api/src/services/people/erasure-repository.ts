@@ -170,7 +170,7 @@ async function eraseSuppression(tx: Tx, key: string, erasedKey: string, memberEm
 export const NAMING_KINDS = ['suppression-remove', 'export'];
 
 /**
- * Entries of the activity log that name the address name the erased key instead (migration 0021 lets
+ * Entries of the activity log that name the address name the erased key instead (migration 0022 lets
  * an erasure's transaction do this one change). A member's own entries keep the member: only a
  * recipient's unsubscribe has the person as its actor.
  */

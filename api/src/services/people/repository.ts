@@ -3,7 +3,7 @@
  * the database, the fold every comparison of addresses uses. Each read is a probe of an index on that
  * key, so a person is found in milliseconds whatever the number of contacts and mails:
  *  - contacts: one probe of (audience_id, address_key(email)) per audience (migration 0017), no scan;
- *  - mails: campaign_jobs_email_key (migration 0021); their opens and clicks by (job_id, kind);
+ *  - mails: campaign_jobs_email_key (migration 0022); their opens and clicks by (job_id, kind);
  *  - the suppression and its removals by key, the imports' entries by (object_type, object_id).
  * The person's page is one statement (one snapshot, one round trip), its parts built as JSON by
  * PostgreSQL; the export reads the same parts, and more, in one snapshot. Raw SQL: these are reads

@@ -1,5 +1,5 @@
 /**
- * Erased addresses on the suppression list (migration 0021, services/people). An erasure leaves the
+ * Erased addresses on the suppression list (migration 0022, services/people). An erasure leaves the
  * address's erased key (`erased_key()`: the SHA-256 of its fold, and its domain) with the reason
  * ERASED, and every check that asks whether an address may be mailed asks for that key too, so an
  * erased person imported again is flagged and never sent to.

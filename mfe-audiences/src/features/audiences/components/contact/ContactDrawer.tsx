@@ -84,12 +84,12 @@ function ContactForm({ contact, onClose }: { contact: ContactDetail; onClose: ()
         <Button
           type="submit"
           appearance="primary"
-          disabled={update.isPending}
+          disabledFocusable={update.isPending}
           icon={update.isPending ? <Spinner size="tiny" /> : undefined}
         >
           Save
         </Button>
-        <Button onClick={onClose} disabled={update.isPending}>
+        <Button onClick={onClose} disabledFocusable={update.isPending}>
           Cancel
         </Button>
       </div>
