@@ -144,6 +144,11 @@ const ADDITIONS: [string, string, string, string[]][] = [
   ['GET', '/api/people', 'findPerson', ['email']],
   ['GET', '/api/people/export', 'exportPerson', ['email']],
   ['POST', '/api/people/erase', 'erasePerson', []],
+  // One contact (issue 24): its drawer, a member's edit, addition by hand and deletion.
+  ['POST', '/api/audiences/{id}/contacts', 'addContact', []],
+  ['GET', '/api/audiences/{id}/contacts/{contactId}', 'getContact', []],
+  ['PATCH', '/api/audiences/{id}/contacts/{contactId}', 'updateContact', []],
+  ['DELETE', '/api/audiences/{id}/contacts/{contactId}', 'deleteContact', []],
 ];
 
 /** Query parameters added to docs/product.md's own operations (docs/decisions records each). */
@@ -674,6 +679,10 @@ describe('express-openapi-validator', () => {
     ['findPerson', 'GET', '/api/people?email=Ann.Person%40Example.net'],
     ['exportPerson', 'GET', '/api/people/export?email=ann.person%40example.net'],
     ['erasePerson', 'POST', '/api/people/erase', json({ email: ' Ann.Person@example.net ' })],
+    ['addContact', 'POST', '/api/audiences/1/contacts', json({ email: 'ann@example.net', data: { age: 41, vip: true, note: null } })],
+    ['getContact', 'GET', '/api/audiences/1/contacts/2'],
+    ['updateContact', 'PATCH', '/api/audiences/1/contacts/2', json({ data: { city: 'Lyon' }, freshConsent: false })],
+    ['deleteContact', 'DELETE', '/api/audiences/1/contacts/2'],
     ['healthz', 'GET', '/healthz'],
     ['readyz', 'GET', '/readyz'],
     ['trackOpen', 'GET', '/t/o/eyJqIjo1fQ.c2ln'],
