@@ -45,7 +45,7 @@ for (const [theme, width] of [
     await expect(city).toHaveValue(ann!.city);
     await city.fill('Fixed City');
     await drawer.getByRole('button', { name: 'Save' }).click();
-    await expect(page.getByText('Contact saved')).toBeVisible();
+    await expect(page.getByText('Contact saved').first()).toBeVisible();
     await expect
       .poll(async () =>
         (await (await api.get(`/api/audiences/${audience.id}/contacts`)).json()).items.map((c: { data: { city: string } }) => c.data.city),
@@ -81,7 +81,7 @@ for (const [theme, width] of [
     await table.getByRole('button', { name: `Open contact ${bob!.email}` }).click();
     const bobDrawer = page.getByRole('dialog', { name: bob!.email });
     await bobDrawer.getByRole('button', { name: 'Delete contact' }).click();
-    const confirm = page.getByRole('dialog', { name: 'Delete contact' });
+    const confirm = page.getByRole('alertdialog', { name: 'Delete contact' });
     await expect(confirm).toContainText(bob!.email);
     await confirm.getByRole('button', { name: 'Delete' }).click();
     await expect(bobDrawer).toBeHidden();
