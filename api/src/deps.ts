@@ -22,10 +22,12 @@ import { createCampaignService, type CampaignService } from './services/campaign
 import { createFollowUpService, type FollowUpService } from './services/campaigns/follow-up-service.js';
 import { createSchedulingService, type SchedulingService } from './services/campaigns/scheduling-service.js';
 import { createTestMailService, type TestMailService } from './services/campaigns/test-mail-service.js';
+import { createContactService, type ContactService } from './services/contacts/contact-service.js';
 import { createImportService, type ImportService } from './services/imports/import-service.js';
 import { importQueues } from './services/imports/queues.js';
 import { createFieldService, type FieldService } from './services/fields/field-service.js';
 import { fieldQueues } from './services/fields/queues.js';
+import { createPeopleService, type PeopleService } from './services/people/people-service.js';
 import { createQuotaService, sesSendQuotaSource, type QuotaService } from './services/quota/quota-service.js';
 import { createReportService, type ReportService } from './services/reports/report-service.js';
 import { createSendRateLimiter } from './services/sending/send-rate.js';
@@ -72,6 +74,8 @@ export interface Services {
   fields: FieldService;
   forms: FormService;
   signups: SignupService;
+  people: PeopleService;
+  contacts: ContactService;
 }
 
 export interface AppDeps {
@@ -192,6 +196,8 @@ function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverride
       settings: config.signup,
       logger: logger.child({ component: 'signups' }),
     }),
+    people: createPeopleService({ db, activityLog: activity }),
+    contacts: createContactService({ db }),
   };
 }
 

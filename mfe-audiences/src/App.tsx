@@ -1,7 +1,7 @@
 import { lazy, Suspense } from 'react';
 import type { RemoteProps } from '@mailroom/mf-contract';
 import { RemoteProvider } from '@mailroom/mf-contract/react';
-import { HOME_PATH } from '@mailroom/mf-contract/remotes';
+import { EXTRA_AREAS, HOME_PATH } from '@mailroom/mf-contract/remotes';
 import { Spinner } from '@fluentui/react-components';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { AudiencesListRoute } from './features/audiences/routes/AudiencesListRoute';
@@ -16,12 +16,27 @@ const SuppressionsRoute = lazy(() =>
 );
 const FieldsRoute = lazy(() => import('./features/audiences/routes/FieldsRoute').then((module) => ({ default: module.FieldsRoute })));
 const FormsRoute = lazy(() => import('./features/forms/routes/FormsRoute').then((module) => ({ default: module.FormsRoute })));
+const PeopleRoute = lazy(() => import('./features/people/routes/PeopleRoute').then((module) => ({ default: module.PeopleRoute })));
 const ImportContactsRoute = lazy(() =>
   import('./features/import-contacts/routes/ImportContactsRoute').then((module) => ({ default: module.ImportContactsRoute })),
 );
 
-/** The audiences remote: its routes relative to where the shell mounts it (/audiences). */
+/**
+ * The audiences remote: its routes relative to where the shell mounts it (/audiences), and one person
+ * across audiences when the shell mounts it at /people (EXTRA_AREAS).
+ */
 export default function App(props: RemoteProps) {
+  if (props.basePath === EXTRA_AREAS.people.basePath)
+    return (
+      <RemoteProvider value={props}>
+        <Suspense fallback={<Spinner label="Loading..." />}>
+          <Routes>
+            <Route index element={<PeopleRoute />} />
+            <Route path="*" element={<Navigate to={HOME_PATH} replace />} />
+          </Routes>
+        </Suspense>
+      </RemoteProvider>
+    );
   return (
     <RemoteProvider value={props}>
       <Suspense fallback={<Spinner label="Loading..." />}>

@@ -13,6 +13,8 @@ describe('routes when signed in', () => {
     ['/campaigns/reports/7', 'reports remote at /campaigns/reports showing /campaigns/reports/7'],
     // An extra area: the reports remote mounted at /activity, told so by its basePath.
     ['/activity', 'reports remote at /activity showing /activity'],
+    // The audiences remote mounted at /people (issue 24).
+    ['/people', 'audiences remote at /people showing /people'],
     ['/audiences/suppressions', 'audiences remote at /audiences showing /audiences/suppressions'],
   ])('%s goes to the right remote', async (path, text) => {
     stubQuotaFetch();
@@ -53,6 +55,7 @@ describe('the drawer', () => {
       'Activity',
     ]);
     expect(screen.getByRole('link', { name: 'Activity' }).getAttribute('href')).toBe('/activity');
+    expect(screen.getByRole('link', { name: 'People' }).getAttribute('href')).toBe('/people');
   });
 });
 

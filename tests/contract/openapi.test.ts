@@ -152,6 +152,15 @@ const ADDITIONS: [string, string, string, string[]][] = [
   ['GET', '/subscribe/{formSlug}', 'signupPage', []],
   ['POST', '/subscribe/{formSlug}', 'signupSubmit', []],
   ['GET', '/subscribe/{formSlug}/challenge', 'signupChallenge', []],
+  // One person across audiences (issue 24): the address is a query value or in the body, never in the path.
+  ['GET', '/api/people', 'findPerson', ['email']],
+  ['GET', '/api/people/export', 'exportPerson', ['email']],
+  ['POST', '/api/people/erase', 'erasePerson', []],
+  // One contact (issue 24): its drawer, a member's edit, addition by hand and deletion.
+  ['POST', '/api/audiences/{id}/contacts', 'addContact', []],
+  ['GET', '/api/audiences/{id}/contacts/{contactId}', 'getContact', []],
+  ['PATCH', '/api/audiences/{id}/contacts/{contactId}', 'updateContact', []],
+  ['DELETE', '/api/audiences/{id}/contacts/{contactId}', 'deleteContact', []],
 ];
 
 /** Query parameters added to docs/product.md's own operations (docs/decisions records each). */
@@ -423,7 +432,8 @@ describe('entities, lists and enums', () => {
       expect(schema.required, operationId).toEqual(['message', 'queued', 'skipped']);
     }
     const reason = deref(propertiesOf(schemaOf('EmailPerformanceRow')).suppressionReason);
-    expect(reason.enum).toEqual(['UNSUBSCRIBE', 'HARD_BOUNCE', 'COMPLAINT', 'SOFT_BOUNCE', 'MEMBER', null]);
+    expect(reason.enum).toEqual(['UNSUBSCRIBE', 'HARD_BOUNCE', 'COMPLAINT', 'SOFT_BOUNCE', 'MEMBER', 'ERASED', null]);
+    expect(deref(schemaOf('SuppressionReason')).enum).toEqual((reason.enum as unknown[]).filter((r) => r !== null));
     expect(schemaOf('EmailPerformanceRow').required).toContain('suppressionReason');
     // A contact of an audience says why its address is suppressed, as the report's row does.
     expect(deref(propertiesOf(schemaOf('Contact')).suppressionReason).enum).toEqual(reason.enum);
@@ -532,6 +542,19 @@ describe('entities, lists and enums', () => {
     const oneClick = requestSchema('unsubscribeOneClick', 'application/x-www-form-urlencoded');
     expect(deref(propertiesOf(oneClick)['List-Unsubscribe']).enum).toEqual(['One-Click']);
     expect(Object.keys(deref(findOperation('GET', '/readyz')!.responses as Json)).sort()).toEqual(['200', '503']);
+    expect(media('exportPerson', '200')).toEqual(['application/json']);
+  });
+
+  it("one person's calls take the address as a query value or in the body, never in a path (issue 24)", () => {
+    const people = operations.filter((o) => o.path.startsWith('/api/people'));
+    expect(people.map((o) => o.op.operationId).sort()).toEqual(['erasePerson', 'exportPerson', 'findPerson']);
+    for (const { path } of people) expect(path).not.toContain('{');
+    for (const path of ['/api/people', '/api/people/export']) expect(parameterNames('GET', path, 'query')).toEqual(['email']);
+    expect(requestSchema('erasePerson').required).toEqual(['email']);
+    expect(schemaOf('Person').required).toEqual(
+      expect.arrayContaining(['audiences', 'mails', 'opens', 'clicks', 'suppression', 'consent', 'erasedAt']),
+    );
+    expect(Object.keys(propertiesOf(schemaOf('PersonHits'))).sort()).toEqual(['machines', 'people']);
   });
 });
 
@@ -668,6 +691,13 @@ describe('express-openapi-validator', () => {
     ['sendToNotSent', 'POST', '/api/reports/4/send-to-not-sent'],
     ['sendToContact', 'POST', '/api/reports/4/send-to-contact/6'],
     ['getSesQuota', 'GET', '/api/ses-quota'],
+    ['findPerson', 'GET', '/api/people?email=Ann.Person%40Example.net'],
+    ['exportPerson', 'GET', '/api/people/export?email=ann.person%40example.net'],
+    ['erasePerson', 'POST', '/api/people/erase', json({ email: ' Ann.Person@example.net ' })],
+    ['addContact', 'POST', '/api/audiences/1/contacts', json({ email: 'ann@example.net', data: { age: 41, vip: true, note: null } })],
+    ['getContact', 'GET', '/api/audiences/1/contacts/2'],
+    ['updateContact', 'PATCH', '/api/audiences/1/contacts/2', json({ data: { city: 'Lyon' }, freshConsent: false })],
+    ['deleteContact', 'DELETE', '/api/audiences/1/contacts/2'],
     ['healthz', 'GET', '/healthz'],
     ['readyz', 'GET', '/readyz'],
     ['trackOpen', 'GET', '/t/o/eyJqIjo1fQ.c2ln'],
@@ -731,6 +761,10 @@ describe('express-openapi-validator', () => {
     ['a sender that is no e-mail', 'PUT', '/api/campaigns/4', json({ name: 'C', fromEmail: 'news' })],
     ['a one-click body other than One-Click', 'POST', '/unsubscribe/abc', { body: new URLSearchParams({ 'List-Unsubscribe': 'Yes' }) }],
     ['a token with other characters', 'GET', '/t/c/a%2Fb'],
+    ['a person without an address', 'GET', '/api/people'],
+    ['a blank address', 'GET', '/api/people?email=%20%20'],
+    ['an erasure without an address', 'POST', '/api/people/erase', json({})],
+    ['an erasure of a blank address', 'POST', '/api/people/erase', json({ email: ' ' })],
   ] as [string, string, string, RequestInit?][])('rejects %s with 400', async (_what, method, path, init) => {
     const response = await fetch(baseUrl + path, { method, ...init });
     expect(response.status).toBe(400);

@@ -29,8 +29,8 @@ test('a member lands on /audiences with the drawer, the quota bar and the accoun
   await expect(drawer).not.toHaveAttribute('aria-modal', 'true');
   await expect.poll(async () => (await drawer.boundingBox())?.width).toBe(250);
   const entries = drawer.getByRole('link');
-  // The spec's three areas, and the additions' Suppressions (under Audiences) and Activity (README).
-  await expect(entries).toHaveText(['Audiences', 'Suppressions', 'Templates', 'Campaigns', 'Activity']);
+  // The spec's three areas, and the additions' Suppressions (under Audiences), Activity and People (README).
+  await expect(entries).toHaveText(['Audiences', 'Suppressions', 'Templates', 'Campaigns', 'Activity', 'People']);
   await expect(drawer.getByRole('link', { name: 'Audiences' })).toHaveAttribute('aria-current', 'page');
   await expect(drawer.getByRole('link', { name: 'Templates' })).not.toHaveAttribute('aria-current', 'page');
   await expect(drawer.getByRole('link', { name: 'Campaigns' })).not.toHaveAttribute('aria-current', 'page');

@@ -36,6 +36,11 @@ CREATE FUNCTION public.activity_refuse_update() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
 BEGIN
+  IF current_setting('mailroom.erasure', true) = 'on'
+     AND (NEW.id, NEW.created_at, NEW.kind, NEW.object_type) = (OLD.id, OLD.created_at, OLD.kind, OLD.object_type)
+     AND NEW.object_id IS NOT DISTINCT FROM OLD.object_id THEN
+    RETURN NEW;
+  END IF;
   RAISE EXCEPTION 'the activity log is append-only';
 END $$;
 
@@ -290,6 +295,22 @@ CREATE FUNCTION public.csv_inert(value text) RETURNS text
     RETURN CASE WHEN ("left"(value, 1) = ANY (ARRAY['='::text, '+'::text, '-'::text, '@'::text, '	'::text, ''::text])) THEN (''''::text || value) ELSE value END;
 
 --
+-- Name: erased_job_email(text, text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.erased_job_email(address text, job_email text) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN ((('erased:'::text || encode(sha256((replace(public.address_key(address), '\'::text, '\\'::text))::bytea), 'hex'::text)) || '@'::text) || split_part(job_email, '@'::text, '-1'::integer));
+
+--
+-- Name: erased_key(text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.erased_key(address text) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN (('erased:'::text || encode(sha256((replace(public.address_key(address), '\'::text, '\\'::text))::bytea), 'hex'::text)) || CASE WHEN (strpos(address, '@'::text) > 0) THEN ('@'::text || split_part(public.address_key(address), '@'::text, '-1'::integer)) ELSE ''::text END);
+
+--
 -- Name: follow_up_recipients_of_deleted(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -513,6 +534,9 @@ DECLARE
   streak integer;
   added integer;
 BEGIN
+  IF EXISTS (SELECT 1 FROM suppressions WHERE email_lower = erased_key(address)) THEN
+    RETURN false;
+  END IF;
   INSERT INTO soft_bounce_streaks AS s (email_lower, bounces, last_message_id)
   VALUES (address_key(address), 1, message_id)
   ON CONFLICT (email_lower) DO UPDATE
@@ -1191,7 +1215,9 @@ CREATE TABLE public.suppressions (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     added_by_email text,
     id bigint NOT NULL,
-    CONSTRAINT suppressions_reason_check CHECK ((reason = ANY (ARRAY['UNSUBSCRIBE'::text, 'HARD_BOUNCE'::text, 'COMPLAINT'::text, 'SOFT_BOUNCE'::text, 'MEMBER'::text])))
+    reason_before_erasure text,
+    CONSTRAINT suppressions_reason_before_erasure_check CHECK ((reason_before_erasure = ANY (ARRAY['UNSUBSCRIBE'::text, 'HARD_BOUNCE'::text, 'COMPLAINT'::text, 'SOFT_BOUNCE'::text, 'MEMBER'::text]))),
+    CONSTRAINT suppressions_reason_check CHECK ((reason = ANY (ARRAY['UNSUBSCRIBE'::text, 'HARD_BOUNCE'::text, 'COMPLAINT'::text, 'SOFT_BOUNCE'::text, 'MEMBER'::text, 'ERASED'::text])))
 );
 
 --
@@ -1658,6 +1684,18 @@ CREATE INDEX campaign_jobs_campaign_status ON public.campaign_jobs USING btree (
 CREATE INDEX campaign_jobs_clicked ON public.campaign_jobs USING btree (campaign_id, id) WHERE (clicked_at IS NOT NULL);
 
 --
+-- Name: campaign_jobs_email_key; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX campaign_jobs_email_key ON public.campaign_jobs USING btree (public.address_key(email));
+
+--
+-- Name: campaign_jobs_erased; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX campaign_jobs_erased ON public.campaign_jobs USING btree (campaign_id) WHERE starts_with(email, 'erased:'::text);
+
+--
 -- Name: campaign_jobs_opened; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1769,7 +1807,7 @@ CREATE INDEX suppressions_reason_id ON public.suppressions USING btree (reason, 
 -- Name: suppressions_unsubscribed_campaign; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX suppressions_unsubscribed_campaign ON public.suppressions USING btree (campaign_id) WHERE (reason = 'UNSUBSCRIBE'::text);
+CREATE INDEX suppressions_unsubscribed_campaign ON public.suppressions USING btree (campaign_id) WHERE ((reason = 'UNSUBSCRIBE'::text) OR (reason_before_erasure = 'UNSUBSCRIBE'::text));
 
 --
 -- Name: templates_updated; Type: INDEX; Schema: public; Owner: -

@@ -2,7 +2,7 @@
  * A small in-memory stand-in for the audiences API, installed as the global fetch: the remote's real
  * API client (openapi-fetch) talks to it, so tests exercise the same requests the product makes.
  */
-import type { Audience, AudienceField, Contact, Suppression } from '@mailroom/api-client';
+import type { Audience, AudienceField, Contact, Person, Suppression } from '@mailroom/api-client';
 import type { components } from '@mailroom/api-client/schema';
 import { createFakeFetch, json, page, type RecordedRequest } from '@mailroom/mf-contract/fake-api';
 
@@ -43,11 +43,28 @@ export function suppression(id: number, email: string, reason: Suppression['reas
 
 type ImportMappingView = components['schemas']['ImportMappingView'];
 
+/** A person held nowhere, as the API answers one: overrides add what is held. */
+export function person(email: string, overrides: Partial<Person> = {}): Person {
+  return {
+    email,
+    erasedAt: null,
+    audiences: [],
+    mails: [],
+    totalMails: 0,
+    opens: { people: 0, machines: 0 },
+    clicks: { people: 0, machines: 0 },
+    suppression: null,
+    consent: [],
+    ...overrides,
+  };
+}
+
 export function createFakeApi(
   init: {
     audiences?: Audience[];
     contacts?: Record<number, Contact[]>;
     suppressions?: Suppression[];
+    people?: Person[];
     fields?: Record<number, AudienceField[]>;
     /** Templates by the field key they use: a removal without confirm=true is refused with them. */
     templatesUsing?: Record<string, { id: number; name: string }[]>;
@@ -55,6 +72,8 @@ export function createFakeApi(
   } = {},
 ) {
   const fields = new Map<number, AudienceField[]>(Object.entries(init.fields ?? {}).map(([id, list]) => [Number(id), [...list]]));
+  // Keyed by the address lower-cased: the API folds it (address_key) the same way for these addresses.
+  const people = new Map((init.people ?? []).map((p) => [p.email.toLowerCase(), { ...p }]));
   const suppressions = [...(init.suppressions ?? [])].sort((a, b) => b.id - a.id);
   const audiences = new Map<number, Audience>((init.audiences ?? []).map((a) => [a.id, { ...a }]));
   const contacts = new Map<number, Contact[]>(Object.entries(init.contacts ?? {}).map(([id, list]) => [Number(id), list]));
@@ -71,6 +90,32 @@ export function createFakeApi(
       const id = nextId++;
       audiences.set(id, audience({ id, name: (body as { name: string }).name }));
       return json(201, { id });
+    }
+    if (path === '/api/people' && method === 'GET') {
+      const email = query.get('email')!.trim().toLowerCase();
+      return json(200, people.get(email) ?? person(email));
+    }
+    if (path === '/api/people/export' && method === 'GET') {
+      const email = query.get('email')!.trim().toLowerCase();
+      return new Response(JSON.stringify({ email, ...people.get(email) }), {
+        status: 200,
+        headers: { 'Content-Type': 'application/json', 'Content-Disposition': 'attachment; filename="person-2024-05-06.json"' },
+      });
+    }
+    if (path === '/api/people/erase' && method === 'POST') {
+      const email = (body as { email: string }).email.trim().toLowerCase();
+      const held = people.get(email) ?? person(email);
+      const erasedAt = held.erasedAt ?? '2024-05-06T07:08:09.000Z';
+      people.set(email, person(email, { erasedAt }));
+      return json(200, {
+        erasedKey: `erased:${'0'.repeat(64)}@${email.split('@')[1]}`,
+        erasedAt,
+        contacts: held.audiences.length,
+        audiences: new Set(held.audiences.map((a) => a.audienceId)).size,
+        mails: held.totalMails,
+        hits: 0,
+        activityEntries: 0,
+      });
     }
     if (path === '/api/suppressions' && method === 'GET') {
       const email = query.get('email')?.toLowerCase();
@@ -181,7 +226,7 @@ export function createFakeApi(
     return json(404, { message: `No fake for ${method} ${path}` });
   }
 
-  return { ...createFakeFetch(route), audiences, contacts, suppressions, fields };
+  return { ...createFakeFetch(route), audiences, contacts, suppressions, fields, people };
 }
 
 export type FakeApi = ReturnType<typeof createFakeApi>;

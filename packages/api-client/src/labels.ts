@@ -51,6 +51,7 @@ export const SUPPRESSION_REASON_LABELS: Readonly<Record<SuppressionReason, strin
   COMPLAINT: 'complaint',
   SOFT_BOUNCE: 'repeated soft bounces',
   MEMBER: 'added by a member',
+  ERASED: 'erased',
 };
 
 /** A suppressed address with its reason: 'Suppressed (unsubscribed)' (the report's rows and the audience's contacts). */

@@ -150,11 +150,63 @@ export interface paths {
         /** A page of an audience's contacts */
         get: operations["listContacts"];
         put?: never;
-        post?: never;
+        /**
+         * Add one contact by hand (an addition, issue 24)
+         * @description The address and field values are checked as an import and an edit check them: an invalid address or value is
+         *     a 400 naming why, an address already in the audience a 409, an erased address a 400 ("This address was erased
+         *     on {date}: it can be added again only with fresh consent.") unless `freshConsent` says the person gave it
+         *     again (their erased key then leaves the suppression list). A suppressed address is added, and shows as
+         *     suppressed. The contact comes after the audience's last. An audience with contacts takes no import, so an
+         *     empty audience given a contact by hand cannot take an import afterwards (until its contacts are deleted).
+         *     409 while the audience is importing. Recorded in the activity log (`contact-add`, by the contact's id).
+         */
+        post: operations["addContact"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/audiences/{id}/contacts/{contactId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                /** @description A contact of the audience {id} */
+                contactId: components["parameters"]["ContactId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One contact, for its drawer (an addition, issue 24)
+         * @description The contact (its address, its field values and its error, if any), the audience's field definitions, how it
+         *     came into the audience (its consent events: until sign-up forms exist, the import or the member who added it
+         *     by hand, and when), the newest campaigns it was sent with their outcomes (`totalMails` counts them all) and
+         *     its suppression, if any. 404 for a contact of another audience.
+         */
+        get: operations["getContact"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete one contact (an addition, issue 24)
+         * @description The audience's last contacts take its numbers, so its pages stay ranges; its mails stay in the reports.
+         *     Recorded in the activity log (`contact-delete`, by the contact's id, never its address). 409 while the
+         *     audience is importing.
+         */
+        delete: operations["deleteContact"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a contact's address or field values (an addition, issue 24)
+         * @description Each value in `data` is checked against its field's type (a field left out keeps its value; null clears it);
+         *     an unknown key, a value that does not fit (400, naming the field and why) or a new address that is invalid
+         *     (400), already in the audience (409) or erased (400, unless `freshConsent`) changes nothing. Every value the
+         *     contact keeps is checked too, so a contact whose error the change clears becomes valid. Recorded in the
+         *     activity log (`contact-edit`, naming which fields changed, never their values). The next mail to the contact
+         *     uses the new values. 409 while the audience is importing.
+         */
+        patch: operations["updateContact"];
         trace?: never;
     };
     "/api/audiences/{id}/fields": {
@@ -928,6 +980,82 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/people": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What is held about one address, across every audience (an addition)
+         * @description An addition (issue 24). The address is matched exactly and case-insensitively (address_key, the one fold
+         *     every comparison of addresses uses) in every live audience, every campaign's mails, the opens and clicks on
+         *     them, and the suppressions. An address held nowhere answers with empty lists; an erased one with its
+         *     erasedAt. The newest 100 mails are listed, totalMails counts every one (the export holds them all).
+         */
+        get: operations["findPerson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/people/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Everything held about one address as one JSON file (GDPR article 15; an addition)
+         * @description An addition (issue 24): what the organisation hands the person who asks what it holds about them. Every
+         *     audience the address is on with its contact's fields, every mail with its campaign, status and times, every
+         *     open and click (people's and machines' apart, with the evidence), its suppression and the removals of
+         *     earlier ones, its consent events (until sign-up forms exist: the import that brought it in, by whom and
+         *     when) and the activity entries that name it. The download is recorded in the activity log.
+         */
+        get: operations["exportPerson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/people/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase one address everywhere (GDPR article 17; an addition)
+         * @description An addition (issue 24), in one transaction: the address's contacts (and their fields) are deleted from every
+         *     audience; its mails keep their outcomes and hits, so every report's figures stay as they were, but hold the
+         *     address's erased key (`erased:` and the SHA-256 of the folded address, then the domain) instead of it, and
+         *     its hits lose the client address and agent; the erased key goes on the suppression list with the reason
+         *     ERASED and the date, so a later import of the address is flagged and never mailed; the activity log's
+         *     entries that named the address name the key, and one more entry records the erasure under the key. A mail
+         *     to the address that is still queued is not sent (it fails with a reason). 409 while a mail to the address is
+         *     being handed to SES (claimed by a worker): nothing is changed, and the erasure can be asked again a moment
+         *     later. An address held nowhere is erased all the same (its key goes on the list); one erased before answers
+         *     with its first erasure's date.
+         */
+        post: operations["erasePerson"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/ses-quota": {
         parameters: {
             query?: never;
@@ -1285,9 +1413,15 @@ export interface components {
             /**
              * @description An addition to the spec: why the contact's address is suppressed (a send skips it), null when it is not.
              *     The address is compared as every suppression is (address_key: case folded the same way for every script).
+             *     ERASED: the address was erased before (its hash is on the suppression list) and imported again.
              * @enum {string|null}
              */
-            suppressionReason: "UNSUBSCRIBE" | "HARD_BOUNCE" | "COMPLAINT" | "SOFT_BOUNCE" | "MEMBER" | null;
+            suppressionReason: "UNSUBSCRIBE" | "HARD_BOUNCE" | "COMPLAINT" | "SOFT_BOUNCE" | "MEMBER" | "ERASED" | null;
+            /**
+             * Format: date-time
+             * @description An addition (issue 24). When the address was erased; present only when it was (suppressionReason ERASED)
+             */
+            erasedAt?: string | null;
         };
         ContactList: {
             items: components["schemas"]["Contact"][];
@@ -1597,10 +1731,11 @@ export interface components {
         BounceType: "HARD" | "SOFT";
         /**
          * @description Why an address is never mailed again: UNSUBSCRIBE, a HARD_BOUNCE, a COMPLAINT, and (additions) SOFT_BOUNCE
-         *     (its last SOFT_BOUNCE_LIMIT mails all bounced softly) and MEMBER (added by a member)
+         *     (its last SOFT_BOUNCE_LIMIT mails all bounced softly), MEMBER (added by a member) and ERASED (the person's
+         *     data was erased: the row's email is the erased key, `erased:` and a hash of the address, never the address)
          * @enum {string}
          */
-        SuppressionReason: "UNSUBSCRIBE" | "HARD_BOUNCE" | "COMPLAINT" | "SOFT_BOUNCE" | "MEMBER";
+        SuppressionReason: "UNSUBSCRIBE" | "HARD_BOUNCE" | "COMPLAINT" | "SOFT_BOUNCE" | "MEMBER" | "ERASED";
         Suppression: {
             id: components["schemas"]["Id"];
             email: string;
@@ -1693,7 +1828,7 @@ export interface components {
              *     to; send-to-contact answers 409), null otherwise.
              * @enum {string|null}
              */
-            suppressionReason: "UNSUBSCRIBE" | "HARD_BOUNCE" | "COMPLAINT" | "SOFT_BOUNCE" | "MEMBER" | null;
+            suppressionReason: "UNSUBSCRIBE" | "HARD_BOUNCE" | "COMPLAINT" | "SOFT_BOUNCE" | "MEMBER" | "ERASED" | null;
         };
         EmailPerformanceList: {
             items: components["schemas"]["EmailPerformanceRow"][];
@@ -1741,16 +1876,233 @@ export interface components {
             }[];
         };
         /**
+         * @description A contact's field values by field key (an addition, issue 24): TEXT a string, NUMBER a number, DATE
+         *     'YYYY-MM-DD', YES_NO a boolean, CHOICE one of the field's options. A blank value is absent.
+         */
+        FieldValues: {
+            [key: string]: string | number | boolean;
+        };
+        /** @description New values by field key; null (or '') clears a value. A string is read as a person writes it. */
+        FieldValueChanges: {
+            [key: string]: (string | null) | number | boolean;
+        };
+        /** @description One contact, as its drawer shows it (an addition, issue 24) */
+        ContactDetail: {
+            id: components["schemas"]["Id"];
+            audienceId: components["schemas"]["Id"];
+            email: string;
+            /** @description Present means the contact is invalid and never sent to */
+            errorMessage: string | null;
+            data: components["schemas"]["FieldValues"];
+            /** @description The audience's fields, in order */
+            fields: components["schemas"]["AudienceField"][];
+            consent: components["schemas"]["ConsentEvent"][];
+            /** @description The newest campaigns the contact was sent (50 at most), with their outcomes */
+            mails: components["schemas"]["PersonMail"][];
+            totalMails: number;
+            suppression: components["schemas"]["PersonSuppression"];
+        };
+        ContactChange: {
+            email?: components["schemas"]["ContactAddress"];
+            data?: components["schemas"]["FieldValueChanges"];
+            /** @description The person gave consent again (for a new address that was erased) */
+            freshConsent?: boolean;
+        };
+        NewContact: {
+            email: components["schemas"]["ContactAddress"];
+            data?: components["schemas"]["FieldValueChanges"];
+            /** @description The person gave consent again (for an address that was erased) */
+            freshConsent?: boolean;
+        };
+        ContactAddress: string;
+        /** @description An address as typed; spaces around it are ignored. Any text is taken (a contact's invalid address too). */
+        PersonAddress: string;
+        /** @description Opens or clicks, people's and machines' apart (the hidden link's hits are evidence, not clicks) */
+        PersonHits: {
+            people: number;
+            machines: number;
+        };
+        PersonContact: {
+            audienceId: components["schemas"]["Id"];
+            audienceName: string;
+            contactId: components["schemas"]["Id"];
+            /** @description The address as the audience holds it */
+            email: string;
+            errorMessage: string | null;
+            data: components["schemas"]["FieldValues"];
+            /**
+             * Format: date-time
+             * @description When the import that brought it in finished, or it was added by hand
+             */
+            importedAt: string;
+            /** @description The member who imported it or added it, when recorded */
+            importedBy: string | null;
+            /** @enum {string} */
+            addedHow: "import" | "hand";
+        };
+        PersonMail: {
+            id: components["schemas"]["Id"];
+            campaignId: components["schemas"]["Id"];
+            campaignName: string;
+            subject: string | null;
+            status: components["schemas"]["SendStatus"];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            sentAt: string | null;
+            /** @enum {string|null} */
+            bounceType: "HARD" | "SOFT" | null;
+            /** Format: date-time */
+            bounceTime: string | null;
+            complaintType: string | null;
+            /** Format: date-time */
+            complaintTime: string | null;
+            opens: components["schemas"]["PersonHits"];
+            clicks: components["schemas"]["PersonHits"];
+        };
+        PersonSuppression: {
+            reason: components["schemas"]["SuppressionReason"];
+            /** Format: date-time */
+            createdAt: string;
+            campaignId: components["schemas"]["NullableId"];
+            campaignName: string | null;
+            addedBy: string | null;
+        } | null;
+        /**
+         * @description How the address came to be mailed. Until sign-up forms exist (they add their own kinds), the import that
+         *     brought it into an audience: who queued it and when it finished, as the activity log recorded them (the
+         *     audience's creation when the log has been swept).
+         */
+        ConsentEvent: {
+            /**
+             * @description import: brought in by an import; hand: added by a member
+             * @enum {string}
+             */
+            kind: "import" | "hand";
+            /** Format: date-time */
+            at: string;
+            by: string | null;
+            audienceId: components["schemas"]["Id"];
+            audienceName: string;
+        };
+        Person: {
+            /** @description The address searched for, folded as every comparison folds it */
+            email: string;
+            /**
+             * Format: date-time
+             * @description When it was erased, if it was
+             */
+            erasedAt: string | null;
+            audiences: components["schemas"]["PersonContact"][];
+            /** @description The newest mails to the address */
+            mails: components["schemas"]["PersonMail"][];
+            totalMails: number;
+            opens: components["schemas"]["PersonHits"];
+            clicks: components["schemas"]["PersonHits"];
+            suppression: components["schemas"]["PersonSuppression"];
+            consent: components["schemas"]["ConsentEvent"][];
+        };
+        PersonExportMail: components["schemas"]["PersonMail"] & {
+            /** @description The address the mail went to, as written on it */
+            email: string;
+            fromEmail: string | null;
+            bounceMessage: string | null;
+            errorMessage: string | null;
+            /** Format: date-time */
+            openedAt: string | null;
+            /** Format: date-time */
+            clickedAt: string | null;
+            /** Format: date-time */
+            humanOpenedAt: string | null;
+            /** Format: date-time */
+            humanClickedAt: string | null;
+        };
+        PersonHit: {
+            mailId: components["schemas"]["Id"];
+            /** @enum {string} */
+            kind: "OPEN" | "CLICK";
+            /** Format: date-time */
+            at: string;
+            /** @description The link followed (a click) */
+            link: string | null;
+            byPerson: boolean;
+            /** @description Why it is a machine's (MachineReason) */
+            machineReason: string | null;
+            userAgent: string | null;
+            clientIp: string | null;
+        };
+        PersonSuppressionRemoval: {
+            reason: components["schemas"]["SuppressionReason"];
+            /** Format: date-time */
+            suppressedAt: string;
+            /** Format: date-time */
+            removedAt: string;
+            removedBy: string;
+            campaignId: components["schemas"]["NullableId"];
+        };
+        PersonActivity: {
+            /** Format: date-time */
+            at: string;
+            kind: components["schemas"]["ActivityKind"];
+            objectType: components["schemas"]["ActivityObjectType"];
+            objectId: components["schemas"]["NullableId"];
+            objectName: string | null;
+            details: {
+                [key: string]: unknown;
+            };
+        };
+        PersonExport: {
+            /** Format: date-time */
+            exportedAt: string;
+            email: string;
+            /** Format: date-time */
+            erasedAt: string | null;
+            audiences: components["schemas"]["PersonContact"][];
+            /** @description Every mail to the address, newest first */
+            mails: components["schemas"]["PersonExportMail"][];
+            /** @description Every open and click on those mails, oldest first */
+            hits: components["schemas"]["PersonHit"][];
+            suppression: components["schemas"]["PersonSuppression"];
+            suppressionRemovals: components["schemas"]["PersonSuppressionRemoval"][];
+            consent: components["schemas"]["ConsentEvent"][];
+            /** @description The activity log's entries that name the address (a recipient's unsubscribe, a removal, an export) */
+            activity: components["schemas"]["PersonActivity"][];
+        };
+        PersonErasure: {
+            /** @description What stands for the address from now on (`erased:`, a hash, the domain) */
+            erasedKey: string;
+            /** Format: date-time */
+            erasedAt: string;
+            /** @description Contacts deleted */
+            contacts: number;
+            /** @description Audiences they were in */
+            audiences: number;
+            /** @description Mails whose address became the key */
+            mails: number;
+            /** @description Opens and clicks on them, kept without client address and agent */
+            hits: number;
+            /** @description Activity entries that named the address and now name the key */
+            activityEntries: number;
+        };
+        /**
          * @description What was done. Import outcomes are recorded by the worker under the member who queued the import.
          *     `edit` is a save of a template's or a draft campaign's content (a template's autosaves by one member
          *     within five minutes are one entry; a campaign's lists the fields it changed in `details.fields`).
          *     `unsubscribe` is a recipient's unsubscribe from a campaign's mail: its `memberEmail` is the
          *     recipient's address (the one who acted), and only the first unsubscribe of an address is recorded.
+         *     `erase` (an addition, issue 24) is a person's erasure: its object is the person, named by the erased key.
+         *     `contact-add`, `contact-edit` and `contact-delete` (additions, issue 24) are a member's change to one contact:
+         *     their object is the audience; `details.contactId` names the contact and `details.fields` the fields an edit
+         *     changed, never an address or a value.
          * @enum {string}
          */
-        ActivityKind: "create" | "rename" | "delete" | "import" | "import-finished" | "import-failed" | "export" | "send" | "schedule" | "unschedule" | "continue" | "retry-all-failed" | "retry-job" | "resend-unconfirmed" | "send-to-not-sent" | "send-to-contact" | "test-send" | "follow-up" | "suppression-add" | "suppression-remove" | "edit" | "unsubscribe" | "field-add" | "field-change" | "field-remove";
-        /** @enum {string} */
-        ActivityObjectType: "audience" | "template" | "campaign" | "suppression";
+        ActivityKind: "create" | "rename" | "delete" | "import" | "import-finished" | "import-failed" | "export" | "send" | "schedule" | "unschedule" | "continue" | "retry-all-failed" | "retry-job" | "resend-unconfirmed" | "send-to-not-sent" | "send-to-contact" | "test-send" | "follow-up" | "suppression-add" | "suppression-remove" | "edit" | "unsubscribe" | "field-add" | "field-change" | "field-remove" | "erase" | "contact-add" | "contact-edit" | "contact-delete";
+        /**
+         * @description `person` (an addition, issue 24): one address across audiences; an `export` of one names the address, an
+         *     `erase` names its erased key, never the address.
+         * @enum {string}
+         */
+        ActivityObjectType: "audience" | "template" | "campaign" | "suppression" | "person";
         ActivityEntry: {
             /** Format: int64 */
             id: number;
@@ -1998,6 +2350,13 @@ export interface components {
         EmailPerformanceHumanClicked: boolean;
         /** @description An addition to the spec, as humanClicked for opens. */
         EmailPerformanceHumanOpened: boolean;
+        /** @description A contact of the audience {id} */
+        ContactId: components["schemas"]["Id"];
+        /**
+         * @description The address, as typed (matched exactly, whatever its case)
+         * @example ann.person@example.net
+         */
+        PersonEmail: components["schemas"]["PersonAddress"];
     };
     requestBodies: never;
     headers: {
@@ -2321,6 +2680,129 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    addContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewContact"];
+            };
+        };
+        responses: {
+            /** @description Added */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                /** @description A contact of the audience {id} */
+                contactId: components["parameters"]["ContactId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The contact */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deleteContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                /** @description A contact of the audience {id} */
+                contactId: components["parameters"]["ContactId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Error"];
+        };
+    };
+    updateContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                /** @description A contact of the audience {id} */
+                contactId: components["parameters"]["ContactId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContactChange"];
+            };
+        };
+        responses: {
+            /** @description The contact as changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             default: components["responses"]["Error"];
         };
     };
@@ -3655,6 +4137,98 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Error"];
+        };
+    };
+    findPerson: {
+        parameters: {
+            query: {
+                /**
+                 * @description The address, as typed (matched exactly, whatever its case)
+                 * @example ann.person@example.net
+                 */
+                email: components["parameters"]["PersonEmail"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What is held about the address */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Person"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    exportPerson: {
+        parameters: {
+            query: {
+                /**
+                 * @description The address, as typed (matched exactly, whatever its case)
+                 * @example ann.person@example.net
+                 */
+                email: components["parameters"]["PersonEmail"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The JSON file; its name is in Content-Disposition */
+            200: {
+                headers: {
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PersonExport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    erasePerson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: components["schemas"]["PersonAddress"];
+                };
+            };
+        };
+        responses: {
+            /** @description Erased; what went */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PersonErasure"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             default: components["responses"]["Error"];
         };

@@ -81,10 +81,12 @@ export interface ExtraArea {
 
 /**
  * Areas hosted by a remote at an extra path (additions to the spec): the activity log is read like a
- * report, so the reports remote serves it at /activity. No new remote, stack server or manifest.
+ * report, so the reports remote serves it at /activity; one person across audiences (issue 24) is the
+ * audiences remote's, at /people. No new remote, stack server or manifest.
  */
 export const EXTRA_AREAS = {
   activity: { remote: 'reports', basePath: '/activity', title: 'Activity', navLabel: 'Activity' },
+  people: { remote: 'audiences', basePath: '/people', title: 'People', navLabel: 'People' },
 } as const satisfies Record<string, ExtraArea>;
 
 /** Drawer entries below a remote's own entry: a screen of that remote at a path under its base path. */

@@ -1,6 +1,6 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 
-export type SuppressionReason = 'HARD_BOUNCE' | 'COMPLAINT' | 'UNSUBSCRIBE' | 'SOFT_BOUNCE' | 'MEMBER';
+export type SuppressionReason = 'HARD_BOUNCE' | 'COMPLAINT' | 'UNSUBSCRIBE' | 'SOFT_BOUNCE' | 'MEMBER' | 'ERASED';
 
 /** An address the organisation never mails again. */
 export class Suppression extends Model<InferAttributes<Suppression>, InferCreationAttributes<Suppression>> {
@@ -13,6 +13,8 @@ export class Suppression extends Model<InferAttributes<Suppression>, InferCreati
   /** The member who added the address (reason MEMBER). */
   declare addedByEmail: CreationOptional<string | null>;
   declare createdAt: CreationOptional<Date>;
+  /** An ERASED row's reason before the erasure, if it had one (migration 0022): a report's unsubscribes still count it. */
+  declare reasonBeforeErasure: CreationOptional<Exclude<SuppressionReason, 'ERASED'> | null>;
 
   static initModel(sequelize: Sequelize): typeof Suppression {
     // init() binds a class to one Sequelize instance; a subclass per instance lets several coexist (tests).
@@ -25,6 +27,7 @@ export class Suppression extends Model<InferAttributes<Suppression>, InferCreati
         addedByEmail: { type: DataTypes.TEXT, allowNull: true },
         campaignId: { type: DataTypes.BIGINT, allowNull: true },
         createdAt: { type: DataTypes.DATE, allowNull: false },
+        reasonBeforeErasure: { type: DataTypes.TEXT, allowNull: true },
       },
       {
         sequelize,

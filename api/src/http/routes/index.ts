@@ -9,7 +9,9 @@ import { activityRouter } from './activity.js';
 import { audiencesRouter } from './audiences.js';
 import { campaignsRouter } from './campaigns.js';
 import { fieldsRouter } from './fields.js';
+import { contactsRouter } from './contacts.js';
 import { healthRouter } from './health.js';
+import { peopleRouter } from './people.js';
 import { quotaRouter } from './quota.js';
 import { reportsRouter } from './reports.js';
 import { suppressionsRouter } from './suppressions.js';
@@ -27,6 +29,7 @@ export function routes(deps: AppDeps): Router {
   // ---- feature routers: one line per feature ----
   router.use(audiencesRouter(deps));
   router.use(fieldsRouter(deps));
+  router.use(contactsRouter(deps));
   router.use(campaignsRouter(deps));
   router.use(reportsRouter(deps));
   router.use(suppressionsRouter(deps));
@@ -36,6 +39,7 @@ export function routes(deps: AppDeps): Router {
   router.use(activityRouter(deps));
   router.use(formsRouter(deps));
   router.use(subscribeRouter(deps));
+  router.use(peopleRouter(deps));
 
   return router;
 }

@@ -8,6 +8,7 @@ import { Op } from 'sequelize';
 import type { Database, Tx } from '../../db/database.js';
 import { offsetOf, type PageQuery } from '../paging.js';
 import { REACHED_SINCE_FROZEN } from '../sending/dispatch-repository.js';
+import { suppressionReasonOf } from '../suppressions/erased.js';
 
 /**
  * The jobs of a campaign that count as mailed for its follow-ups: those SES accepted (a bounce keeps
@@ -89,7 +90,7 @@ export function followUpRepository(db: Database) {
       const first = offsetOf(query) + 1;
       const { rows } = await db.query<Contact>(
         `SELECT c.id, c.email, c.error_message AS "errorMessage", c.data,
-                (SELECT s.reason FROM suppressions s WHERE s.email_lower = address_key(c.email)) AS "suppressionReason"
+                ${suppressionReasonOf('c.email')} AS "suppressionReason"
            FROM follow_up_recipients r JOIN contacts c ON c.id = r.contact_id
           WHERE r.campaign_id = $1 AND r.seq BETWEEN $2 AND $3
           ORDER BY r.seq`,

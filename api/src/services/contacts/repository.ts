@@ -7,14 +7,15 @@
  *   no row is counted per request.
  * - Email filter (a case-insensitive substring): exact whatever the number of matches. The search's
  *   matching contacts are read once into a SearchIndex (search-index.ts: their numbers in the file and
- *   whether each has an error), kept while the audience's contacts stay as they are (an audience takes
- *   one import and its contacts are never edited, so its number of contacts is in the key). The
+ *   whether each has an error), kept while the audience's contacts stay as they are (its number of
+ *   contacts and its updated_at, which a member's change to one contact bumps, are in the key). The
  *   trigram index on address_key(email) finds rare matches, a scan of the audience frequent ones; every page
  *   of either status is then a scan of the index's bytes and a read of the page's contacts by number.
  */
 import type { Contact } from '@mailroom/api-client';
 import type { Sql } from '../../db/database.js';
 import { countOf, pageOf, searchIndexOf, stateFilter, STATES, termKey, type SearchCache } from '../search-index.js';
+import { erasedAtOf, suppressionReasonOf } from '../suppressions/erased.js';
 
 /** A search index's state of a contact with an error; 0 for a valid one. */
 const HAS_ERROR = 1;
@@ -51,6 +52,7 @@ interface ContactRow {
   error_message: string | null;
   data: Record<string, string>;
   suppression_reason: Contact['suppressionReason'];
+  erased_at: Date | null;
 }
 
 const toItem = (row: ContactRow): ContactItem => ({
@@ -59,14 +61,17 @@ const toItem = (row: ContactRow): ContactItem => ({
   errorMessage: row.error_message,
   data: row.data,
   suppressionReason: row.suppression_reason,
+  // Only on an erased address imported again: every other contact reads as before.
+  ...(row.erased_at ? { erasedAt: row.erased_at.toISOString() } : {}),
 });
 
 /**
  * A page's columns: with the reason its address is suppressed for (an addition to the spec: the list
- * shows an unsubscribed contact as suppressed, not as valid), one probe of the suppressions' key per row.
+ * shows an unsubscribed contact as suppressed, not as valid), probes of the suppressions' key per row; an
+ * address erased before (services/people) is flagged with the date, as a later import of it must be.
  */
 const CONTACT_COLUMNS = `id, email, error_message, data,
-  (SELECT s.reason FROM suppressions s WHERE s.email_lower = address_key(email)) AS suppression_reason`;
+  ${suppressionReasonOf('email')} AS suppression_reason, ${erasedAtOf('email')} AS erased_at`;
 
 /** LIKE wildcards in a search term are searched for literally. */
 export function likeContains(term: string): string {
@@ -102,7 +107,10 @@ export async function findContactPage(
   }
 
   if (audience.numberOfContacts === 0) return { items: [], totalItems: 0 };
-  const index = await searches.get(`${audience.id}|${audience.numberOfContacts}|${termKey(term)}`, async () => {
+  // A member's change to one contact bumps the audience's updated_at (numbering-repository.ts): an index
+  // of contacts' numbers made before it may point at other contacts now.
+  const { rows: version } = await db.query<{ v: string }>(`SELECT updated_at::text AS v FROM audiences WHERE id = $1`, [audience.id]);
+  const index = await searches.get(`${audience.id}|${audience.numberOfContacts}|${version[0]?.v ?? ''}|${termKey(term)}`, async () => {
     const { rows } = await db.query<{ bytes: Buffer | null }>(
       `SELECT string_agg(int8send(seq::bigint * ${STATES} + CASE WHEN error_message IS NULL THEN 0 ELSE ${HAS_ERROR} END), ''::bytea) AS bytes
          FROM contacts WHERE audience_id = $1 AND address_key(email) LIKE address_key($2)`,

@@ -1,10 +1,11 @@
 /**
  * Turns CSV records into contact rows, in PostgreSQL COPY text format, for one import.
  *
- * Numbering: an audience receives contacts once (an import needs an audience without a source) and
- * contacts are never edited one by one, so the import numbers them densely: `seq` over all rows in
+ * Numbering: an audience receives one import, into an empty audience (no source, no contact added by
+ * hand), so the import numbers its rows densely from 1: `seq` over all rows in
  * file order, `valid_seq` over the valid ones, `error_seq` over those with an error. A page is then
- * a range of one of those numbers (see repository.ts), O(page size) even for the last page.
+ * a range of one of those numbers (see repository.ts), O(page size) even for the last page. A member's
+ * change to one contact (an addition, a deletion, an erasure) keeps them dense: contacts/numbering-repository.ts.
  */
 import { fileColumnNames, isEmailColumnName, parseFieldValue, type FieldRule } from '@mailroom/api-client/fields';
 import { INVALID_EMAIL, isValidEmail, MISSING_EMAIL, unsendableReason } from '../contacts/email.js';

@@ -87,7 +87,8 @@ export function createImportService({ db, queue, spool, importSettings, logger }
         const mapping = parseMapping(mappingText, importSettings.maxColumns);
         const audience = await audiences.find(audienceId);
         if (!audience) throw new DomainError('not-found', AUDIENCE_NOT_FOUND);
-        if (audience.source !== null) throw new DomainError('conflict', ALREADY_HAS_SOURCE);
+        // An import numbers its contacts from 1: an audience given contacts by hand takes none (docs/decisions).
+        if (audience.source !== null || audience.numberOfContacts > 0) throw new DomainError('conflict', ALREADY_HAS_SOURCE);
         if (audience.isImporting) throw new DomainError('conflict', IMPORT_RUNNING);
 
         if (source === 'CSV') {

@@ -29,7 +29,8 @@ export function importRepository(db: Database) {
     transaction: <T>(work: (tx: Tx) => Promise<T>): Promise<T> => db.transaction(work),
 
     /**
-     * Sets isImporting when the audience can take an import (live, no source, none running), holding
+     * Sets isImporting when the audience can take an import (live, no source, no contact added by hand,
+     * none running; a hand's addition holds the audience row, so it commits before or sees the claim), holding
      * the audience's lock to the end of the transaction: an importer handed the message before the
      * commit waits for it, then sees the claim.
      */
@@ -37,7 +38,7 @@ export function importRepository(db: Database) {
       await lockAudience(tx, audienceId);
       const [count] = await db.models.Audience.update(
         { isImporting: true, importErrorMessage: null, importStartedAt: new Date() },
-        { where: { id: audienceId, deletedAt: null, source: null, isImporting: false }, transaction: tx.transaction },
+        { where: { id: audienceId, deletedAt: null, source: null, numberOfContacts: 0, isImporting: false }, transaction: tx.transaction },
       );
       return count === 1;
     },

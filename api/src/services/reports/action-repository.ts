@@ -4,6 +4,7 @@
  */
 import type { Sql } from '../../db/database.js';
 import type { CampaignStatus } from '../../db/models/index.js';
+import { isSuppressed } from '../suppressions/erased.js';
 
 export function actionRepository(db: Sql) {
   return {
@@ -37,7 +38,7 @@ export function actionRepository(db: Sql) {
     async contactForSend(campaignId: number, audienceId: number, contactId: number, followUp: boolean) {
       const { rows } = await db.query<{ valid: boolean; suppressed: boolean; hasJob: boolean; recipient: boolean }>(
         `SELECT c.error_message IS NULL AS valid,
-                EXISTS (SELECT 1 FROM suppressions s WHERE s.email_lower = address_key(c.email)) AS suppressed,
+                ${isSuppressed('c.email')} AS suppressed,
                 EXISTS (SELECT 1 FROM campaign_jobs j WHERE j.campaign_id = $1 AND j.contact_id = c.id) AS "hasJob",
                 NOT $4::boolean OR EXISTS (SELECT 1 FROM follow_up_recipients r WHERE r.campaign_id = $1 AND r.contact_id = c.id) AS recipient
            FROM contacts c WHERE c.id = $3 AND c.audience_id = $2`,

@@ -34,7 +34,9 @@ export function outcomeRepository(db: Sql) {
                        coalesce(sum(jobs) FILTER (WHERE status = 'UNKNOWN'), 0)::bigint AS unknown
                   FROM campaign_job_counts WHERE campaign_id = c.id) k
           CROSS JOIN LATERAL (SELECT coalesce(sum(complaints), 0)::bigint AS complaints FROM campaign_domain_counts WHERE campaign_id = c.id) d
-          CROSS JOIN LATERAL (SELECT count(*) AS unsubscribed FROM suppressions WHERE campaign_id = c.id AND reason = 'UNSUBSCRIBE') u
+          -- An erased person's unsubscribe still counts (migration 0022): its row keeps the reason it had.
+          CROSS JOIN LATERAL (SELECT count(*) AS unsubscribed FROM suppressions
+                               WHERE campaign_id = c.id AND (reason = 'UNSUBSCRIBE' OR reason_before_erasure = 'UNSUBSCRIBE')) u
           WHERE c.id = $1`,
         [campaignId],
       );

@@ -19,6 +19,7 @@
  */
 import type { Sql, Tx } from '../../db/database.js';
 import { likeContains } from '../contacts/repository.js';
+import { erasedMail } from '../suppressions/erased.js';
 import {
   contactSource,
   jobConditions,
@@ -131,7 +132,8 @@ export function recipientPageRepository(db: Sql) {
         `SELECT c.status, a.id AS "audienceId",
                 coalesce(a.number_of_contacts - a.number_of_contacts_with_errors, 0) AS "validContacts",
                 c.follow_up_recipients IS NOT NULL AS "followUp", coalesce(c.follow_up_count, 0) AS recipients,
-                k.jobs, k.matching AS "matchingJobs", k."jobsVersion"
+                k.jobs, k.matching AS "matchingJobs", k."jobsVersion",
+                (SELECT count(*)::int FROM campaign_jobs e WHERE e.campaign_id = c.id AND ${erasedMail('e.email')}) AS "erasedJobs"
            FROM campaigns c
            LEFT JOIN audiences a ON a.id = c.audience_id AND a.deleted_at IS NULL
           CROSS JOIN LATERAL (
@@ -154,7 +156,7 @@ export function recipientPageRepository(db: Sql) {
       if (filters.email) return undefined;
       if (!notSent(filters)) return scope.matchingJobs;
       if (scope.audienceId === null || !notSentCanMatch(filters)) return 0;
-      return Math.max(0, (scope.followUp ? scope.recipients : scope.validContacts) - scope.jobs);
+      return Math.max(0, scope.followUp ? scope.recipients - scope.jobs : scope.validContacts - (scope.jobs - scope.erasedJobs));
     },
 
     /** Rows of a window (see pageWindow), in display order. */

@@ -15,6 +15,7 @@ import type { BounceType, EmailPerformanceRow, MachineReason, SendStatus, Suppre
 import { MACHINE_REASON_LABELS } from '@mailroom/api-client/labels';
 import type { Sql } from '../../db/database.js';
 import type { CampaignStatus } from '../../db/models/index.js';
+import { suppressionReasonOf } from '../suppressions/erased.js';
 
 export type { EmailPerformanceRow };
 
@@ -43,6 +44,8 @@ export interface ReportScope {
   recipients: number;
   /** Jobs of the campaign, and those matching the filters but the address. */
   jobs: number;
+  /** Jobs to an erased address (migration 0022): their contact is not among the valid contacts any more. */
+  erasedJobs: number;
   matchingJobs: number;
   /**
    * Changes whenever a job of the campaign is created or changes a state the filters read: the
@@ -136,7 +139,8 @@ export async function withSuppressions(sql: Sql, rows: EmailPerformanceRow[]): P
   const emails = [...new Set(rows.filter((row) => row.status === 'NOT_SENT' && row.email !== null).map((row) => row.email!))];
   if (emails.length === 0) return rows;
   const { rows: found } = await sql.query<{ email: string; reason: SuppressionReason }>(
-    `SELECT e.email, s.reason FROM unnest($1::text[]) AS e(email) JOIN suppressions s ON s.email_lower = address_key(e.email)`,
+    `SELECT email, reason FROM (SELECT e.email, ${suppressionReasonOf('e.email')} AS reason FROM unnest($1::text[]) AS e(email)) f
+      WHERE reason IS NOT NULL`,
     [emails],
   );
   if (found.length === 0) return rows;

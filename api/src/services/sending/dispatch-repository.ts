@@ -8,6 +8,7 @@
 import type { Database, Tx } from '../../db/database.js';
 import type { CampaignStatus } from '../../db/models/index.js';
 import type { SnapshotLink } from '../../mail/links.js';
+import { erasedMail, isSuppressed } from '../suppressions/erased.js';
 
 export interface NewJobs {
   /**
@@ -42,7 +43,8 @@ export interface CreatedJobs {
 /** Queued job ids are read and published this many at a time: a million-job send never holds them all. */
 export const ID_PAGE = 50_000;
 
-const SUPPRESSED = 'EXISTS (SELECT 1 FROM suppressions s WHERE s.email_lower = address_key(c.email))';
+/** Suppressed, an erased address included (suppressions/erased.ts). */
+const SUPPRESSED = isSuppressed('c.email');
 
 /**
  * FROM and WHERE of the recipients (alias r) of the follow-up $1 whom its original has reached as a
@@ -157,7 +159,10 @@ export function dispatchRepository(db: Database) {
       await db.query('ANALYZE campaign_jobs');
     },
 
-    /** Puts FAILED jobs, or long-unconfirmed UNKNOWN ones, back in the queue; their ids and how many had FAILED. */
+    /**
+     * Puts FAILED jobs, or long-unconfirmed UNKNOWN ones, back in the queue; their ids and how many had FAILED.
+     * A mail whose address was erased keeps only a hash of it: it is never queued again.
+     */
     async requeue(tx: Tx, campaignId: number, requeue: Requeue): Promise<{ ids: number[]; failed: number }> {
       const [where, params] =
         requeue === 'failed'
@@ -170,7 +175,7 @@ export function dispatchRepository(db: Database) {
               ];
       const { rows } = await tx.query<{ id: number }>(
         `UPDATE campaign_jobs SET status = 'QUEUED', error_message = NULL, claimed_at = NULL, claim_token = NULL, not_before = NULL, updated_at = now()
-          WHERE campaign_id = $1 AND ${where}
+          WHERE campaign_id = $1 AND ${where} AND NOT ${erasedMail('email')}
           RETURNING id`,
         params,
       );

@@ -6,6 +6,7 @@
 import { Op } from 'sequelize';
 import type { Database, Tx } from '../../db/database.js';
 import type { BounceType, SuppressionReason } from '../../db/models/index.js';
+import { erasedMail, isErased } from '../suppressions/erased.js';
 
 export function sesEventRepository(db: Database) {
   const { CampaignJob: Jobs } = db.models;
@@ -50,12 +51,19 @@ export function sesEventRepository(db: Database) {
       return suppressed;
     },
 
+    /**
+     * Records a bounce on the job. SES's message names the recipient, so a mail whose address was
+     * erased since (its address is then the erased key) keeps the bounce's type and time, not its message.
+     */
     async bounced(tx: Tx, sesMessageId: string, bounce: { type: BounceType; message: string; time: Date }): Promise<number | undefined> {
-      const [, jobs] = await Jobs.update(
-        { bounceType: bounce.type, bounceMessage: bounce.message, bounceTime: bounce.time },
-        { where: { sesMessageId }, returning: true, transaction: tx.transaction },
+      const { rows } = await tx.query<{ campaign_id: number }>(
+        `UPDATE campaign_jobs
+            SET bounce_type = $2, bounce_message = CASE WHEN ${erasedMail('email')} THEN NULL ELSE $3 END, bounce_time = $4, updated_at = now()
+          WHERE ses_message_id = $1
+          RETURNING campaign_id`,
+        [sesMessageId, bounce.type, bounce.message, bounce.time],
       );
-      return jobs[0]?.campaignId;
+      return rows[0]?.campaign_id;
     },
 
     async complained(tx: Tx, sesMessageId: string, complaint: { type: string; time: Date }): Promise<number | undefined> {
@@ -104,13 +112,14 @@ export function sesEventRepository(db: Database) {
 
     /**
      * Adds addresses to the suppressions, keyed by address_key (migration 0017) as every comparison
-     * is; an address already there keeps its first reason.
+     * is; an address already there keeps its first reason. An erased address (an event for a mail sent
+     * before the erasure) is not stored again: its erased key suppresses it already.
      */
     async suppress(tx: Tx, emails: string[], reason: SuppressionReason, campaignId: number | null): Promise<void> {
       if (emails.length === 0) return;
       await tx.query(
         `INSERT INTO suppressions (email_lower, reason, campaign_id)
-         SELECT DISTINCT address_key(e), $2::text, $3::bigint FROM unnest($1::text[]) e
+         SELECT DISTINCT address_key(e), $2::text, $3::bigint FROM unnest($1::text[]) e WHERE NOT ${isErased('e')}
          ON CONFLICT (email_lower) DO NOTHING`,
         [emails, reason, campaignId],
       );

@@ -21,13 +21,21 @@ import type { Readable } from 'node:stream';
 import { to as copyTo } from 'pg-copy-streams';
 import type { Database, Sql, Tx } from '../../db/database.js';
 import { likeContains } from '../contacts/repository.js';
+import { ANY_ERASED, isErased } from './erased.js';
 import { csvCell } from '../contacts/export.js';
 import { keysetPageOf, searchIndexOf, stateFilter, STATES, termKey, type KeysetCursor, type SearchCache } from '../search-index.js';
 
 export type { SuppressionReason };
 
 /** Every reason, in the order of the search index's state byte (and of the filter's menu). */
-export const SUPPRESSION_REASONS: readonly SuppressionReason[] = ['UNSUBSCRIBE', 'HARD_BOUNCE', 'COMPLAINT', 'SOFT_BOUNCE', 'MEMBER'];
+export const SUPPRESSION_REASONS: readonly SuppressionReason[] = [
+  'UNSUBSCRIBE',
+  'HARD_BOUNCE',
+  'COMPLAINT',
+  'SOFT_BOUNCE',
+  'MEMBER',
+  'ERASED',
+];
 
 export interface SuppressionListQuery extends KeysetCursor {
   limit: number;
@@ -197,12 +205,15 @@ export function suppressionRepository(db: Database) {
       );
     },
 
-    /** Adds a member's addresses (keyed by address_key) with the reason MEMBER; resolves with how many were new. */
+    /**
+     * Adds a member's addresses (keyed by address_key) with the reason MEMBER; resolves with how many were
+     * new. An erased address is suppressed already, by its erased key: it is not stored again.
+     */
     async addByMember(tx: Tx, emails: string[], memberEmail: string | null): Promise<number> {
       if (emails.length === 0) return 0;
       const { rowCount } = await tx.query(
         `INSERT INTO suppressions (email_lower, reason, added_by_email)
-         SELECT DISTINCT address_key(e), 'MEMBER', $2::text FROM unnest($1::text[]) e
+         SELECT DISTINCT address_key(e), 'MEMBER', $2::text FROM unnest($1::text[]) e WHERE NOT ${isErased('e')}
          ON CONFLICT (email_lower) DO NOTHING`,
         [emails, memberEmail],
       );
@@ -275,14 +286,22 @@ export function suppressionRepository(db: Database) {
         );
         const bySuppression = (size[0]?.suppressions ?? 0) <= validContacts;
         const { rows } = await tx.query<SuppressedContacts>(
-          bySuppression
-            ? `SELECT ${COUNTS} FROM suppressions s
-                 CROSS JOIN LATERAL (
-                   SELECT 1 FROM contacts c
-                    WHERE c.audience_id = $1 AND address_key(c.email) = s.email_lower AND c.valid_seq IS NOT NULL ${noJob}
-                   OFFSET 0) found`
-            : `SELECT ${COUNTS} FROM contacts c JOIN suppressions s ON s.email_lower = address_key(c.email)
-                WHERE c.audience_id = $1 AND c.valid_seq IS NOT NULL ${noJob}`,
+          `SELECT ${COUNTS} FROM (${
+            bySuppression
+              ? `SELECT s.reason FROM suppressions s
+                   CROSS JOIN LATERAL (
+                     SELECT 1 FROM contacts c
+                      WHERE c.audience_id = $1 AND address_key(c.email) = s.email_lower AND c.valid_seq IS NOT NULL ${noJob}
+                     OFFSET 0) found`
+              : `SELECT s.reason FROM contacts c JOIN suppressions s ON s.email_lower = address_key(c.email)
+                  WHERE c.audience_id = $1 AND c.valid_seq IS NOT NULL ${noJob}`
+          }
+           -- Erased addresses imported again: only their hash is on the list, so every contact is hashed,
+           -- once the organisation has erased anyone (a one-time filter otherwise: no scan).
+           UNION ALL
+           SELECT 'ERASED' FROM contacts c
+            WHERE ${ANY_ERASED} AND c.audience_id = $1 AND c.valid_seq IS NOT NULL ${noJob} AND ${isErased('c.email')}
+              AND NOT EXISTS (SELECT 1 FROM suppressions s WHERE s.email_lower = address_key(c.email))) suppressed`,
           params,
         );
         return rows[0]!;

@@ -20,6 +20,9 @@ import { suppressionRepository, type SuppressionListPage, type SuppressionListQu
 export const MAX_REPORTED_LINES = 1000;
 export const COMPLAINT_NEEDS_CONFIRMATION =
   'This address complained about your mail. Confirm again to remove it: mailing it again can harm your sending reputation.';
+/** An erased person may be mailed again only with their fresh consent (the sign-up issue), never by a member's removal. */
+export const ERASED_STAYS =
+  'This person asked for their data to be erased: only a hash of the address is kept, so that it is never mailed again. It can be mailed again only when the person gives their consent afresh.';
 export const UNSUBSCRIBE_NEEDS_CONFIRMATION =
   'This person unsubscribed: they asked not to receive your mail. Remove the address only if they have since asked to receive it again, and confirm that they did.';
 
@@ -98,6 +101,7 @@ export function createSuppressionService({ db, activityLog, limits }: Suppressio
       await db.transaction(async (tx) => {
         const suppression = await repo.lockForRemoval(tx, id);
         if (!suppression) throw new DomainError('not-found', 'This address is not suppressed (any more).');
+        if (suppression.reason === 'ERASED') throw new DomainError('conflict', ERASED_STAYS);
         if (suppression.reason === 'COMPLAINT' && !confirmed.complaint) throw new DomainError('conflict', COMPLAINT_NEEDS_CONFIRMATION);
         if (suppression.reason === 'UNSUBSCRIBE' && !confirmed.unsubscribe)
           throw new DomainError('conflict', UNSUBSCRIBE_NEEDS_CONFIRMATION);

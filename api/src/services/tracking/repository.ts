@@ -53,14 +53,15 @@ export function trackingRepository(db: Database) {
 
     /**
      * What the unsubscribe page says for a job: undefined for no such job; 'unsubscribed' when its
-     * address already asked not to be mailed (unsubscribed through any campaign's link, or complained);
+     * address already asked not to be mailed (unsubscribed through any campaign's link, complained, or was
+     * erased: the mail's address is then its erased key, which is on the list);
      * 'subscribed' otherwise (another reason leaves the address to a member's removal). The address is
      * folded as unsubscribe() below folds it, or a second visit would not find the first one's row.
      */
     async unsubscribeStatus(jobId: number): Promise<'subscribed' | 'unsubscribed' | undefined> {
       const { rows } = await db.query<{ unsubscribed: boolean }>(
         `SELECT EXISTS (SELECT 1 FROM suppressions s
-                         WHERE s.email_lower = address_key(j.email) AND s.reason IN ('UNSUBSCRIBE', 'COMPLAINT')) AS unsubscribed
+                         WHERE s.email_lower = address_key(j.email) AND s.reason IN ('UNSUBSCRIBE', 'COMPLAINT', 'ERASED')) AS unsubscribed
            FROM campaign_jobs j WHERE j.id = $1`,
         [jobId],
       );

@@ -23,6 +23,8 @@ import {
   MegaphoneRegular,
   PeopleAudienceFilled,
   PeopleAudienceRegular,
+  PersonSearchFilled,
+  PersonSearchRegular,
   bundleIcon,
   type FluentIcon,
 } from '@fluentui/react-icons';
@@ -47,6 +49,7 @@ const NAV_ICONS: Partial<Record<RemoteName, FluentIcon>> = {
 const PATH_ICONS: Record<string, FluentIcon> = {
   '/audiences/suppressions': bundleIcon(MailProhibitedFilled, MailProhibitedRegular),
   [EXTRA_AREAS.activity.basePath]: bundleIcon(HistoryFilled, HistoryRegular),
+  [EXTRA_AREAS.people.basePath]: bundleIcon(PersonSearchFilled, PersonSearchRegular),
 };
 
 interface NavEntry {

@@ -7,8 +7,9 @@ import { useExportContacts } from '../api/audiences';
 
 /**
  * Import Contacts (or 'Import in Progress...' while one runs), Export Contacts, and Fields (an addition: the
- * audience's typed fields, /audiences/{id}/fields). Import is offered only
- * while the audience has no source (docs/product.md, the screens and their states): an audience takes one import.
+ * audience's typed fields, /audiences/{id}/fields). Import is offered only while the audience has no source and no
+ * contact added by hand (docs/product.md, the screens and their states): an audience takes one import, into an empty
+ * audience.
  */
 export function AudienceOptionsMenu({ audience }: { audience: Audience }) {
   const { basePath, notify } = useRemote();
@@ -26,7 +27,7 @@ export function AudienceOptionsMenu({ audience }: { audience: Audience }) {
         <MenuList>
           {audience.isImporting ? (
             <MenuItem disabled>Import in Progress...</MenuItem>
-          ) : audience.source ? null : (
+          ) : audience.source || audience.numberOfContacts > 0 ? null : (
             <MenuItemLink
               icon={<ArrowUploadRegular />}
               href={importPath}

@@ -2,6 +2,7 @@ import { Tooltip, makeStyles, mergeClasses, tokens } from '@fluentui/react-compo
 import { CheckmarkCircleRegular, ErrorCircleRegular, ProhibitedRegular } from '@fluentui/react-icons';
 import type { Contact } from '@mailroom/api-client';
 import { suppressedLabel } from '@mailroom/api-client/labels';
+import { formatDateTime } from '@mailroom/ui';
 
 const useStyles = makeStyles({
   icon: { display: 'inline-flex', fontSize: '20px' },
@@ -19,7 +20,8 @@ const useStyles = makeStyles({
 /**
  * An error icon carrying the contact's error message (tooltip), or a success check. An addition to
  * the spec: a valid contact whose address is suppressed (unsubscribed, bounced, complained, added by a
- * member) is never sent to, so it reads 'Suppressed' with its reason, in words, instead of the check.
+ * member) is never sent to, so it reads 'Suppressed' with its reason, in words, instead of the check. An
+ * erased address imported again says when it was erased (issue 24).
  */
 export function ContactStatus({ contact }: { contact: Contact }) {
   const styles = useStyles();
@@ -36,7 +38,9 @@ export function ContactStatus({ contact }: { contact: Contact }) {
     return (
       <span className={styles.suppressed}>
         <ProhibitedRegular fontSize={20} aria-hidden />
-        {suppressedLabel(contact.suppressionReason)}
+        {contact.suppressionReason === 'ERASED' && contact.erasedAt
+          ? `${suppressedLabel('ERASED')}: this address was erased on ${formatDateTime(contact.erasedAt)}`
+          : suppressedLabel(contact.suppressionReason)}
       </span>
     );
   }

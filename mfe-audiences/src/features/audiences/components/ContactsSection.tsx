@@ -1,5 +1,5 @@
-import { Field, Input, Select, Title2, makeStyles, tokens } from '@fluentui/react-components';
-import { PeopleRegular, SearchRegular } from '@fluentui/react-icons';
+import { Button, Field, Input, Select, Title2, makeStyles, tokens } from '@fluentui/react-components';
+import { PersonAddRegular, PeopleRegular, SearchRegular } from '@fluentui/react-icons';
 import type { Audience } from '@mailroom/api-client';
 import {
   PagedTableFooter,
@@ -10,7 +10,9 @@ import {
   type EmptyStateProps,
   type PageSize,
 } from '@mailroom/ui';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
+import { AddContactDialog } from './contact/AddContactDialog';
+import { ContactDrawer } from './contact/ContactDrawer';
 import { MAX_PAGE_SIZE, useContacts } from '../api/audiences';
 import type { ContactListParams } from '../api/keys';
 import { ContactsTable } from './ContactsTable';
@@ -44,7 +46,11 @@ const useStyles = makeStyles({
 function emptyState(importing: boolean, filtered: boolean): EmptyStateProps {
   if (importing) return { icon: <PeopleRegular />, title: 'Contacts will appear here when the import finishes' };
   if (filtered) return { icon: <PeopleRegular />, title: 'No contacts match the filters' };
-  return { icon: <PeopleRegular />, title: 'No contacts yet', description: 'Import contacts from the Options menu.' };
+  return {
+    icon: <PeopleRegular />,
+    title: 'No contacts yet',
+    description: 'Import contacts from the Options menu, or add one with Add contact.',
+  };
 }
 
 export function ContactsSection({ audience }: { audience: Audience }) {
@@ -72,6 +78,16 @@ export function ContactsSection({ audience }: { audience: Audience }) {
   };
   const contacts = usePageInRange(useContacts(audience.id, params), { page, pageSize, allPageSize: limit, onPageChange: setPage });
   const filtered = appliedEmail !== '' || status !== 'all';
+  // The open drawer's contact, and what opened it: focus goes back there when it closes.
+  const [openContact, setOpenContact] = useState<number | undefined>(undefined);
+  const [adding, setAdding] = useState(false);
+  const opener = useRef<HTMLElement | null>(null);
+  const closeDrawer = () => {
+    setOpenContact(undefined);
+    const back = opener.current;
+    // After the drawer has gone (and its own focus restore), when the row is still on the page.
+    setTimeout(() => back?.isConnected && back.focus(), 0);
+  };
 
   return (
     <section className={styles.root} aria-labelledby="contacts-title">
@@ -101,6 +117,9 @@ export function ContactsSection({ audience }: { audience: Audience }) {
             <option value="errors">Errors</option>
           </Select>
         </Field>
+        <Button icon={<PersonAddRegular />} disabled={audience.isImporting} onClick={() => setAdding(true)}>
+          Add contact
+        </Button>
       </div>
 
       <QueryStateSwitch
@@ -112,7 +131,14 @@ export function ContactsSection({ audience }: { audience: Audience }) {
       >
         {(data) => (
           <div>
-            <ContactsTable headers={audience.headers} contacts={data.items} />
+            <ContactsTable
+              headers={audience.headers}
+              contacts={data.items}
+              onOpen={(contact, element) => {
+                opener.current = element;
+                setOpenContact(contact.id);
+              }}
+            />
             <PagedTableFooter
               label="Contacts"
               page={page}
@@ -129,6 +155,8 @@ export function ContactsSection({ audience }: { audience: Audience }) {
           </div>
         )}
       </QueryStateSwitch>
+      {openContact !== undefined && <ContactDrawer audienceId={audience.id} contactId={openContact} onClose={closeDrawer} />}
+      {adding && <AddContactDialog audience={audience} onClose={() => setAdding(false)} />}
     </section>
   );
 }

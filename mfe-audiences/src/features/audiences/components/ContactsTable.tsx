@@ -1,4 +1,4 @@
-import { TableBody, TableCell, TableRow } from '@fluentui/react-components';
+import { Link, TableBody, TableCell, TableRow } from '@fluentui/react-components';
 import type { Contact } from '@mailroom/api-client';
 import { ColumnHeaders, ScrollingTable, TruncatedText } from '@mailroom/ui';
 import { ContactStatus } from './ContactStatus';
@@ -15,7 +15,16 @@ export function displayValue(value: string | number | boolean | undefined): stri
   return String(value);
 }
 
-export function ContactsTable({ headers, contacts }: { headers: readonly string[]; contacts: Contact[] }) {
+/** The rows; a contact's address is a button that opens its drawer (Enter or Space from the keyboard). */
+export function ContactsTable({
+  headers,
+  contacts,
+  onOpen,
+}: {
+  headers: readonly string[];
+  contacts: Contact[];
+  onOpen?: (contact: Contact, opener: HTMLElement) => void;
+}) {
   const columns = contactColumns(headers);
   return (
     <ScrollingTable aria-label="Contacts" size="small">
@@ -27,7 +36,13 @@ export function ContactsTable({ headers, contacts }: { headers: readonly string[
               <ContactStatus contact={contact} />
             </TableCell>
             <TableCell>
-              <TruncatedText text={contact.email} />
+              {onOpen ? (
+                <Link as="button" aria-label={`Open contact ${contact.email}`} onClick={(event) => onOpen(contact, event.currentTarget)}>
+                  <TruncatedText text={contact.email} />
+                </Link>
+              ) : (
+                <TruncatedText text={contact.email} />
+              )}
             </TableCell>
             {columns.map((column) => (
               <TableCell key={column}>

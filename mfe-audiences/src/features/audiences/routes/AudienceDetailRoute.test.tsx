@@ -187,12 +187,19 @@ describe('Audience detail: contacts', () => {
   });
 
   it('links Import Contacts to the wizard', async () => {
-    const { user, location } = setup({}, { source: null });
+    const { user, location } = setup({}, { source: null, numberOfContacts: 0, numberOfContactsWithErrors: 0 });
     await user.click(await screen.findByRole('button', { name: 'Options' }));
     const item = await screen.findByRole('menuitem', { name: 'Import Contacts' });
     expect(item.getAttribute('href')).toBe('/audiences/7/import');
     await user.click(item);
     await waitFor(() => expect(location().pathname).toBe('/audiences/7/import'));
+  });
+
+  it('offers no import once a contact was added by hand (an import numbers an empty audience)', async () => {
+    const { user } = setup({}, { source: null, numberOfContacts: 1, numberOfContactsWithErrors: 0 });
+    await user.click(await screen.findByRole('button', { name: 'Options' }));
+    await screen.findByRole('menuitem', { name: 'Export Contacts' });
+    expect(screen.queryByRole('menuitem', { name: 'Import Contacts' })).toBeNull();
   });
 
   it('offers no import once the audience has a source', async () => {

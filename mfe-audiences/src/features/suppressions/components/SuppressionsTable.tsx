@@ -39,7 +39,12 @@ export function SuppressionsTable({ items, onRemove }: { items: Suppression[]; o
               <TruncatedText text={item.addedBy ?? '—'} />
             </TableCell>
             <TableCell>
-              <IconButton label={`Remove ${item.email}`} icon={<DeleteRegular />} onClick={() => onRemove(item)} />
+              {/* An erased person's hash stays: only their fresh consent may lift it, never a removal. */}
+              {item.reason === 'ERASED' ? (
+                '—'
+              ) : (
+                <IconButton label={`Remove ${item.email}`} icon={<DeleteRegular />} onClick={() => onRemove(item)} />
+              )}
             </TableCell>
           </TableRow>
         ))}

@@ -150,3 +150,18 @@ describe('Suppressions', () => {
     expect(status.querySelector('ul')).toBeNull();
   });
 });
+
+describe('an erased person on the list (issue 24)', () => {
+  it('shows the hash with the reason erased, and offers no removal', async () => {
+    const hash = `erased:${'a'.repeat(64)}@example.net`;
+    const api = createFakeApi({ suppressions: [suppression(7, hash, 'ERASED'), suppression(8, 'quit@example.org', 'UNSUBSCRIBE')] });
+    renderApp('/audiences/suppressions', api);
+    const table = await screen.findByRole('table', { name: 'Suppressions' });
+    // Newest first: the unsubscribe, then the erased key (its long address cut short on screen).
+    const row = within(table).getAllByRole('row')[2]!;
+    expect(within(row).getAllByRole('cell')[0]!.textContent).toMatch(/^erased:a+/);
+    expect(within(row).getAllByRole('cell')[1]!.textContent).toBe('erased');
+    expect(within(row).queryByRole('button')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Remove quit@example.org' })).toBeTruthy();
+  });
+});

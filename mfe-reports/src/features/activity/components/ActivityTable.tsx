@@ -30,6 +30,9 @@ export function objectPath(entry: Pick<ActivityEntry, 'objectType' | 'objectId' 
       return entry.campaignStatus === 'DRAFT' || entry.campaignStatus === 'SCHEDULED'
         ? `${REMOTES.campaigns.basePath}/edit/${entry.objectId}`
         : `${REMOTES.reports.basePath}/${entry.objectId}`;
+    case 'person':
+      // Named by an address or an erased key, which no page's path takes (issue 24).
+      return null;
   }
 }
 

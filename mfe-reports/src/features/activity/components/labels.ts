@@ -27,6 +27,10 @@ export const KIND_LABELS: Record<ActivityKind, string> = {
   'field-add': 'Added a field',
   'field-change': 'Changed a field',
   'field-remove': 'Removed a field',
+  erase: 'Erased a person',
+  'contact-add': 'Added a contact',
+  'contact-edit': 'Edited a contact',
+  'contact-delete': 'Deleted a contact',
 };
 
 export const OBJECT_LABELS: Record<ActivityObjectType, string> = {
@@ -34,4 +38,5 @@ export const OBJECT_LABELS: Record<ActivityObjectType, string> = {
   template: 'Template',
   campaign: 'Campaign',
   suppression: 'Suppression list',
+  person: 'Person',
 };

@@ -13,6 +13,17 @@ const text = (value: unknown): string | undefined => (typeof value === 'string' 
 const num = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
 const flag = (value: unknown): boolean | undefined => (typeof value === 'boolean' ? value : undefined);
 
+/** A member's change to one contact: named by its id, with the fields an edit changed (never an address or a value). */
+function contactSentence(kind: 'contact-add' | 'contact-edit' | 'contact-delete', details: Record<string, unknown>): string {
+  const id = num(details.contactId);
+  const contact = id === undefined ? 'a contact' : `contact #${id}`;
+  const fields = Array.isArray(details.fields) ? details.fields.filter((field): field is string => typeof field === 'string') : [];
+  const consent = flag(details.freshConsent) ? ', with the person’s fresh consent' : '';
+  if (kind === 'contact-delete') return `Deleted ${contact}.`;
+  if (kind === 'contact-add') return `Added ${contact} by hand${consent}.`;
+  return fields.length > 0 ? `Changed ${list(fields)} of ${contact}${consent}.` : `Saved ${contact} unchanged.`;
+}
+
 /** 'a, b and c'. */
 function list(items: string[]): string {
   if (items.length <= 1) return items.join('');
@@ -73,7 +84,9 @@ function exportSentence(details: Record<string, unknown>): string {
         ? 'the email performance workbook'
         : what === 'suppressions'
           ? 'the suppression list as CSV'
-          : 'a download';
+          : what === 'person'
+            ? 'everything held about the person as JSON'
+            : 'a download';
   return `Downloaded ${subject}${filters.length > 0 ? `, filtered to: ${list(filters)}` : ''}.`;
 }
 
@@ -207,5 +220,15 @@ export function activitySentence(entry: Pick<ActivityEntry, 'kind' | 'objectType
     }
     case 'unsubscribe':
       return 'A recipient unsubscribed from this campaign’s email; the address is suppressed.';
+    case 'erase': {
+      const contacts = num(details.contacts);
+      const mails = num(details.mails);
+      if (contacts === undefined || mails === undefined) return 'Erased the person: only a hash of the address is kept.';
+      return `Erased the person: ${counted(contacts, 'contact')} deleted, ${counted(mails, 'email')} kept for the reports under a hash of the address.`;
+    }
+    case 'contact-add':
+    case 'contact-edit':
+    case 'contact-delete':
+      return contactSentence(entry.kind, details);
   }
 }

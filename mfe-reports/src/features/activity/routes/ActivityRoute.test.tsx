@@ -142,6 +142,14 @@ describe('Activity', () => {
   it('writes every kind of entry as a sentence, the codes in words and times in the member’s time zone', async () => {
     const at = '2024-04-02T09:00:00.000Z';
     const log = [
+      entry(22, {
+        kind: 'erase',
+        objectType: 'person',
+        objectId: null,
+        objectName: `erased:${'f'.repeat(64)}@example.net`,
+        details: { contacts: 2, mails: 1200 },
+      }),
+      entry(21, { kind: 'export', objectType: 'person', objectId: null, objectName: 'ann@example.net', details: { what: 'person' } }),
       entry(20, { kind: 'suppression-remove', objectType: 'suppression', objectId: null, details: { reason: 'MEMBER' } }),
       entry(19, { kind: 'follow-up', objectType: 'campaign', details: { of: 1, recipients: 'NOT_OPENED' } }),
       entry(18, { kind: 'schedule', objectType: 'campaign', details: { at } }),
@@ -161,6 +169,8 @@ describe('Activity', () => {
     // The time as the member's zone reads it, in the spec's format, the zone named (Asia/Tokyo is UTC+9).
     expect(memberTimeZone()).toBe('Asia/Tokyo');
     expect(details).toEqual([
+      'Erased the person: 2 contacts deleted, 1,200 emails kept for the reports under a hash of the address.',
+      'Downloaded everything held about the person as JSON.',
       'Removed the address; it was suppressed for: added by a member.',
       'A follow-up of campaign #1, to its recipients who did not open it.',
       'To be sent on 2024-04-02 18:00 PM (Asia/Tokyo).',

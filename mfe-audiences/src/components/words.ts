@@ -1,0 +1,10 @@
+import type { PersonHits } from '@mailroom/api-client';
+
+const NUMBER = new Intl.NumberFormat('en-US');
+
+/** '1 mail', '1,234 mails'. */
+export const count = (n: number, one: string, many = `${one}s`) => `${NUMBER.format(n)} ${n === 1 ? one : many}`;
+
+/** Opens or clicks, people's and machines' apart: '2 by people, 1 by a machine'. */
+export const hitsInWords = ({ people, machines }: PersonHits) =>
+  `${NUMBER.format(people)} by ${people === 1 ? 'a person' : 'people'}, ${NUMBER.format(machines)} by ${machines === 1 ? 'a machine' : 'machines'}`;
