@@ -268,6 +268,15 @@ CREATE FUNCTION public.consent_ledger_refuse_change() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
 BEGIN
+  IF TG_OP = 'UPDATE' AND current_setting('mailroom.erasure', true) = 'on'
+     AND (NEW.id, NEW.audience_id, NEW.event, NEW.created_at) = (OLD.id, OLD.audience_id, OLD.event, OLD.created_at)
+     AND NEW.form_id IS NOT DISTINCT FROM OLD.form_id
+     AND NEW.form_name IS NOT DISTINCT FROM OLD.form_name
+     AND NEW.consent_version IS NOT DISTINCT FROM OLD.consent_version
+     AND NEW.wording IS NOT DISTINCT FROM OLD.wording
+     AND NEW.email LIKE 'erased:%' AND NEW.client_address IS NULL AND NEW.user_agent IS NULL THEN
+    RETURN NEW;
+  END IF;
   RAISE EXCEPTION 'the consent ledger is append-only';
 END $$;
 
@@ -929,7 +938,7 @@ CREATE TABLE public.consent_ledger (
     client_address text,
     user_agent text,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT consent_ledger_event_check CHECK ((event = ANY (ARRAY['SUBSCRIBED'::text, 'CONFIRMED'::text])))
+    CONSTRAINT consent_ledger_event_check CHECK ((event = ANY (ARRAY['SUBSCRIBED'::text, 'CONFIRMED'::text, 'ERASED'::text])))
 );
 
 --

@@ -41,6 +41,13 @@ export const SQL_ONLY_TABLES: readonly string[] = [
   'tracking_events',
   'suppression_counts',
   'soft_bounce_streaks',
+  // Sign-ups (migration 0026): written by the sign-up repositories' statements, the ledger append-only.
+  'consent_ledger',
+  'pending_signups',
+  'signup_form_wordings',
+  'signup_forms',
+  'signup_mails',
+  'signup_used_challenges',
 ];
 
 export interface Models {

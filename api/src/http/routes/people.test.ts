@@ -185,6 +185,25 @@ describe("a person's data, exported", () => {
 describe('erasing a person', () => {
   it('changes no figure of any report, leaves the address and its fields in no table, and keeps the audiences dense', async () => {
     const before = [await reportFigures(seeded.campaigns.first), await reportFigures(seeded.campaigns.second)];
+    // What sign-ups hold of the person: a waiting sign-up with a value, its mail's record, and the consent ledger.
+    const { rows: forms } = await t.db.pool.query<{ id: number }>(
+      `INSERT INTO signup_forms (audience_id, slug, name, success_message, mail_subject, mail_text, from_name, from_email)
+       VALUES ($1, 'news-x', 'News', 'Thanks', 'Confirm', 'Confirm: {{link}}', 'Org', 'news@example.org') RETURNING id`,
+      [seeded.audiences.first],
+    );
+    await t.db.pool.query(
+      `INSERT INTO pending_signups (form_id, audience_id, email, data, consent_version, client_address, user_agent, expires_at)
+       VALUES ($1, $2, 'zoe.quill@example.net', '{"city": "Quillport"}', 1, '203.0.113.77', 'Quillfeather/1.0', now() + interval '7 days')`,
+      [forms[0]!.id, seeded.audiences.first],
+    );
+    await t.db.pool.query(`INSERT INTO signup_mails (audience_id, address_key) VALUES ($1, address_key('Zoe.Quill@example.net'))`, [
+      seeded.audiences.first,
+    ]);
+    await t.db.pool.query(
+      `INSERT INTO consent_ledger (audience_id, address_key, email, event, form_id, form_name, consent_version, wording, client_address, user_agent)
+       VALUES ($1, address_key('zoe.quill@example.net'), 'zoe.quill@example.net', 'SUBSCRIBED', $2, 'News', 1, 'Yes, mail me', '203.0.113.77', 'Quillfeather/1.0')`,
+      [seeded.audiences.first, forms[0]!.id],
+    );
     const res = await erase(' ZOE.Quill@example.NET ');
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const erased = res.body as PersonErasure;
@@ -202,6 +221,15 @@ describe('erasing a person', () => {
     expect(bounced).toEqual([{ bounce_message: `452 4.2.2 <${erasedKey}>: mailbox full` }]);
     // The hits stay, without what pointed at the person's device.
     expect(await placesHolding(t.db.pool, '203.0.113.77')).toEqual([]);
+    // The ledger keeps what was agreed to, under the key, and says it was erased; the limits' record names the key.
+    const { rows: ledger } = await t.db.pool.query(`SELECT email, event, wording FROM consent_ledger ORDER BY id`);
+    expect(ledger).toEqual([
+      { email: erasedKey, event: 'SUBSCRIBED', wording: 'Yes, mail me' },
+      // One for each audience the person was on: the two live ones and the deleted one.
+      ...Array.from({ length: 3 }, () => expect.objectContaining({ email: erasedKey, event: 'ERASED' })),
+    ]);
+    expect((await t.db.pool.query(`SELECT count(*)::int AS n FROM pending_signups`)).rows).toEqual([{ n: 0 }]);
+    expect((await t.db.pool.query(`SELECT address_key FROM signup_mails`)).rows).toEqual([{ address_key: erasedKey }]);
 
     // The first audience lost two contacts of seven, its numbers stay dense: every page is whole.
     const audience = (await get(`/api/audiences/${seeded.audiences.first}`).expect(200)).body;

@@ -13,6 +13,9 @@
  *    soft bounces goes;
  *  - activity, activity_members: entries naming it name the erased key (a recipient's unsubscribe names
  *    them as its actor; a removal, an export or a search names them in its object or details);
+ *  - pending_signups, signup_mails, consent_ledger (sign-ups, migration 0027): waiting sign-ups go; the
+ *    confirmation mails' record and the ledger name the erased key (the ledger without client address and
+ *    agent), and the ledger gets an ERASED entry for each audience the person was on or signed up to;
  *  - campaign_domain_counts holds the domain, not the address: unchanged, as are the other aggregates.
  * Locks, in the order the sending statements take them (jobs, then campaigns, then counts): the
  * address's mails first, by the statement that erases them, so a worker's claim of one either
@@ -196,6 +199,25 @@ async function eraseActivity(tx: Tx, key: string, erasedKey: string): Promise<nu
  * Erases `address` (as typed; `key` and `erasedKey` are the database's folds of it) on `tx`, for the
  * member `memberEmail`. Throws MailBeingSent, changing nothing, while a worker holds one of its mails.
  */
+/** What sign-ups hold of the address (migration 0027), for the audiences its contacts were in. */
+async function eraseSignups(tx: Tx, key: string, erasedKey: string, audienceIds: number[]): Promise<void> {
+  const { rows } = await tx.query<{ audience_id: number }>(
+    `DELETE FROM pending_signups WHERE address_key(email) = $1 RETURNING audience_id`,
+    [key],
+  );
+  await tx.query(`UPDATE signup_mails SET address_key = $2 WHERE address_key = $1`, [key, erasedKey]);
+  const { rows: ledger } = await tx.query<{ audience_id: number }>(
+    `UPDATE consent_ledger SET email = $2, address_key = $2, client_address = NULL, user_agent = NULL
+      WHERE address_key = $1 RETURNING audience_id`,
+    [key, erasedKey],
+  );
+  const audiences = [...new Set([...audienceIds, ...rows.map((r) => r.audience_id), ...ledger.map((r) => r.audience_id)])];
+  await tx.query(
+    `INSERT INTO consent_ledger (audience_id, address_key, email, event) SELECT a, $2, $2, 'ERASED' FROM unnest($1::bigint[]) AS a`,
+    [audiences, erasedKey],
+  );
+}
+
 export async function erase(tx: Tx, address: string, key: string, erasedKey: string, memberEmail: string): Promise<Erased> {
   await tx.query(`SELECT set_config('mailroom.erasure', 'on', true)`);
   const audienceIds = [...new Set((await findContacts(tx, key)).map((c) => c.audienceId))];
@@ -203,6 +225,7 @@ export async function erase(tx: Tx, address: string, key: string, erasedKey: str
   // Read again under the campaigns' locks: what an import committed meanwhile goes too.
   const contacts = await findContacts(tx, key);
   await eraseContacts(tx, contacts);
+  await eraseSignups(tx, key, erasedKey, audienceIds);
   const erasedAt = await eraseSuppression(tx, key, erasedKey, memberEmail);
   const activityEntries = await eraseActivity(tx, key, erasedKey);
   const audiences = new Set(contacts.map((c) => c.audienceId)).size;

@@ -4,6 +4,8 @@
  * sign-up appends to its audience.
  */
 import type { Database, Sql, Tx } from '../../db/database.js';
+import { sameAddressInAudience } from '../contacts/contact-repository.js';
+import { appendContact as appendNumberedContact, lockAudienceRow } from '../contacts/numbering-repository.js';
 
 export interface PendingSignupInput {
   formId: number;
@@ -143,32 +145,16 @@ export function signupRepository(db: Database) {
     },
 
     /**
-     * Appends one valid contact to the audience unless its address is already there, keeping the numbering
-     * dense (imports/contact-rows.ts): under a lock on the audience row, seq and valid_seq are the next ones
-     * and the count moves with them. An audience being imported into is left alone (the import numbers it).
+     * Appends one valid contact to the audience unless its address is already there, with the numbering every
+     * single addition uses (contacts/numbering-repository.ts: under the audience row's lock, the next numbers). An
+     * audience being imported into is left alone (the import numbers it).
      */
     async appendContact(tx: Tx, audienceId: number, email: string, data: Record<string, unknown>): Promise<AppendOutcome> {
-      const { rows: audiences } = await tx.query<{ total: number; errors: number; is_importing: boolean }>(
-        `SELECT number_of_contacts AS total, number_of_contacts_with_errors AS errors, is_importing
-           FROM audiences WHERE id = $1 AND deleted_at IS NULL FOR UPDATE`,
-        [audienceId],
-      );
-      const audience = audiences[0];
-      if (!audience) return 'audience-gone';
-      if (audience.is_importing) return 'audience-importing';
-      const { rows: existing } = await tx.query(
-        `SELECT 1 FROM contacts WHERE audience_id = $1 AND address_key(email) = address_key($2) LIMIT 1`,
-        [audienceId, email],
-      );
-      if (existing.length > 0) return 'already-there';
-      await tx.query(`INSERT INTO contacts (audience_id, email, data, seq, valid_seq) VALUES ($1, $2, $3::jsonb, $4, $5)`, [
-        audienceId,
-        email,
-        JSON.stringify(data),
-        audience.total + 1,
-        audience.total - audience.errors + 1,
-      ]);
-      await tx.query(`UPDATE audiences SET number_of_contacts = number_of_contacts + 1, updated_at = now() WHERE id = $1`, [audienceId]);
+      const audience = await lockAudienceRow(tx, audienceId);
+      if (!audience || audience.deleted) return 'audience-gone';
+      if (audience.isImporting) return 'audience-importing';
+      if (await sameAddressInAudience(tx, audienceId, email)) return 'already-there';
+      await appendNumberedContact(tx, audience, { email, data, errorMessage: null });
       return 'added';
     },
 
