@@ -12,6 +12,8 @@ export class Audience extends Model<InferAttributes<Audience>, InferCreationAttr
   declare numberOfContactsWithErrors: CreationOptional<number>;
   declare isImporting: CreationOptional<boolean>;
   declare importErrorMessage: CreationOptional<string | null>;
+  /** What the last accepted import did with each column of its file (migration 0025; services/imports/mapping.ts). */
+  declare importMapping: CreationOptional<unknown>;
   /** When the running import was accepted (the stale-import sweep reads it). */
   declare importStartedAt: CreationOptional<Date | null>;
   /** Set at once on delete; the contacts are purged in the background. */
@@ -34,6 +36,7 @@ export class Audience extends Model<InferAttributes<Audience>, InferCreationAttr
         isImporting: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
         importErrorMessage: { type: DataTypes.TEXT, allowNull: true },
         importStartedAt: { type: DataTypes.DATE, allowNull: true },
+        importMapping: { type: DataTypes.JSONB, allowNull: true },
         deletedAt: { type: DataTypes.DATE, allowNull: true },
         createdByEmail: { type: DataTypes.TEXT, allowNull: true },
         createdAt: { type: DataTypes.DATE, allowNull: false },
