@@ -1937,8 +1937,11 @@ export interface components {
             importedAt: string;
             /** @description The member who imported it or added it, when recorded */
             importedBy: string | null;
-            /** @enum {string} */
-            addedHow: "import" | "hand";
+            /**
+             * @description form: signed up through a form, whose name is importedBy
+             * @enum {string}
+             */
+            addedHow: "import" | "hand" | "form";
         };
         PersonMail: {
             id: components["schemas"]["Id"];
@@ -1975,10 +1978,10 @@ export interface components {
          */
         ConsentEvent: {
             /**
-             * @description import: brought in by an import; hand: added by a member
+             * @description import: brought in by an import; hand: added by a member; form: signed up through the form named by `by`
              * @enum {string}
              */
-            kind: "import" | "hand";
+            kind: "import" | "hand" | "form";
             /** Format: date-time */
             at: string;
             by: string | null;

@@ -424,6 +424,12 @@ describe('the confirmation link', () => {
     ]);
     expect(ledger.rows[0].wording).toBe('I agree to receive the tree news, monthly.');
     expect(await count('SELECT count(*) AS n FROM pending_signups WHERE email = $1', [email])).toBe(0);
+    // The drawer and the person's page say the contact signed up through the form, not that a member imported it.
+    const { rows: added } = await t.db.pool.query<{ id: string }>('SELECT id FROM contacts WHERE email = $1', [email]);
+    const drawer = await api().get(`/api/audiences/${audienceId}/contacts/${added[0]!.id}`).set('Authorization', auth).expect(200);
+    expect(drawer.body.consent).toEqual([expect.objectContaining({ kind: 'form', by: 'Tree news <weekly>', audienceId })]);
+    const person = await api().get('/api/people').query({ email: 'Confirm-Me@example.org' }).set('Authorization', auth).expect(200);
+    expect(person.body.audiences).toEqual([expect.objectContaining({ addedHow: 'form', importedBy: 'Tree news <weekly>' })]);
 
     const again = await api().post(link).type('form').send('confirm=yes');
     expect(again.status).toBe(410);

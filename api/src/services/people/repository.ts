@@ -37,12 +37,23 @@ export const consentJoin = (audience: string, contact: string) => `
   LEFT JOIN LATERAL (SELECT CASE WHEN kind = 'contact-add' THEN 'hand' ELSE 'import' END AS kind, member_email, created_at FROM activity
                       WHERE object_type = 'audience' AND object_id = ${audience}.id
                         AND (kind IN ('import-finished', 'import') OR (kind = 'contact-add' AND details->>'contactId' = ${contact}.id::text))
-                      ORDER BY kind = 'contact-add' DESC, kind = 'import-finished' DESC, created_at DESC LIMIT 1) consent ON true`;
+                      ORDER BY kind = 'contact-add' DESC, kind = 'import-finished' DESC, created_at DESC LIMIT 1) consent ON true
+  LEFT JOIN LATERAL (SELECT form_name, created_at FROM consent_ledger
+                      WHERE audience_id = ${audience}.id AND address_key = address_key(${contact}.email)
+                        AND event IN ('SUBSCRIBED', 'CONFIRMED')
+                      ORDER BY id DESC LIMIT 1) signup ON true`;
 
-/** The columns of consentJoin, as the contract's PersonContact names them. */
-export const consentColumns = (audience: string) =>
-  `${iso(`coalesce(consent.created_at, ${audience}.created_at)`)} AS "importedAt",
-   coalesce(consent.member_email, ${audience}.created_by_email) AS "importedBy", coalesce(consent.kind, 'import') AS "addedHow"`;
+/**
+ * The columns of consentJoin, as the contract's PersonContact names them. A sign-up through a form (the consent
+ * ledger's newest SUBSCRIBED or CONFIRMED entry, migration 0026) is how the contact came in unless a member added it
+ * by hand after it; its "by" is the form's name, as the person, not a member, gave it.
+ */
+export const consentColumns = (audience: string) => {
+  const signedUp = `(signup.created_at IS NOT NULL AND (consent.kind IS DISTINCT FROM 'hand' OR signup.created_at > consent.created_at))`;
+  return `${iso(`CASE WHEN ${signedUp} THEN signup.created_at ELSE coalesce(consent.created_at, ${audience}.created_at) END`)} AS "importedAt",
+   CASE WHEN ${signedUp} THEN signup.form_name ELSE coalesce(consent.member_email, ${audience}.created_by_email) END AS "importedBy",
+   CASE WHEN ${signedUp} THEN 'form' ELSE coalesce(consent.kind, 'import') END AS "addedHow"`;
+};
 
 /** The address's contacts in live audiences, with how each came in (consentJoin). */
 const CONTACTS = `

@@ -38,7 +38,11 @@ export function PersonAudiences({ contacts }: { contacts: PersonContact[] }) {
             </TableCell>
             <TableCell>
               {formatDateTime(contact.importedAt)}
-              {contact.importedBy ? ` by ${contact.importedBy}` : ''}
+              {contact.importedBy
+                ? contact.addedHow === 'form'
+                  ? ` through the form ${contact.importedBy}`
+                  : ` by ${contact.importedBy}`
+                : ''}
             </TableCell>
           </TableRow>
         ))}

@@ -50,7 +50,10 @@ const ann = () =>
       campaignName: 'Spring news',
       addedBy: null,
     },
-    consent: [{ kind: 'import', at: '2024-03-04T10:20:30.000Z', by: 'mia@example.org', audienceId: 1, audienceName: 'Newsletter' }],
+    consent: [
+      { kind: 'import', at: '2024-03-04T10:20:30.000Z', by: 'mia@example.org', audienceId: 1, audienceName: 'Newsletter' },
+      { kind: 'form', at: '2024-05-06T10:20:30.000Z', by: 'Tree news', audienceId: 2, audienceName: 'Trees' },
+    ],
   });
 
 async function find(user: ReturnType<typeof userEvent.setup>, email: string) {
@@ -92,6 +95,7 @@ describe('People', () => {
       '—',
     ]);
     expect(screen.getByText(/^Imported into Newsletter on .* by mia@example\.org$/)).toBeTruthy();
+    expect(screen.getByText(/^Signed up to Trees on .* through the form Tree news$/)).toBeTruthy();
   });
 
   it('says when nothing is held, and when an address was erased', async () => {
