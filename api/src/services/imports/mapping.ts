@@ -21,6 +21,7 @@ import {
 import { z } from 'zod';
 import { DomainError } from '../errors.js';
 import { NO_EMAIL_COLUMN, type ColumnPlan } from './contact-rows.js';
+import type { AudienceFieldInsert } from '../fields/repository.js';
 
 /** A field of the audience as the import reads it. */
 export interface AudienceFieldRule extends FieldRule {
@@ -28,15 +29,8 @@ export interface AudienceFieldRule extends FieldRule {
   position: number;
 }
 
-/** A field the import creates (table audience_fields). */
-export interface NewAudienceField {
-  key: string;
-  label: string;
-  type: FieldType;
-  options: string[] | null;
-  required: boolean;
-  position: number;
-}
+/** A field the import creates (table audience_fields), as the fields' repository inserts it. */
+export type NewAudienceField = AudienceFieldInsert;
 
 /** What the audience remembers for its next import: each column of the file by name, with its field's key or null (nowhere). */
 export interface RememberedMapping {
