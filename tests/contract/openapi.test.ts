@@ -161,6 +161,12 @@ const ADDITIONS: [string, string, string, string[]][] = [
   ['GET', '/api/audiences/{id}/contacts/{contactId}', 'getContact', []],
   ['PATCH', '/api/audiences/{id}/contacts/{contactId}', 'updateContact', []],
   ['DELETE', '/api/audiences/{id}/contacts/{contactId}', 'deleteContact', []],
+  // Typed fields (issue 24): the fields screen's calls, and what the import wizard maps a file to.
+  ['GET', '/api/audiences/{id}/fields', 'listAudienceFields', []],
+  ['POST', '/api/audiences/{id}/fields', 'addAudienceField', []],
+  ['PATCH', '/api/audiences/{id}/fields/{key}', 'changeAudienceField', []],
+  ['DELETE', '/api/audiences/{id}/fields/{key}', 'removeAudienceField', ['confirm']],
+  ['GET', '/api/audiences/{id}/import-mapping', 'getImportMapping', []],
 ];
 
 /** Query parameters added to docs/product.md's own operations (docs/decisions records each). */
@@ -698,6 +704,16 @@ describe('express-openapi-validator', () => {
     ['getContact', 'GET', '/api/audiences/1/contacts/2'],
     ['updateContact', 'PATCH', '/api/audiences/1/contacts/2', json({ data: { city: 'Lyon' }, freshConsent: false })],
     ['deleteContact', 'DELETE', '/api/audiences/1/contacts/2'],
+    ['listAudienceFields', 'GET', '/api/audiences/1/fields'],
+    [
+      'addAudienceField',
+      'POST',
+      '/api/audiences/1/fields',
+      json({ key: 'tier', label: 'Tier', type: 'CHOICE', options: ['Gold', 'Silver'] }),
+    ],
+    ['changeAudienceField', 'PATCH', '/api/audiences/1/fields/tier', json({ label: 'Membership tier', required: true })],
+    ['removeAudienceField', 'DELETE', '/api/audiences/1/fields/tier?confirm=true'],
+    ['getImportMapping', 'GET', '/api/audiences/1/import-mapping'],
     ['healthz', 'GET', '/healthz'],
     ['readyz', 'GET', '/readyz'],
     ['trackOpen', 'GET', '/t/o/eyJqIjo1fQ.c2ln'],
