@@ -9,6 +9,8 @@
 // `BENCH_FIELDS=5 pnpm bench import` (issue 24): five typed columns more (number, date, yes/no, choice, text),
 // imported with a mapping that types them and the four text columns; the raw COPY copies the same typed rows.
 // Budget: <= 1.15 x the raw COPY time, peak RSS <= 300 MB.
+// It also prints the CPU seconds of the worker and of the database's backends during the import, and of the raw
+// COPY's backend: on a shared machine they say where the time went when the wall clock cannot.
 // `BENCH_SPOOL=s3 pnpm bench import`: the same with the import spool in a bucket of the local
 // S3-compatible endpoint (the API streams the upload as a multipart upload, the worker reads the
 // object); the same budgets hold.
