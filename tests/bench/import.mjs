@@ -9,19 +9,21 @@
 // `BENCH_FIELDS=5 pnpm bench import` (issue 24): five typed columns more (number, date, yes/no, choice, text),
 // imported with a mapping that types them and the four text columns; the raw COPY copies the same typed rows.
 // Budget: <= 1.15 x the raw COPY time, peak RSS <= 300 MB.
+// It also prints the CPU seconds of the worker and of the database's backends during the import, and of the raw
+// COPY's backend: on a shared machine they say where the time went when the wall clock cannot.
 // `BENCH_SPOOL=s3 pnpm bench import`: the same with the import spool in a bucket of the local
 // S3-compatible endpoint (the API streams the upload as a multipart upload, the worker reads the
 // object); the same budgets hold.
 import { closeSync, createReadStream, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { isDeepStrictEqual } from 'node:util';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BAD_AGE_ERROR, FIELDS, generateCsv, importThroughApi, ROWS, TYPED_MAPPING, typedValues } from './support/contacts.mjs';
-import { peakRssMb, resetPeakRss } from './support/processes.mjs';
+import { cpuSeconds, peakRssMb, resetPeakRss } from './support/processes.mjs';
 import { API_DIR, startStack } from './support/stack.mjs';
 
 const apiRequire = createRequire(join(API_DIR, 'package.json'));
@@ -76,6 +78,21 @@ function copyRow(i) {
   return { email, error, data };
 }
 
+/**
+ * CPU seconds so far of the database's other backends (the API's and the worker's connections), by pid: on a
+ * shared machine, the CPU each side spends tells where an import's time goes better than its wall clock.
+ */
+async function backendCpu(pool) {
+  const { rows } = await pool.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+  return new Map(rows.map(({ pid }) => [pid, cpuSeconds(pid) ?? 0]));
+}
+
+function cpuSince(before, after) {
+  let total = 0;
+  for (const [pid, seconds] of after) total += seconds - (before.get(pid) ?? 0);
+  return total;
+}
+
 /** The import stored what the raw COPY copied (a sample of rows, each kind): the two times compare the same work. */
 async function checkSameRows(pool, audienceId) {
   const sample = [1, 2, 7, 50, 101, 1007, 2007, 10100, ROWS].filter((i) => i <= ROWS);
@@ -94,7 +111,7 @@ async function checkSameRows(pool, audienceId) {
 
 /**
  * Seconds PostgreSQL takes to COPY the rows (one transaction) into contacts: with the server's
- * settings, or with `settings` (SET LOCAL statements) first.
+ * settings, or with `settings` (SET LOCAL statements) first; and the CPU seconds its backend used.
  */
 async function rawCopySeconds(pool, settings = []) {
   const { rows } = await pool.query(`INSERT INTO audiences (name) VALUES ('raw copy') RETURNING id`);
@@ -103,6 +120,8 @@ async function rawCopySeconds(pool, settings = []) {
   const client = await pool.connect();
   try {
     await client.query('CHECKPOINT');
+    const backend = (await client.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+    const cpuBefore = cpuSeconds(backend);
     const started = performance.now();
     await client.query('BEGIN');
     for (const statement of settings) await client.query(statement);
@@ -111,7 +130,7 @@ async function rawCopySeconds(pool, settings = []) {
       client.query(copyFrom('COPY contacts (audience_id, seq, valid_seq, error_seq, email, error_message, data) FROM STDIN')),
     );
     await client.query('COMMIT');
-    return (performance.now() - started) / 1000;
+    return { seconds: (performance.now() - started) / 1000, backendCpu: cpuSeconds(backend) - cpuBefore };
   } finally {
     client.release();
     file.remove();
@@ -129,18 +148,24 @@ async function main() {
   const stack = await startStack();
   log(`import spool: ${stack.spool}`);
   try {
-    const copySeconds = await rawCopySeconds(stack.pool);
-    log(`raw COPY of the same rows: ${copySeconds.toFixed(2)} s`);
+    const raw = await rawCopySeconds(stack.pool);
+    const copySeconds = raw.seconds;
+    log(`raw COPY of the same rows: ${copySeconds.toFixed(2)} s (its backend's CPU ${raw.backendCpu.toFixed(2)} s)`);
     // For reference: the same COPY with the session settings the importer uses (importer.ts).
-    const tunedSeconds = await rawCopySeconds(stack.pool, [`SET LOCAL work_mem = '64MB'`, `SET LOCAL gin_pending_list_limit = '16MB'`]);
-    log(`raw COPY with the importer's session settings: ${tunedSeconds.toFixed(2)} s`);
+    const tuned = await rawCopySeconds(stack.pool, [`SET LOCAL work_mem = '64MB'`, `SET LOCAL gin_pending_list_limit = '16MB'`]);
+    const tunedSeconds = tuned.seconds;
+    log(`raw COPY with the importer's session settings: ${tunedSeconds.toFixed(2)} s (its backend's CPU ${tuned.backendCpu.toFixed(2)} s)`);
     for (const pid of [stack.http.pid, stack.worker.pid]) resetPeakRss(pid);
+    const workerCpuBefore = cpuSeconds(stack.worker.pid);
+    const backendsBefore = await backendCpu(stack.pool);
     const { audience, seconds, uploadSeconds } = await importThroughApi(
       stack,
       csv,
       'Bench audience',
       FIELDS > 0 ? TYPED_MAPPING : undefined,
     );
+    const workerCpu = cpuSeconds(stack.worker.pid) - workerCpuBefore;
+    const backendsCpu = cpuSince(backendsBefore, await backendCpu(stack.pool));
     const apiRss = peakRssMb(stack.http.pid);
     const workerRss = peakRssMb(stack.worker.pid);
     const rows = audience.numberOfContacts;
@@ -148,6 +173,9 @@ async function main() {
     log(`contacts ${rows} (${audience.numberOfContactsWithErrors} with errors), headers ${JSON.stringify(audience.headers)}`);
     await checkSameRows(stack.pool, audience.id);
     log(`peak RSS: API ${apiRss} MB, worker ${workerRss} MB`);
+    log(
+      `CPU during the import: worker ${workerCpu.toFixed(2)} s, database backends ${backendsCpu.toFixed(2)} s; load ${loadavg()[0].toFixed(2)}`,
+    );
     if (stack.s3) {
       const left = async () => (await stack.s3.objects()).length + (await stack.s3.pendingUploads()).length;
       // The worker deletes the object right after the commit, a moment after isImporting turns false.
@@ -173,6 +201,9 @@ async function main() {
         peakRssMb: Math.max(apiRss, workerRss),
         apiPeakRssMb: apiRss,
         workerPeakRssMb: workerRss,
+        workerCpuSeconds: Number(workerCpu.toFixed(2)),
+        importBackendCpuSeconds: Number(backendsCpu.toFixed(2)),
+        copyBackendCpuSeconds: Number(raw.backendCpu.toFixed(2)),
       }),
     );
   } finally {

@@ -89,3 +89,15 @@ export function resetPeakRss(pid) {
     }
   }
 }
+
+/** CPU seconds (user + system) the process has used so far, by /proc; undefined once it is gone. */
+export function cpuSeconds(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The fields after the command name (which may hold spaces) start after its closing parenthesis.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}

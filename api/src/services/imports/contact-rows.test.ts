@@ -118,6 +118,19 @@ describe('ContactRows', () => {
     expect(line).toContain('{"Note":"tab\\\\there \\\\"q\\\\" back\\\\\\\\slash\\\\nnew"}\n');
     expect(escapeCopyText('a\\b\r\n')).toBe('a\\\\b\\r\\n');
   });
+
+  it('writes a segment as the UTF-8 of its lines, however much each line grows in bytes', () => {
+    const lines = new ContactRows(3, headerLayout(['Email', 'Note']));
+    const buffered = new ContactRows(3, headerLayout(['Email', 'Note']));
+    const records = [
+      ['a@example.org', '€'.repeat(500)],
+      ['ann@münchen.de', '\\'.repeat(300) + '\t😀'],
+      ['not an address', 'x'],
+      ['b\t@example.org', ''],
+    ];
+    const expected = records.map((record) => lines.copyLine(lines.read(record))).join('');
+    expect(buffered.copyText(records.map((record) => buffered.read(record))).toString('utf8')).toBe(expected);
+  });
 });
 
 describe('AddressFilter', () => {

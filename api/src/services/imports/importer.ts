@@ -9,9 +9,9 @@
  * (importErrorMessage, isImporting false).
  *
  * Throughput and memory: the file is read in 64 KB chunks, parsed (csv.ts) into contacts
- * (contact-rows.ts) and stored in segments of at most 5,000 contacts (1 M characters), one `COPY
- * contacts FROM STDIN` each: Node reads and parses the next segment while PostgreSQL stores the
- * previous one, so the two cores work in parallel. Duplicates are marked exactly, a segment at a
+ * (contact-rows.ts) and written, in segments of at most 5,000 contacts (1 M characters), into a
+ * `COPY contacts FROM STDIN` left open: Node reads and parses the next segment while PostgreSQL
+ * stores the ones before, so the two cores work in parallel. Duplicates are marked exactly, a segment at a
  * time (duplicates.ts), in a filter of fixed size and the contacts already copied: the worker's
  * memory is the same whatever the size of the file. A million rows take seconds, far inside
  * RabbitMQ's 30-minute ack timeout; the upload cap (IMPORT_MAX_BYTES) bounds the size of one
@@ -28,7 +28,7 @@ import { csvRecords, EMPTY_FILE_ERROR, ImportFileError, isBlankRecord, type Impo
 import { DuplicateFinder } from './duplicates.js';
 import { resolveImport, type AudienceFieldRule, type NewAudienceField } from './mapping.js';
 import type { ContactImportMessage } from './queues.js';
-import type { ImportRepository } from './repository.js';
+import type { ContactCopy, ImportRepository } from './repository.js';
 
 export type ImportOutcome =
   | { status: 'imported'; contacts: number; contactsWithErrors: number; headers: string[] }
@@ -160,20 +160,21 @@ function layoutFor(
 }
 
 /**
- * A segment of the file, stored by one COPY: at most this many contacts, or about this many
- * characters of them. A segment is held until its duplicates are known, so its size is most of what
- * an import adds to the worker's memory besides the filter: 5,000 contacts added 10 MB at a million
- * rows, 50,000 added 50 MB; a statement more every 5,000 contacts costs little beside the COPY.
+ * A segment of the file, checked for duplicates and written at once: at most this many contacts, or
+ * about this many characters of them. A segment is held until its duplicates are known, so its size
+ * is most of what an import adds to the worker's memory besides the filter: 5,000 contacts added
+ * 10 MB at a million rows, 50,000 added 50 MB. Its contacts that the filter cannot rule out end the
+ * COPY for their lookup, so a segment is also the most rows a lookup waits for.
  */
 const SEGMENT_ROWS = 5_000;
 const SEGMENT_CHARS = 1024 * 1024;
 
 /**
- * Copies the file's contacts within the transaction, a segment at a time; resolves with the rows
- * (counts, headers), or undefined for a file without a header. A segment is stored while the next
- * one is read, parsed, checked for duplicates (duplicates.ts; the few that need the database wait
- * for the segments before them to be stored) and written as COPY text, so that Node and PostgreSQL
- * work at the same time and PostgreSQL waits for Node only as long as a statement takes to start.
+ * Copies the file's contacts within the transaction; resolves with the rows (counts, headers), or undefined for a
+ * file without a header. The rows stream into one open COPY as they are read, parsed, checked for duplicates
+ * (duplicates.ts) and written as COPY text, a segment at a time, so that Node and PostgreSQL work at the same time
+ * and PostgreSQL never waits for a statement to start. Only a segment with contacts the duplicate filter cannot
+ * rule out ends the COPY: their lookup must see every row before them stored; the next segment opens another.
  */
 async function copyContacts(
   repo: ImportRepository,
@@ -185,28 +186,23 @@ async function copyContacts(
 ): Promise<ContactRows | undefined> {
   const state: { rows?: ContactRows } = {};
   const duplicates = new DuplicateFinder((emails) => repo.storedAddresses(tx, audienceId, emails), tuning.filterBits);
-  let storing: Promise<void> | undefined;
+  let copy: ContactCopy | undefined;
   try {
     for await (const segment of segmentsOf(input, audienceId, layoutOf, limits, state, tuning.segmentRows ?? SEGMENT_ROWS)) {
-      const rows = state.rows!;
       const unsure = duplicates.markWithin(segment);
-      // Written before the answers for the unsure ones come, as if none were a duplicate: most are not.
-      const numbering = rows.numbering;
-      let text = rows.copyText(segment);
-      // The segments before are stored: the next COPY may start, and the lookup sees them.
-      await storing;
-      if ((await duplicates.markStored(unsure)) > 0) {
-        rows.rewind(numbering);
-        text = rows.copyText(segment);
+      if (unsure.length > 0) {
+        const stored = copy;
+        copy = undefined;
+        await stored?.end();
+        await duplicates.markStored(unsure);
       }
-      storing = repo.copyContacts(tx, text);
-      // Awaited with the next segment, or below; a failure is not left unhandled until then.
-      storing.catch(() => undefined);
+      copy ??= repo.openContactCopy(tx);
+      await copy.write(state.rows!.copyText(segment));
     }
-    await storing;
+    await copy?.end();
   } catch (error) {
-    // A file found bad while a segment is being stored: the transaction rolls back once that COPY has ended.
-    await storing?.catch(() => undefined);
+    // A file found bad, or a failed COPY: the transaction rolls back once the COPY has ended.
+    await copy?.abort();
     throw error;
   }
   return state.rows;

@@ -3,8 +3,8 @@
  * (its session settings, the audience's lock, the COPY of the contacts, the audience's update), a
  * failed import, the stale-import sweep, and the index upkeep after an import.
  */
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { once } from 'node:events';
+import { finished } from 'node:stream/promises';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { Database, Sql, Tx } from '../../db/database.js';
 import { audienceLockArgs } from '../audiences/locks.js';
@@ -23,6 +23,16 @@ export interface ImportedContacts {
 
 /** The audience's field keys in position order, as audiences.headers holds them ($1 is the audience). */
 const FIELD_KEYS = `(SELECT coalesce(jsonb_agg(key ORDER BY position, key), '[]'::jsonb) FROM audience_fields WHERE audience_id = $1)`;
+
+/** An open `COPY contacts` of one import (openContactCopy). */
+export interface ContactCopy {
+  /** Writes COPY text; resolves when more may be written. */
+  write(text: Buffer): Promise<void>;
+  /** Ends the COPY; resolves once PostgreSQL has stored every row written. */
+  end(): Promise<void>;
+  /** Ends the COPY with a failure (the import is failing), whatever state it is in. */
+  abort(): Promise<void>;
+}
 
 export function importRepository(db: Database) {
   return {
@@ -73,9 +83,32 @@ export function importRepository(db: Database) {
       return { name: audience.name };
     },
 
-    /** One `COPY contacts` of COPY text (contact-rows.ts). */
-    async copyContacts(tx: Tx, text: string): Promise<void> {
-      await pipeline(Readable.from([text]), tx.client.query(copyFrom(`COPY contacts ${CONTACT_COPY_COLUMNS} FROM STDIN`)));
+    /**
+     * A `COPY contacts` left open: the import writes COPY text (contact-rows.ts) into it as it reads the file, and
+     * ends it only when it must read what it stored (a duplicate lookup) or at the end, so that PostgreSQL stores
+     * rows without a pause between statements while Node reads the next ones.
+     */
+    openContactCopy(tx: Tx): ContactCopy {
+      const stream = tx.client.query(copyFrom(`COPY contacts ${CONTACT_COPY_COLUMNS} FROM STDIN`));
+      // Settles once PostgreSQL has ended the COPY, or with its error; listened to from the start, so that an error
+      // while the importer is busy elsewhere is kept for its next call rather than thrown as an unhandled event.
+      const ended = finished(stream);
+      ended.catch(() => undefined);
+      return {
+        async write(text) {
+          // Backpressure: at most the socket's buffer and one segment ahead of PostgreSQL.
+          if (!stream.write(text)) await Promise.race([once(stream, 'drain'), ended]);
+        },
+        async end() {
+          stream.end();
+          await ended;
+        },
+        async abort() {
+          // CopyFail: PostgreSQL drops the rows of this COPY, and the transaction rolls back after.
+          stream.destroy();
+          await ended.catch(() => undefined);
+        },
+      };
     },
 
     /**
