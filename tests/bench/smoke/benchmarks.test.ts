@@ -28,6 +28,7 @@ const SMALL: Record<string, Record<string, string>> = {
   export: { BENCH_ROWS: '2000' },
   import: { BENCH_ROWS: '2000' },
   people: { BENCH_CONTACTS: '5000', BENCH_AUDIENCES: '5', BENCH_JOBS: '2000', BENCH_ERASE_JOBS: '200', BENCH_SEARCHES: '20' },
+  subscribe: { BENCH_PEOPLE: '50' },
   'rate-cap': { BENCH_SECONDS: '3' },
   'report-export': { BENCH_ROWS: '2000' },
   'report-page': { BENCH_ROWS: '2000', BENCH_SAMPLES: '5' },
