@@ -6,7 +6,8 @@
 import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
 import { from as copyFrom } from 'pg-copy-streams';
-import type { Database, Sql, Tx } from '../../db/database.js';
+import { asDomainError, type Database, type Sql, type Tx } from '../../db/database.js';
+import { DATABASE_UNAVAILABLE, DomainError } from '../../errors.js';
 import { audienceLockArgs } from '../audiences/locks.js';
 import { DUPLICATE_EMAIL } from '../contacts/email.js';
 import { insertAudienceFields } from '../fields/repository.js';
@@ -32,6 +33,16 @@ export interface ContactCopy {
   end(): Promise<void>;
   /** Ends the COPY with a failure (the import is failing), whatever state it is in. */
   abort(): Promise<void>;
+}
+
+/**
+ * What an open COPY's failure means to the queue: the stream closed under us (its connection went: nothing else
+ * closes it while rows are written) or a lost connection is the database's outage, retried without using up an
+ * attempt; anything else (a bad row) stays the error it is.
+ */
+function copyFailure(error: unknown, connectionLost: boolean): never {
+  const closed = connectionLost || (error as { code?: unknown } | null)?.code === 'ERR_STREAM_PREMATURE_CLOSE';
+  throw closed ? new DomainError('unavailable', DATABASE_UNAVAILABLE, { cause: error }) : asDomainError(error);
 }
 
 export function importRepository(db: Database) {
@@ -94,19 +105,38 @@ export function importRepository(db: Database) {
       // while the importer is busy elsewhere is kept for its next call rather than thrown as an unhandled event.
       const ended = finished(stream);
       ended.catch(() => undefined);
+      // A connection cut mid-COPY fails the stream with whatever pg met writing to a socket that is gone (a
+      // TypeError, not a connection error): the client's own 'end' says which it was.
+      let connectionLost = false;
+      const lost = () => {
+        connectionLost = true;
+      };
+      tx.client.once('end', lost);
+      const failure = (error: unknown): never => copyFailure(error, connectionLost);
       return {
         async write(text) {
           // Backpressure: at most the socket's buffer and one segment ahead of PostgreSQL.
-          if (!stream.write(text)) await Promise.race([once(stream, 'drain'), ended]);
+          try {
+            if (!stream.write(text)) await Promise.race([once(stream, 'drain'), ended]);
+          } catch (error) {
+            failure(error);
+          }
         },
         async end() {
-          stream.end();
-          await ended;
+          try {
+            stream.end();
+            await ended;
+          } catch (error) {
+            failure(error);
+          } finally {
+            tx.client.off('end', lost);
+          }
         },
         async abort() {
           // CopyFail: PostgreSQL drops the rows of this COPY, and the transaction rolls back after.
           stream.destroy();
           await ended.catch(() => undefined);
+          tx.client.off('end', lost);
         },
       };
     },
