@@ -10,6 +10,9 @@ import { signInWithApi } from './support/audiences';
 import { expectNoAxeViolations } from './support/browser-checks';
 import { people, seedAudience, uniqueTag } from './support/campaigns';
 
+/** An address as the contacts table shows it: cut at 30 characters, as every long value is (the whole in a tooltip). */
+const shown = (email: string) => (email.length <= 30 ? email : `${email.slice(0, 29)}…`);
+
 const useTheme = (page: Page, theme: 'light' | 'dark') =>
   page.addInitScript((chosen) => localStorage.setItem('mailroom.theme', chosen), theme);
 
@@ -29,7 +32,7 @@ for (const [theme, width] of [
     await expect(table.getByRole('row')).toHaveCount(4);
 
     // Open by keyboard: the address is a button in the row.
-    const opener = table.getByTitle(ann!.email, { exact: true });
+    const opener = table.getByRole('button', { name: shown(ann!.email), exact: true });
     await opener.focus();
     await page.keyboard.press('Enter');
     const drawer = page.getByRole('dialog', { name: ann!.email });
@@ -78,7 +81,7 @@ for (const [theme, width] of [
     await dialog.getByRole('button', { name: 'Cancel' }).click();
 
     // Delete one from its drawer, after a confirm dialog.
-    await table.getByTitle(bob!.email, { exact: true }).click();
+    await table.getByRole('button', { name: shown(bob!.email), exact: true }).click();
     const bobDrawer = page.getByRole('dialog', { name: bob!.email });
     await bobDrawer.getByRole('button', { name: 'Delete contact' }).click();
     const confirm = page.getByRole('alertdialog', { name: 'Delete contact' });

@@ -1,4 +1,4 @@
-import { Link, TableBody, TableCell, TableRow } from '@fluentui/react-components';
+import { Link, TableBody, TableCell, TableRow, Tooltip } from '@fluentui/react-components';
 import type { Contact } from '@mailroom/api-client';
 import { ColumnHeaders, ScrollingTable, TruncatedText, truncate } from '@mailroom/ui';
 import { ContactStatus } from './ContactStatus';
@@ -38,10 +38,12 @@ export function ContactsTable({
             <TableCell>
               {onOpen ? (
                 // The address as shown names the button (a name other than its visible text fails WCAG 2.5.3), cut
-                // as every long value is, the whole address in its title; nothing focusable inside it.
-                <Link as="button" title={contact.email} onClick={(event) => onOpen(contact, event.currentTarget)}>
-                  {truncate(contact.email)}
-                </Link>
+                // as every long value is, the whole address in its tooltip; nothing focusable inside it.
+                <Tooltip content={contact.email} relationship="description">
+                  <Link as="button" onClick={(event) => onOpen(contact, event.currentTarget)}>
+                    {truncate(contact.email)}
+                  </Link>
+                </Tooltip>
               ) : (
                 <TruncatedText text={contact.email} />
               )}
