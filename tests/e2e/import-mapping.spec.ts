@@ -63,7 +63,8 @@ test('maps a file with typed columns at 390 px in the dark theme', async ({ page
 
   const uploaded = page.waitForRequest((r) => new URL(r.url()).pathname === `/api/audiences/${id}/import/file`);
   await page.getByRole('button', { name: 'Import', exact: true }).click();
-  expect((await uploaded).postData()).toContain('name="mapping"');
+  // Chromium does not expose a multipart body with a file; the typed values below show the mapping went up with it.
+  await uploaded;
   await expectImportAccepted(page, id);
 
   const table = contactsTable(page);

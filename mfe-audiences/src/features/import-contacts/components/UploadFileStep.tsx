@@ -69,8 +69,7 @@ export function UploadFileStep({ file, disabled, maxBytes, onChange }: UploadFil
         {...getRootProps({
           className: mergeClasses(styles.zone, isDragActive && styles.active),
           role: 'button',
-          // The name is the words it shows (axe: label-content-name-mismatch).
-          'aria-label': 'Drop a CSV or TXT file here, or press to choose one',
+          // No aria-label: its name is all the words it shows (axe: label-content-name-mismatch).
           'aria-disabled': disabled,
         })}
       >
