@@ -106,6 +106,10 @@ test('NOT_SENT: contacts imported after the send are sent one by one and all at 
   // A campaign sent to an audience that has no contacts yet...
   const lateName = uniqueName('Late audience');
   const lateId = await createAudienceThroughDialog(page, lateName);
+  // The template greets by {{firstName}}: an audience without that field is refused at Send, so the member
+  // gives the empty audience its field first, as the import below fills it.
+  const field = await api.post(`/api/audiences/${lateId}/fields`, { key: 'firstName', label: 'First name', type: 'TEXT' });
+  expect(field.status(), 'POST /api/audiences/{id}/fields').toBe(201);
   const tag = uniqueName('Late');
   const campaignId = await createCampaign(api, {
     name: `${tag} campaign`,

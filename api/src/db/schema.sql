@@ -269,11 +269,15 @@ CREATE FUNCTION public.consent_ledger_refuse_change() RETURNS trigger
     AS $$
 BEGIN
   IF TG_OP = 'UPDATE' AND current_setting('mailroom.erasure', true) = 'on'
-     AND (NEW.id, NEW.audience_id, NEW.event, NEW.created_at) = (OLD.id, OLD.audience_id, OLD.event, OLD.created_at)
+     AND (NEW.id, NEW.event, NEW.created_at) = (OLD.id, OLD.event, OLD.created_at)
+     AND NEW.audience_id IS NOT DISTINCT FROM OLD.audience_id
      AND NEW.form_id IS NOT DISTINCT FROM OLD.form_id
      AND NEW.form_name IS NOT DISTINCT FROM OLD.form_name
      AND NEW.consent_version IS NOT DISTINCT FROM OLD.consent_version
      AND NEW.wording IS NOT DISTINCT FROM OLD.wording
+     AND NEW.member_email IS NOT DISTINCT FROM OLD.member_email
+     AND NEW.lawful_basis IS NOT DISTINCT FROM OLD.lawful_basis
+     AND NEW.contacts IS NOT DISTINCT FROM OLD.contacts
      AND NEW.email LIKE 'erased:%' AND NEW.client_address IS NULL AND NEW.user_agent IS NULL THEN
     RETURN NEW;
   END IF;
@@ -757,6 +761,7 @@ CREATE TABLE public.audiences (
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     import_started_at timestamp with time zone,
     import_mapping jsonb,
+    public_name text,
     CONSTRAINT audiences_source_check CHECK ((source = ANY (ARRAY['CSV'::text, 'TEXT'::text, 'BIG_QUERY'::text, 'FILTERS'::text])))
 );
 
@@ -927,9 +932,9 @@ ALTER SEQUENCE public.campaigns_id_seq OWNED BY public.campaigns.id;
 
 CREATE TABLE public.consent_ledger (
     id bigint NOT NULL,
-    audience_id bigint NOT NULL,
-    address_key text NOT NULL,
-    email text NOT NULL,
+    audience_id bigint,
+    address_key text,
+    email text,
     event text NOT NULL,
     form_id bigint,
     form_name text,
@@ -938,7 +943,12 @@ CREATE TABLE public.consent_ledger (
     client_address text,
     user_agent text,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT consent_ledger_event_check CHECK ((event = ANY (ARRAY['SUBSCRIBED'::text, 'CONFIRMED'::text, 'ERASED'::text])))
+    member_email text,
+    lawful_basis text,
+    contacts integer,
+    detail jsonb,
+    CONSTRAINT consent_ledger_event_check CHECK ((event = ANY (ARRAY['SUBSCRIBED'::text, 'CONFIRMED'::text, 'IMPORTED'::text, 'ADDED'::text, 'PREFERENCES'::text, 'UNSUBSCRIBED'::text, 'RESUBSCRIBED'::text, 'SUPPRESSED'::text, 'ERASED'::text]))),
+    CONSTRAINT consent_ledger_names_person CHECK ((((event = 'IMPORTED'::text) AND (address_key IS NULL) AND (email IS NULL) AND (audience_id IS NOT NULL)) OR ((event <> 'IMPORTED'::text) AND (address_key IS NOT NULL) AND (email IS NOT NULL))))
 );
 
 --
@@ -970,7 +980,8 @@ CREATE TABLE public.contacts (
     data jsonb DEFAULT '{}'::jsonb NOT NULL,
     seq integer,
     valid_seq integer,
-    error_seq integer
+    error_seq integer,
+    unsubscribed_at timestamp with time zone
 );
 
 --
@@ -1723,10 +1734,22 @@ CREATE INDEX campaigns_due ON public.campaigns USING btree (scheduled_at) WHERE 
 CREATE INDEX campaigns_updated ON public.campaigns USING btree (updated_at DESC, id DESC);
 
 --
+-- Name: consent_ledger_by_address; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX consent_ledger_by_address ON public.consent_ledger USING btree (address_key, id) WHERE (address_key IS NOT NULL);
+
+--
 -- Name: consent_ledger_by_person; Type: INDEX; Schema: public; Owner: -
 --
 
 CREATE INDEX consent_ledger_by_person ON public.consent_ledger USING btree (audience_id, address_key, id);
+
+--
+-- Name: consent_ledger_imports; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX consent_ledger_imports ON public.consent_ledger USING btree (audience_id, id) WHERE (event = 'IMPORTED'::text);
 
 --
 -- Name: contacts_audience_email_key; Type: INDEX; Schema: public; Owner: -

@@ -19,6 +19,8 @@ export class Audience extends Model<InferAttributes<Audience>, InferCreationAttr
   /** Set at once on delete; the contacts are purged in the background. */
   declare deletedAt: CreationOptional<Date | null>;
   declare createdByEmail: CreationOptional<string | null>;
+  /** The name people see in the preference centre (migration 0028); none: the audience is not shown there. */
+  declare publicName: CreationOptional<string | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -39,6 +41,7 @@ export class Audience extends Model<InferAttributes<Audience>, InferCreationAttr
         importMapping: { type: DataTypes.JSONB, allowNull: true },
         deletedAt: { type: DataTypes.DATE, allowNull: true },
         createdByEmail: { type: DataTypes.TEXT, allowNull: true },
+        publicName: { type: DataTypes.TEXT, allowNull: true },
         createdAt: { type: DataTypes.DATE, allowNull: false },
         updatedAt: { type: DataTypes.DATE, allowNull: false },
       },

@@ -12,6 +12,8 @@ export class Contact extends Model<InferAttributes<Contact>, InferCreationAttrib
   declare seq: CreationOptional<number | null>;
   declare validSeq: CreationOptional<number | null>;
   declare errorSeq: CreationOptional<number | null>;
+  /** The person left this audience in the preference centre (migration 0028): no campaign of it reaches them. */
+  declare unsubscribedAt: CreationOptional<Date | null>;
 
   static initModel(sequelize: Sequelize): typeof Contact {
     // init() binds a class to one Sequelize instance; a subclass per instance lets several coexist (tests).
@@ -26,6 +28,7 @@ export class Contact extends Model<InferAttributes<Contact>, InferCreationAttrib
         seq: { type: DataTypes.INTEGER, allowNull: true },
         validSeq: { type: DataTypes.INTEGER, allowNull: true },
         errorSeq: { type: DataTypes.INTEGER, allowNull: true },
+        unsubscribedAt: { type: DataTypes.DATE, allowNull: true },
       },
       { sequelize, tableName: 'contacts', modelName: 'Contact', underscored: true, timestamps: false },
     );

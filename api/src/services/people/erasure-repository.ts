@@ -207,7 +207,7 @@ async function eraseSignups(tx: Tx, key: string, erasedKey: string, audienceIds:
   );
   await tx.query(`UPDATE signup_mails SET address_key = $2 WHERE address_key = $1`, [key, erasedKey]);
   const { rows: ledger } = await tx.query<{ audience_id: number }>(
-    `UPDATE consent_ledger SET email = $2, address_key = $2, client_address = NULL, user_agent = NULL
+    `UPDATE consent_ledger SET email = $2, address_key = $2, client_address = NULL, user_agent = NULL, detail = NULL
       WHERE address_key = $1 RETURNING audience_id`,
     [key, erasedKey],
   );

@@ -3,7 +3,7 @@
  * limits read them), solved challenges taken once, the consent ledger, and the one contact a confirmed
  * sign-up appends to its audience.
  */
-import type { Database, Sql, Tx } from '../../db/database.js';
+import type { Database, Tx } from '../../db/database.js';
 import { sameAddressInAudience } from '../contacts/contact-repository.js';
 import { appendContact as appendNumberedContact, lockAudienceRow } from '../contacts/numbering-repository.js';
 
@@ -21,20 +21,6 @@ export interface PendingSignupInput {
 export interface PendingSignup extends PendingSignupInput {
   id: number;
   createdAt: Date;
-}
-
-export interface LedgerEntry {
-  audienceId: number;
-  email: string;
-  event: 'SUBSCRIBED' | 'CONFIRMED';
-  formId: number | null;
-  formName: string | null;
-  consentVersion: number | null;
-  wording: string | null;
-  clientAddress: string | null;
-  userAgent: string | null;
-  /** Default: now. A SUBSCRIBED entry written at confirmation keeps the time of the submission. */
-  at?: Date;
 }
 
 interface PendingRow {
@@ -156,26 +142,6 @@ export function signupRepository(db: Database) {
       if (await sameAddressInAudience(tx, audienceId, email)) return 'already-there';
       await appendNumberedContact(tx, audience, { email, data, errorMessage: null });
       return 'added';
-    },
-
-    async appendLedger(sql: Sql, entry: LedgerEntry): Promise<void> {
-      await sql.query(
-        `INSERT INTO consent_ledger (audience_id, address_key, email, event, form_id, form_name, consent_version, wording,
-           client_address, user_agent, created_at)
-         VALUES ($1, address_key($2), $2, $3, $4, $5, $6, $7, $8, $9, coalesce($10, now()))`,
-        [
-          entry.audienceId,
-          entry.email,
-          entry.event,
-          entry.formId,
-          entry.formName,
-          entry.consentVersion,
-          entry.wording,
-          entry.clientAddress,
-          entry.userAgent,
-          entry.at ?? null,
-        ],
-      );
     },
 
     /** Pending sign-ups past their link's expiry, and challenges past theirs: how many of each went. */

@@ -12,6 +12,7 @@
 import type { Database } from '../../db/database.js';
 import type { Logger } from '../../logger.js';
 import { DomainError } from '../errors.js';
+import { appendConsent } from '../consent/ledger.js';
 import type { SendingService } from '../sending/sending-service.js';
 import type { SignupChallenges } from './challenge.js';
 import { confirmationMail } from './confirmation-mail.js';
@@ -162,7 +163,7 @@ export function createSignupService(deps: SignupServiceDeps) {
       if (!form.confirmationRequired) {
         await db.transaction(async (tx) => {
           unavailableUnlessAdded(await repo.appendContact(tx, form.audienceId, submission.email, submission.data));
-          await repo.appendLedger(tx, {
+          await appendConsent(tx, {
             audienceId: form.audienceId,
             email: submission.email,
             event: 'SUBSCRIBED',
@@ -224,14 +225,14 @@ export function createSignupService(deps: SignupServiceDeps) {
           consentVersion: pending.consentVersion,
           wording: wording ?? null,
         };
-        await repo.appendLedger(tx, {
+        await appendConsent(tx, {
           ...entry,
           event: 'SUBSCRIBED',
           clientAddress: pending.clientAddress,
           userAgent: pending.userAgent,
           at: pending.createdAt,
         });
-        await repo.appendLedger(tx, {
+        await appendConsent(tx, {
           ...entry,
           event: 'CONFIRMED',
           clientAddress: client.address ?? null,
