@@ -1371,6 +1371,8 @@ export interface components {
             importErrorMessage: string | null;
             /** Format: date-time */
             createdAt: string;
+            /** @description An addition: people who signed up through a form and have not confirmed yet (their link has not expired). They are not contacts: not counted in numberOfContacts, reached by no campaign. */
+            pendingCount?: number;
         };
         ImportMappingView: {
             /** @description The audience's fields in position order */

@@ -3,7 +3,7 @@
  * limits read them), solved challenges taken once, the consent ledger, and the one contact a confirmed
  * sign-up appends to its audience.
  */
-import type { Database, Tx } from '../../db/database.js';
+import type { Database, Sql, Tx } from '../../db/database.js';
 import { sameAddressInAudience } from '../contacts/contact-repository.js';
 import { appendContact as appendNumberedContact, lockAudienceRow } from '../contacts/numbering-repository.js';
 
@@ -97,13 +97,83 @@ export function signupRepository(db: Database) {
       return Number(rows[0]!.id);
     },
 
-    async mailOutcome(mailId: number, outcome: string, messageId: string | null): Promise<void> {
-      await db.query(`UPDATE signup_mails SET outcome = $2, message_id = $3 WHERE id = $1`, [mailId, outcome, messageId]);
+    /**
+     * Claims a queued mail for sending: 'queued' becomes 'sending' in one statement, so of two deliveries of its
+     * message (a redelivery, the sweep's publish) one alone gets the pending sign-up back and calls SES.
+     */
+    async claimMail(mailId: number): Promise<PendingSignup | undefined> {
+      const { rows } = await db.query<PendingRow>(
+        `WITH claimed AS (UPDATE signup_mails SET outcome = 'sending' WHERE id = $1 AND outcome = 'queued' RETURNING pending_id)
+         SELECT p.* FROM claimed JOIN pending_signups p ON p.id = claimed.pending_id`,
+        [mailId],
+      );
+      return rows[0] && toPending(rows[0]);
     },
 
-    /** A mail that was not sent does not count against the person's limits. */
-    async forgetMail(tx: Tx, mailId: number): Promise<void> {
-      await tx.query('DELETE FROM signup_mails WHERE id = $1', [mailId]);
+    /** SES took no part of the call (throttled, quota used up, never reached): the mail may be sent later. */
+    async releaseMail(mailId: number): Promise<void> {
+      await db.query(`UPDATE signup_mails SET outcome = 'queued' WHERE id = $1 AND outcome = 'sending'`, [mailId]);
+    },
+
+    async mailOutcome(mailId: number, outcome: string, messageId: string | null, sql: Sql = db): Promise<void> {
+      await sql.query(`UPDATE signup_mails SET outcome = $2, message_id = $3 WHERE id = $1`, [mailId, outcome, messageId]);
+    },
+
+    /**
+     * Mails still queued a while after they were asked for, whose sign-up still waits: their message was lost
+     * (the API stopped between the commit and the publish, or the broker was away) or used up its attempts.
+     */
+    async staleQueuedMails(olderThanMs: number, limit: number): Promise<number[]> {
+      const { rows } = await db.query<{ id: string }>(
+        `SELECT m.id FROM signup_mails m JOIN pending_signups p ON p.id = m.pending_id
+          WHERE m.outcome = 'queued' AND m.created_at < now() - make_interval(secs => $1::float8 / 1000) AND p.expires_at > now()
+          ORDER BY m.id LIMIT $2`,
+        [olderThanMs, limit],
+      );
+      return rows.map((row) => Number(row.id));
+    },
+
+    /** Why the address is on the suppression list (its erased key counts as 'ERASED'), or null. */
+    async suppressionOf(sql: Sql, email: string): Promise<string | null> {
+      const { rows } = await sql.query<{ reason: string }>(
+        `SELECT reason FROM suppressions WHERE email_lower IN (address_key($1), erased_key($1)) ORDER BY reason = 'ERASED' DESC LIMIT 1`,
+        [email],
+      );
+      return rows[0]?.reason ?? null;
+    },
+
+    /** Whether the address's contact in the audience left it alone (contacts.unsubscribed_at). */
+    async leftAudience(sql: Sql, audienceId: number, email: string): Promise<boolean> {
+      const { rows } = await sql.query(
+        `SELECT 1 FROM contacts WHERE audience_id = $1 AND address_key(email) = address_key($2) AND unsubscribed_at IS NOT NULL LIMIT 1`,
+        [audienceId, email],
+      );
+      return rows.length > 0;
+    },
+
+    /**
+     * A confirmed sign-up to `audienceId` by a person who had unsubscribed from everything: the organisation-wide
+     * suppression goes, and every other audience's contact of the address is marked as left, so the person comes
+     * back to this audience only. True when there was such a suppression.
+     */
+    async liftUnsubscribe(tx: Tx, audienceId: number, email: string): Promise<boolean> {
+      const { rowCount } = await tx.query(`DELETE FROM suppressions WHERE email_lower = address_key($1) AND reason = 'UNSUBSCRIBE'`, [email]);
+      if (rowCount === 0) return false;
+      await tx.query(
+        `UPDATE contacts SET unsubscribed_at = now()
+          WHERE address_key(email) = address_key($2) AND audience_id <> $1 AND unsubscribed_at IS NULL`,
+        [audienceId, email],
+      );
+      return true;
+    },
+
+    /** The address's contact in the audience joins it again; true when it had left. */
+    async rejoinAudience(tx: Tx, audienceId: number, email: string): Promise<boolean> {
+      const { rowCount } = await tx.query(
+        `UPDATE contacts SET unsubscribed_at = NULL WHERE audience_id = $1 AND address_key(email) = address_key($2) AND unsubscribed_at IS NOT NULL`,
+        [audienceId, email],
+      );
+      return rowCount > 0;
     },
 
     /** Takes a solved challenge once: false when it was taken before (a replay). */
