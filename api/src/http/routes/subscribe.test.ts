@@ -643,7 +643,9 @@ describe('the confirmation mail, from the worker', () => {
     const email = 'throttled@example.org';
     let calls = 0;
     ses.options.intercept = (call) =>
-      call.to === email && calls++ === 0 ? { error: 'TooManyRequestsException', status: 429, message: 'Maximum sending rate exceeded.' } : undefined;
+      call.to === email && calls++ === 0
+        ? { error: 'TooManyRequestsException', status: 429, message: 'Maximum sending rate exceeded.' }
+        : undefined;
     try {
       await postJson(slug, { email, fullName: 'T', consent: 'yes', altcha: await solved(slug) }).expect(200);
       await vi.waitFor(async () => expect((await mailOf(email)).outcome).toBe('sent'), { timeout: 10_000, interval: 50 });
@@ -677,11 +679,17 @@ describe('the limits', () => {
   it('refuses a 31st sign-up from one client within the hour, storing nothing', async () => {
     const client = newClient();
     for (let i = 0; i < 30; i++) {
-      await postJson(slug, { email: `client${i}@example.org`, fullName: 'C', consent: 'yes', altcha: await solved(slug) }, client).expect(200);
+      await postJson(slug, { email: `client${i}@example.org`, fullName: 'C', consent: 'yes', altcha: await solved(slug) }, client).expect(
+        200,
+      );
     }
     await mailsSettled();
     const before = await stored();
-    const refused = await postJson(slug, { email: 'client30@example.org', fullName: 'C', consent: 'yes', altcha: await solved(slug) }, client);
+    const refused = await postJson(
+      slug,
+      { email: 'client30@example.org', fullName: 'C', consent: 'yes', altcha: await solved(slug) },
+      client,
+    );
     expect([refused.status, refused.body.message]).toEqual([429, TOO_MANY_FROM_CLIENT]);
     const page = await postForm(slug, { email: 'client31@example.org', fullName: 'C', consent: 'yes' }, client);
     expect(page.status).toBe(429);
@@ -689,5 +697,146 @@ describe('the limits', () => {
     expect(await stored()).toEqual(before);
     // Another client is not held back.
     await postJson(slug, { email: 'client30@example.org', fullName: 'C', consent: 'yes', altcha: await solved(slug) }).expect(200);
+  });
+});
+
+/** The addresses a campaign sent now to the sign-up forms' audience would mail (its jobs). */
+async function campaignRecipients(): Promise<string[]> {
+  const templateId = await seedTemplate(t.db.pool, { html: '<p>Hello</p>' });
+  const { body } = await api().post('/api/campaigns').set('Authorization', auth).send({ name: 'Now', templateId });
+  await api()
+    .put(`/api/campaigns/${body.id}`)
+    .set('Authorization', auth)
+    .send({ name: 'Now', audienceId, templateId, fromName: 'News', fromEmail: SENDER, subject: 'Hi' })
+    .expect(200);
+  await api().post(`/api/campaigns/${body.id}/send`).set('Authorization', auth).expect(202);
+  const jobs = await t.db.pool.query<{ email: string }>('SELECT email FROM campaign_jobs WHERE campaign_id = $1', [body.id]);
+  return jobs.rows.map((row) => row.email);
+}
+
+const suppress = (email: string, reason: string) =>
+  t.db.pool.query(`INSERT INTO suppressions (email_lower, reason) VALUES (${reason === 'ERASED' ? 'erased_key' : 'address_key'}($1), $2)`, [
+    email,
+    reason,
+  ]);
+const suppressionOf = async (email: string) =>
+  (await t.db.pool.query<{ reason: string }>(`SELECT reason FROM suppressions WHERE email_lower = address_key($1)`, [email])).rows[0]
+    ?.reason;
+
+describe('a person who comes back', () => {
+  it('answers new, pending, known and suppressed addresses byte for byte alike', async () => {
+    const pending = 'already-pending@example.org';
+    await postJson(slug, { email: pending, fullName: 'P', consent: 'yes', altcha: await solved(slug) }).expect(200);
+    await suppress('gone-away@example.org', 'UNSUBSCRIBE');
+    await suppress('bounced-answer@example.org', 'HARD_BOUNCE');
+    await suppress('complained-answer@example.org', 'COMPLAINT');
+    const addresses = [
+      'brand-new@example.org',
+      pending,
+      EXISTING[0]!,
+      'gone-away@example.org',
+      'bounced-answer@example.org',
+      'complained-answer@example.org',
+    ];
+    const json = [];
+    const pages = [];
+    for (const email of addresses) {
+      json.push(await postJson(slug, { email, fullName: 'X', consent: 'yes', altcha: await solved(slug) }));
+      pages.push(await postForm(slug, { email, fullName: 'X', consent: 'yes', altcha: await solved(slug) }));
+    }
+    const answerOf = (r: request.Response) => ({ status: r.status, type: r.headers['content-type'], text: r.text });
+    for (const answer of json) expect(answerOf(answer)).toEqual(answerOf(json[0]!));
+    for (const answer of pages) expect(answerOf(answer)).toEqual(answerOf(pages[0]!));
+    expect(json[0]!.status).toBe(200);
+    expect(pages[0]!.status).toBe(200);
+  });
+
+  it('comes back to this audience alone, and only once the mail is confirmed, after unsubscribing from everything', async () => {
+    const email = 'returning@example.org';
+    const { id: otherAudience } = await seedAudience(t.db.pool, { name: 'Other list', headers: [], contacts: [{ email, data: {} }] });
+    await suppress(email, 'UNSUBSCRIBE');
+    // A form without confirmation asks for it from a person who unsubscribed: nobody re-subscribes a stranger.
+    const before = await stored();
+    await postJson(directSlug, { email, consent: 'yes', altcha: await solved(directSlug) }).expect(200);
+    expect(await stored()).toMatchObject({ contacts: before.contacts, pending: before.pending + 1, ledger: before.ledger });
+    await mailsSettled();
+    expect(ses.countFor(email)).toBe(1);
+    expect(await suppressionOf(email)).toBe('UNSUBSCRIBE');
+    expect(await campaignRecipients()).not.toContain(email);
+
+    await api()
+      .post(linkIn(ses.mails.findLast((mail) => mail.to === email)!))
+      .type('form')
+      .send('confirm=yes')
+      .expect(200);
+    expect(await suppressionOf(email)).toBeUndefined();
+    const { rows } = await t.db.pool.query<{ audience_id: string; unsubscribed_at: Date | null }>(
+      `SELECT audience_id, unsubscribed_at FROM contacts WHERE email = $1 ORDER BY audience_id`,
+      [email],
+    );
+    expect(rows.map((row) => [Number(row.audience_id), row.unsubscribed_at !== null])).toEqual([
+      [audienceId, false],
+      [otherAudience, true],
+    ]);
+    const ledger = await t.db.pool.query(`SELECT event, audience_id FROM consent_ledger WHERE email = $1 ORDER BY id`, [email]);
+    expect(ledger.rows.map((row) => [row.event, Number(row.audience_id)])).toEqual([
+      ['SUBSCRIBED', audienceId],
+      ['CONFIRMED', audienceId],
+      ['RESUBSCRIBED', audienceId],
+    ]);
+    expect(await campaignRecipients()).toContain(email);
+  });
+
+  it('joins again an audience it had left alone, through the mail', async () => {
+    const email = EXISTING[1]!;
+    await t.db.pool.query(`UPDATE contacts SET unsubscribed_at = now() WHERE audience_id = $1 AND email = $2`, [audienceId, email]);
+    await postJson(directSlug, { email, consent: 'yes', altcha: await solved(directSlug) }).expect(200);
+    await mailsSettled();
+    const left = await t.db.pool.query(`SELECT unsubscribed_at FROM contacts WHERE audience_id = $1 AND email = $2`, [audienceId, email]);
+    expect(left.rows[0].unsubscribed_at).not.toBeNull();
+    await api()
+      .post(linkIn(ses.mails.findLast((mail) => mail.to === email)!))
+      .type('form')
+      .send('confirm=yes')
+      .expect(200);
+    const back = await t.db.pool.query(`SELECT unsubscribed_at FROM contacts WHERE audience_id = $1 AND email = $2`, [audienceId, email]);
+    expect(back.rows).toEqual([{ unsubscribed_at: null }]);
+    const ledger = await t.db.pool.query(`SELECT event FROM consent_ledger WHERE email = $1 ORDER BY id`, [email]);
+    expect(ledger.rows.map((row) => row.event)).toEqual(['SUBSCRIBED', 'CONFIRMED', 'RESUBSCRIBED']);
+  });
+
+  it('mails nothing to a hard-bounced or complaining address, and makes no contact of an erased one', async () => {
+    await suppress('hard@example.org', 'HARD_BOUNCE');
+    await suppress('complaint@example.org', 'COMPLAINT');
+    await suppress('erased@example.org', 'ERASED');
+    const before = await stored();
+    for (const email of ['hard@example.org', 'complaint@example.org', 'erased@example.org']) {
+      await postJson(slug, { email, fullName: 'S', consent: 'yes', altcha: await solved(slug) }).expect(200);
+      await postJson(directSlug, { email, consent: 'yes', altcha: await solved(directSlug) }).expect(200);
+    }
+    await mailsSettled();
+    expect(await stored()).toMatchObject({
+      pending: before.pending,
+      mails: before.mails,
+      contacts: before.contacts,
+      ledger: before.ledger,
+    });
+    for (const email of ['hard@example.org', 'complaint@example.org', 'erased@example.org']) expect(ses.calls.get(email)).toBeUndefined();
+    expect(await suppressionOf('hard@example.org')).toBe('HARD_BOUNCE');
+  });
+});
+
+describe('the audience', () => {
+  it('counts its pending sign-ups apart from its contacts', async () => {
+    const expected = await count('SELECT count(*) AS n FROM pending_signups WHERE audience_id = $1 AND expires_at > now()', [audienceId]);
+    const contacts = await count('SELECT count(*) AS n FROM contacts WHERE audience_id = $1', [audienceId]);
+    expect(expected).toBeGreaterThan(0);
+    const { body } = await api().get(`/api/audiences/${audienceId}`).set('Authorization', auth).expect(200);
+    expect(body).toMatchObject({ pendingCount: expected, numberOfContacts: contacts });
+    const list = await api().get('/api/audiences').set('Authorization', auth).expect(200);
+    expect(list.body.items.find((audience: { id: number }) => audience.id === audienceId)).toMatchObject({ pendingCount: expected });
+    await postJson(slug, { email: 'one-more@example.org', fullName: 'M', consent: 'yes', altcha: await solved(slug) }).expect(200);
+    const after = await api().get(`/api/audiences/${audienceId}`).set('Authorization', auth).expect(200);
+    expect(after.body).toMatchObject({ pendingCount: expected + 1, numberOfContacts: contacts });
   });
 });
