@@ -4632,7 +4632,11 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": {
-                    confirm?: string;
+                    /**
+                     * @description The page's button sends 'yes'; anything else is not a person's click
+                     * @enum {string}
+                     */
+                    confirm?: "yes";
                 };
             };
         };
