@@ -1222,7 +1222,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The hosted sign-up page's stylesheet and scripts (the proof-of-work widget), from the API's own origin */
+        /**
+         * The hosted sign-up page's stylesheet and scripts (the proof-of-work widget), from the API's own origin
+         * @description embed.js is the widget for a form pasted into the organisation's site. The files are the same for every form and carry no data: any origin may load them (Access-Control-Allow-Origin *, Cross-Origin-Resource-Policy cross-origin).
+         */
         get: operations["signupAsset"];
         put?: never;
         post?: never;
@@ -4580,7 +4583,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                file: "page.css" | "altcha.css" | "altcha.js" | "signup.js" | "sha-worker.js";
+                file: "page.css" | "altcha.css" | "altcha.js" | "signup.js" | "sha-worker.js" | "embed.js";
             };
             cookie?: never;
         };

@@ -226,10 +226,18 @@ describe('the hosted page', () => {
       ['altcha.js', 'text/javascript'],
       ['signup.js', 'text/javascript'],
       ['sha-worker.js', 'text/javascript'],
+      ['embed.js', 'text/javascript'],
     ]) {
-      const answer = await api().get(`/subscribe/static/${file}`).expect(200);
+      const answer = await api().get(`/subscribe/static/${file}`).set('Origin', 'https://any-site.example').expect(200);
       expect(answer.headers['content-type']).toContain(type!);
+      // A pasted form's widget loads them from the organisation's site: a module script needs CORS, a worker's
+      // importScripts and a stylesheet need the resource policy.
+      expect(answer.headers['access-control-allow-origin']).toBe('*');
+      expect(answer.headers['cross-origin-resource-policy']).toBe('cross-origin');
     }
+    const embed = await api().get('/subscribe/static/embed.js').expect(200);
+    expect(embed.text).toContain("import './altcha.js'");
+    expect(embed.text).toContain("new URL('sha-worker.js', import.meta.url)");
     expect((await api().get('/subscribe/static/other.js')).status).toBe(400);
   });
 });
