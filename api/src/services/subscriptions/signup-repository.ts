@@ -157,7 +157,9 @@ export function signupRepository(db: Database) {
      * back to this audience only. True when there was such a suppression.
      */
     async liftUnsubscribe(tx: Tx, audienceId: number, email: string): Promise<boolean> {
-      const { rowCount } = await tx.query(`DELETE FROM suppressions WHERE email_lower = address_key($1) AND reason = 'UNSUBSCRIBE'`, [email]);
+      const { rowCount } = await tx.query(`DELETE FROM suppressions WHERE email_lower = address_key($1) AND reason = 'UNSUBSCRIBE'`, [
+        email,
+      ]);
       if (rowCount === 0) return false;
       await tx.query(
         `UPDATE contacts SET unsubscribed_at = now()
