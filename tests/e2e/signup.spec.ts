@@ -8,6 +8,7 @@
  * Then the form pasted into the organisation's own site (another origin) with the widget: the check is solved
  * in the visitor's browser from the API's scripts, and the audience shows the sign-up waiting for confirmation.
  */
+import { createServer, type Server } from 'node:http';
 import { expect, test } from '@playwright/test';
 import { contactsTable, signInWithApi } from './support/audiences';
 import { collectCspViolations, expectNoAxeViolations } from './support/browser-checks';
@@ -101,8 +102,22 @@ for (const [theme, width] of [
   });
 }
 
-/** The organisation's own site: another origin, served by the test itself (a *.localhost origin is a secure context). */
-const SITE = `http://site.localhost:${PORTS.web + 1}`;
+/**
+ * The organisation's own site: another origin (127.0.0.1 where the product is localhost), a secure context,
+ * served by a server of the test's own (a page the browser took from the network, so Chromium lets it reach
+ * the local API as a public site reaches a public one).
+ */
+const SITE = `http://127.0.0.1:${PORTS.web + 1}`;
+let sitePage = '';
+let site: Server | undefined;
+test.beforeAll(async () => {
+  site = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(sitePage));
+  await new Promise<void>((resolve) => site!.listen(PORTS.web + 1, '127.0.0.1', resolve));
+});
+test.afterAll(async () => {
+  site?.closeAllConnections();
+  await new Promise((resolve) => site?.close(resolve));
+});
 
 for (const [theme, width] of [
   ['light', 1280],
@@ -134,12 +149,7 @@ for (const [theme, width] of [
     expect(snippet).toContain('<altcha-widget');
 
     // The visitor, on the organisation's site.
-    await page.route(`${SITE}/**`, (route) =>
-      route.fulfill({
-        contentType: 'text/html; charset=utf-8',
-        body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Our site</title></head><body><main><h1>Join us</h1>${snippet}</main></body></html>`,
-      }),
-    );
+    sitePage = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Our site</title></head><body><main><h1>Join us</h1>${snippet}</main></body></html>`;
     const violations = await collectCspViolations(page);
     await page.goto(`${SITE}/join`);
     await expect(page.locator('altcha-widget')).toBeAttached();
