@@ -54,26 +54,32 @@ export type AppendOutcome = 'added' | 'already-there' | 'audience-gone' | 'audie
 export function signupRepository(db: Database) {
   return {
     /**
-     * The confirmation mails asked for this audience and address in the last hour and day, counted under
-     * a transaction-scoped lock on the pair, so two submissions at once cannot both pass the limit.
+     * A pending sign-up and its confirmation mail's row ('queued'), unless the address and audience had `perHour`
+     * mails in the last hour or `perDay` in the day: then nothing, and undefined. The count runs under a
+     * transaction-scoped lock on the pair, taken by a statement of its own first (a statement sees what was
+     * committed before it began: the count must begin after the lock is held), so two submissions at once cannot
+     * both pass the limit. The count and both rows are one statement: a sign-up costs few round trips.
      */
-    async lockAndCountMails(tx: Tx, audienceId: number, email: string): Promise<{ lastHour: number; lastDay: number }> {
+    async insertPendingWithinLimits(
+      tx: Tx,
+      input: PendingSignupInput,
+      limits: { perHour: number; perDay: number },
+    ): Promise<{ pendingId: number; mailId: number } | undefined> {
       await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended('signup-mail:' || $1 || ':' || address_key($2), 0))`, [
-        audienceId,
-        email,
+        input.audienceId,
+        input.email,
       ]);
-      const { rows } = await tx.query<{ hour: string; day: string }>(
-        `SELECT count(*) FILTER (WHERE created_at > now() - interval '1 hour') AS hour, count(*) AS day
-           FROM signup_mails WHERE audience_id = $1 AND address_key = address_key($2) AND created_at > now() - interval '1 day'`,
-        [audienceId, email],
-      );
-      return { lastHour: Number(rows[0]!.hour), lastDay: Number(rows[0]!.day) };
-    },
-
-    async insertPending(tx: Tx, input: PendingSignupInput): Promise<number> {
-      const { rows } = await tx.query<{ id: string }>(
-        `INSERT INTO pending_signups (form_id, audience_id, email, data, consent_version, client_address, user_agent, expires_at)
-         VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8) RETURNING id`,
+      const { rows } = await tx.query<{ pending_id: string; mail_id: string }>(
+        `WITH mails AS (
+           SELECT count(*) FILTER (WHERE created_at > now() - interval '1 hour') AS hour, count(*) AS day
+             FROM signup_mails WHERE audience_id = $2 AND address_key = address_key($3) AND created_at > now() - interval '1 day'),
+         pending AS (
+           INSERT INTO pending_signups (form_id, audience_id, email, data, consent_version, client_address, user_agent, expires_at)
+           SELECT $1, $2, $3, $4::jsonb, $5, $6, $7, $8 FROM mails WHERE mails.hour < $9 AND mails.day < $10
+           RETURNING id),
+         mail AS (
+           INSERT INTO signup_mails (audience_id, address_key, pending_id) SELECT $2, address_key($3), id FROM pending RETURNING id, pending_id)
+         SELECT pending_id, id AS mail_id FROM mail`,
         [
           input.formId,
           input.audienceId,
@@ -83,18 +89,11 @@ export function signupRepository(db: Database) {
           input.clientAddress,
           input.userAgent,
           input.expiresAt,
+          limits.perHour,
+          limits.perDay,
         ],
       );
-      return Number(rows[0]!.id);
-    },
-
-    /** A confirmation mail asked for (counted by the limits from now on); its outcome follows. */
-    async insertMail(tx: Tx, audienceId: number, email: string, pendingId: number): Promise<number> {
-      const { rows } = await tx.query<{ id: string }>(
-        `INSERT INTO signup_mails (audience_id, address_key, pending_id) VALUES ($1, address_key($2), $3) RETURNING id`,
-        [audienceId, email, pendingId],
-      );
-      return Number(rows[0]!.id);
+      return rows[0] && { pendingId: Number(rows[0].pending_id), mailId: Number(rows[0].mail_id) };
     },
 
     /**
@@ -133,22 +132,19 @@ export function signupRepository(db: Database) {
       return rows.map((row) => Number(row.id));
     },
 
-    /** Why the address is on the suppression list (its erased key counts as 'ERASED'), or null. */
-    async suppressionOf(sql: Sql, email: string): Promise<string | null> {
-      const { rows } = await sql.query<{ reason: string }>(
-        `SELECT reason FROM suppressions WHERE email_lower IN (address_key($1), erased_key($1)) ORDER BY reason = 'ERASED' DESC LIMIT 1`,
-        [email],
-      );
-      return rows[0]?.reason ?? null;
-    },
-
-    /** Whether the address's contact in the audience left it alone (contacts.unsubscribed_at). */
-    async leftAudience(sql: Sql, audienceId: number, email: string): Promise<boolean> {
-      const { rows } = await sql.query(
-        `SELECT 1 FROM contacts WHERE audience_id = $1 AND address_key(email) = address_key($2) AND unsubscribed_at IS NOT NULL LIMIT 1`,
+    /**
+     * What a sign-up must know of the address, in one statement: why it is on the suppression list (its erased key
+     * counts as 'ERASED'), or null; and whether its contact in the audience left it alone (`unsubscribed_at`).
+     */
+    async addressState(audienceId: number, email: string): Promise<{ suppressed: string | null; leftAudience: boolean }> {
+      const { rows } = await db.query<{ suppressed: string | null; left_audience: boolean }>(
+        `SELECT (SELECT reason FROM suppressions WHERE email_lower IN (address_key($2), erased_key($2))
+                  ORDER BY reason = 'ERASED' DESC LIMIT 1) AS suppressed,
+                EXISTS (SELECT 1 FROM contacts WHERE audience_id = $1 AND address_key(email) = address_key($2)
+                          AND unsubscribed_at IS NOT NULL) AS left_audience`,
         [audienceId, email],
       );
-      return rows.length > 0;
+      return { suppressed: rows[0]!.suppressed, leftAudience: rows[0]!.left_audience };
     },
 
     /**

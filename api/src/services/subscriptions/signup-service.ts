@@ -169,12 +169,12 @@ export function createSignupService(deps: SignupServiceDeps) {
       if (solved && !(await repo.takeChallenge(solved.signature, solved.expiresAt))) throw new DomainError('invalid', CHALLENGE_REPLAYED);
 
       const who = { clientAddress: client.address ?? null, userAgent: client.userAgent?.slice(0, 500) ?? null };
-      const suppressed = await repo.suppressionOf(db, submission.email);
+      const { suppressed, leftAudience } = await repo.addressState(form.audienceId, submission.email);
       // A hard bounce, a complaint, an erasure...: nothing is mailed and nothing kept; the answer is the same.
       if (suppressed !== null && STAYS_SUPPRESSED.has(suppressed)) return { kind: 'accepted', form };
       // A person who unsubscribed (from everything or from this audience) comes back only by the mail's link,
       // even through a form that asks no confirmation: nobody re-subscribes a stranger without it.
-      const unsubscribed = suppressed === 'UNSUBSCRIBE' || (await repo.leftAudience(db, form.audienceId, submission.email));
+      const unsubscribed = suppressed === 'UNSUBSCRIBE' || leftAudience;
       if (!form.confirmationRequired && !unsubscribed) {
         await db.transaction(async (tx) => {
           unavailableUnlessAdded(await repo.appendContact(tx, form.audienceId, submission.email, submission.data));
@@ -193,21 +193,22 @@ export function createSignupService(deps: SignupServiceDeps) {
       }
 
       const expiresAt = new Date(Date.now() + linkMs);
-      const queued = await db.transaction(async (tx) => {
-        const mails = await repo.lockAndCountMails(tx, form.audienceId, submission.email);
-        // Over the limit: the earlier mail's link still works; nothing new is kept or sent.
-        if (mails.lastHour >= MAILS_PER_HOUR || mails.lastDay >= MAILS_PER_DAY) return undefined;
-        const pendingId = await repo.insertPending(tx, {
-          formId: form.id,
-          audienceId: form.audienceId,
-          email: submission.email,
-          data: submission.data,
-          consentVersion: form.consentVersion,
-          expiresAt,
-          ...who,
-        });
-        return { pendingId, mailId: await repo.insertMail(tx, form.audienceId, submission.email, pendingId) };
-      });
+      // Over the mail limits nothing new is kept or sent: the earlier mail's link still works.
+      const queued = await db.transaction((tx) =>
+        repo.insertPendingWithinLimits(
+          tx,
+          {
+            formId: form.id,
+            audienceId: form.audienceId,
+            email: submission.email,
+            data: submission.data,
+            consentVersion: form.consentVersion,
+            expiresAt,
+            ...who,
+          },
+          { perHour: MAILS_PER_HOUR, perDay: MAILS_PER_DAY },
+        ),
+      );
       if (queued) queueMail(queued.mailId);
       return { kind: 'accepted', form };
     },
