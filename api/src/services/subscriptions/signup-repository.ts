@@ -175,8 +175,8 @@ export function signupRepository(db: Database) {
     },
 
     /** Takes a solved challenge once: false when it was taken before (a replay). */
-    async takeChallenge(signature: string, expiresAt: Date): Promise<boolean> {
-      const { rowCount } = await db.query(
+    async takeChallenge(signature: string, expiresAt: Date, sql: Sql = db): Promise<boolean> {
+      const { rowCount } = await sql.query(
         `INSERT INTO signup_used_challenges (signature, expires_at) VALUES ($1, $2) ON CONFLICT (signature) DO NOTHING`,
         [signature, expiresAt],
       );

@@ -13,7 +13,7 @@
  * Whatever the address (new, pending, already a contact, over its mail limit), an accepted submission
  * gets the same answer: a form tells nobody who is on a list.
  */
-import type { Database } from '../../db/database.js';
+import type { Database, Sql } from '../../db/database.js';
 import type { Logger } from '../../logger.js';
 import type { MessageQueue } from '../../queue/typed-message-queue.js';
 import { DomainError } from '../errors.js';
@@ -166,17 +166,26 @@ export function createSignupService(deps: SignupServiceDeps) {
       if (submission.robot) return { kind: 'accepted', form };
       if (!perAddress.take(`${form.audienceId}:${submission.email.toLowerCase()}`))
         return { kind: 'too-many', message: TOO_MANY_FOR_ADDRESS };
-      if (solved && !(await repo.takeChallenge(solved.signature, solved.expiresAt))) throw new DomainError('invalid', CHALLENGE_REPLAYED);
+      // The solution is taken once whatever follows (else a replay's answer would tell which address came before),
+      // within the transaction that stores the sign-up: one commit a sign-up, and none kept from a refused one.
+      const takeChallenge = async (sql: Sql) => {
+        if (solved && !(await repo.takeChallenge(solved.signature, solved.expiresAt, sql)))
+          throw new DomainError('invalid', CHALLENGE_REPLAYED);
+      };
 
       const who = { clientAddress: client.address ?? null, userAgent: client.userAgent?.slice(0, 500) ?? null };
       const { suppressed, leftAudience } = await repo.addressState(form.audienceId, submission.email);
       // A hard bounce, a complaint, an erasure...: nothing is mailed and nothing kept; the answer is the same.
-      if (suppressed !== null && STAYS_SUPPRESSED.has(suppressed)) return { kind: 'accepted', form };
+      if (suppressed !== null && STAYS_SUPPRESSED.has(suppressed)) {
+        await takeChallenge(db);
+        return { kind: 'accepted', form };
+      }
       // A person who unsubscribed (from everything or from this audience) comes back only by the mail's link,
       // even through a form that asks no confirmation: nobody re-subscribes a stranger without it.
       const unsubscribed = suppressed === 'UNSUBSCRIBE' || leftAudience;
       if (!form.confirmationRequired && !unsubscribed) {
         await db.transaction(async (tx) => {
+          await takeChallenge(tx);
           unavailableUnlessAdded(await repo.appendContact(tx, form.audienceId, submission.email, submission.data));
           await appendConsent(tx, {
             audienceId: form.audienceId,
@@ -194,8 +203,9 @@ export function createSignupService(deps: SignupServiceDeps) {
 
       const expiresAt = new Date(Date.now() + linkMs);
       // Over the mail limits nothing new is kept or sent: the earlier mail's link still works.
-      const queued = await db.transaction((tx) =>
-        repo.insertPendingWithinLimits(
+      const queued = await db.transaction(async (tx) => {
+        await takeChallenge(tx);
+        return repo.insertPendingWithinLimits(
           tx,
           {
             formId: form.id,
@@ -207,8 +217,8 @@ export function createSignupService(deps: SignupServiceDeps) {
             ...who,
           },
           { perHour: MAILS_PER_HOUR, perDay: MAILS_PER_DAY },
-        ),
-      );
+        );
+      });
       if (queued) queueMail(queued.mailId);
       return { kind: 'accepted', form };
     },
