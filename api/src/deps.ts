@@ -41,6 +41,7 @@ import { signupChallenges } from './services/subscriptions/challenge.js';
 import { confirmTokens } from './services/subscriptions/confirm-token.js';
 import { createFormService, type FormService } from './services/subscriptions/form-service.js';
 import { createSignupService, type SignupService } from './services/subscriptions/signup-service.js';
+import { signupQueues } from './services/subscriptions/queues.js';
 import { createTemplateService, type TemplateService } from './services/templates/template-service.js';
 import { createImportSpool, type ImportSpool } from './spool/index.js';
 
@@ -50,6 +51,7 @@ export const QUEUES = {
   ...sendingQueues,
   ...importQueues,
   ...fieldQueues,
+  ...signupQueues,
 };
 
 /** The product's message queue: every feature's queues. */
@@ -187,6 +189,7 @@ function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverride
     forms: createFormService({ db, publicUrl: config.publicUrl, orgName: config.orgName, authorizedSenders: config.authorizedSenders }),
     signups: createSignupService({
       db,
+      queue: messageQueue,
       sending,
       challenges: signupChallenges({ secret: config.trackingSecret }),
       tokens: confirmTokens(config.trackingSecret),

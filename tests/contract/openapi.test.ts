@@ -471,6 +471,12 @@ describe('entities, lists and enums', () => {
     }
   });
 
+  it("an audience counts its sign-ups waiting for confirmation, optional beside the spec's fields (an addition)", () => {
+    const audience = schemaOf('Audience');
+    expect(deref(propertiesOf(audience).pendingCount)).toMatchObject({ type: 'integer', minimum: 0 });
+    expect(audience.required).not.toContain('pendingCount');
+  });
+
   it("the quota says whether delivery events are configured, optional beside the spec's fields (an addition)", () => {
     const quota = schemaOf('Quota');
     expect(deref(propertiesOf(quota).deliveryEventsConfigured)).toMatchObject({ type: 'boolean' });

@@ -6,15 +6,22 @@
  * the wrong media type, too large, a cut multipart form). With a member's token no answer may be a
  * 5xx; without one every answer is a 401. An operation not implemented yet answers 404 once its
  * request passed the contract, which is fine.
+ *
+ * The public sign-up routes (`/subscribe/...`, issue 25) are swept apart, with a real form: a refused
+ * submission or confirmation must be a 4xx that says why, and must store nothing.
  */
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Challenge } from 'altcha-lib';
+import { solvedPayload } from '../../test/support/altcha.js';
 import { createTestApp, type TestApp } from '../../test/support/app.js';
+import { seedAudience } from '../../test/support/seed.js';
 import { startTestSes, type TestSes } from '../../test/support/ses.js';
 import { bearer } from '../../test/support/tokens.js';
+import { confirmTokens } from '../services/subscriptions/confirm-token.js';
 import { OPENAPI_SPEC_PATH } from './app.js';
 
 type Json = Record<string, unknown>;
@@ -314,6 +321,43 @@ function label(value: string): string {
 
 // ---------------------------------------------------------------- the sweep
 
+/** One request as given (node:http rather than fetch: it sends a body on a GET, '..' segments, bad escapes). */
+function rawRequest(
+  base: string,
+  method: string,
+  url: string,
+  givenHeaders: Record<string, string> | undefined,
+  content: string | Buffer | undefined,
+  bodyChars = 300,
+): Promise<{ status: number; body: string; type: string }> {
+  const headers: Record<string, string | number> = { ...givenHeaders };
+  const body = content === undefined ? undefined : Buffer.from(content);
+  if (body) headers['content-length'] = body.length;
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${base}${url}`, { method: method.toUpperCase(), headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          body: Buffer.concat(chunks).toString('utf8').slice(0, bodyChars),
+          type: res.headers['content-type'] ?? '',
+        }),
+      );
+      res.on('error', reject);
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      // Node 24 refuses an oversized request line by answering 431 and closing at once, often before
+      // the client has written it all, so the client sees the reset rather than the answer. Either way
+      // Node refused it before any app code ran; anything else is a real failure.
+      const refusedByNode = url.length > NODE_HEADER_LIMIT && (error.code === 'ECONNRESET' || error.code === 'EPIPE');
+      if (refusedByNode) resolve({ status: 431, body: `connection closed by Node (${error.code})`, type: '' });
+      else reject(error);
+    });
+    req.end(body);
+  });
+}
+
 /** Node answers a request line or headers above 16 KB itself (431), before any app code runs. */
 const NODE_HEADER_LIMIT = 16 * 1024;
 
@@ -344,30 +388,8 @@ describe('hostile sweep of every /api operation', () => {
     await ses?.close();
   });
 
-  async function send(c: Case, authorization: string | undefined): Promise<{ status: number; body: string }> {
-    const headers: Record<string, string | number> = { ...c.headers };
-    if (authorization) headers.authorization = authorization;
-    const body = c.body === undefined ? undefined : Buffer.from(c.body);
-    if (body) headers['content-length'] = body.length;
-    // node:http rather than fetch: it sends what it is given (a body on a GET, '..' segments, bad escapes).
-    return new Promise((resolve, reject) => {
-      const req = httpRequest(`${base}${c.url}`, { method: c.op.method.toUpperCase(), headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8').slice(0, 300) }));
-        res.on('error', reject);
-      });
-      req.on('error', (error: NodeJS.ErrnoException) => {
-        // Node 24 refuses an oversized request line by answering 431 and closing at once, often before
-        // the client has written it all, so the client sees the reset rather than the answer. Either way
-        // Node refused it before any app code ran; anything else is a real failure.
-        const refusedByNode = c.url.length > NODE_HEADER_LIMIT && (error.code === 'ECONNRESET' || error.code === 'EPIPE');
-        if (refusedByNode) resolve({ status: 431, body: `connection closed by Node (${error.code})` });
-        else reject(error);
-      });
-      req.end(body);
-    });
-  }
+  const send = (c: Case, authorization: string | undefined) =>
+    rawRequest(base, c.op.method, c.url, { ...c.headers, ...(authorization ? { authorization } : {}) }, c.body);
 
   /** Runs the cases a few at a time; answers the ones whose status the check refuses. */
   async function sweep(cases: Case[], authorization: string | undefined, refused: (c: Case, status: number) => boolean) {
@@ -412,4 +434,214 @@ describe('hostile sweep of every /api operation', () => {
     console.info(`hostile sweep without a token: ${cases.length} requests, statuses ${JSON.stringify(statuses)}`);
     expect(failures).toEqual([]);
   }, 600_000);
+});
+
+// ---------------------------------------------------------------- the public sign-up routes
+
+/** For the values of a submission's fields, as a person or a script could send them. */
+const HOSTILE_FIELD_VALUES: [string, string][] = [
+  ['a header in the value (CR LF)', 'Eve\r\nBcc: victim@example.org'],
+  ['a line feed', 'Eve\nBcc: victim@example.org'],
+  ['a carriage return', 'Eve\rX'],
+  ['10 KB', 'x'.repeat(10_000)],
+  ['a NUL byte', 'a\u0000b'],
+  ['a NUL byte alone', '\u0000'],
+];
+
+describe('hostile sweep of the public sign-up routes', () => {
+  let t: TestApp;
+  let ses: TestSes;
+  let server: Server;
+  let base: string;
+  let slug: string;
+  let client = 0;
+  /** Each request from its own client address, so the per-client limits are not what answers. */
+  const nextClient = () => `203.0.${113 + (client >> 8)}.${client++ & 255}`;
+
+  const tables = ['pending_signups', 'signup_mails', 'signup_used_challenges', 'contacts', 'consent_ledger', 'suppressions'];
+  const stored = async () =>
+    Object.fromEntries(
+      await Promise.all(
+        tables.map(async (table) => [table, Number((await t.db.pool.query(`SELECT count(*) AS n FROM ${table}`)).rows[0].n)] as const),
+      ),
+    );
+
+  const solved = async (formSlug = slug) => {
+    const { body } = await rawRequest(base, 'GET', `/subscribe/${formSlug}/challenge`, undefined, undefined, 10_000);
+    return solvedPayload(JSON.parse(body) as Challenge);
+  };
+
+  beforeAll(async () => {
+    ses = await startTestSes();
+    t = await createTestApp({ ses: ses.client });
+    server = createServer(t.app);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { id: audienceId } = await seedAudience(t.db.pool, { headers: ['fullName'], contacts: [] });
+    await t.db.pool.query(
+      `INSERT INTO audience_fields (audience_id, key, label, type, position) VALUES ($1, 'fullName', 'Full name', 'TEXT', 1)`,
+      [audienceId],
+    );
+    const form = await rawRequest(
+      base,
+      'POST',
+      `/api/audiences/${audienceId}/forms`,
+      { ...JSON_TYPE, authorization: await bearer() },
+      JSON.stringify({ name: 'Hostile', consentWording: 'I agree.', fields: [{ key: 'fullName', required: true }] }),
+      10_000,
+    );
+    expect(form.status).toBe(201);
+    slug = (JSON.parse(form.body) as { slug: string }).slug;
+  });
+  afterAll(async () => {
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve));
+    await t?.close();
+    await ses?.close();
+  });
+
+  /** A refusal says why: a page with the reason for a browser, `{ message }` for a JSON caller. */
+  const saysWhy = (answer: { status: number; body: string; type: string }) =>
+    answer.type.startsWith('application/json')
+      ? typeof (JSON.parse(answer.body) as { message?: unknown }).message === 'string'
+      : answer.type.startsWith('text/html') && /<p>[^<]+<\/p>/.test(answer.body);
+
+  it('refuses every hostile submission with a 4xx that says why, and stores nothing', async () => {
+    const replayed = await solved();
+    const valid = { email: 'person@example.org', fullName: 'Person', consent: 'yes' };
+    // The replayed solution was taken once, by a valid sign-up; its rows are the baseline.
+    const taken = await rawRequest(
+      base,
+      'POST',
+      `/subscribe/${slug}`,
+      { ...JSON_TYPE, accept: 'application/json', 'x-forwarded-for': nextClient() },
+      JSON.stringify({ ...valid, altcha: replayed }),
+    );
+    expect(taken.status).toBe(200);
+    const before = await stored();
+
+    type Submission = [what: string, headers: Record<string, string>, body: string | Buffer | undefined];
+    const asForm = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+    const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+    const JSON_CALL = { ...JSON_TYPE, accept: 'application/json' };
+    const cases: Submission[] = [];
+    for (const field of ['email', 'fullName', 'consent', 'altcha']) {
+      for (const [what, value] of HOSTILE_FIELD_VALUES) {
+        const fields = { ...valid, altcha: await solved(), [field]: value };
+        cases.push([`form post, ${field}: ${what}`, FORM, asForm(fields)]);
+        cases.push([
+          `JSON call, ${field}: ${what}`,
+          JSON_CALL,
+          JSON.stringify({ ...fields, altcha: field === 'altcha' ? value : await solved() }),
+        ]);
+      }
+    }
+    const fresh = async () => ({ ...valid, altcha: await solved() });
+    cases.push(
+      ['form post, an unknown field', FORM, asForm({ ...(await fresh()), isAdmin: 'true' })],
+      ['JSON call, an unknown field', JSON_CALL, JSON.stringify({ ...(await fresh()), isAdmin: true })],
+      ['JSON call, a __proto__ field', JSON_CALL, `{"__proto__":{"admin":true},${JSON.stringify(await fresh()).slice(1)}`],
+      ['form post, a field twice', FORM, `${asForm(await fresh())}&email=other%40example.org`],
+      ['form post, a field as a list', FORM, `${asForm(await fresh())}&fullName%5B%5D=x`],
+      ['JSON call, a number', JSON_CALL, JSON.stringify({ ...(await fresh()), fullName: 1 })],
+      ['JSON call, an object', JSON_CALL, JSON.stringify({ ...(await fresh()), email: { $ne: 1 } })],
+      ['JSON call, a list', JSON_CALL, JSON.stringify({ ...(await fresh()), email: ['a@example.org'] })],
+      ['JSON call, null', JSON_CALL, JSON.stringify({ ...(await fresh()), consent: null })],
+      ['no body', FORM, undefined],
+      ['an empty body', JSON_CALL, ''],
+      ['JSON that is not JSON', JSON_CALL, '{"email":'],
+      ['a JSON list', JSON_CALL, '[]'],
+      ['a body over 16 KB', FORM, asForm({ ...(await fresh()), fullName: 'y'.repeat(20_000) })],
+      ['text/plain', { 'content-type': 'text/plain' }, asForm(await fresh())],
+      ['XML', { 'content-type': 'application/xml' }, '<email>a@example.org</email>'],
+      [
+        'multipart',
+        { 'content-type': 'multipart/form-data; boundary=b' },
+        '--b\r\nContent-Disposition: form-data; name="email"\r\n\r\na@example.org\r\n--b--\r\n',
+      ],
+      ['a bad charset', { 'content-type': 'application/x-www-form-urlencoded; charset=klingon' }, asForm(await fresh())],
+      ['gzip that is not gzip', { ...FORM, 'content-encoding': 'gzip' }, asForm(await fresh())],
+      ['JSON call, no challenge', JSON_CALL, JSON.stringify(valid)],
+      ['JSON call, an empty challenge', JSON_CALL, JSON.stringify({ ...valid, altcha: '' })],
+      ['JSON call, a replayed challenge', JSON_CALL, JSON.stringify({ ...valid, email: 'again@example.org', altcha: replayed })],
+      ['form post, a replayed challenge', FORM, asForm({ ...valid, email: 'again2@example.org', altcha: replayed })],
+      [
+        'JSON call, a challenge that is not one',
+        JSON_CALL,
+        JSON.stringify({ ...valid, altcha: Buffer.from('{"a":1}').toString('base64') }),
+      ],
+    );
+
+    const failures: string[] = [];
+    const statuses = new Map<number, number>();
+    for (const [what, headers, body] of cases) {
+      const answer = await rawRequest(base, 'POST', `/subscribe/${slug}`, { ...headers, 'x-forwarded-for': nextClient() }, body, 10_000);
+      statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+      if (answer.status < 400 || answer.status >= 500 || !saysWhy(answer))
+        failures.push(`${what} -> ${answer.status} ${answer.body.slice(0, 200)}`);
+    }
+    console.info(`public hostile sweep: ${cases.length} submissions, statuses ${JSON.stringify(Object.fromEntries(statuses))}`);
+    expect(failures).toEqual([]);
+    expect(await stored()).toEqual(before);
+  }, 120_000);
+
+  it('refuses hostile slugs, links, files and confirmations with a 4xx, and confirms nothing', async () => {
+    // A real pending sign-up, whose link hostile confirmations then aim at.
+    const email = 'pending-person@example.org';
+    await rawRequest(
+      base,
+      'POST',
+      `/subscribe/${slug}`,
+      { ...JSON_TYPE, accept: 'application/json', 'x-forwarded-for': nextClient() },
+      JSON.stringify({ email, fullName: 'P', consent: 'yes', altcha: await solved() }),
+    );
+    const { rows } = await t.db.pool.query<{ id: string; expires_at: Date }>(
+      'SELECT id, expires_at FROM pending_signups WHERE email = $1',
+      [email],
+    );
+    const token = confirmTokens(t.config.trackingSecret).sign(Number(rows[0]!.id), rows[0]!.expires_at);
+    const before = await stored();
+
+    const requests: [what: string, method: string, url: string, headers?: Record<string, string>, body?: string][] = [];
+    for (const value of HOSTILE_PARAMS) {
+      requests.push(['page slug', 'GET', `/subscribe/${value}`]);
+      requests.push(['challenge slug', 'GET', `/subscribe/${value}/challenge`]);
+      requests.push([
+        'submission slug',
+        'POST',
+        `/subscribe/${value}`,
+        { 'content-type': 'application/x-www-form-urlencoded' },
+        'email=a%40example.org',
+      ]);
+      requests.push(['link token', 'GET', `/subscribe/confirm/${value}`]);
+      requests.push([
+        'confirmation token',
+        'POST',
+        `/subscribe/confirm/${value}`,
+        { 'content-type': 'application/x-www-form-urlencoded' },
+        'confirm=yes',
+      ]);
+      requests.push(['static file', 'GET', `/subscribe/static/${value}`]);
+    }
+    const confirm = `/subscribe/confirm/${token}`;
+    const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+    requests.push(
+      ['a confirmation with an unknown field', 'POST', confirm, FORM, 'confirm=yes&email=other%40example.org'],
+      ['a confirmation of 10 KB', 'POST', confirm, FORM, `confirm=${'y'.repeat(10_000)}`],
+      ['a confirmation with a NUL byte', 'POST', confirm, FORM, 'confirm=y%00s'],
+      ['a confirmation as JSON', 'POST', confirm, JSON_TYPE, '{"confirm":"yes"}'],
+      ['a confirmation as text', 'POST', confirm, { 'content-type': 'text/plain' }, 'confirm=yes'],
+      ['a forged link', 'POST', `${confirm.slice(0, -2)}xx`, FORM, 'confirm=yes'],
+    );
+    const failures: string[] = [];
+    for (const [what, method, url, headers, body] of requests) {
+      const answer = await rawRequest(base, method, url, { ...headers, 'x-forwarded-for': nextClient() }, body);
+      const ok = answer.status >= 400 && answer.status < 500;
+      if (!ok) failures.push(`${what} ${method} ${url.slice(0, 80)} -> ${answer.status} ${answer.body.slice(0, 160)}`);
+    }
+    expect(failures).toEqual([]);
+    expect(await stored()).toEqual(before);
+    // The link itself still works: nothing above used it.
+    expect((await rawRequest(base, 'POST', confirm, FORM, 'confirm=yes')).status).toBe(200);
+  }, 120_000);
 });

@@ -1222,7 +1222,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The hosted sign-up page's stylesheet and scripts (the proof-of-work widget), from the API's own origin */
+        /**
+         * The hosted sign-up page's stylesheet and scripts (the proof-of-work widget), from the API's own origin
+         * @description embed.js is the widget for a form pasted into the organisation's site. The files are the same for every form and carry no data: any origin may load them (Access-Control-Allow-Origin *, Cross-Origin-Resource-Policy cross-origin).
+         */
         get: operations["signupAsset"];
         put?: never;
         post?: never;
@@ -1371,6 +1374,8 @@ export interface components {
             importErrorMessage: string | null;
             /** Format: date-time */
             createdAt: string;
+            /** @description An addition: people who signed up through a form and have not confirmed yet (their link has not expired). They are not contacts: not counted in numberOfContacts, reached by no campaign. */
+            pendingCount?: number;
         };
         ImportMappingView: {
             /** @description The audience's fields in position order */
@@ -4578,7 +4583,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                file: "page.css" | "altcha.css" | "altcha.js" | "signup.js" | "sha-worker.js";
+                file: "page.css" | "altcha.css" | "altcha.js" | "signup.js" | "sha-worker.js" | "embed.js";
             };
             cookie?: never;
         };
@@ -4630,7 +4635,11 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": {
-                    confirm?: string;
+                    /**
+                     * @description The page's button sends 'yes'; anything else is not a person's click
+                     * @enum {string}
+                     */
+                    confirm?: "yes";
                 };
             };
         };

@@ -42,7 +42,7 @@ const { Connection } = createRequire(join(API_DIR, 'package.json'))('rabbitmq-cl
 
 /** Queue names the API and workers declare under a prefix, for the clean-up. */
 function queueNames(prefix) {
-  return ['contact-import', 'audience-delete', 'campaign-send'].flatMap((base) => [
+  return ['contact-import', 'audience-delete', 'campaign-send', 'signup-mail'].flatMap((base) => [
     prefix + base,
     `${prefix + base}.dead`,
     ...Array.from({ length: 16 }, (_, i) => `${prefix + base}.retry.${2 ** (i + 4)}ms`),

@@ -164,6 +164,18 @@ const SIGNUP_JS = `import './altcha.js';
 globalThis.$altcha.algorithms.set('SHA-256', () => new Worker('${STATIC_PREFIX}/sha-worker.js'));
 `;
 
+/**
+ * The script an organisation's own site loads with the pasted form (the forms screen's snippet with the
+ * check): the widget, and its SHA-256 worker. A page may not start a worker from another origin, so a worker
+ * of the page's own (a blob: URL) imports this origin's worker script; the site's policy, if it has one, must
+ * allow scripts from the API's origin and workers from blob:.
+ */
+const EMBED_JS = `import './altcha.js';
+const worker = new URL('sha-worker.js', import.meta.url).href;
+const source = URL.createObjectURL(new Blob(['importScripts(' + JSON.stringify(worker) + ');'], { type: 'text/javascript' }));
+globalThis.$altcha.algorithms.set('SHA-256', () => new Worker(source));
+`;
+
 export interface StaticFile {
   type: string;
   body: string | Buffer;
@@ -180,5 +192,6 @@ export function signupStaticFiles(color: string): Map<string, StaticFile> {
     ['altcha.js', { type: 'text/javascript; charset=utf-8', body: read(join(external, 'altcha.min.js')) }],
     ['sha-worker.js', { type: 'text/javascript; charset=utf-8', body: read(join(external, '..', 'workers', 'sha.js')) }],
     ['signup.js', { type: 'text/javascript; charset=utf-8', body: SIGNUP_JS }],
+    ['embed.js', { type: 'text/javascript; charset=utf-8', body: EMBED_JS }],
   ]);
 }

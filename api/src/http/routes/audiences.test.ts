@@ -89,6 +89,7 @@ describe('audiences', () => {
       isImporting: false,
       importErrorMessage: null,
       createdAt: expect.any(String),
+      pendingCount: 0,
     });
     // The spec writes the create path with a trailing slash.
     const other = await api().post('/api/audiences/').set('Authorization', auth).send({ name: 'Donors' });

@@ -7,7 +7,7 @@
  */
 import type { Challenge } from 'altcha-lib';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { solvedPayload } from '../../../test/support/altcha.js';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { seedAudience, seedTemplate } from '../../../test/support/seed.js';
@@ -19,9 +19,11 @@ import {
   CHALLENGE_MISSING,
   CHALLENGE_REPLAYED,
   TOO_MANY_FOR_ADDRESS,
+  TOO_MANY_FROM_CLIENT,
   TOO_MANY_UNSOLVED,
 } from '../../services/subscriptions/signup-service.js';
 import { NO_CONSENT } from '../../services/subscriptions/submission.js';
+import { signupWorkers } from '../../workers/signups.js';
 
 const SENDER = 'news@example.org';
 const SITE = 'https://www.example.org';
@@ -39,7 +41,10 @@ let directSlug: string;
 const api = () => request(t.app);
 let nextClient = 1;
 /** Every test posts from its own client address (TRUST_PROXY's default believes a loopback proxy), so the per-client limits stay apart. */
-const newClient = () => `198.51.100.${nextClient++}`;
+const newClient = () => {
+  const n = nextClient++;
+  return `198.51.${100 + (n >> 8)}.${n & 255}`;
+};
 const count = async (sql: string, params: unknown[] = []) => Number((await t.db.pool.query<{ n: string }>(sql, params)).rows[0]!.n);
 const stored = async () => ({
   pending: await count('SELECT count(*) AS n FROM pending_signups'),
@@ -60,6 +65,13 @@ const postJson = (formSlug: string, body: Record<string, unknown>, client = newC
 const postForm = (formSlug: string, body: Record<string, string>, client = newClient()) =>
   api().post(`/subscribe/${formSlug}`).set('X-Forwarded-For', client).type('form').send(body);
 
+/** Waits until the worker has dealt with every confirmation mail asked for (none still queued or being sent). */
+const mailsSettled = () =>
+  vi.waitFor(async () => expect(await count(`SELECT count(*) AS n FROM signup_mails WHERE outcome IN ('queued', 'sending')`)).toBe(0), {
+    timeout: 10_000,
+    interval: 20,
+  });
+
 const linkIn = (mail: { text: string }) => {
   const match = /\/subscribe\/confirm\/([A-Za-z0-9._~-]+)/.exec(mail.text);
   expect(match).not.toBeNull();
@@ -68,7 +80,9 @@ const linkIn = (mail: { text: string }) => {
 
 beforeAll(async () => {
   ses = await startSesEndpoint({ maxSendRate: 100, max24HourSend: 1000 });
+  // The confirmation mails go through the queue to the sign-up worker, as in production.
   t = await createTestApp({
+    workers: [signupWorkers],
     env: {
       AUTHORIZED_SENDER_EMAILS: SENDER,
       SES_ENDPOINT: ses.endpoint,
@@ -212,10 +226,18 @@ describe('the hosted page', () => {
       ['altcha.js', 'text/javascript'],
       ['signup.js', 'text/javascript'],
       ['sha-worker.js', 'text/javascript'],
+      ['embed.js', 'text/javascript'],
     ]) {
-      const answer = await api().get(`/subscribe/static/${file}`).expect(200);
+      const answer = await api().get(`/subscribe/static/${file}`).set('Origin', 'https://any-site.example').expect(200);
       expect(answer.headers['content-type']).toContain(type!);
+      // A pasted form's widget loads them from the organisation's site: a module script needs CORS, a worker's
+      // importScripts and a stylesheet need the resource policy.
+      expect(answer.headers['access-control-allow-origin']).toBe('*');
+      expect(answer.headers['cross-origin-resource-policy']).toBe('cross-origin');
     }
+    const embed = await api().get('/subscribe/static/embed.js').expect(200);
+    expect(embed.text).toContain("import './altcha.js'");
+    expect(embed.text).toContain("new URL('sha-worker.js', import.meta.url)");
     expect((await api().get('/subscribe/static/other.js')).status).toBe(400);
   });
 });
@@ -240,6 +262,7 @@ describe('a submission', () => {
     expect((await t.db.pool.query('SELECT number_of_contacts FROM audiences WHERE id = $1', [audienceId])).rows[0].number_of_contacts).toBe(
       2,
     );
+    await mailsSettled();
     expect(ses.mails.length).toBe(mailsBefore + 1);
     const mail = ses.mails.at(-1)!;
     expect(mail).toMatchObject({ to: 'New@Example.org', subject: 'Please confirm your subscription' });
@@ -268,6 +291,7 @@ describe('a submission', () => {
     const second = await postJson(slug, { email: email.toUpperCase(), fullName: 'T', consent: 'yes', altcha: await solved(slug) });
     expect(second.status).toBe(first.status);
     expect(second.body).toEqual(first.body);
+    await mailsSettled();
     expect(ses.countFor(email) + ses.countFor(email.toUpperCase())).toBe(1);
     expect(await stored()).toMatchObject({ pending: before.pending, mails: before.mails });
   });
@@ -279,6 +303,7 @@ describe('a submission', () => {
       // As if an hour had passed since each mail.
       await t.db.pool.query(`UPDATE signup_mails SET created_at = created_at - interval '61 minutes' WHERE address_key = $1`, [email]);
     }
+    await mailsSettled();
     expect(ses.countFor(email)).toBe(3);
   });
 
@@ -396,6 +421,7 @@ describe('the confirmation link', () => {
   it('asks on GET, confirms on POST once, and then says the link was used', async () => {
     const email = 'confirm-me@example.org';
     await postJson(slug, { email, fullName: 'Confirm Me', consent: 'yes', altcha: await solved(slug) }, '203.0.113.7').expect(200);
+    await mailsSettled();
     const link = linkIn(ses.mails.findLast((mail) => mail.to === email)!);
     const contacts = await count('SELECT count(*) AS n FROM contacts WHERE audience_id = $1', [audienceId]);
 
@@ -541,5 +567,284 @@ describe('other sites', () => {
     expect(answer.headers.location).toBe(`${SITE}/thanks`);
     await api().delete(`/api/forms/${body.id}`).set('Authorization', auth).expect(204);
     expect((await api().get(`/subscribe/${body.slug}`)).status).toBe(404);
+  });
+});
+
+describe('the confirmation mail, from the worker', () => {
+  const mailOf = async (email: string) =>
+    (
+      await t.db.pool.query<{ id: string; outcome: string }>(
+        `SELECT m.id, m.outcome FROM signup_mails m WHERE m.address_key = address_key($1) ORDER BY m.id DESC LIMIT 1`,
+        [email],
+      )
+    ).rows[0]!;
+  const pendingFor = (email: string) => count('SELECT count(*) AS n FROM pending_signups WHERE email = $1', [email]);
+
+  it('answers before SES has answered: the sign-up is committed, the mail follows', async () => {
+    const email = 'held@example.org';
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    ses.options.intercept = async (call) => {
+      if (call.to === email) await held;
+      return undefined;
+    };
+    try {
+      await postJson(slug, { email, fullName: 'H', consent: 'yes', altcha: await solved(slug) }).expect(200);
+      expect(await pendingFor(email)).toBe(1);
+      // The worker is waiting for SES while the person already has the answer.
+      await vi.waitFor(async () => expect((await mailOf(email)).outcome).toBe('sending'));
+      expect(ses.countFor(email)).toBe(0);
+      release();
+      await mailsSettled();
+      expect(ses.countFor(email)).toBe(1);
+      expect((await mailOf(email)).outcome).toBe('sent');
+    } finally {
+      release();
+      delete ses.options.intercept;
+    }
+  });
+
+  it('sends a mail once, however often its message comes', async () => {
+    const email = 'once@example.org';
+    await postJson(slug, { email, fullName: 'O', consent: 'yes', altcha: await solved(slug) }).expect(200);
+    await mailsSettled();
+    const mailId = Number((await mailOf(email)).id);
+    await t.deps.messageQueue.publish('signup-mail', { mailId });
+    await t.deps.services.signups.sendMail(mailId);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(ses.calls.get(email)).toBe(1);
+  });
+
+  it('never sends again a mail whose fate SES left unknown', async () => {
+    const email = 'ambiguous@example.org';
+    ses.options.intercept = (call) => (call.to === email ? { error: 'InternalFailure', status: 500, message: 'oops' } : undefined);
+    try {
+      await postJson(slug, { email, fullName: 'A', consent: 'yes', altcha: await solved(slug) }).expect(200);
+      await mailsSettled();
+      const mail = await mailOf(email);
+      expect(mail.outcome).toBe('unknown');
+      await t.deps.services.signups.sendMail(Number(mail.id));
+      expect(await t.deps.services.signups.requeueMails(0)).toBe(0);
+      expect(ses.calls.get(email)).toBe(1);
+      // The link may have reached the person: the sign-up waits for it.
+      expect(await pendingFor(email)).toBe(1);
+    } finally {
+      delete ses.options.intercept;
+    }
+  });
+
+  it('removes the sign-up when SES refuses its mail for good', async () => {
+    const email = 'refused@example.org';
+    ses.options.intercept = (call) =>
+      call.to === email ? { error: 'MessageRejected', status: 400, message: 'Email address is not verified.' } : undefined;
+    try {
+      await postJson(slug, { email, fullName: 'R', consent: 'yes', altcha: await solved(slug) }).expect(200);
+      await mailsSettled();
+      expect((await mailOf(email)).outcome).toBe('rejected');
+      expect(await pendingFor(email)).toBe(0);
+    } finally {
+      delete ses.options.intercept;
+    }
+  });
+
+  it('tries again a mail SES turned away without taking it', async () => {
+    const email = 'throttled@example.org';
+    let calls = 0;
+    ses.options.intercept = (call) =>
+      call.to === email && calls++ === 0
+        ? { error: 'TooManyRequestsException', status: 429, message: 'Maximum sending rate exceeded.' }
+        : undefined;
+    try {
+      await postJson(slug, { email, fullName: 'T', consent: 'yes', altcha: await solved(slug) }).expect(200);
+      await vi.waitFor(async () => expect((await mailOf(email)).outcome).toBe('sent'), { timeout: 10_000, interval: 50 });
+      expect(ses.calls.get(email)).toBe(2);
+      expect(ses.countFor(email)).toBe(1);
+    } finally {
+      delete ses.options.intercept;
+    }
+  });
+
+  it('publishes again a mail whose message was lost after the commit', async () => {
+    const email = 'lost@example.org';
+    // A sign-up as the API commits it, whose publish never happened.
+    const { rows } = await t.db.pool.query<{ id: string }>(
+      `INSERT INTO pending_signups (form_id, audience_id, email, data, consent_version, expires_at)
+       VALUES ($1, $2, $3, '{}'::jsonb, 1, now() + interval '7 days') RETURNING id`,
+      [formId, audienceId, email],
+    );
+    await t.db.pool.query(
+      `INSERT INTO signup_mails (audience_id, address_key, pending_id, created_at) VALUES ($1, address_key($2), $3, now() - interval '5 minutes')`,
+      [audienceId, email, rows[0]!.id],
+    );
+    expect(await t.deps.services.signups.requeueMails()).toBe(1);
+    await mailsSettled();
+    expect(ses.countFor(email)).toBe(1);
+    expect(linkIn(ses.mails.findLast((mail) => mail.to === email)!)).toContain('/subscribe/confirm/');
+  });
+});
+
+describe('the limits', () => {
+  it('refuses a 31st sign-up from one client within the hour, storing nothing', async () => {
+    const client = newClient();
+    for (let i = 0; i < 30; i++) {
+      await postJson(slug, { email: `client${i}@example.org`, fullName: 'C', consent: 'yes', altcha: await solved(slug) }, client).expect(
+        200,
+      );
+    }
+    await mailsSettled();
+    const before = await stored();
+    const refused = await postJson(
+      slug,
+      { email: 'client30@example.org', fullName: 'C', consent: 'yes', altcha: await solved(slug) },
+      client,
+    );
+    expect([refused.status, refused.body.message]).toEqual([429, TOO_MANY_FROM_CLIENT]);
+    const page = await postForm(slug, { email: 'client31@example.org', fullName: 'C', consent: 'yes' }, client);
+    expect(page.status).toBe(429);
+    expect(page.text).toContain(TOO_MANY_FROM_CLIENT);
+    expect(await stored()).toEqual(before);
+    // Another client is not held back.
+    await postJson(slug, { email: 'client30@example.org', fullName: 'C', consent: 'yes', altcha: await solved(slug) }).expect(200);
+  });
+});
+
+/** The addresses a campaign sent now to the sign-up forms' audience would mail (its jobs). */
+async function campaignRecipients(): Promise<string[]> {
+  const templateId = await seedTemplate(t.db.pool, { html: '<p>Hello</p>' });
+  const { body } = await api().post('/api/campaigns').set('Authorization', auth).send({ name: 'Now', templateId });
+  await api()
+    .put(`/api/campaigns/${body.id}`)
+    .set('Authorization', auth)
+    .send({ name: 'Now', audienceId, templateId, fromName: 'News', fromEmail: SENDER, subject: 'Hi' })
+    .expect(200);
+  await api().post(`/api/campaigns/${body.id}/send`).set('Authorization', auth).expect(202);
+  const jobs = await t.db.pool.query<{ email: string }>('SELECT email FROM campaign_jobs WHERE campaign_id = $1', [body.id]);
+  return jobs.rows.map((row) => row.email);
+}
+
+const suppress = (email: string, reason: string) =>
+  t.db.pool.query(`INSERT INTO suppressions (email_lower, reason) VALUES (${reason === 'ERASED' ? 'erased_key' : 'address_key'}($1), $2)`, [
+    email,
+    reason,
+  ]);
+const suppressionOf = async (email: string) =>
+  (await t.db.pool.query<{ reason: string }>(`SELECT reason FROM suppressions WHERE email_lower = address_key($1)`, [email])).rows[0]
+    ?.reason;
+
+describe('a person who comes back', () => {
+  it('answers new, pending, known and suppressed addresses byte for byte alike', async () => {
+    const pending = 'already-pending@example.org';
+    await postJson(slug, { email: pending, fullName: 'P', consent: 'yes', altcha: await solved(slug) }).expect(200);
+    await suppress('gone-away@example.org', 'UNSUBSCRIBE');
+    await suppress('bounced-answer@example.org', 'HARD_BOUNCE');
+    await suppress('complained-answer@example.org', 'COMPLAINT');
+    const addresses = [
+      'brand-new@example.org',
+      pending,
+      EXISTING[0]!,
+      'gone-away@example.org',
+      'bounced-answer@example.org',
+      'complained-answer@example.org',
+    ];
+    const json = [];
+    const pages = [];
+    for (const email of addresses) {
+      json.push(await postJson(slug, { email, fullName: 'X', consent: 'yes', altcha: await solved(slug) }));
+      pages.push(await postForm(slug, { email, fullName: 'X', consent: 'yes', altcha: await solved(slug) }));
+    }
+    const answerOf = (r: request.Response) => ({ status: r.status, type: r.headers['content-type'], text: r.text });
+    for (const answer of json) expect(answerOf(answer)).toEqual(answerOf(json[0]!));
+    for (const answer of pages) expect(answerOf(answer)).toEqual(answerOf(pages[0]!));
+    expect(json[0]!.status).toBe(200);
+    expect(pages[0]!.status).toBe(200);
+  });
+
+  it('comes back to this audience alone, and only once the mail is confirmed, after unsubscribing from everything', async () => {
+    const email = 'returning@example.org';
+    const { id: otherAudience } = await seedAudience(t.db.pool, { name: 'Other list', headers: [], contacts: [{ email, data: {} }] });
+    await suppress(email, 'UNSUBSCRIBE');
+    // A form without confirmation asks for it from a person who unsubscribed: nobody re-subscribes a stranger.
+    const before = await stored();
+    await postJson(directSlug, { email, consent: 'yes', altcha: await solved(directSlug) }).expect(200);
+    expect(await stored()).toMatchObject({ contacts: before.contacts, pending: before.pending + 1, ledger: before.ledger });
+    await mailsSettled();
+    expect(ses.countFor(email)).toBe(1);
+    expect(await suppressionOf(email)).toBe('UNSUBSCRIBE');
+    expect(await campaignRecipients()).not.toContain(email);
+
+    await api()
+      .post(linkIn(ses.mails.findLast((mail) => mail.to === email)!))
+      .type('form')
+      .send('confirm=yes')
+      .expect(200);
+    expect(await suppressionOf(email)).toBeUndefined();
+    const { rows } = await t.db.pool.query<{ audience_id: string; unsubscribed_at: Date | null }>(
+      `SELECT audience_id, unsubscribed_at FROM contacts WHERE email = $1 ORDER BY audience_id`,
+      [email],
+    );
+    expect(rows.map((row) => [Number(row.audience_id), row.unsubscribed_at !== null])).toEqual([
+      [audienceId, false],
+      [otherAudience, true],
+    ]);
+    const ledger = await t.db.pool.query(`SELECT event, audience_id FROM consent_ledger WHERE email = $1 ORDER BY id`, [email]);
+    expect(ledger.rows.map((row) => [row.event, Number(row.audience_id)])).toEqual([
+      ['SUBSCRIBED', audienceId],
+      ['CONFIRMED', audienceId],
+      ['RESUBSCRIBED', audienceId],
+    ]);
+    expect(await campaignRecipients()).toContain(email);
+  });
+
+  it('joins again an audience it had left alone, through the mail', async () => {
+    const email = EXISTING[1]!;
+    await t.db.pool.query(`UPDATE contacts SET unsubscribed_at = now() WHERE audience_id = $1 AND email = $2`, [audienceId, email]);
+    await postJson(directSlug, { email, consent: 'yes', altcha: await solved(directSlug) }).expect(200);
+    await mailsSettled();
+    const left = await t.db.pool.query(`SELECT unsubscribed_at FROM contacts WHERE audience_id = $1 AND email = $2`, [audienceId, email]);
+    expect(left.rows[0].unsubscribed_at).not.toBeNull();
+    await api()
+      .post(linkIn(ses.mails.findLast((mail) => mail.to === email)!))
+      .type('form')
+      .send('confirm=yes')
+      .expect(200);
+    const back = await t.db.pool.query(`SELECT unsubscribed_at FROM contacts WHERE audience_id = $1 AND email = $2`, [audienceId, email]);
+    expect(back.rows).toEqual([{ unsubscribed_at: null }]);
+    const ledger = await t.db.pool.query(`SELECT event FROM consent_ledger WHERE email = $1 ORDER BY id`, [email]);
+    expect(ledger.rows.map((row) => row.event)).toEqual(['SUBSCRIBED', 'CONFIRMED', 'RESUBSCRIBED']);
+  });
+
+  it('mails nothing to a hard-bounced or complaining address, and makes no contact of an erased one', async () => {
+    await suppress('hard@example.org', 'HARD_BOUNCE');
+    await suppress('complaint@example.org', 'COMPLAINT');
+    await suppress('erased@example.org', 'ERASED');
+    const before = await stored();
+    for (const email of ['hard@example.org', 'complaint@example.org', 'erased@example.org']) {
+      await postJson(slug, { email, fullName: 'S', consent: 'yes', altcha: await solved(slug) }).expect(200);
+      await postJson(directSlug, { email, consent: 'yes', altcha: await solved(directSlug) }).expect(200);
+    }
+    await mailsSettled();
+    expect(await stored()).toMatchObject({
+      pending: before.pending,
+      mails: before.mails,
+      contacts: before.contacts,
+      ledger: before.ledger,
+    });
+    for (const email of ['hard@example.org', 'complaint@example.org', 'erased@example.org']) expect(ses.calls.get(email)).toBeUndefined();
+    expect(await suppressionOf('hard@example.org')).toBe('HARD_BOUNCE');
+  });
+});
+
+describe('the audience', () => {
+  it('counts its pending sign-ups apart from its contacts', async () => {
+    const expected = await count('SELECT count(*) AS n FROM pending_signups WHERE audience_id = $1 AND expires_at > now()', [audienceId]);
+    const contacts = await count('SELECT count(*) AS n FROM contacts WHERE audience_id = $1', [audienceId]);
+    expect(expected).toBeGreaterThan(0);
+    const { body } = await api().get(`/api/audiences/${audienceId}`).set('Authorization', auth).expect(200);
+    expect(body).toMatchObject({ pendingCount: expected, numberOfContacts: contacts });
+    const list = await api().get('/api/audiences').set('Authorization', auth).expect(200);
+    expect(list.body.items.find((audience: { id: number }) => audience.id === audienceId)).toMatchObject({ pendingCount: expected });
+    await postJson(slug, { email: 'one-more@example.org', fullName: 'M', consent: 'yes', altcha: await solved(slug) }).expect(200);
+    const after = await api().get(`/api/audiences/${audienceId}`).set('Authorization', auth).expect(200);
+    expect(after.body).toMatchObject({ pendingCount: expected + 1, numberOfContacts: contacts });
   });
 });

@@ -77,7 +77,13 @@ export function subscribeRouter({ services, config }: Pick<AppDeps, 'services' |
       res.status(404).json({ message: 'Not found' });
       return;
     }
-    res.status(200).type(file.type).set('Cache-Control', 'public, max-age=3600').send(file.body);
+    // The same bytes for every form and no data: any site may load them (an embedded form's widget runs on the
+    // organisation's site). What the check guards, the challenge and the post, answers the form's origins only.
+    res
+      .status(200)
+      .type(file.type)
+      .set({ 'Cache-Control': 'public, max-age=3600', 'Access-Control-Allow-Origin': '*', 'Cross-Origin-Resource-Policy': 'cross-origin' })
+      .send(file.body);
   });
 
   router.get('/subscribe/confirm/:token', async (req, res) => {

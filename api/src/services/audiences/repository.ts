@@ -5,7 +5,7 @@
  */
 import type { Audience } from '@mailroom/api-client';
 import { Op, type WhereOptions } from 'sequelize';
-import type { Database, Tx } from '../../db/database.js';
+import type { Database, Sql, Tx } from '../../db/database.js';
 import type { Audience as AudienceRow } from '../../db/models/index.js';
 import { likeContains } from '../contacts/repository.js';
 import { offsetOf, type PageQuery } from '../paging.js';
@@ -14,7 +14,7 @@ import { audienceLockArgs } from './locks.js';
 /** The contract's Audience: a change to openapi.yaml that this code does not follow fails the type check. */
 export type { Audience };
 
-const toAudience = (row: AudienceRow): Audience => ({
+const toAudience = (row: AudienceRow, pendingCount = 0): Audience => ({
   id: row.id,
   name: row.name,
   headers: row.headers,
@@ -24,12 +24,30 @@ const toAudience = (row: AudienceRow): Audience => ({
   isImporting: row.isImporting,
   importErrorMessage: row.importErrorMessage,
   createdAt: row.createdAt.toISOString(),
+  pendingCount,
 });
 
 const LIVE = { deletedAt: null };
 
 export function audienceRepository(db: Database) {
   const { Audience: Audiences } = db.models;
+
+  /** Sign-ups waiting for confirmation per audience (pending_signups; not contacts, so not in the counters). */
+  async function pendingCounts(ids: number[], sql: Sql = db): Promise<Map<number, number>> {
+    if (ids.length === 0) return new Map();
+    const { rows } = await sql.query<{ audience_id: string; n: string }>(
+      `SELECT audience_id, count(*) AS n FROM pending_signups WHERE audience_id = ANY($1::bigint[]) AND expires_at > now() GROUP BY audience_id`,
+      [ids],
+    );
+    return new Map(rows.map((row) => [Number(row.audience_id), Number(row.n)]));
+  }
+  const withPending = async (rows: AudienceRow[], sql?: Sql): Promise<Audience[]> => {
+    const pending = await pendingCounts(
+      rows.map((row) => row.id),
+      sql,
+    );
+    return rows.map((row) => toAudience(row, pending.get(row.id) ?? 0));
+  };
 
   return {
     async list(query: PageQuery & { name?: string | undefined }): Promise<{ items: Audience[]; totalItems: number }> {
@@ -44,12 +62,12 @@ export function audienceRepository(db: Database) {
         limit: query.limit,
         offset: offsetOf(query),
       });
-      return { items: rows.map(toAudience), totalItems: count };
+      return { items: await withPending(rows), totalItems: count };
     },
 
     async find(id: number): Promise<Audience | undefined> {
       const row = await Audiences.findOne({ where: { id, ...LIVE } });
-      return row ? toAudience(row) : undefined;
+      return row ? (await withPending([row]))[0] : undefined;
     },
 
     async insert(tx: Tx, name: string, createdByEmail: string | null): Promise<number> {
@@ -61,7 +79,7 @@ export function audienceRepository(db: Database) {
       const current = await Audiences.findOne({ attributes: ['name'], where: { id, ...LIVE }, transaction: tx.transaction, lock: true });
       if (!current) return undefined;
       const [, rows] = await Audiences.update({ name }, { where: { id, ...LIVE }, returning: true, transaction: tx.transaction });
-      return rows[0] ? { audience: toAudience(rows[0]), formerName: current.name } : undefined;
+      return rows[0] ? { audience: (await withPending([rows[0]], tx))[0]!, formerName: current.name } : undefined;
     },
 
     /** Hides the audience at once; answers its name, or undefined if there was no live audience. */

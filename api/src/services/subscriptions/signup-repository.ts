@@ -3,7 +3,7 @@
  * limits read them), solved challenges taken once, the consent ledger, and the one contact a confirmed
  * sign-up appends to its audience.
  */
-import type { Database, Tx } from '../../db/database.js';
+import type { Database, Sql, Tx } from '../../db/database.js';
 import { sameAddressInAudience } from '../contacts/contact-repository.js';
 import { appendContact as appendNumberedContact, lockAudienceRow } from '../contacts/numbering-repository.js';
 
@@ -54,26 +54,32 @@ export type AppendOutcome = 'added' | 'already-there' | 'audience-gone' | 'audie
 export function signupRepository(db: Database) {
   return {
     /**
-     * The confirmation mails asked for this audience and address in the last hour and day, counted under
-     * a transaction-scoped lock on the pair, so two submissions at once cannot both pass the limit.
+     * A pending sign-up and its confirmation mail's row ('queued'), unless the address and audience had `perHour`
+     * mails in the last hour or `perDay` in the day: then nothing, and undefined. The count runs under a
+     * transaction-scoped lock on the pair, taken by a statement of its own first (a statement sees what was
+     * committed before it began: the count must begin after the lock is held), so two submissions at once cannot
+     * both pass the limit. The count and both rows are one statement: a sign-up costs few round trips.
      */
-    async lockAndCountMails(tx: Tx, audienceId: number, email: string): Promise<{ lastHour: number; lastDay: number }> {
+    async insertPendingWithinLimits(
+      tx: Tx,
+      input: PendingSignupInput,
+      limits: { perHour: number; perDay: number },
+    ): Promise<{ pendingId: number; mailId: number } | undefined> {
       await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended('signup-mail:' || $1 || ':' || address_key($2), 0))`, [
-        audienceId,
-        email,
+        input.audienceId,
+        input.email,
       ]);
-      const { rows } = await tx.query<{ hour: string; day: string }>(
-        `SELECT count(*) FILTER (WHERE created_at > now() - interval '1 hour') AS hour, count(*) AS day
-           FROM signup_mails WHERE audience_id = $1 AND address_key = address_key($2) AND created_at > now() - interval '1 day'`,
-        [audienceId, email],
-      );
-      return { lastHour: Number(rows[0]!.hour), lastDay: Number(rows[0]!.day) };
-    },
-
-    async insertPending(tx: Tx, input: PendingSignupInput): Promise<number> {
-      const { rows } = await tx.query<{ id: string }>(
-        `INSERT INTO pending_signups (form_id, audience_id, email, data, consent_version, client_address, user_agent, expires_at)
-         VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8) RETURNING id`,
+      const { rows } = await tx.query<{ pending_id: string; mail_id: string }>(
+        `WITH mails AS (
+           SELECT count(*) FILTER (WHERE created_at > now() - interval '1 hour') AS hour, count(*) AS day
+             FROM signup_mails WHERE audience_id = $2 AND address_key = address_key($3) AND created_at > now() - interval '1 day'),
+         pending AS (
+           INSERT INTO pending_signups (form_id, audience_id, email, data, consent_version, client_address, user_agent, expires_at)
+           SELECT $1, $2, $3, $4::jsonb, $5, $6, $7, $8 FROM mails WHERE mails.hour < $9 AND mails.day < $10
+           RETURNING id),
+         mail AS (
+           INSERT INTO signup_mails (audience_id, address_key, pending_id) SELECT $2, address_key($3), id FROM pending RETURNING id, pending_id)
+         SELECT pending_id, id AS mail_id FROM mail`,
         [
           input.formId,
           input.audienceId,
@@ -83,32 +89,94 @@ export function signupRepository(db: Database) {
           input.clientAddress,
           input.userAgent,
           input.expiresAt,
+          limits.perHour,
+          limits.perDay,
         ],
       );
-      return Number(rows[0]!.id);
+      return rows[0] && { pendingId: Number(rows[0].pending_id), mailId: Number(rows[0].mail_id) };
     },
 
-    /** A confirmation mail asked for (counted by the limits from now on); its outcome follows. */
-    async insertMail(tx: Tx, audienceId: number, email: string, pendingId: number): Promise<number> {
-      const { rows } = await tx.query<{ id: string }>(
-        `INSERT INTO signup_mails (audience_id, address_key, pending_id) VALUES ($1, address_key($2), $3) RETURNING id`,
-        [audienceId, email, pendingId],
+    /**
+     * Claims a queued mail for sending: 'queued' becomes 'sending' in one statement, so of two deliveries of its
+     * message (a redelivery, the sweep's publish) one alone gets the pending sign-up back and calls SES.
+     */
+    async claimMail(mailId: number): Promise<PendingSignup | undefined> {
+      const { rows } = await db.query<PendingRow>(
+        `WITH claimed AS (UPDATE signup_mails SET outcome = 'sending' WHERE id = $1 AND outcome = 'queued' RETURNING pending_id)
+         SELECT p.* FROM claimed JOIN pending_signups p ON p.id = claimed.pending_id`,
+        [mailId],
       );
-      return Number(rows[0]!.id);
+      return rows[0] && toPending(rows[0]);
     },
 
-    async mailOutcome(mailId: number, outcome: string, messageId: string | null): Promise<void> {
-      await db.query(`UPDATE signup_mails SET outcome = $2, message_id = $3 WHERE id = $1`, [mailId, outcome, messageId]);
+    /** SES took no part of the call (throttled, quota used up, never reached): the mail may be sent later. */
+    async releaseMail(mailId: number): Promise<void> {
+      await db.query(`UPDATE signup_mails SET outcome = 'queued' WHERE id = $1 AND outcome = 'sending'`, [mailId]);
     },
 
-    /** A mail that was not sent does not count against the person's limits. */
-    async forgetMail(tx: Tx, mailId: number): Promise<void> {
-      await tx.query('DELETE FROM signup_mails WHERE id = $1', [mailId]);
+    async mailOutcome(mailId: number, outcome: string, messageId: string | null, sql: Sql = db): Promise<void> {
+      await sql.query(`UPDATE signup_mails SET outcome = $2, message_id = $3 WHERE id = $1`, [mailId, outcome, messageId]);
+    },
+
+    /**
+     * Mails still queued a while after they were asked for, whose sign-up still waits: their message was lost
+     * (the API stopped between the commit and the publish, or the broker was away) or used up its attempts.
+     */
+    async staleQueuedMails(olderThanMs: number, limit: number): Promise<number[]> {
+      const { rows } = await db.query<{ id: string }>(
+        `SELECT m.id FROM signup_mails m JOIN pending_signups p ON p.id = m.pending_id
+          WHERE m.outcome = 'queued' AND m.created_at < now() - make_interval(secs => $1::float8 / 1000) AND p.expires_at > now()
+          ORDER BY m.id LIMIT $2`,
+        [olderThanMs, limit],
+      );
+      return rows.map((row) => Number(row.id));
+    },
+
+    /**
+     * What a sign-up must know of the address, in one statement: why it is on the suppression list (its erased key
+     * counts as 'ERASED'), or null; and whether its contact in the audience left it alone (`unsubscribed_at`).
+     */
+    async addressState(audienceId: number, email: string): Promise<{ suppressed: string | null; leftAudience: boolean }> {
+      const { rows } = await db.query<{ suppressed: string | null; left_audience: boolean }>(
+        `SELECT (SELECT reason FROM suppressions WHERE email_lower IN (address_key($2), erased_key($2))
+                  ORDER BY reason = 'ERASED' DESC LIMIT 1) AS suppressed,
+                EXISTS (SELECT 1 FROM contacts WHERE audience_id = $1 AND address_key(email) = address_key($2)
+                          AND unsubscribed_at IS NOT NULL) AS left_audience`,
+        [audienceId, email],
+      );
+      return { suppressed: rows[0]!.suppressed, leftAudience: rows[0]!.left_audience };
+    },
+
+    /**
+     * A confirmed sign-up to `audienceId` by a person who had unsubscribed from everything: the organisation-wide
+     * suppression goes, and every other audience's contact of the address is marked as left, so the person comes
+     * back to this audience only. True when there was such a suppression.
+     */
+    async liftUnsubscribe(tx: Tx, audienceId: number, email: string): Promise<boolean> {
+      const { rowCount } = await tx.query(`DELETE FROM suppressions WHERE email_lower = address_key($1) AND reason = 'UNSUBSCRIBE'`, [
+        email,
+      ]);
+      if (rowCount === 0) return false;
+      await tx.query(
+        `UPDATE contacts SET unsubscribed_at = now()
+          WHERE address_key(email) = address_key($2) AND audience_id <> $1 AND unsubscribed_at IS NULL`,
+        [audienceId, email],
+      );
+      return true;
+    },
+
+    /** The address's contact in the audience joins it again; true when it had left. */
+    async rejoinAudience(tx: Tx, audienceId: number, email: string): Promise<boolean> {
+      const { rowCount } = await tx.query(
+        `UPDATE contacts SET unsubscribed_at = NULL WHERE audience_id = $1 AND address_key(email) = address_key($2) AND unsubscribed_at IS NOT NULL`,
+        [audienceId, email],
+      );
+      return rowCount > 0;
     },
 
     /** Takes a solved challenge once: false when it was taken before (a replay). */
-    async takeChallenge(signature: string, expiresAt: Date): Promise<boolean> {
-      const { rowCount } = await db.query(
+    async takeChallenge(signature: string, expiresAt: Date, sql: Sql = db): Promise<boolean> {
+      const { rowCount } = await sql.query(
         `INSERT INTO signup_used_challenges (signature, expires_at) VALUES ($1, $2) ON CONFLICT (signature) DO NOTHING`,
         [signature, expiresAt],
       );

@@ -3,14 +3,19 @@
  *  - the hosted page and the challenge of a form, by its slug;
  *  - `submit`: the body checked (submission.ts), the anti-abuse rules (a proof-of-work taken once, a
  *    honeypot, limits per client address and per subscribed address), then either the contact at once
- *    (a form without confirmation) or a pending sign-up and its one confirmation mail;
- *  - `confirm`: the link's pending sign-up becomes a contact and the consent ledger records it;
- *  - `sweep`: pending sign-ups and used challenges past their expiry are removed.
+ *    (a form without confirmation, for an address that did not unsubscribe) or a pending sign-up and its one
+ *    confirmation mail, queued: the answer does not wait for SES;
+ *  - `sendMail`: the worker sends a queued confirmation mail, at most once (claimed before SES is called);
+ *  - `confirm`: the link's pending sign-up becomes a contact and the consent ledger records it; a person who had
+ *    unsubscribed comes back to this audience alone;
+ *  - `sweep`: pending sign-ups and used challenges past their expiry are removed, and queued mails whose
+ *    message was lost are published again.
  * Whatever the address (new, pending, already a contact, over its mail limit), an accepted submission
  * gets the same answer: a form tells nobody who is on a list.
  */
-import type { Database } from '../../db/database.js';
+import type { Database, Sql } from '../../db/database.js';
 import type { Logger } from '../../logger.js';
+import type { MessageQueue } from '../../queue/typed-message-queue.js';
 import { DomainError } from '../errors.js';
 import { appendConsent } from '../consent/ledger.js';
 import type { SendingService } from '../sending/sending-service.js';
@@ -21,6 +26,7 @@ import { formsRepository, type AudienceFieldRule, type FormRecord } from './form
 import { signupRepository, type AppendOutcome } from './signup-repository.js';
 import { readSubmission, type FormFieldRule } from './submission.js';
 import { windowCounter } from './limits.js';
+import type { signupQueues } from './queues.js';
 
 export const CHALLENGE_MISSING = 'The anti-robot check is missing: let the page finish its check, then send the form again.';
 export const CHALLENGE_FAILED = 'The anti-robot check failed: reload the page and try again.';
@@ -29,7 +35,6 @@ export const CHALLENGE_REPLAYED = 'This anti-robot check was already used: reloa
 export const TOO_MANY_FROM_CLIENT = 'Too many sign-ups from your network: please try again in an hour.';
 export const TOO_MANY_UNSOLVED = 'Too many sign-ups from your network without the anti-robot check: turn on JavaScript and try again.';
 export const TOO_MANY_FOR_ADDRESS = 'Too many sign-ups for this address: please try again in an hour.';
-export const MAIL_NOT_SENT = 'We could not send the confirmation mail right now: please try again later.';
 export const AUDIENCE_BUSY = 'This list is being updated: please try again in a few minutes.';
 
 /** Per client address and per subscribed address, an hour each. */
@@ -41,6 +46,13 @@ export const MAILS_PER_DAY = 3;
 const HOUR_MS = 60 * 60_000;
 /** A change of a form's allowed origins reaches cross-site calls within this. */
 const ORIGINS_CACHE_MS = 30_000;
+/** A confirmation mail still queued after this had its message lost: the sweep publishes it again. */
+export const MAIL_REPUBLISH_AFTER_MS = 2 * 60_000;
+/**
+ * Suppressions a sign-up does not lift: the address is not mailed and no contact is made, whatever the form
+ * (the submission is answered as any other). Only the person's own unsubscribe gives way to a confirmed sign-up.
+ */
+const STAYS_SUPPRESSED = new Set(['HARD_BOUNCE', 'COMPLAINT', 'SOFT_BOUNCE', 'MEMBER', 'ERASED']);
 
 export interface SignupClient {
   /** req.ip: TRUST_PROXY decides whose X-Forwarded-For names it. */
@@ -63,6 +75,7 @@ export type ConfirmResult =
 
 export interface SignupServiceDeps {
   db: Database;
+  queue: MessageQueue<typeof signupQueues>;
   sending: Pick<SendingService, 'sendOne'>;
   challenges: SignupChallenges;
   tokens: ConfirmTokens;
@@ -74,7 +87,7 @@ export interface SignupServiceDeps {
 }
 
 export function createSignupService(deps: SignupServiceDeps) {
-  const { db, sending, challenges, tokens, settings, logger } = deps;
+  const { db, queue, sending, challenges, tokens, settings, logger } = deps;
   const forms = formsRepository(db);
   const repo = signupRepository(db);
   const perClient = windowCounter(SUBMISSIONS_PER_CLIENT_PER_HOUR, HOUR_MS);
@@ -100,19 +113,15 @@ export function createSignupService(deps: SignupServiceDeps) {
     if (outcome === 'audience-gone') throw new DomainError('not-found', 'This list does not exist any more.');
   };
 
-  async function sendConfirmation(form: FormRecord, email: string, pendingId: number, mailId: number, expiresAt: Date): Promise<void> {
-    const url = `${deps.publicUrl}/subscribe/confirm/${tokens.sign(pendingId, expiresAt)}`;
-    const input = confirmationMail(form, email, url, { configurationSet: deps.configurationSet, pendingId, color: deps.orgColor });
-    const outcome = await sending.sendOne(input);
-    await repo.mailOutcome(mailId, outcome.kind, outcome.kind === 'sent' ? outcome.messageId : null);
-    if (outcome.kind === 'sent' || outcome.kind === 'unknown') return;
-    // Not sent: nothing of the submission stays (no pending sign-up, no mail counted), and the person is told.
-    logger.warn({ outcome, pendingId }, 'a sign-up confirmation mail was not sent');
-    await db.transaction(async (tx) => {
-      await repo.removePending(tx, pendingId);
-      await repo.forgetMail(tx, mailId);
+  /**
+   * The confirmation mail goes to the worker. Not awaited: the sign-up is committed and the person is answered
+   * now; a publish lost here (the broker away, the process stopping) leaves the mail 'queued', and the sweep
+   * publishes it again.
+   */
+  function queueMail(mailId: number): void {
+    queue.publish('signup-mail', { mailId }).catch((err: unknown) => {
+      logger.warn({ err, mailId }, 'a confirmation mail could not be queued; the sweep will queue it again');
     });
-    throw new DomainError('unavailable', MAIL_NOT_SENT);
   }
 
   /** The sites each form allows, remembered briefly: every cross-site call asks twice (preflight, then the call). */
@@ -157,11 +166,26 @@ export function createSignupService(deps: SignupServiceDeps) {
       if (submission.robot) return { kind: 'accepted', form };
       if (!perAddress.take(`${form.audienceId}:${submission.email.toLowerCase()}`))
         return { kind: 'too-many', message: TOO_MANY_FOR_ADDRESS };
-      if (solved && !(await repo.takeChallenge(solved.signature, solved.expiresAt))) throw new DomainError('invalid', CHALLENGE_REPLAYED);
+      // The solution is taken once whatever follows (else a replay's answer would tell which address came before),
+      // within the transaction that stores the sign-up: one commit a sign-up, and none kept from a refused one.
+      const takeChallenge = async (sql: Sql) => {
+        if (solved && !(await repo.takeChallenge(solved.signature, solved.expiresAt, sql)))
+          throw new DomainError('invalid', CHALLENGE_REPLAYED);
+      };
 
       const who = { clientAddress: client.address ?? null, userAgent: client.userAgent?.slice(0, 500) ?? null };
-      if (!form.confirmationRequired) {
+      const { suppressed, leftAudience } = await repo.addressState(form.audienceId, submission.email);
+      // A hard bounce, a complaint, an erasure...: nothing is mailed and nothing kept; the answer is the same.
+      if (suppressed !== null && STAYS_SUPPRESSED.has(suppressed)) {
+        await takeChallenge(db);
+        return { kind: 'accepted', form };
+      }
+      // A person who unsubscribed (from everything or from this audience) comes back only by the mail's link,
+      // even through a form that asks no confirmation: nobody re-subscribes a stranger without it.
+      const unsubscribed = suppressed === 'UNSUBSCRIBE' || leftAudience;
+      if (!form.confirmationRequired && !unsubscribed) {
         await db.transaction(async (tx) => {
+          await takeChallenge(tx);
           unavailableUnlessAdded(await repo.appendContact(tx, form.audienceId, submission.email, submission.data));
           await appendConsent(tx, {
             audienceId: form.audienceId,
@@ -178,23 +202,80 @@ export function createSignupService(deps: SignupServiceDeps) {
       }
 
       const expiresAt = new Date(Date.now() + linkMs);
+      // Over the mail limits nothing new is kept or sent: the earlier mail's link still works.
       const queued = await db.transaction(async (tx) => {
-        const mails = await repo.lockAndCountMails(tx, form.audienceId, submission.email);
-        // Over the limit: the earlier mail's link still works; nothing new is kept or sent.
-        if (mails.lastHour >= MAILS_PER_HOUR || mails.lastDay >= MAILS_PER_DAY) return undefined;
-        const pendingId = await repo.insertPending(tx, {
-          formId: form.id,
-          audienceId: form.audienceId,
-          email: submission.email,
-          data: submission.data,
-          consentVersion: form.consentVersion,
-          expiresAt,
-          ...who,
-        });
-        return { pendingId, mailId: await repo.insertMail(tx, form.audienceId, submission.email, pendingId) };
+        await takeChallenge(tx);
+        return repo.insertPendingWithinLimits(
+          tx,
+          {
+            formId: form.id,
+            audienceId: form.audienceId,
+            email: submission.email,
+            data: submission.data,
+            consentVersion: form.consentVersion,
+            expiresAt,
+            ...who,
+          },
+          { perHour: MAILS_PER_HOUR, perDay: MAILS_PER_DAY },
+        );
       });
-      if (queued) await sendConfirmation(form, submission.email, queued.pendingId, queued.mailId, expiresAt);
+      if (queued) queueMail(queued.mailId);
       return { kind: 'accepted', form };
+    },
+
+    /**
+     * Sends one queued confirmation mail (the worker, for each 'signup-mail' message). At most once to SES: the
+     * row is claimed first, and an answer that does not say whether SES took the mail is recorded, never retried.
+     * Throws when SES took no part of the call (throttled, quota used up, unreachable): the queue tries again later.
+     */
+    async sendMail(mailId: number): Promise<void> {
+      const pending = await repo.claimMail(mailId);
+      if (!pending) return; // sent, being sent, or its sign-up is gone: nothing to do
+      if (pending.expiresAt.getTime() <= Date.now()) {
+        await repo.mailOutcome(mailId, 'expired', null);
+        return;
+      }
+      const form = await forms.byId(pending.formId);
+      if (!form) {
+        await repo.mailOutcome(mailId, 'form-gone', null);
+        return;
+      }
+      const url = `${deps.publicUrl}/subscribe/confirm/${tokens.sign(pending.id, pending.expiresAt)}`;
+      const input = confirmationMail(form, pending.email, url, {
+        configurationSet: deps.configurationSet,
+        pendingId: pending.id,
+        color: deps.orgColor,
+      });
+      const outcome = await sending.sendOne(input);
+      switch (outcome.kind) {
+        case 'sent':
+          await repo.mailOutcome(mailId, 'sent', outcome.messageId);
+          return;
+        case 'unknown':
+          // SES may have taken it: sending again could mail the person twice.
+          logger.warn({ mailId, reason: outcome.reason }, 'a confirmation mail may or may not have been sent; not sent again');
+          await repo.mailOutcome(mailId, 'unknown', null);
+          return;
+        case 'rejected':
+          // Refused for good (an address SES will not take): the sign-up can never be confirmed, so it goes.
+          logger.warn({ mailId, pendingId: pending.id, reason: outcome.reason }, 'SES refused a confirmation mail; the sign-up is removed');
+          await db.transaction(async (tx) => {
+            await repo.removePending(tx, pending.id);
+            await repo.mailOutcome(mailId, 'rejected', null, tx);
+          });
+          return;
+        default:
+          await repo.releaseMail(mailId);
+          throw new Error(`confirmation mail ${mailId} not sent yet (${outcome.kind}: ${outcome.reason})`);
+      }
+    },
+
+    /** Publishes again the confirmation mails whose message was lost (see staleQueuedMails). */
+    async requeueMails(olderThanMs = MAIL_REPUBLISH_AFTER_MS): Promise<number> {
+      const ids = await repo.staleQueuedMails(olderThanMs, 1000);
+      for (const mailId of ids) await queue.publish('signup-mail', { mailId });
+      if (ids.length > 0) logger.info({ mails: ids.length }, 'confirmation mails queued again');
+      return ids.length;
     },
 
     /** What the link's page shows: never a change (link scanners follow GETs). */
@@ -232,12 +313,20 @@ export function createSignupService(deps: SignupServiceDeps) {
           userAgent: pending.userAgent,
           at: pending.createdAt,
         });
-        await appendConsent(tx, {
-          ...entry,
-          event: 'CONFIRMED',
-          clientAddress: client.address ?? null,
-          userAgent: client.userAgent?.slice(0, 500) ?? null,
-        });
+        const confirmedBy = { clientAddress: client.address ?? null, userAgent: client.userAgent?.slice(0, 500) ?? null };
+        await appendConsent(tx, { ...entry, event: 'CONFIRMED', ...confirmedBy });
+        // A person who had unsubscribed from everything comes back to this audience alone; one who had left
+        // this audience alone joins it again. Either way the ledger says they came back, and how.
+        const lifted = await repo.liftUnsubscribe(tx, pending.audienceId, pending.email);
+        const rejoined = await repo.rejoinAudience(tx, pending.audienceId, pending.email);
+        if (lifted || rejoined) {
+          await appendConsent(tx, {
+            ...entry,
+            event: 'RESUBSCRIBED',
+            ...confirmedBy,
+            detail: { through: 'sign-up', unsubscribedEverywhere: lifted },
+          });
+        }
         await repo.removePending(tx, pending.id);
         return { kind: 'confirmed', formName: form?.name ?? '' };
       });

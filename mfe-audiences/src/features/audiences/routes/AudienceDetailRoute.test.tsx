@@ -27,6 +27,20 @@ const setup = (options: { fakeTimers?: boolean } = {}, overrides: Partial<typeof
 };
 const contactCalls = (api: ReturnType<typeof createFakeApi>) => api.calls('GET', '/api/audiences/7/contacts');
 
+describe('Audience detail: sign-ups waiting for confirmation', () => {
+  it('shows them apart from the contacts, and nothing when there are none', async () => {
+    setup({}, { pendingCount: 4 });
+    expect(await screen.findByText('4 waiting for confirmation')).toBeTruthy();
+    expect(screen.getByText(/^12 contacts, 1 with errors/)).toBeTruthy();
+  });
+
+  it('says nothing of confirmation without pending sign-ups', async () => {
+    setup({}, { pendingCount: 0 });
+    await screen.findByText(/^12 contacts, 1 with errors/);
+    expect(screen.queryByText(/waiting for confirmation/)).toBeNull();
+  });
+});
+
 describe('Audience detail: title', () => {
   it('edits the name: Enter saves the trimmed name', async () => {
     const { api, user, notify } = setup();

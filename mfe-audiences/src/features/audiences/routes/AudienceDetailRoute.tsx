@@ -41,6 +41,8 @@ export function AudienceDetailRoute() {
         {data.numberOfContacts} contacts, {data.numberOfContactsWithErrors} with errors
         {data.source ? `, imported from ${data.source}` : ''}
       </Text>
+      {/* Sign-ups not confirmed yet are not contacts: shown apart, never in the counts above. */}
+      {data.pendingCount ? <Text className={styles.summary}>{data.pendingCount} waiting for confirmation</Text> : null}
       <AudienceFormsLink audienceId={data.id} />
       <ImportStatusBanners audience={data} />
       <ContactsSection key={data.id} audience={data} />

@@ -2,17 +2,33 @@ import type { SignupForm } from '@mailroom/api-client';
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+export interface SnippetOptions {
+  /**
+   * With the anti-robot check: the altcha widget, loaded from the API's `/subscribe/static`, solves the form's
+   * proof-of-work in the visitor's browser, so the site's posts are not held to the few an hour per network
+   * taken without it (docs/decisions/sign-up.md). Without: a plain form that needs no JavaScript.
+   */
+  check: boolean;
+}
+
 /**
- * The HTML an organisation pastes into its site: a plain form posting to the hosted page's address. It
- * carries no script (a worker cannot be loaded from another origin), so its posts are taken within the
- * limit of posts without the proof-of-work per network (docs/decisions/sign-up.md). `labels` names the
- * fields (their keys otherwise).
+ * The HTML an organisation pastes into its site: a form posting to the hosted page's address, with its fields,
+ * the honeypot and the consent; with the check, the widget's stylesheet and script from the API and the widget
+ * in the form. `labels` names the fields (their keys otherwise).
  */
 export function embedSnippet(
   form: Pick<SignupForm, 'hostedUrl' | 'name' | 'fields' | 'consentWording'>,
   labels: Record<string, string> = {},
+  { check }: SnippetOptions = { check: false },
 ): string {
+  const staticUrl = new URL('/subscribe/static/', form.hostedUrl).href;
   const lines = [
+    ...(check
+      ? [
+          `<link rel="stylesheet" href="${escape(staticUrl)}altcha.css">`,
+          `<script type="module" src="${escape(staticUrl)}embed.js"></script>`,
+        ]
+      : []),
     `<form method="post" action="${escape(form.hostedUrl)}">`,
     `  <p><label>Email address <input type="email" name="email" required></label></p>`,
     ...form.fields.map(
@@ -21,6 +37,7 @@ export function embedSnippet(
     ),
     `  <p style="display:none"><label>Leave this empty <input type="text" name="website" tabindex="-1" autocomplete="off"></label></p>`,
     `  <p><label><input type="checkbox" name="consent" value="yes" required> ${escape(form.consentWording)}</label></p>`,
+    ...(check ? [`  <altcha-widget challenge="${escape(form.hostedUrl)}/challenge" name="altcha" auto="onsubmit"></altcha-widget>`] : []),
     `  <p><button type="submit">Subscribe</button></p>`,
     `</form>`,
   ];

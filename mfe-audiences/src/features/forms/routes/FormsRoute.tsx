@@ -2,6 +2,7 @@ import {
   Badge,
   Button,
   Spinner,
+  Switch,
   Table,
   TableBody,
   TableCell,
@@ -45,6 +46,8 @@ export function FormsRoute() {
   const [editing, setEditing] = useState<SignupForm | 'new'>();
   const [deleting, setDeleting] = useState<SignupForm>();
   const [shown, setShown] = useState<SignupForm>();
+  // The widget is offered by default: without it a site's posts are held to a few an hour per network.
+  const [withCheck, setWithCheck] = useState(true);
 
   if (id !== null && audience.isPending) return <Spinner label="Loading audience..." />;
   if (!audience.data) return <AudienceNotFound error={id === null ? null : audience.error} onRetry={() => void audience.refetch()} />;
@@ -132,9 +135,25 @@ export function FormsRoute() {
             HTML of {shown.name}
           </Text>
           <Text>Paste it into your site (add the site to the form&apos;s allowed sites). The hosted page is {shown.hostedUrl}.</Text>
-          <Textarea aria-labelledby="snippet-title" readOnly className={styles.code} value={embedSnippet(shown)} resize="vertical" />
+          <Switch
+            checked={withCheck}
+            onChange={(_event, { checked }) => setWithCheck(checked)}
+            label="With the anti-robot check (needs JavaScript on the site)"
+          />
+          <Text>
+            {withCheck
+              ? `The check runs in the visitor's browser. If your site sets a Content-Security-Policy, it must allow scripts from ${new URL(shown.hostedUrl).origin} and workers from blob:.`
+              : 'A plain form: it works without JavaScript, for a few sign-ups an hour from each network.'}
+          </Text>
+          <Textarea
+            aria-labelledby="snippet-title"
+            readOnly
+            className={styles.code}
+            value={embedSnippet(shown, {}, { check: withCheck })}
+            resize="vertical"
+          />
           <div className={styles.actions}>
-            <Button icon={<CopyRegular />} onClick={() => void copy(embedSnippet(shown))}>
+            <Button icon={<CopyRegular />} onClick={() => void copy(embedSnippet(shown, {}, { check: withCheck }))}>
               Copy HTML
             </Button>
             <Button onClick={() => setShown(undefined)}>Close</Button>
