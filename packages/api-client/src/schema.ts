@@ -1047,8 +1047,8 @@ export interface paths {
          * @description An addition (issue 24): what the organisation hands the person who asks what it holds about them. Every
          *     audience the address is on with its contact's fields, every mail with its campaign, status and times, every
          *     open and click (people's and machines' apart, with the evidence), its suppression and the removals of
-         *     earlier ones, its consent events (until sign-up forms exist: the import that brought it in, by whom and
-         *     when) and the activity entries that name it. The download is recorded in the activity log.
+         *     earlier ones, its consent events (how it came into each audience, from the consent ledger: the import, a
+         *     member's hand or a sign-up form, by whom and when) and the activity entries that name it. The download is recorded in the activity log.
          */
         get: operations["exportPerson"];
         put?: never;
