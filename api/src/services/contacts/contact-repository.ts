@@ -35,18 +35,22 @@ export async function findContact(sql: Sql, audienceId: number, contactId: numbe
   return rows[0];
 }
 
+/** One consent ledger entry `l` as the contract's ConsentRecordEntry. */
+const CONSENT_ENTRY = `l.id, ${iso('l.created_at')} AS at, l.event, l.audience_id AS "audienceId", l.form_id AS "formId", l.form_name AS "formName",
+         l.consent_version AS "consentVersion", l.wording, l.member_email AS "memberEmail", l.lawful_basis AS "lawfulBasis",
+         l.client_address AS "clientAddress", l.contacts, l.detail`;
+
 /**
  * The contact's consent history (issue 25), oldest first, for the CTE `contact`: the audience's IMPORTED entry
  * when the contact came in by it (cameByImport), then the ledger's entries of this audience and address and those
- * of the address in every audience (audience null). Two probes: the imports' index and the address's.
+ * of the address in every audience (audience null). Two probes, one a branch: the imports' index and the address's.
  */
 const CONSENT_HISTORY = `
-  SELECT l.id, ${iso('l.created_at')} AS at, l.event, l.audience_id AS "audienceId", l.form_id AS "formId", l.form_name AS "formName",
-         l.consent_version AS "consentVersion", l.wording, l.member_email AS "memberEmail", l.lawful_basis AS "lawfulBasis",
-         l.client_address AS "clientAddress", l.contacts, l.detail
-    FROM contact c JOIN consent_ledger l
-      ON (l.audience_id = c.audience_id AND l.event = 'IMPORTED' AND ${cameByImport('l', 'c')})
-      OR (l.address_key = address_key(c.email) AND (l.audience_id = c.audience_id OR l.audience_id IS NULL))`;
+  SELECT ${CONSENT_ENTRY} FROM contact c JOIN consent_ledger l
+      ON l.audience_id = c.audience_id AND l.event = 'IMPORTED' AND ${cameByImport('l', 'c')}
+  UNION ALL
+  SELECT ${CONSENT_ENTRY} FROM contact c JOIN consent_ledger l
+      ON l.address_key = address_key(c.email) AND (l.audience_id = c.audience_id OR l.audience_id IS NULL)`;
 
 /** The contact's consent events and history, mails (newest first) and suppression, in one statement (one snapshot). */
 export async function contactHistory(
