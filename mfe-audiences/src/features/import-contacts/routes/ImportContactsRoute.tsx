@@ -157,6 +157,13 @@ export function ImportContactsRoute() {
         </>
       ) : (
         <>
+          {/* First: the mapping step and its reading appear below as the file is read, and would move it. */}
+          <LawfulBasisField
+            value={lawfulBasis}
+            onChange={setLawfulBasis}
+            disabled={uploading}
+            validationMessage={basisAsked && lawfulBasis === null ? CHOOSE_LAWFUL_BASIS : undefined}
+          />
           {method === 'csv' ? (
             <UploadFileStep file={file} disabled={uploading} maxBytes={features.importMaxBytes} onChange={setFile} />
           ) : (
@@ -173,12 +180,6 @@ export function ImportContactsRoute() {
             />
           )}
           {reading && <Spinner size="tiny" label="Reading the columns..." />}
-          <LawfulBasisField
-            value={lawfulBasis}
-            onChange={setLawfulBasis}
-            disabled={uploading}
-            validationMessage={basisAsked && lawfulBasis === null ? CHOOSE_LAWFUL_BASIS : undefined}
-          />
           {uploading && (
             <Field validationMessage="Uploading contacts..." validationState="none">
               <ProgressBar aria-label="Uploading contacts" />
