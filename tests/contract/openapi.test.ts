@@ -152,6 +152,8 @@ const ADDITIONS: [string, string, string, string[]][] = [
   ['GET', '/subscribe/{formSlug}', 'signupPage', []],
   ['POST', '/subscribe/{formSlug}', 'signupSubmit', []],
   ['GET', '/subscribe/{formSlug}/challenge', 'signupChallenge', []],
+  // The consent record (issue 25): every ledger event of an audience and its addresses, as CSV.
+  ['GET', '/api/audiences/{id}/consent-export', 'exportAudienceConsent', []],
   // One person across audiences (issue 24): the address is a query value or in the body, never in the path.
   ['GET', '/api/people', 'findPerson', ['email']],
   ['GET', '/api/people/export', 'exportPerson', ['email']],
@@ -752,6 +754,7 @@ describe('express-openapi-validator', () => {
       { body: new URLSearchParams({ email: 'mia@example.org', consent: 'yes' }) },
     ],
     ['signupChallenge', 'GET', '/subscribe/news-abcdefghabcdefgh/challenge'],
+    ['exportAudienceConsent', 'GET', '/api/audiences/1/consent-export'],
     [
       'sesWebhook',
       'POST',

@@ -528,15 +528,42 @@ test('Export Contacts downloads a CSV named from Content-Disposition, formulas m
   const path = testInfo.outputPath('downloaded.csv');
   await download.saveAs(path);
   const text = readFileSync(path, 'utf8');
-  // The wizard's mapping made the columns new fields, keyed as merge tags are.
+  // The wizard's mapping made the columns new fields, keyed as merge tags are; the last column is the latest consent.
+  const consent = `Imported by mia@example.org, ${new Date().toISOString().slice(0, 10)}`;
   expect(parseCsv(text.replace(/\n$/, ''))).toEqual([
-    ['email', 'name', 'note'],
-    ['ann@example.org', 'Ann', "'=1+2"],
-    ['bob@example.org', 'Bob, Jr.', 'plain'],
-    ['broken-address', 'Nobody', "'+cmd"],
-    ['cat@example.org', 'Cat', 'say "hi"'],
+    ['email', 'name', 'note', 'Latest consent'],
+    ['ann@example.org', 'Ann', "'=1+2", consent],
+    ['bob@example.org', 'Bob, Jr.', 'plain', consent],
+    ['broken-address', 'Nobody', "'+cmd", consent],
+    ['cat@example.org', 'Cat', 'say "hi"', consent],
   ]);
-  expect(text.split('\n')[0]).toBe('"email","name","note"');
+  expect(text.split('\n')[0]).toBe('"email","name","note","Latest consent"');
+
+  // The consent record (issue 25): every event of the audience, here its import with the basis the wizard asked for.
+  await page.getByRole('button', { name: 'Options' }).click();
+  const consentDownload = page.waitForEvent('download');
+  await page.getByRole('menuitem', { name: 'Export consent record' }).click();
+  const record = await consentDownload;
+  expect(record.suggestedFilename()).toBe(`${name}-consent.csv`);
+  const recordPath = testInfo.outputPath('consent.csv');
+  await record.saveAs(recordPath);
+  const rows = parseCsv(readFileSync(recordPath, 'utf8').replace(/\n$/, ''));
+  expect(rows[0]).toEqual([
+    'time',
+    'address',
+    'event',
+    'form',
+    'wording version',
+    'wording',
+    'member',
+    'lawful basis',
+    'client address',
+    'agent',
+    'detail',
+  ]);
+  expect(rows.slice(1).map((row) => row.slice(1))).toEqual([
+    ['', 'Imported', '', '', '', 'mia@example.org', 'Consent collected elsewhere', '', '', '4 contacts'],
+  ]);
 });
 
 test('the editable title: Escape cancels, blank cannot be saved, Enter saves the trimmed name', async ({ page }) => {

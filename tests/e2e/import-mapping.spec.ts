@@ -7,6 +7,7 @@
  */
 import { expect, test } from '@playwright/test';
 import {
+  chooseLawfulBasis,
   contactsTable,
   createAudienceThroughDialog,
   expectImportAccepted,
@@ -61,6 +62,8 @@ test('maps a file with typed columns at 390 px in the dark theme', async ({ page
   const widths = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
   expect(widths[0]).toBeLessThanOrEqual(widths[1]!);
 
+  // The lawful basis (issue 25): the one required choice of the Import step, recorded with the import.
+  await chooseLawfulBasis(page, 'Legitimate interest');
   const uploaded = page.waitForRequest((r) => new URL(r.url()).pathname === `/api/audiences/${id}/import/file`);
   await page.getByRole('button', { name: 'Import', exact: true }).click();
   // Chromium does not expose a multipart body with a file; the typed values below show the mapping went up with it.
@@ -102,6 +105,16 @@ test('maps a file with typed columns at 390 px in the dark theme', async ({ page
     items: { email: string; data: Record<string, unknown> }[];
   };
   expect(contacts.items.find((c) => c.email === 'ann@example.org')!.data).toEqual({ age: 34, joined: '2024-01-31', member: true });
+
+  // The basis chosen is in the contact's consent history, in words.
+  await table.getByRole('button', { name: 'ann@example.org', exact: true }).click();
+  const drawer = page.getByRole('dialog', { name: 'ann@example.org' });
+  const history = drawer.getByRole('list', { name: 'Consent history' });
+  await expect(history.getByRole('listitem')).toHaveCount(1);
+  await expect(history.getByRole('listitem').first()).toContainText(
+    /Imported by mia@example\.org\s*lawful basis: Legitimate interest · 4 contacts/,
+  );
+  await expectNoAxeViolations(page, "the contact's consent history (dark, 390 px)");
 });
 
 test('the wizard offers again the mapping of an import that failed', async ({ page }, testInfo) => {
@@ -132,6 +145,7 @@ test('the wizard offers again the mapping of an import that failed', async ({ pa
   await expect(page.getByRole('combobox', { name: 'Column with the email address' })).toHaveValue('Mail');
   await expect(page.getByRole('combobox', { name: 'Score goes to' })).toHaveValue('score');
   await expect(page.getByRole('combobox', { name: 'Notes goes to' })).toHaveValue('+none');
+  await chooseLawfulBasis(page, 'Contract');
   await page.getByRole('button', { name: 'Import', exact: true }).click();
   await expectImportAccepted(page, id);
   expect(await api.audience(id)).toMatchObject({ headers: ['score'], numberOfContacts: 1, importErrorMessage: null });

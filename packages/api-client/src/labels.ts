@@ -148,3 +148,60 @@ export const FIELD_TYPE_LABELS: Readonly<Record<FieldType, string>> = {
   YES_NO: 'Yes / No',
   CHOICE: 'One of a list',
 };
+
+type ConsentLedgerEvent = components['schemas']['ConsentLedgerEvent'];
+type LawfulBasis = components['schemas']['LawfulBasis'];
+type ConsentRecordEntry = components['schemas']['ConsentRecordEntry'];
+
+/**
+ * An addition to the spec (issue 25): the consent ledger's events as a person reads them, in the contact's
+ * drawer, the audience export's "Latest consent" column (built into its SQL from these, consentSummarySql)
+ * and the consent export, so that the three never word an event differently.
+ */
+export const CONSENT_EVENT_LABELS: Readonly<Record<ConsentLedgerEvent, string>> = {
+  SUBSCRIBED: 'Signed up',
+  CONFIRMED: 'Confirmed',
+  IMPORTED: 'Imported',
+  ADDED: 'Added',
+  PREFERENCES: 'Changed preferences',
+  UNSUBSCRIBED: 'Unsubscribed',
+  RESUBSCRIBED: 'Subscribed again',
+  SUPPRESSED: 'Suppressed',
+  ERASED: 'Erased',
+};
+
+/** The import wizard's and the add-contact form's choices of lawful basis, in the order they are offered. */
+export const LAWFUL_BASIS_LABELS: Readonly<Record<LawfulBasis, string>> = {
+  CONSENT: 'Consent collected elsewhere',
+  LEGITIMATE_INTEREST: 'Legitimate interest',
+  CONTRACT: 'Contract',
+  LEGAL_OBLIGATION: 'Legal obligation',
+  VITAL_INTEREST: 'Vital interest',
+  PUBLIC_TASK: 'Public task',
+};
+
+/** What an entry says when the member did not state a lawful basis (an import through the spec's own call). */
+export const LAWFUL_BASIS_NOT_STATED = 'Not stated';
+
+/** The words that join an event to its form or its member: 'Confirmed via form Newsletter', 'Imported by ana@example.org'. */
+export const CONSENT_VIA_FORM = ' via form ';
+export const CONSENT_BY_MEMBER = ' by ';
+
+/** A suppression's or a removal's reason, as the ledger's detail names it (MANUAL: a member's), in words. */
+export function consentReasonLabel(reason: unknown): string | null {
+  if (typeof reason !== 'string') return null;
+  if (reason === 'MANUAL') return SUPPRESSION_REASON_LABELS.MEMBER;
+  return (SUPPRESSION_REASON_LABELS as Record<string, string>)[reason] ?? reason.toLowerCase().replace(/_/g, ' ');
+}
+
+/** An entry in a few words: 'Confirmed via form Newsletter', 'Imported by ana@example.org', 'Suppressed (hard bounce)'. */
+export function consentSummary(entry: Pick<ConsentRecordEntry, 'event' | 'formName' | 'memberEmail' | 'detail'>): string {
+  const reason = consentReasonLabel(entry.detail?.reason);
+  const how =
+    entry.formName !== null
+      ? `${CONSENT_VIA_FORM}${entry.formName}`
+      : entry.memberEmail !== null
+        ? `${CONSENT_BY_MEMBER}${entry.memberEmail}`
+        : '';
+  return `${CONSENT_EVENT_LABELS[entry.event]}${how}${reason ? ` (${reason})` : ''}`;
+}

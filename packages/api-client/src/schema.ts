@@ -95,6 +95,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/audiences/{id}/consent-export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Export the audience's consent record as CSV (an addition, issue 25)
+         * @description Every consent ledger entry of the audience and of its contacts' addresses (the entries that concern an address
+         *     in every audience, such as an unsubscribe or a suppression, included), oldest first: time, address, event,
+         *     form, wording version, wording, member, lawful basis, client address, agent, detail. In plain words, every
+         *     cell quoted and made inert for spreadsheets as the contacts export is. Recorded in the activity log
+         *     (`export`, what: consent).
+         */
+        get: operations["exportAudienceConsent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/audiences/{id}/download": {
         parameters: {
             query?: never;
@@ -106,7 +132,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Export the audience's contacts as CSV (email first, then the headers) */
+        /**
+         * Export the audience's contacts as CSV (email first, then the headers, then "Latest consent")
+         * @description The last column, "Latest consent" (an addition, issue 25), is the contact's newest consent ledger entry in plain
+         *     words and its date ("Confirmed via form Newsletter, 2026-11-28"); for a contact that came in by the import
+         *     and has no entry of its own, the import's.
+         */
         post: operations["downloadAudience"];
         delete?: never;
         options?: never;
@@ -181,9 +212,10 @@ export interface paths {
         /**
          * One contact, for its drawer (an addition, issue 24)
          * @description The contact (its address, its field values and its error, if any), the audience's field definitions, how it
-         *     came into the audience (its consent events: until sign-up forms exist, the import or the member who added it
-         *     by hand, and when), the newest campaigns it was sent with their outcomes (`totalMails` counts them all) and
-         *     its suppression, if any. 404 for a contact of another audience.
+         *     came into the audience (its consent events: the import, the member who added it by hand or the form it signed
+         *     up through, and when), its consent history (issue 25: the consent ledger's entries for it, oldest first), the
+         *     newest campaigns it was sent with their outcomes (`totalMails` counts them all) and its suppression, if any.
+         *     404 for a contact of another audience.
          */
         get: operations["getContact"];
         put?: never;
@@ -1015,8 +1047,8 @@ export interface paths {
          * @description An addition (issue 24): what the organisation hands the person who asks what it holds about them. Every
          *     audience the address is on with its contact's fields, every mail with its campaign, status and times, every
          *     open and click (people's and machines' apart, with the evidence), its suppression and the removals of
-         *     earlier ones, its consent events (until sign-up forms exist: the import that brought it in, by whom and
-         *     when) and the activity entries that name it. The download is recorded in the activity log.
+         *     earlier ones, its consent events (how it came into each audience, from the consent ledger: the import, a
+         *     member's hand or a sign-up form, by whom and when) and the activity entries that name it. The download is recorded in the activity log.
          */
         get: operations["exportPerson"];
         put?: never;
@@ -1902,6 +1934,12 @@ export interface components {
             /** @description The audience's fields, in order */
             fields: components["schemas"]["AudienceField"][];
             consent: components["schemas"]["ConsentEvent"][];
+            /**
+             * @description The consent ledger's entries for the contact, oldest first (issue 25): the audience's IMPORTED entry when
+             *     the contact came in by that import (its id is not above the import's last contact id), then every entry
+             *     of this audience and address and those of the address in every audience (audienceId null)
+             */
+            consentHistory: components["schemas"]["ConsentRecordEntry"][];
             /** @description The newest campaigns the contact was sent (50 at most), with their outcomes */
             mails: components["schemas"]["PersonMail"][];
             totalMails: number;
@@ -1918,6 +1956,8 @@ export interface components {
             data?: components["schemas"]["FieldValueChanges"];
             /** @description The person gave consent again (for an address that was erased) */
             freshConsent?: boolean;
+            /** @description Why the organisation may mail the contact (an addition, issue 25); absent: not stated. Recorded in the consent ledger (ADDED). */
+            lawfulBasis?: components["schemas"]["LawfulBasis"];
         };
         ContactAddress: string;
         /** @description An address as typed; spaces around it are ignored. Any text is taken (a contact's invalid address too). */
@@ -1977,9 +2017,50 @@ export interface components {
             addedBy: string | null;
         } | null;
         /**
-         * @description How the address came to be mailed. Until sign-up forms exist (they add their own kinds), the import that
-         *     brought it into an audience: who queued it and when it finished, as the activity log recorded them (the
-         *     audience's creation when the log has been swept).
+         * @description Why the organisation may mail a person a member imported or added (GDPR art. 6(1)): consent collected
+         *     elsewhere, legitimate interest, contract, legal obligation, vital interest, public task
+         * @enum {string}
+         */
+        LawfulBasis: "CONSENT" | "LEGITIMATE_INTEREST" | "CONTRACT" | "LEGAL_OBLIGATION" | "VITAL_INTEREST" | "PUBLIC_TASK";
+        /**
+         * @description What happened to a person's subscription (the consent ledger, issue 25): signed up through a form, confirmed,
+         *     imported, added by a member, changed preferences, unsubscribed, subscribed again, suppressed, erased
+         * @enum {string}
+         */
+        ConsentLedgerEvent: "SUBSCRIBED" | "CONFIRMED" | "IMPORTED" | "ADDED" | "PREFERENCES" | "UNSUBSCRIBED" | "RESUBSCRIBED" | "SUPPRESSED" | "ERASED";
+        /** @description One entry of the consent ledger, which nobody can edit (issue 25) */
+        ConsentRecordEntry: {
+            id: components["schemas"]["Id"];
+            /** Format: date-time */
+            at: string;
+            event: components["schemas"]["ConsentLedgerEvent"];
+            audienceId: components["schemas"]["NullableId"];
+            formId: components["schemas"]["NullableId"];
+            formName: string | null;
+            /** @description The version of the wording the person saw */
+            consentVersion: number | null;
+            /** @description The wording the person agreed to, as it read then */
+            wording: string | null;
+            /** @description The member who imported, added or removed a suppression */
+            memberEmail: string | null;
+            /**
+             * @description The lawful basis chosen (LawfulBasis), or null when not stated
+             * @enum {string|null}
+             */
+            lawfulBasis: "CONSENT" | "LEGITIMATE_INTEREST" | "CONTRACT" | "LEGAL_OBLIGATION" | "VITAL_INTEREST" | "PUBLIC_TASK" | null;
+            clientAddress: string | null;
+            /** @description IMPORTED: how many contacts the import brought */
+            contacts: number | null;
+            /** @description What changed (the reason of a suppression) */
+            detail: {
+                [key: string]: unknown;
+            } | null;
+        };
+        /**
+         * @description How the address came to be mailed into an audience, from the consent ledger (issue 25): the newest sign-up
+         *     through a form or addition by hand, else the import that brought it in. For a contact that came in before
+         *     the ledger recorded imports and additions, the activity log's entries (the audience's creation when the log
+         *     has been swept).
          */
         ConsentEvent: {
             /**
@@ -2549,6 +2630,13 @@ export interface operations {
                      *     its own name. Accepted, it is remembered (`GET /api/audiences/{id}/import-mapping`).
                      */
                     mapping?: string;
+                    /**
+                     * @description Why the organisation may mail what is imported (an addition, issue 25): the import wizard's
+                     *     choice. Absent: not stated (a call of the spec's own). Any other value is a 400 and nothing is
+                     *     stored. The finished import appends one IMPORTED entry to the consent ledger with it, the member
+                     *     and the count of contacts.
+                     */
+                    lawfulBasis?: components["schemas"]["LawfulBasis"];
                     /** Format: binary */
                     file?: string;
                 };
@@ -2591,6 +2679,34 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ImportMappingView"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    exportAudienceConsent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file; its name is in Content-Disposition */
+            200: {
+                headers: {
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -122,21 +122,31 @@ export async function openImportWizard(page: Page, id: number): Promise<void> {
 }
 
 /** Step 0 -> 'Upload file' -> Next -> chooses `file` through the dropzone's input -> Import. */
-export async function uploadThroughWizard(page: Page, file: string): Promise<void> {
+export async function uploadThroughWizard(page: Page, file: string, lawfulBasis = 'Consent collected elsewhere'): Promise<void> {
   await page.getByRole('radio', { name: /^Upload file/ }).check();
   await page.getByRole('button', { name: 'Next', exact: true }).click();
   await expect(page.getByRole('list', { name: 'Import steps' }).locator('[aria-current="step"]')).toHaveText(/Import/);
   await page.getByLabel('CSV or TXT file', { exact: true }).setInputFiles(file);
   await expect(page.getByText(basename(file), { exact: true })).toBeVisible();
+  await chooseLawfulBasis(page, lawfulBasis);
   await page.getByRole('button', { name: 'Import', exact: true }).click();
 }
 
-/** Step 0 -> 'Copy and Paste' -> Next -> pastes `text` -> Import. */
-export async function pasteThroughWizard(page: Page, text: string): Promise<void> {
+/** Step 0 -> 'Copy and Paste' -> Next -> pastes `text` -> the lawful basis -> Import. */
+export async function pasteThroughWizard(page: Page, text: string, lawfulBasis = 'Consent collected elsewhere'): Promise<void> {
   await page.getByRole('radio', { name: /^Copy and Paste/ }).check();
   await page.getByRole('button', { name: 'Next', exact: true }).click();
   await page.getByRole('textbox', { name: 'Contacts' }).fill(text);
+  await chooseLawfulBasis(page, lawfulBasis);
   await page.getByRole('button', { name: 'Import', exact: true }).click();
+}
+
+/** The Import step's one required choice (issue 25): why the organisation may mail what is imported, by its words. */
+export async function chooseLawfulBasis(page: Page, label: string): Promise<void> {
+  await page
+    .getByRole('radiogroup', { name: /Lawful basis/ })
+    .getByRole('radio', { name: label, exact: true })
+    .check();
 }
 
 /**

@@ -219,7 +219,9 @@ describe('import, contacts and export', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/csv/);
     expect(res.headers['content-disposition']).toBe(`attachment; filename="Imported-contacts.csv"; filename*=UTF-8''Imported-contacts.csv`);
-    expect(Papa.parse<string[]>((res.body as string).trimEnd(), { newline: '\n' }).data).toEqual([
+    const rows = Papa.parse<string[]>((res.body as string).trimEnd(), { newline: '\n' }).data;
+    // The last column is each contact's latest consent: here the import that brought every one in (issue 25).
+    expect(rows.map((row) => row.slice(0, -1))).toEqual([
       ['email', 'First Name', 'City'],
       ['ann@example.org', 'Ann', 'Paris, France'],
       ['', 'Bob', 'Lyon'],
@@ -227,6 +229,8 @@ describe('import, contacts and export', () => {
       ['ANN@EXAMPLE.ORG', 'Ann again', 'Nice'],
       ['dee@example.org', 'Dee', 'Metz'],
     ]);
+    expect(rows[0]!.at(-1)).toBe('Latest consent');
+    for (const row of rows.slice(1)) expect(row.at(-1)).toMatch(/^Imported by [^,]+@[^,]+, \d{4}-\d{2}-\d{2}$/);
   });
 
   it('takes pasted text (type=text), as a file or as a form field', async () => {

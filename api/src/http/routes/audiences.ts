@@ -31,6 +31,12 @@ function mappingOf(req: Request): string | undefined {
   return typeof mapping === 'string' ? mapping : undefined;
 }
 
+/** The import's `lawfulBasis` field (checked by the contract, and again by the import service), when the form has one. */
+function lawfulBasisOf(req: Request): string | undefined {
+  const basis = (req.body as { lawfulBasis?: unknown } | undefined)?.lawfulBasis;
+  return typeof basis === 'string' ? basis : undefined;
+}
+
 export function audiencesRouter({ services }: Pick<AppDeps, 'services'>): Router {
   const { audiences, imports } = services;
   const router = Router();
@@ -57,7 +63,14 @@ export function audiencesRouter({ services }: Pick<AppDeps, 'services'>): Router
   });
 
   router.post('/api/audiences/:id/import/file', async (req, res) => {
-    const message = await imports.accept(id(req), str(req.query.type), importInputOf(req), memberOf(req), mappingOf(req));
+    const message = await imports.accept(
+      id(req),
+      str(req.query.type),
+      importInputOf(req),
+      memberOf(req),
+      mappingOf(req),
+      lawfulBasisOf(req),
+    );
     res.status(202).json({ message });
   });
 
@@ -72,6 +85,14 @@ export function audiencesRouter({ services }: Pick<AppDeps, 'services'>): Router
     // Once the headers are out an error can only cut the response (pipeline does): log it, nothing more.
     await pipeline(stream, res).catch((err: unknown) => {
       req.log.warn({ err, audienceId: audience.id }, 'contact export cut short');
+    });
+  });
+
+  router.get('/api/audiences/:id/consent-export', async (req, res) => {
+    const { audience, stream } = await audiences.exportConsentCsv(id(req), memberOf(req));
+    startDownload(res, contentDisposition(audience.name, '-consent.csv', 'audience'), 'text/csv; charset=utf-8');
+    await pipeline(stream, res).catch((err: unknown) => {
+      req.log.warn({ err, audienceId: audience.id }, 'consent export cut short');
     });
   });
 

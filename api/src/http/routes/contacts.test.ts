@@ -274,6 +274,47 @@ describe('adding a contact by hand', () => {
     expect((await del(`${path}/${audience.contactIds[0]}`)).status).toBe(409);
   });
 
+  it('records each addition in the consent ledger with the member and the lawful basis, and a refused one not at all', async () => {
+    const audience = await audienceWithFields([{ email: 'kai@example.org', data: { name: 'Kai' } }]);
+    const path = `/api/audiences/${audience.id}/contacts`;
+    const ledger = () =>
+      q(`SELECT event, audience_id, email, member_email, lawful_basis, detail FROM consent_ledger WHERE audience_id = $1 ORDER BY id`, [
+        audience.id,
+      ]);
+    const added = await post(path, { email: 'Sam@example.org', data: { name: 'Sam' }, lawfulBasis: 'CONTRACT' });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    const entry = { event: 'ADDED', audience_id: audience.id, email: 'Sam@example.org', member_email: 'mia@example.org' };
+    expect(await ledger()).toEqual([{ ...entry, lawful_basis: 'CONTRACT', detail: null }]);
+    // The drawer's history shows it; the consent events say how it came in.
+    const history = (added.body as ContactDetail).consentHistory;
+    expect(history).toEqual([
+      expect.objectContaining({
+        event: 'ADDED',
+        audienceId: audience.id,
+        memberEmail: 'mia@example.org',
+        lawfulBasis: 'CONTRACT',
+        formName: null,
+      }),
+    ]);
+    expect((added.body as ContactDetail).consent).toEqual([expect.objectContaining({ kind: 'hand', by: 'mia@example.org' })]);
+
+    // Refused (a duplicate, a required field missing, a basis not offered): nothing recorded.
+    expect((await post(path, { email: 'sam@EXAMPLE.org', data: { name: 'Sam' }, lawfulBasis: 'CONSENT' })).status).toBe(409);
+    expect((await post(path, { email: 'tom@example.org', data: {}, lawfulBasis: 'CONSENT' })).status).toBe(400);
+    expect((await post(path, { email: 'tom@example.org', data: { name: 'Tom' }, lawfulBasis: 'WHIM' })).status).toBe(400);
+    expect(await ledger()).toHaveLength(1);
+
+    // Without a basis (the call before issue 25): not stated. An erased address re-added with fresh consent: ADDED too.
+    expect((await post(path, { email: 'uma@example.org', data: { name: 'Uma' } })).status).toBe(201);
+    expect((await request(t.app).post('/api/people/erase').set('Authorization', auth).send({ email: 'vic@example.org' })).status).toBe(200);
+    const back = await post(path, { email: 'vic@example.org', data: { name: 'Vic' }, freshConsent: true, lawfulBasis: 'CONSENT' });
+    expect(back.status).toBe(201);
+    expect((await ledger()).slice(1)).toEqual([
+      { ...entry, email: 'uma@example.org', lawful_basis: null, detail: null },
+      { ...entry, email: 'vic@example.org', lawful_basis: 'CONSENT', detail: { freshConsent: true } },
+    ]);
+  });
+
   it('leaves an empty audience without a source, and its first import is then refused', async () => {
     const audience = await audienceWithFields([], false);
     const added = await post(`/api/audiences/${audience.id}/contacts`, { email: 'quin@example.org', data: { name: 'Quin' } });

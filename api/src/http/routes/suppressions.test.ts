@@ -122,6 +122,29 @@ describe("adding addresses (a member's do-not-mail list)", () => {
     ]);
   });
 
+  it('records each address a member suppresses in the consent ledger, once, and none already suppressed', async () => {
+    await t.db.pool.query('TRUNCATE suppressions');
+    await suppress('COMPLAINT', ['ledger.known@example.org']);
+    const before = (await t.db.pool.query(`SELECT max(id) AS id FROM consent_ledger`)).rows[0].id ?? 0;
+    await add('Ledger.Ann@Example.org\nledger.ann@example.org\nledger.known@example.org\nnot-an-address').expect(200);
+    const { rows } = await t.db.pool.query(
+      `SELECT event, audience_id, email, member_email, detail FROM consent_ledger WHERE id > $1 ORDER BY id`,
+      [before],
+    );
+    expect(rows).toEqual([
+      {
+        event: 'SUPPRESSED',
+        audience_id: null,
+        email: 'Ledger.Ann@Example.org',
+        member_email: expect.stringContaining('@'),
+        detail: { reason: 'MANUAL' },
+      },
+    ]);
+    // Nothing new, nothing recorded.
+    await add('ledger.ann@example.org').expect(200);
+    expect((await t.db.pool.query(`SELECT count(*)::int AS n FROM consent_ledger WHERE id > $1`, [before])).rows[0].n).toBe(1);
+  });
+
   it('refuses an empty text and a quote left open, adding nothing', async () => {
     await add('').expect(400);
     const before = (await get('/api/suppressions').expect(200)).body.totalItems;
@@ -151,6 +174,27 @@ describe('removing an address', () => {
     expect(rows).toEqual([
       { email_lower: 'bounced@example.org', reason: 'HARD_BOUNCE', removed_by_email: expect.stringContaining('@') },
       { email_lower: 'angry@example.org', reason: 'COMPLAINT', removed_by_email: expect.stringContaining('@') },
+    ]);
+    // Each removal is in the consent ledger, the refused one not: subscribed again, in every audience, by the member.
+    const ledger = await t.db.pool.query(
+      `SELECT event, audience_id, email, member_email, detail FROM consent_ledger
+        WHERE event = 'RESUBSCRIBED' AND address_key IN ('bounced@example.org', 'angry@example.org') ORDER BY id`,
+    );
+    expect(ledger.rows).toEqual([
+      {
+        event: 'RESUBSCRIBED',
+        audience_id: null,
+        email: 'bounced@example.org',
+        member_email: expect.stringContaining('@'),
+        detail: { reason: 'HARD_BOUNCE' },
+      },
+      {
+        event: 'RESUBSCRIBED',
+        audience_id: null,
+        email: 'angry@example.org',
+        member_email: expect.stringContaining('@'),
+        detail: { reason: 'COMPLAINT' },
+      },
     ]);
   });
 

@@ -308,6 +308,35 @@ describe('unsubscribe', () => {
     ]);
   });
 
+  it('records the first unsubscribe of an address in the consent ledger, for every audience, and a repeat or a bad link not at all', async () => {
+    const ledger = () =>
+      t.db.pool
+        .query(`SELECT event, audience_id, email, client_address, user_agent FROM consent_ledger WHERE event = 'UNSUBSCRIBED' ORDER BY id`)
+        .then((r) => r.rows);
+    // The test before posted Ann's link twice and Bob's once: one entry each.
+    expect(await ledger()).toEqual([
+      { event: 'UNSUBSCRIBED', audience_id: null, email: 'Ann@Example.org', client_address: null, user_agent: null },
+      { event: 'UNSUBSCRIBED', audience_id: null, email: 'bob@example.org', client_address: null, user_agent: null },
+    ]);
+    const cid = await one<{ id: number }>(
+      `INSERT INTO campaign_jobs (campaign_id, contact_id, email, status) VALUES ($1, 999999, 'Cid@Example.org', 'SENT_WAIT_ACK') RETURNING id`,
+      [campaignId],
+    );
+    await api()
+      .post(`/unsubscribe/${tokens.open(cid.id)}`)
+      .type('form')
+      .send('List-Unsubscribe=One-Click')
+      .expect(404);
+    expect(await ledger()).toHaveLength(2);
+    // The service records the client's address and agent when it is given them.
+    const request = { userAgent: 'Agent/1', ip: '::ffff:192.0.2.7' };
+    expect(await t.deps.services.tracking.unsubscribe(tokens.unsubscribe(cid.id), request)).toBe(true);
+    expect(await t.deps.services.tracking.unsubscribe(tokens.unsubscribe(cid.id), request)).toBe(true);
+    expect((await ledger()).slice(2)).toEqual([
+      { event: 'UNSUBSCRIBED', audience_id: null, email: 'Cid@Example.org', client_address: '192.0.2.7', user_agent: 'Agent/1' },
+    ]);
+  });
+
   it('answers 404 pages for links that are not valid, and 400 for other bodies', async () => {
     const forged = tokens.open(jobs[0]!.id);
     expect((await api().get(`/unsubscribe/${forged}`)).status).toBe(404);

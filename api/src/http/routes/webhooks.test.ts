@@ -305,6 +305,62 @@ describe('SES events through SNS', () => {
     expect(rows).toEqual([{ reason: 'COMPLAINT', campaign_id: campaignId }]);
   });
 
+  it('records a hard bounce and a complaint in the consent ledger once, for every audience, with the reason', async () => {
+    const ledger = (email: string) =>
+      t.db.pool
+        .query(`SELECT event, audience_id, email, detail FROM consent_ledger WHERE address_key = address_key($1) ORDER BY id`, [email])
+        .then((r) => r.rows);
+    const bounceOf = (sesMessageId: string, email: string) =>
+      signed({
+        Type: 'Notification',
+        Message: JSON.stringify({
+          eventType: 'Bounce',
+          mail: { messageId: sesMessageId },
+          bounce: { bounceType: 'Permanent', bounceSubType: 'General', bouncedRecipients: [{ emailAddress: email }] },
+        }),
+      });
+    const first = await jobWithMessageId('Ledger.Bounce@Example.org');
+    await post(bounceOf(first.sesMessageId, 'Ledger.Bounce@Example.org')).expect(204);
+    // A second bounce of the same address, already suppressed, changes nothing and records nothing.
+    const second = await jobWithMessageId('ledger.bounce@example.org');
+    await post(bounceOf(second.sesMessageId, 'ledger.bounce@example.org')).expect(204);
+    expect(await ledger('ledger.bounce@example.org')).toEqual([
+      { event: 'SUPPRESSED', audience_id: null, email: 'Ledger.Bounce@Example.org', detail: { reason: 'HARD_BOUNCE' } },
+    ]);
+
+    const angry = await jobWithMessageId('ledger.angry@example.org');
+    await post(
+      signed({
+        Type: 'Notification',
+        Message: JSON.stringify({
+          eventType: 'Complaint',
+          mail: { messageId: angry.sesMessageId },
+          complaint: { complainedRecipients: [{ emailAddress: 'ledger.angry@example.org' }] },
+        }),
+      }),
+    ).expect(204);
+    expect(await ledger('ledger.angry@example.org')).toEqual([
+      { event: 'SUPPRESSED', audience_id: null, email: 'ledger.angry@example.org', detail: { reason: 'COMPLAINT' } },
+    ]);
+    // A soft bounce suppresses nothing, and records nothing.
+    const full = await jobWithMessageId('ledger.full@example.org');
+    await post(
+      signed({
+        Type: 'Notification',
+        Message: JSON.stringify({
+          eventType: 'Bounce',
+          mail: { messageId: full.sesMessageId },
+          bounce: {
+            bounceType: 'Transient',
+            bounceSubType: 'MailboxFull',
+            bouncedRecipients: [{ emailAddress: 'ledger.full@example.org' }],
+          },
+        }),
+      }),
+    ).expect(204);
+    expect(await ledger('ledger.full@example.org')).toEqual([]);
+  });
+
   it('records other bounces as SOFT without suppressing', async () => {
     const { jobId, sesMessageId } = await jobWithMessageId('full@example.org');
     await post(

@@ -13,7 +13,7 @@ import type { Database } from '../../db/database.js';
 import type { Logger } from '../../logger.js';
 import type { MessageQueue } from '../../queue/typed-message-queue.js';
 import type { audienceQueues } from './queues.js';
-import { exportContactsCsv } from '../contacts/export.js';
+import { exportConsentCsv, exportContactsCsv } from '../contacts/export.js';
 import { createSearchCache } from '../search-index.js';
 import { deleteContactBatch, findContactPage, type ContactItem, type ContactPageQuery } from '../contacts/repository.js';
 import { recordActivity, type ActivityService, type Actor } from '../activity/activity-service.js';
@@ -130,6 +130,19 @@ export function createAudienceService({ db, activityLog, queue, importSettings, 
         details: { what: 'contacts' },
       });
       const stream = await exportContactsCsv(db, audience);
+      return { audience, stream };
+    },
+
+    /** The audience's consent record as CSV (issue 25); the download is recorded before the rows are read, as the contacts export's is. */
+    async exportConsentCsv(id: number, actor: Actor) {
+      const audience = await live(id);
+      await activityLog.record({
+        actor,
+        kind: 'export',
+        object: { type: 'audience', id, name: audience.name },
+        details: { what: 'consent' },
+      });
+      const stream = await exportConsentCsv(db, id);
       return { audience, stream };
     },
 

@@ -76,10 +76,45 @@ export async function appendConsent(sql: Sql, entry: ConsentEntry): Promise<void
  */
 export async function appendImport(
   sql: Sql,
-  entry: { audienceId: number; memberEmail: string | null; lawfulBasis: LawfulBasis | null; contacts: number },
+  entry: {
+    audienceId: number;
+    memberEmail: string | null;
+    lawfulBasis: LawfulBasis | null;
+    contacts: number;
+    /** lastContactId: the highest contact id the import wrote, so a contact's history knows whether it came in by it. */
+    detail?: Record<string, unknown> | null;
+  },
 ): Promise<void> {
   await sql.query(
-    `INSERT INTO consent_ledger (audience_id, event, member_email, lawful_basis, contacts) VALUES ($1, 'IMPORTED', $2, $3, $4)`,
-    [entry.audienceId, entry.memberEmail, entry.lawfulBasis, entry.contacts],
+    `INSERT INTO consent_ledger (audience_id, event, member_email, lawful_basis, contacts, detail) VALUES ($1, 'IMPORTED', $2, $3, $4, $5)`,
+    [entry.audienceId, entry.memberEmail, entry.lawfulBasis, entry.contacts, entry.detail ? JSON.stringify(entry.detail) : null],
   );
+}
+
+/** SQL expressions (over the rows of `consentInsertFrom`) for the columns of entries written in bulk. */
+export interface ConsentColumnsSql {
+  /** The address as written; its key is computed from it, as appendConsent does. */
+  email: string;
+  audienceId?: string;
+  memberEmail?: string;
+  lawfulBasis?: string;
+  clientAddress?: string;
+  userAgent?: string;
+  /** A jsonb expression. */
+  detail?: string;
+}
+
+/**
+ * The ledger's insert as SQL, for a statement that makes a change and records it at once (a data-modifying
+ * CTE: `WITH changed AS (... RETURNING ...), recorded AS (${consentInsertFrom(...)}) ...`): one entry of
+ * `event` per row of `rows`, whatever their number, in the same statement and round trip as the change.
+ * The event comes from the ledger's vocabulary (a literal of ConsentEvent, never input); the columns are
+ * SQL over `rows`, whose values come from bind parameters or the change's own rows.
+ */
+export function consentInsertFrom(event: ConsentEvent, rows: string, columns: ConsentColumnsSql): string {
+  const or = (expression: string | undefined) => expression ?? 'NULL';
+  return `INSERT INTO consent_ledger (audience_id, address_key, email, event, member_email, lawful_basis, client_address, user_agent, detail)
+          SELECT ${or(columns.audienceId)}::bigint, address_key(${columns.email}), ${columns.email}, '${event}', ${or(columns.memberEmail)}::text,
+                 ${or(columns.lawfulBasis)}::text, ${or(columns.clientAddress)}::text, left(${or(columns.userAgent)}::text, 500), ${or(columns.detail)}::jsonb
+            FROM ${rows}`;
 }

@@ -9,7 +9,7 @@
  */
 import type { ContactDetail, PersonMail, PersonSuppression } from '@mailroom/api-client';
 import type { Sql, Tx } from '../../db/database.js';
-import { consentColumns, consentJoin, iso } from '../people/repository.js';
+import { cameByImport, consentColumns, consentJoin, iso } from '../people/repository.js';
 import type { NumberedContact } from './numbering-repository.js';
 
 /** How many of a contact's mails its drawer lists, newest first (`totalMails` counts them all). */
@@ -35,14 +35,32 @@ export async function findContact(sql: Sql, audienceId: number, contactId: numbe
   return rows[0];
 }
 
-/** The contact's consent events, mails (newest first) and suppression, in one statement (one snapshot). */
+/** One consent ledger entry `l` as the contract's ConsentRecordEntry. */
+const CONSENT_ENTRY = `l.id, ${iso('l.created_at')} AS at, l.event, l.audience_id AS "audienceId", l.form_id AS "formId", l.form_name AS "formName",
+         l.consent_version AS "consentVersion", l.wording, l.member_email AS "memberEmail", l.lawful_basis AS "lawfulBasis",
+         l.client_address AS "clientAddress", l.contacts, l.detail`;
+
+/**
+ * The contact's consent history (issue 25), oldest first, for the CTE `contact`: the audience's IMPORTED entry
+ * when the contact came in by it (cameByImport), then the ledger's entries of this audience and address and those
+ * of the address in every audience (audience null). Two probes, one a branch: the imports' index and the address's.
+ */
+const CONSENT_HISTORY = `
+  SELECT ${CONSENT_ENTRY} FROM contact c JOIN consent_ledger l
+      ON l.audience_id = c.audience_id AND l.event = 'IMPORTED' AND ${cameByImport('l', 'c')}
+  UNION ALL
+  SELECT ${CONSENT_ENTRY} FROM contact c JOIN consent_ledger l
+      ON l.address_key = address_key(c.email) AND (l.audience_id = c.audience_id OR l.audience_id IS NULL)`;
+
+/** The contact's consent events and history, mails (newest first) and suppression, in one statement (one snapshot). */
 export async function contactHistory(
   sql: Sql,
   audienceId: number,
   contactId: number,
-): Promise<Pick<ContactDetail, 'consent' | 'mails' | 'totalMails' | 'suppression'>> {
+): Promise<Pick<ContactDetail, 'consent' | 'consentHistory' | 'mails' | 'totalMails' | 'suppression'>> {
   const { rows } = await sql.query<{
     consent: ContactDetail['consent'];
+    consentHistory: ContactDetail['consentHistory'];
     mails: PersonMail[];
     totalMails: number;
     suppression: PersonSuppression | null;
@@ -55,6 +73,7 @@ export async function contactHistory(
                SELECT "addedHow" AS kind, "importedAt" AS at, "importedBy" AS by, a.id AS "audienceId", a.name AS "audienceName"
                  FROM (SELECT a.*, ${consentColumns('a')} FROM audiences a JOIN contact c ON true ${consentJoin('a', 'c')}
                         WHERE a.id = $1) a) x) AS consent,
+            (SELECT coalesce(json_agg(x ORDER BY x.at, x.id), '[]') FROM (${CONSENT_HISTORY}) x) AS "consentHistory",
             (SELECT coalesce(json_agg(x ORDER BY x.id DESC), '[]') FROM (
                SELECT j.id, j.campaign_id AS "campaignId", j.campaign_name AS "campaignName", j.campaign_subject AS subject, j.status,
                       ${iso('j.created_at')} AS "createdAt", ${iso('j.sent_at')} AS "sentAt", j.bounce_type AS "bounceType",

@@ -17,6 +17,7 @@ import { checkFieldValue, type FieldValue } from '@mailroom/api-client/fields';
 import type { Database, Tx } from '../../db/database.js';
 import { recordActivity, type Actor } from '../activity/activity-service.js';
 import { AUDIENCE_NOT_FOUND } from '../audiences/audience-service.js';
+import { appendConsent } from '../consent/ledger.js';
 import { DomainError } from '../errors.js';
 import { listAudienceFields } from '../fields/repository.js';
 import { IMPORT_RUNNING } from '../imports/import-service.js';
@@ -154,6 +155,15 @@ export function createContactService({ db }: ContactServiceDeps) {
         const { data, changed } = checkedData(fields, {}, body.data ?? {});
         const reconsented = await admitAddress(tx, audienceId, email, body.freshConsent === true);
         const id = await appendContact(tx, audience, { email, data, errorMessage: null });
+        // The consent ledger's entry, in the addition's transaction: an erased address re-added with fresh consent too.
+        await appendConsent(tx, {
+          event: 'ADDED',
+          audienceId,
+          email,
+          memberEmail: actor.email,
+          lawfulBasis: body.lawfulBasis ?? null,
+          detail: reconsented ? { freshConsent: true } : null,
+        });
         await recordActivity(tx, {
           actor,
           kind: 'contact-add',

@@ -138,19 +138,21 @@ describe('exportContactsCsv', () => {
     );
     const headers = ['Name', '=Formula Header', 'Note'];
     const csv = await text(await exportContactsCsv(db.database, { id: a.id, name: 'x', headers }));
-    expect(csv.split('\n')[0]).toBe(`"email","Name","'=Formula Header","Note"`);
+    expect(csv.split('\n')[0]).toBe(`"email","Name","'=Formula Header","Note","Latest consent"`);
     const parsed = Papa.parse<string[]>(csv.trimEnd(), { newline: '\n' }).data;
+    // The import, queued by nobody here, is every contact's latest consent.
+    const consent = `Imported, ${new Date().toISOString().slice(0, 10)}`;
     expect(parsed).toEqual([
-      ['email', 'Name', "'=Formula Header", 'Note'],
-      ['ann@example.org', 'Ann', "'=1+2", 'a, "quoted"\nline'],
-      ["'+bad", "'@SUM(A1)", "'-3", '\tx'.trim()],
-      ['bob@example.org', 'Bob', '', ''],
+      ['email', 'Name', "'=Formula Header", 'Note', 'Latest consent'],
+      ['ann@example.org', 'Ann', "'=1+2", 'a, "quoted"\nline', consent],
+      ["'+bad", "'@SUM(A1)", "'-3", '\tx'.trim(), consent],
+      ['bob@example.org', 'Bob', '', '', consent],
     ]);
   });
 
   it('exports an audience without contacts as its header line', async () => {
     const csv = await text(await exportContactsCsv(db.database, { id: 999_999, name: 'x', headers: ['A'] }));
-    expect(csv).toBe('"email","A"\n');
+    expect(csv).toBe('"email","A","Latest consent"\n');
   });
 
   it('makes every risky first character inert', () => {

@@ -19,6 +19,7 @@ import type { ImportSpool } from '../../spool/index.js';
 import { recordActivity, type Actor } from '../activity/activity-service.js';
 import { AUDIENCE_NOT_FOUND } from '../audiences/audience-service.js';
 import { audienceRepository } from '../audiences/repository.js';
+import { LAWFUL_BASES, type LawfulBasis } from '../consent/ledger.js';
 import { DomainError } from '../errors.js';
 import { importContacts, INTERRUPTED_ERROR, type ImportOutcome } from './importer.js';
 import { publishedMessage, type ContactImportMessage, type importQueues, type ImportSource } from './queues.js';
@@ -34,6 +35,14 @@ export const INPUT_ERROR = 'Input error';
 export const ALREADY_HAS_SOURCE = 'This audience already has contacts; create a new audience to import more.';
 export const IMPORT_RUNNING = 'An import is already running for this audience.';
 export const IMPORT_QUEUED = 'Contacts are being imported in the background.';
+export const UNKNOWN_LAWFUL_BASIS = `The lawful basis must be one of ${LAWFUL_BASES.join(', ')}.`;
+
+/** The wizard's lawful basis, when given: one of LAWFUL_BASES (the contract checks it first; a direct call is checked here). */
+function checkedLawfulBasis(basis: string | undefined): LawfulBasis | undefined {
+  if (basis === undefined) return undefined;
+  if (!(LAWFUL_BASES as readonly string[]).includes(basis)) throw new DomainError('invalid', UNKNOWN_LAWFUL_BASIS);
+  return basis as LawfulBasis;
+}
 
 /** What an import call brought: a file (its upload, and the member's name for the file), or pasted text as a plain field. */
 export type ImportInput = { kind: 'file'; fileName: string; upload: Upload } | { kind: 'text'; text: string } | undefined;
@@ -77,11 +86,20 @@ export function createImportService({ db, queue, spool, importSettings, logger }
     /**
      * Checks, spools (pasted text) and queues an import; resolves with the 202 message. A refused upload is removed
      * from the spool. `mappingText`: the upload's `mapping` field (mapping.ts), checked strictly; without it every
-     * other column goes to a TEXT field of its name.
+     * other column goes to a TEXT field of its name. `lawfulBasis`: the wizard's choice (issue 25), recorded in the
+     * consent ledger when the import finishes; absent, not stated.
      */
-    async accept(audienceId: number, type: string | undefined, input: ImportInput, actor: Actor, mappingText?: string): Promise<string> {
+    async accept(
+      audienceId: number,
+      type: string | undefined,
+      input: ImportInput,
+      actor: Actor,
+      mappingText?: string,
+      lawfulBasisText?: string,
+    ): Promise<string> {
       let upload = input?.kind === 'file' ? input.upload.name : undefined;
       try {
+        const lawfulBasis = checkedLawfulBasis(lawfulBasisText);
         const source: ImportSource | undefined = type === 'csv' ? 'CSV' : type === 'text' ? 'TEXT' : undefined;
         if (!source) throw new DomainError('invalid', INPUT_ERROR);
         const mapping = parseMapping(mappingText, importSettings.maxColumns);
@@ -113,7 +131,13 @@ export function createImportService({ db, queue, spool, importSettings, logger }
         if (!header) throw new DomainError('invalid', EMPTY_CONTENT);
         const fileHeader = header;
 
-        const message: ContactImportMessage = { audienceId, upload, source, memberEmail: actor.email };
+        const message: ContactImportMessage = {
+          audienceId,
+          upload,
+          source,
+          memberEmail: actor.email,
+          ...(lawfulBasis ? { lawfulBasis } : {}),
+        };
         // The claim, its record and the message go together: a message the broker refuses rolls the
         // claim and the record back; an importer that gets the message first waits for the commit.
         await db.transaction(async (tx) => {

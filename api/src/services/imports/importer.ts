@@ -22,6 +22,7 @@ import type { Tx } from '../../db/database.js';
 import type { Logger } from '../../logger.js';
 import { SpoolObjectMissingError, type ImportSpool } from '../../spool/index.js';
 import { recordActivity } from '../activity/activity-service.js';
+import { appendImport } from '../consent/ledger.js';
 import { DomainError } from '../errors.js';
 import { ContactRows, plannedLayout, type ContactRow, type HeaderLayout } from './contact-rows.js';
 import { csvRecords, EMPTY_FILE_ERROR, ImportFileError, isBlankRecord, type ImportLimits } from './csv.js';
@@ -120,8 +121,16 @@ async function importInTransaction(
 
     await repo.createFields(tx, message.audienceId, newFields);
     const counted = { contacts: rows.count, contactsWithErrors: rows.errorCount };
-    const headers = await repo.finishImport(tx, message.audienceId, { ...counted, source: message.source });
+    const { headers, lastContactId } = await repo.finishImport(tx, message.audienceId, { ...counted, source: message.source });
     const imported = { headers, ...counted };
+    // One ledger entry for the whole import, in its transaction: no per-row work (docs/decisions/sign-up.md).
+    await appendImport(tx, {
+      audienceId: message.audienceId,
+      memberEmail: message.memberEmail ?? null,
+      lawfulBasis: message.lawfulBasis ?? null,
+      contacts: imported.contacts,
+      detail: { lastContactId },
+    });
     if (message.memberEmail) {
       await recordActivity(tx, {
         actor: { email: message.memberEmail },

@@ -1,5 +1,6 @@
 /** The importing feature's queue and the message it carries (checked when consumed). */
 import { z } from 'zod';
+import { LAWFUL_BASES } from '../consent/ledger.js';
 
 const message = z.object({
   audienceId: z.number().int().positive(),
@@ -13,6 +14,8 @@ const message = z.object({
    * mapping (mapping.ts; the fields exist by then). Absent in a message of the release before: every other
    * column then goes to a TEXT field of its name, made by the importer.
    */
+  /** The lawful basis the member chose in the wizard (issue 25); absent: not stated. Recorded with the finished import. */
+  lawfulBasis: z.enum(LAWFUL_BASES).optional(),
   plan: z
     .object({
       emailColumn: z.string().min(1),

@@ -166,17 +166,21 @@ export function importRepository(db: Database) {
       return rows.map((row) => row.email);
     },
 
-    /** Ends an import on its audience: source and counts, no longer importing; answers its headers (its fields' keys). */
-    async finishImport(tx: Tx, audienceId: number, imported: ImportedContacts): Promise<string[]> {
-      const { rows } = await tx.query<{ headers: string[] }>(
+    /**
+     * Ends an import on its audience: source and counts, no longer importing; answers its headers (its fields' keys)
+     * and the highest contact id it wrote: the COPY drew its ids from contacts_id_seq in this session, so currval is
+     * the last of them, and any contact the audience gains later has a higher one (the consent history's rule).
+     */
+    async finishImport(tx: Tx, audienceId: number, imported: ImportedContacts): Promise<{ headers: string[]; lastContactId: number }> {
+      const { rows } = await tx.query<{ headers: string[]; lastContactId: string }>(
         `UPDATE audiences
             SET headers = ${FIELD_KEYS}, source = $2, number_of_contacts = $3, number_of_contacts_with_errors = $4,
                 is_importing = false, import_error_message = NULL, import_started_at = NULL, updated_at = now()
           WHERE id = $1
-          RETURNING headers`,
+          RETURNING headers, currval('contacts_id_seq') AS "lastContactId"`,
         [audienceId, imported.source, imported.contacts, imported.contactsWithErrors],
       );
-      return rows[0]?.headers ?? [];
+      return { headers: rows[0]?.headers ?? [], lastContactId: Number(rows[0]?.lastContactId ?? 0) };
     },
 
     /** The audience's fields, in position order (in a transaction that holds the audience's lock, or alone for a screen). */

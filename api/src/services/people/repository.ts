@@ -27,33 +27,49 @@ export const LISTED_MAILS = 100;
 export const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
- * How a contact came into its audience (its consent, until sign-up forms record their own), as a
- * LATERAL join `consent` (kind, by, at) of the contact `contact` of audience `audience`: added by hand
- * (the activity log's contact-add entry naming its id), else the import that brought it in (the latest
- * import-finished entry of its audience, else the import's queuing), else the audience's creation once
- * the log's retention has swept those entries. Shared by the person's page and the contact drawer.
+ * Whether the contact `contact` came into its audience by the import whose IMPORTED ledger entry is `entry`
+ * (issue 25; docs/decisions/sign-up.md, "Consent record"): the import wrote contact ids up to its detail's
+ * lastContactId, and an audience with contacts takes no import, so every contact at or below it existed when
+ * the import finished and every later one (added by hand, signed up) is above it. An entry without that
+ * detail counts every contact of the audience that the ledger does not show added by hand or signed up.
  */
-export const consentJoin = (audience: string, contact: string) => `
-  LEFT JOIN LATERAL (SELECT CASE WHEN kind = 'contact-add' THEN 'hand' ELSE 'import' END AS kind, member_email, created_at FROM activity
-                      WHERE object_type = 'audience' AND object_id = ${audience}.id
-                        AND (kind IN ('import-finished', 'import') OR (kind = 'contact-add' AND details->>'contactId' = ${contact}.id::text))
-                      ORDER BY kind = 'contact-add' DESC, kind = 'import-finished' DESC, created_at DESC LIMIT 1) consent ON true
-  LEFT JOIN LATERAL (SELECT form_name, created_at FROM consent_ledger
-                      WHERE audience_id = ${audience}.id AND address_key = address_key(${contact}.email)
-                        AND event IN ('SUBSCRIBED', 'CONFIRMED')
-                      ORDER BY id DESC LIMIT 1) signup ON true`;
+export const cameByImport = (entry: string, contact: string) => `
+  CASE WHEN ${entry}.detail ? 'lastContactId' THEN ${contact}.id <= (${entry}.detail->>'lastContactId')::bigint
+       ELSE NOT EXISTS (SELECT 1 FROM consent_ledger joined
+                         WHERE joined.audience_id = ${entry}.audience_id AND joined.address_key = address_key(${contact}.email)
+                           AND joined.event IN ('ADDED', 'SUBSCRIBED')) END`;
 
 /**
- * The columns of consentJoin, as the contract's PersonContact names them. A sign-up through a form (the consent
- * ledger's newest SUBSCRIBED or CONFIRMED entry, migration 0026) is how the contact came in unless a member added it
- * by hand after it; its "by" is the form's name, as the person, not a member, gave it.
+ * How a contact came into its audience, from the consent ledger (issue 25) where it knows: the newest entry of
+ * the contact's own joining (`joined`: added by hand, signed up or confirmed through a form), else the import
+ * that brought it in (`imported`, cameByImport). For a contact that came in before the ledger recorded imports
+ * and additions (`logged`): the activity log's contact-add entry naming its id, else its audience's latest
+ * import-finished entry, else the import's queuing, else the audience's creation once the log's retention has
+ * swept those. LATERAL joins of the contact `contact` of audience `audience`; shared by the person's page and
+ * the contact drawer.
  */
-export const consentColumns = (audience: string) => {
-  const signedUp = `(signup.created_at IS NOT NULL AND (consent.kind IS DISTINCT FROM 'hand' OR signup.created_at > consent.created_at))`;
-  return `${iso(`CASE WHEN ${signedUp} THEN signup.created_at ELSE coalesce(consent.created_at, ${audience}.created_at) END`)} AS "importedAt",
-   CASE WHEN ${signedUp} THEN signup.form_name ELSE coalesce(consent.member_email, ${audience}.created_by_email) END AS "importedBy",
-   CASE WHEN ${signedUp} THEN 'form' ELSE coalesce(consent.kind, 'import') END AS "addedHow"`;
-};
+export const consentJoin = (audience: string, contact: string) => `
+  LEFT JOIN LATERAL (SELECT CASE WHEN event = 'ADDED' THEN 'hand' ELSE 'form' END AS kind,
+                            CASE WHEN event = 'ADDED' THEN member_email ELSE form_name END AS by, created_at
+                       FROM consent_ledger
+                      WHERE audience_id = ${audience}.id AND address_key = address_key(${contact}.email)
+                        AND event IN ('ADDED', 'SUBSCRIBED', 'CONFIRMED')
+                      ORDER BY id DESC LIMIT 1) joined ON true
+  LEFT JOIN LATERAL (SELECT l.member_email AS by, l.created_at FROM consent_ledger l
+                      WHERE l.audience_id = ${audience}.id AND l.event = 'IMPORTED' AND ${cameByImport('l', contact)}
+                      ORDER BY l.id DESC LIMIT 1) imported ON true
+  LEFT JOIN LATERAL (SELECT CASE WHEN kind = 'contact-add' THEN 'hand' ELSE 'import' END AS kind, member_email AS by, created_at FROM activity
+                      WHERE joined.kind IS NULL AND imported.created_at IS NULL
+                        AND object_type = 'audience' AND object_id = ${audience}.id
+                        AND (kind IN ('import-finished', 'import') OR (kind = 'contact-add' AND details->>'contactId' = ${contact}.id::text))
+                      ORDER BY kind = 'contact-add' DESC, kind = 'import-finished' DESC, created_at DESC LIMIT 1) logged ON true`;
+
+/** The columns of consentJoin, as the contract's PersonContact names them (a form's "by" is its name, as the person gave it). */
+export const consentColumns = (audience: string) => `
+   ${iso(`coalesce(joined.created_at, imported.created_at, logged.created_at, ${audience}.created_at)`)} AS "importedAt",
+   CASE WHEN joined.kind IS NOT NULL THEN joined.by WHEN imported.created_at IS NOT NULL THEN imported.by
+        ELSE coalesce(logged.by, ${audience}.created_by_email) END AS "importedBy",
+   coalesce(joined.kind, CASE WHEN imported.created_at IS NOT NULL THEN 'import' END, logged.kind, 'import') AS "addedHow"`;
 
 /** The address's contacts in live audiences, with how each came in (consentJoin). */
 const CONTACTS = `
@@ -130,7 +146,7 @@ export async function personOf(sql: Sql, key: string): Promise<Omit<Person, 'con
   return rows[0]!;
 }
 
-/** The consent events of those contacts: until sign-up forms exist, the import or the member's hand that brought each in. */
+/** The consent events of those contacts: how each came in (consentJoin: the ledger, else the activity log of before it). */
 export function consentOf(contacts: PersonContact[]): Person['consent'] {
   const seen = new Set<number>();
   return contacts

@@ -5,7 +5,8 @@
  */
 import { Op } from 'sequelize';
 import type { Database, Tx } from '../../db/database.js';
-import type { BounceType, SuppressionReason } from '../../db/models/index.js';
+import type { BounceType } from '../../db/models/index.js';
+import { consentInsertFrom } from '../consent/ledger.js';
 import { erasedMail, isErased } from '../suppressions/erased.js';
 
 export function sesEventRepository(db: Database) {
@@ -113,14 +114,20 @@ export function sesEventRepository(db: Database) {
     /**
      * Adds addresses to the suppressions, keyed by address_key (migration 0017) as every comparison
      * is; an address already there keeps its first reason. An erased address (an event for a mail sent
-     * before the erasure) is not stored again: its erased key suppresses it already.
+     * before the erasure) is not stored again: its erased key suppresses it already. Each address this
+     * suppressed gets its consent ledger entry, SUPPRESSED in every audience with the reason, in the same
+     * statement; one suppressed before records nothing again.
      */
-    async suppress(tx: Tx, emails: string[], reason: SuppressionReason, campaignId: number | null): Promise<void> {
+    async suppress(tx: Tx, emails: string[], reason: 'HARD_BOUNCE' | 'COMPLAINT', campaignId: number | null): Promise<void> {
       if (emails.length === 0) return;
       await tx.query(
-        `INSERT INTO suppressions (email_lower, reason, campaign_id)
-         SELECT DISTINCT address_key(e), $2::text, $3::bigint FROM unnest($1::text[]) e WHERE NOT ${isErased('e')}
-         ON CONFLICT (email_lower) DO NOTHING`,
+        `WITH added AS (INSERT INTO suppressions (email_lower, reason, campaign_id)
+                        SELECT DISTINCT address_key(e), $2::text, $3::bigint FROM unnest($1::text[]) e WHERE NOT ${isErased('e')}
+                        ON CONFLICT (email_lower) DO NOTHING
+                        RETURNING email_lower),
+              given AS (SELECT DISTINCT ON (address_key(e)) e AS email FROM unnest($1::text[]) e
+                         WHERE address_key(e) IN (SELECT email_lower FROM added))
+         ${consentInsertFrom('SUPPRESSED', 'given', { email: 'given.email', detail: "jsonb_build_object('reason', $2::text)" })}`,
         [emails, reason, campaignId],
       );
     },

@@ -20,6 +20,7 @@ import { SUPPRESSION_REASON_LABELS } from '@mailroom/api-client/labels';
 import type { Readable } from 'node:stream';
 import { to as copyTo } from 'pg-copy-streams';
 import type { Database, Sql, Tx } from '../../db/database.js';
+import { consentInsertFrom } from '../consent/ledger.js';
 import { likeContains } from '../contacts/repository.js';
 import { ANY_ERASED, isErased } from './erased.js';
 import { csvCell } from '../contacts/export.js';
@@ -207,17 +208,27 @@ export function suppressionRepository(db: Database) {
 
     /**
      * Adds a member's addresses (keyed by address_key) with the reason MEMBER; resolves with how many were
-     * new. An erased address is suppressed already, by its erased key: it is not stored again.
+     * new. An erased address is suppressed already, by its erased key: it is not stored again. Each new one gets
+     * its consent ledger entry (SUPPRESSED in every audience, reason MANUAL, the member) in the same statement.
      */
     async addByMember(tx: Tx, emails: string[], memberEmail: string | null): Promise<number> {
       if (emails.length === 0) return 0;
-      const { rowCount } = await tx.query(
-        `INSERT INTO suppressions (email_lower, reason, added_by_email)
-         SELECT DISTINCT address_key(e), 'MEMBER', $2::text FROM unnest($1::text[]) e WHERE NOT ${isErased('e')}
-         ON CONFLICT (email_lower) DO NOTHING`,
+      const { rows } = await tx.query<{ added: number }>(
+        `WITH added AS (INSERT INTO suppressions (email_lower, reason, added_by_email)
+                        SELECT DISTINCT address_key(e), 'MEMBER', $2::text FROM unnest($1::text[]) e WHERE NOT ${isErased('e')}
+                        ON CONFLICT (email_lower) DO NOTHING
+                        RETURNING email_lower),
+              given AS (SELECT DISTINCT ON (address_key(e)) e AS email FROM unnest($1::text[]) e
+                         WHERE address_key(e) IN (SELECT email_lower FROM added)),
+              recorded AS (${consentInsertFrom('SUPPRESSED', 'given', {
+                email: 'given.email',
+                memberEmail: '$2',
+                detail: `jsonb_build_object('reason', 'MANUAL')`,
+              })})
+         SELECT count(*)::int AS added FROM added`,
         [emails, memberEmail],
       );
-      return rowCount;
+      return rows[0]?.added ?? 0;
     },
 
     /** Locks a suppression for its removal; undefined when there is none with this id. */
@@ -227,13 +238,25 @@ export function suppressionRepository(db: Database) {
       );
     },
 
-    /** Removes the suppression and records who removed it; the address's soft-bounce streak starts again. */
+    /**
+     * Removes the suppression and records who removed it; the address's soft-bounce streak starts again. The
+     * consent ledger's RESUBSCRIBED entry (every audience, the member, the reason removed) goes with the delete,
+     * in its statement.
+     */
     async remove(
       tx: Tx,
       suppression: { id: number; emailLower: string; reason: SuppressionReason; campaignId: number | null; createdAt: Date },
       memberEmail: string,
     ): Promise<void> {
-      await tx.query('DELETE FROM suppressions WHERE id = $1', [suppression.id]);
+      await tx.query(
+        `WITH removed AS (DELETE FROM suppressions WHERE id = $1 RETURNING email_lower, reason)
+         ${consentInsertFrom('RESUBSCRIBED', 'removed', {
+           email: 'removed.email_lower',
+           memberEmail: '$2',
+           detail: `jsonb_build_object('reason', CASE removed.reason WHEN 'MEMBER' THEN 'MANUAL' ELSE removed.reason END)`,
+         })}`,
+        [suppression.id, memberEmail],
+      );
       await tx.query('DELETE FROM soft_bounce_streaks WHERE email_lower = $1', [suppression.emailLower]);
       await db.models.SuppressionRemoval.create(
         {

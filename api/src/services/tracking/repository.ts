@@ -4,6 +4,7 @@
  * indexed read, and never changes once sent.
  */
 import type { Database, Sql } from '../../db/database.js';
+import { consentInsertFrom } from '../consent/ledger.js';
 import { BURST_MS, SCANNER_BURST_LINKS, TOO_SOON_MS, type MachineReason } from './classify.js';
 
 /** An open (no link) or a click of a job, with its evidence and the verdict on it alone. */
@@ -73,9 +74,15 @@ export function trackingRepository(db: Database) {
      * Suppresses the job's address for the organisation (a complaint or an earlier unsubscribe is kept as
      * it was; a member's, a bounce's reason becomes UNSUBSCRIBE), on `sql`
      * (the caller's transaction); found is false for no such job, and `added` names the address and its
-     * campaign only when this call suppressed it.
+     * campaign only when this call suppressed it. The first unsubscribe also appends the consent ledger's
+     * UNSUBSCRIBED entry (every audience: audience null; the client's address and agent when known), in the
+     * same statement: a repeat, which suppresses nothing, records nothing, as the activity log does.
      */
-    async unsubscribe(jobId: number, sql: Sql = db): Promise<{ found: boolean; added: Unsubscribed | null }> {
+    async unsubscribe(
+      jobId: number,
+      sql: Sql = db,
+      client: { address: string | null; userAgent: string | null } = { address: null, userAgent: null },
+    ): Promise<{ found: boolean; added: Unsubscribed | null }> {
       const { rows } = await sql.query<{ found: boolean; added: Unsubscribed | null }>(
         `WITH job AS (SELECT email, campaign_id FROM campaign_jobs WHERE id = $1),
               added AS (INSERT INTO suppressions (email_lower, reason, campaign_id)
@@ -85,11 +92,16 @@ export function trackingRepository(db: Database) {
                         ON CONFLICT (email_lower) DO UPDATE
                            SET reason = 'UNSUBSCRIBE', campaign_id = EXCLUDED.campaign_id, added_by_email = NULL, created_at = now()
                          WHERE suppressions.reason IN ('MEMBER', 'SOFT_BOUNCE', 'HARD_BOUNCE')
-                        RETURNING email_lower, campaign_id)
+                        RETURNING email_lower, campaign_id),
+              recorded AS (${consentInsertFrom('UNSUBSCRIBED', 'job WHERE EXISTS (SELECT 1 FROM added)', {
+                email: 'job.email',
+                clientAddress: '$2',
+                userAgent: '$3',
+              })})
          SELECT EXISTS (SELECT 1 FROM job) AS found,
                 (SELECT json_build_object('email', added.email_lower, 'campaignId', added.campaign_id, 'campaignName', campaigns.name)
                    FROM added LEFT JOIN campaigns ON campaigns.id = added.campaign_id) AS added`,
-        [jobId],
+        [jobId, client.address, client.userAgent],
       );
       return { found: rows[0]?.found === true, added: rows[0]?.added ?? null };
     },

@@ -126,13 +126,15 @@ export function createTrackingService({ db, trackingSecret, logger, flushEveryMs
 
     /**
      * False for a link that is not valid. The first unsubscribe of an address is recorded in the
-     * activity log with the suppression, the recipient as the one who acted (a repeat changes nothing).
+     * activity log with the suppression, the recipient as the one who acted, and in the consent ledger
+     * with the client's address and agent when the caller gives them (a repeat changes nothing).
      */
-    async unsubscribe(token: string): Promise<boolean> {
+    async unsubscribe(token: string, request?: HitRequest): Promise<boolean> {
       const read = tokens.readUnsubscribe(token);
       if (!read) return false;
+      const client = { address: request ? clientAddress(request.ip) : null, userAgent: request?.userAgent || null };
       return db.transaction(async (tx) => {
-        const { found, added } = await repo.unsubscribe(read.jobId, tx);
+        const { found, added } = await repo.unsubscribe(read.jobId, tx, client);
         if (added) {
           const campaign = { type: 'campaign' as const, id: added.campaignId, name: added.campaignName };
           await recordActivity(tx, { actor: { email: added.email }, kind: 'unsubscribe', object: campaign });

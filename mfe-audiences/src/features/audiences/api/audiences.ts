@@ -135,3 +135,18 @@ export function useExportContacts() {
     },
   });
 }
+
+/** Downloads the audience's consent record (issue 25) as CSV, as the contacts export is downloaded. */
+export function useExportConsent() {
+  const client = useApiClient();
+  return useMutation({
+    mutationFn: async (id: number) => {
+      const { data, response } = await client.GET('/api/audiences/{id}/consent-export', {
+        params: { path: { id } },
+        parseAs: 'blob',
+      });
+      const fileName = fileNameFromContentDisposition(response.headers.get('Content-Disposition'), `audience-${id}-consent.csv`);
+      saveBlob(expectBody(data), fileName);
+    },
+  });
+}

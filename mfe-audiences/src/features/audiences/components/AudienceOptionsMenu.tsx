@@ -1,12 +1,13 @@
 import { Menu, MenuButton, MenuItem, MenuItemLink, MenuList, MenuPopover, MenuTrigger } from '@fluentui/react-components';
-import { ArrowDownloadRegular, ArrowUploadRegular, TextBulletListSquareRegular } from '@fluentui/react-icons';
+import { ArrowDownloadRegular, ArrowUploadRegular, DocumentCheckmarkRegular, TextBulletListSquareRegular } from '@fluentui/react-icons';
 import { errorMessage, type Audience } from '@mailroom/api-client';
 import { useRemote } from '@mailroom/mf-contract/react';
 import { useNavigate } from 'react-router-dom';
-import { useExportContacts } from '../api/audiences';
+import { useExportConsent, useExportContacts } from '../api/audiences';
 
 /**
- * Import Contacts (or 'Import in Progress...' while one runs), Export Contacts, and Fields (an addition: the
+ * Import Contacts (or 'Import in Progress...' while one runs), Export Contacts, Export consent record (an addition,
+ * issue 25: every consent ledger event of the audience and its addresses), and Fields (an addition: the
  * audience's typed fields, /audiences/{id}/fields). Import is offered only while the audience has no source and no
  * contact added by hand (docs/product.md, the screens and their states): an audience takes one import, into an empty
  * audience.
@@ -15,6 +16,7 @@ export function AudienceOptionsMenu({ audience }: { audience: Audience }) {
   const { basePath, notify } = useRemote();
   const navigate = useNavigate();
   const exportContacts = useExportContacts();
+  const exportConsent = useExportConsent();
   const importPath = `${basePath}/${audience.id}/import`;
   const fieldsPath = `${basePath}/${audience.id}/fields`;
 
@@ -49,6 +51,17 @@ export function AudienceOptionsMenu({ audience }: { audience: Audience }) {
             }
           >
             Export Contacts
+          </MenuItem>
+          <MenuItem
+            icon={<DocumentCheckmarkRegular />}
+            disabled={exportConsent.isPending}
+            onClick={() =>
+              exportConsent.mutate(audience.id, {
+                onError: (error) => notify('error', errorMessage(error, 'Failed to export the consent record')),
+              })
+            }
+          >
+            Export consent record
           </MenuItem>
           <MenuItemLink
             icon={<TextBulletListSquareRegular />}

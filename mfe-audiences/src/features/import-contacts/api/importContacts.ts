@@ -1,5 +1,5 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { expectBody, type Audience } from '@mailroom/api-client';
+import { expectBody, type Audience, type LawfulBasis } from '@mailroom/api-client';
 import type { ImportMapping } from '@mailroom/api-client/fields';
 import type { ImportMappingView } from '../mapping';
 import { useApiClient } from '@mailroom/mf-contract/react';
@@ -51,16 +51,25 @@ export const filePayload = (file: File): ImportPayload =>
 export function useImportContacts(id: number) {
   const client = useApiClient();
   return useMutation({
-    mutationFn: async ({ payload, mapping }: { payload: ImportPayload; mapping?: ImportMapping | undefined }) => {
+    mutationFn: async ({
+      payload,
+      mapping,
+      lawfulBasis,
+    }: {
+      payload: ImportPayload;
+      mapping?: ImportMapping | undefined;
+      lawfulBasis: LawfulBasis;
+    }) => {
       const file = payload.method === 'csv' ? payload.file : new File([payload.text], PASTED_CONTACTS_FILE_NAME, { type: 'text/csv' });
       const form = new FormData();
       // Before the file: the API checks the file's start for the address column the mapping names.
       if (mapping) form.append('mapping', JSON.stringify(mapping));
+      form.append('lawfulBasis', lawfulBasis);
       form.append('file', file, file.name);
       await client.POST('/api/audiences/{id}/import/file', {
         params: { path: { id }, query: { type: payload.method } },
         // The schema types the binary field as a string; the multipart body is built here.
-        body: form as unknown as { file: string; mapping?: string },
+        body: form as unknown as { file: string; mapping?: string; lawfulBasis?: LawfulBasis },
       });
     },
   });

@@ -23,6 +23,9 @@ const setup = (overrides: Partial<Audience> = {}, features?: Partial<FeatureSett
 const mappingStep = () => screen.findByRole('list', { name: 'Columns of the file' });
 const button = (name: string) => screen.getByRole('button', { name }) as HTMLButtonElement;
 const currentStep = () => document.querySelector('[aria-current="step"]')?.textContent;
+/** The lawful basis the Import step asks for (issue 25) before it uploads. */
+const chooseBasis = (user: { click: (element: Element) => Promise<void> }, name = 'Consent collected elsewhere') =>
+  user.click(screen.getByRole('radio', { name }));
 const uploads = (api: ReturnType<typeof createFakeApi>) => api.calls('POST', '/api/audiences/4/import/file');
 /** The file put in the multipart body, read where the form is built (the fake API does not parse multipart bodies). */
 const uploadedFile = (append: { mock: { calls: unknown[][] } }) => {
@@ -56,6 +59,7 @@ describe('Import wizard', () => {
     await user.click(area);
     await user.paste('Email\tUsername\nann@example.org\tann');
     await mappingStep();
+    await chooseBasis(user);
     await user.click(button('Import'));
     await waitFor(() => expect(location().pathname).toBe('/audiences/4'));
     expect(notify).toHaveBeenCalledWith('info', 'Contacts are being imported in the background.');
@@ -68,6 +72,36 @@ describe('Import wizard', () => {
     const file = uploadedFile(append)!;
     expect(file.name).toBe('contactsInText.csv');
     expect(await file.text()).toBe('Email\tUsername\nann@example.org\tann');
+  });
+
+  it('asks for the lawful basis in the Import step, offers the six in words, and sends the one chosen', async () => {
+    const append = vi.spyOn(FormData.prototype, 'append');
+    const { api, user } = setup();
+    await user.click(await screen.findByRole('radio', { name: /Copy and Paste/ }));
+    await user.click(button('Next'));
+    const basis = screen.getByRole('radiogroup', { name: /Lawful basis/ });
+    expect(
+      within(basis)
+        .getAllByRole('radio')
+        .map((radio) => (radio as HTMLInputElement).labels?.[0]?.textContent),
+    ).toEqual(['Consent collected elsewhere', 'Legitimate interest', 'Contract', 'Legal obligation', 'Vital interest', 'Public task']);
+    expect(
+      within(basis)
+        .getAllByRole('radio')
+        .some((radio) => (radio as HTMLInputElement).checked),
+    ).toBe(false);
+    await user.click(screen.getByRole('textbox', { name: /Contacts/ }));
+    await user.paste('email\nann@example.org');
+    await mappingStep();
+    // No choice yet: Import says what is missing and sends nothing.
+    await user.click(button('Import'));
+    expect(await screen.findByText('Choose why your organisation may email these contacts.')).toBeTruthy();
+    expect(uploads(api)).toHaveLength(0);
+    await chooseBasis(user, 'Legitimate interest');
+    expect(screen.queryByText('Choose why your organisation may email these contacts.')).toBeNull();
+    await user.click(button('Import'));
+    await waitFor(() => expect(uploads(api)).toHaveLength(1));
+    expect(append.mock.calls.find(([name]) => name === 'lawfulBasis')?.[1]).toBe('LEGITIMATE_INTEREST');
   });
 
   it('goes Back to the method step keeping the choice', async () => {
@@ -90,14 +124,15 @@ describe('Import wizard', () => {
     await user.upload(screen.getByLabelText('CSV or TXT file'), csv);
     expect(await screen.findByText('members.csv')).toBeTruthy();
     await mappingStep();
+    await chooseBasis(user);
     await user.click(button('Import'));
     expect(await screen.findByRole('progressbar', { name: 'Uploading contacts' })).toBeTruthy();
     expect(button('Import').disabled).toBe(true);
     await waitFor(() => expect(uploads(api)).toHaveLength(1));
     expect(uploads(api)[0]!.query.get('type')).toBe('csv');
     expect(uploadedFile(append)!.name).toBe('members.csv');
-    // The mapping goes first: the API checks the file's start for the address column it names.
-    expect(append.mock.calls.map(([name]) => name)).toEqual(['mapping', 'file']);
+    // The mapping and the lawful basis go first: the API checks the file's start for the address column the mapping names.
+    expect(append.mock.calls.map(([name]) => name)).toEqual(['mapping', 'lawfulBasis', 'file']);
     answer(api.json(202, { message: 'queued' }));
     await waitFor(() => expect(location().pathname).toBe('/audiences/4'));
     expect(await screen.findByRole('heading', { name: 'Members' })).toBeTruthy();
@@ -114,6 +149,7 @@ describe('Import wizard', () => {
     await user.upload(screen.getByLabelText('CSV or TXT file'), new File([contents], 'members.txt', { type: 'text/plain' }));
     expect(await screen.findByText('members.txt')).toBeTruthy();
     await mappingStep();
+    await chooseBasis(user);
     await user.click(button('Import'));
     await waitFor(() => expect(location().pathname).toBe('/audiences/4'));
 
@@ -172,6 +208,7 @@ describe('Import wizard', () => {
     await user.click(screen.getByRole('textbox', { name: /Contacts/ }));
     await user.paste('Email\nann@example.org');
     await mappingStep();
+    await chooseBasis(user);
     await user.click(button('Import'));
     await waitFor(() => expect(notify).toHaveBeenCalledWith('error', 'The CSV must have an email field'));
     expect(location().pathname).toBe('/audiences/4/import');
@@ -185,6 +222,7 @@ describe('Import wizard', () => {
     await user.click(screen.getByRole('textbox', { name: /Contacts/ }));
     await user.paste('Email\nann@example.org');
     await mappingStep();
+    await chooseBasis(user);
     await user.click(button('Import'));
     await waitFor(() => expect(notify).toHaveBeenCalledWith('error', 'Something went wrong'));
   });
@@ -247,6 +285,7 @@ describe('Import wizard: mapping the columns', () => {
     await user.type(screen.getByRole('textbox', { name: /Options of the new field for Tier/ }), 'Gold, Silver');
     await user.click(screen.getAllByRole('checkbox', { name: 'Required' })[0]!);
     await waitFor(() => expect(button('Import').disabled).toBe(false));
+    await chooseBasis(user);
     await user.click(button('Import'));
     await waitFor(() => expect(sentMapping(append)).toBeDefined());
     expect(sentMapping(append)).toEqual({
@@ -296,6 +335,7 @@ describe('Import wizard: mapping the columns', () => {
     await user.selectOptions(screen.getByRole('combobox', { name: 'Column with the email address' }), 'Name');
     expect((screen.getByRole('combobox', { name: 'Who goes to' }) as HTMLSelectElement).value).toBe('+none');
     await user.selectOptions(screen.getByRole('combobox', { name: 'Column with the email address' }), 'Who');
+    await chooseBasis(user);
     await user.click(button('Import'));
     await waitFor(() => expect(sentMapping(append)).toEqual({ emailColumn: 'Who', columns: [{ column: 'Name', to: 'none' }] }));
   });
@@ -318,6 +358,7 @@ describe('Import wizard: mapping the columns', () => {
     });
     await chooseFile(user, 'Mail,Age,Notes,City\nann@example.org,3,x,Paris\n');
     expect((screen.getByRole('combobox', { name: 'Column with the email address' }) as HTMLSelectElement).value).toBe('Mail');
+    await chooseBasis(user);
     await user.click(button('Import'));
     await waitFor(() => expect(sentMapping(append)).toBeDefined());
     expect(sentMapping(append)).toEqual({

@@ -1,7 +1,8 @@
 import { Button, Field, MessageBar, MessageBarBody, ProgressBar, Spinner, Title1, makeStyles, tokens } from '@fluentui/react-components';
-import { errorMessage } from '@mailroom/api-client';
+import { errorMessage, type LawfulBasis } from '@mailroom/api-client';
 import { useRemote } from '@mailroom/mf-contract/react';
 import { AudienceNotFound } from '../../../components/AudienceNotFound';
+import { LawfulBasisField } from '../../../components/LawfulBasisField';
 import { parseRouteId, RouterLink } from '@mailroom/ui';
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
@@ -22,6 +23,7 @@ import { UploadFileStep } from '../components/UploadFileStep';
 
 export const IMPORT_STARTED = 'Contacts are being imported in the background.';
 export const IMPORT_FAILED = 'Something went wrong';
+export const CHOOSE_LAWFUL_BASIS = 'Choose why your organisation may email these contacts.';
 
 /** The sources this wizard can add to; the others (BIG_QUERY, FILTERS) are never offered. */
 const OFFERED_SOURCES = new Set(['CSV', 'TEXT']);
@@ -57,6 +59,9 @@ export function ImportContactsRoute() {
   const mappingView = useImportMapping(id ?? 0);
   const [read, setRead] = useState<{ source: Blob | string; preview: FilePreview | null } | null>(null);
   const [edited, setEdited] = useState<{ preview: FilePreview; choices: MappingChoices } | null>(null);
+  // Recorded in the consent ledger with the import (issue 25): no default, the member chooses.
+  const [lawfulBasis, setLawfulBasis] = useState<LawfulBasis | null>(null);
+  const [basisAsked, setBasisAsked] = useState(false);
 
   // The start of the chosen file or the pasted text, read again when it changes (typing waits a moment).
   const mapped: Blob | string | null = method === 'csv' ? file : method === 'text' && text.trim() !== '' ? text : null;
@@ -107,10 +112,11 @@ export function ImportContactsRoute() {
   const mappingReady = !reading && (preview === null || (choices !== null && Object.keys(problems).length === 0));
 
   const upload = () => {
-    if (!payload || !mappingReady) return;
+    setBasisAsked(true);
+    if (!payload || !mappingReady || lawfulBasis === null) return;
     const mapping = preview && choices ? mappingOf(choices, preview) : undefined;
     importContacts.mutate(
-      { payload, mapping },
+      { payload, mapping, lawfulBasis },
       {
         onSuccess: () => {
           notify('info', IMPORT_STARTED);
@@ -151,6 +157,13 @@ export function ImportContactsRoute() {
         </>
       ) : (
         <>
+          {/* First: the mapping step and its reading appear below as the file is read, and would move it. */}
+          <LawfulBasisField
+            value={lawfulBasis}
+            onChange={setLawfulBasis}
+            disabled={uploading}
+            validationMessage={basisAsked && lawfulBasis === null ? CHOOSE_LAWFUL_BASIS : undefined}
+          />
           {method === 'csv' ? (
             <UploadFileStep file={file} disabled={uploading} maxBytes={features.importMaxBytes} onChange={setFile} />
           ) : (

@@ -86,7 +86,9 @@ function exportSentence(details: Record<string, unknown>): string {
           ? 'the suppression list as CSV'
           : what === 'person'
             ? 'everything held about the person as JSON'
-            : 'a download';
+            : what === 'consent'
+              ? 'the consent record as CSV'
+              : 'a download';
   return `Downloaded ${subject}${filters.length > 0 ? `, filtered to: ${list(filters)}` : ''}.`;
 }
 

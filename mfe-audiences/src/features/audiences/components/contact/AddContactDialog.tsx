@@ -1,8 +1,9 @@
 import { Checkbox, Field, Input, MessageBar, MessageBarBody, makeStyles, tokens } from '@fluentui/react-components';
-import { errorMessage, type Audience } from '@mailroom/api-client';
+import { errorMessage, type Audience, type LawfulBasis } from '@mailroom/api-client';
 import { useRemote } from '@mailroom/mf-contract/react';
 import { FormDialog } from '@mailroom/ui';
 import { useState } from 'react';
+import { LawfulBasisField } from '../../../../components/LawfulBasisField';
 import { useAddContact } from '../../api/contact';
 import { useAudienceFields } from '../../api/fields';
 import { FieldInputs, changedValues, fieldError, formValuesOf, type FormValues } from './FieldInputs';
@@ -25,6 +26,8 @@ export function AddContactDialog({ audience, onClose }: { audience: Audience; on
   const [email, setEmail] = useState('');
   const [values, setValues] = useState<FormValues | undefined>(undefined);
   const [freshConsent, setFreshConsent] = useState(false);
+  // Recorded in the consent ledger with the contact; most contacts added by hand gave their consent elsewhere.
+  const [lawfulBasis, setLawfulBasis] = useState<LawfulBasis>('CONSENT');
   const [shown, setShown] = useState(false);
   const fields = useAudienceFields(audience.id);
   const definitions = fields.data ?? [];
@@ -48,6 +51,7 @@ export function AddContactDialog({ audience, onClose }: { audience: Audience; on
           {
             email: email.trim(),
             data: changedValues(definitions, formValuesOf(definitions, {}), current),
+            lawfulBasis,
             ...(freshConsent ? { freshConsent: true } : {}),
           },
           {
@@ -78,6 +82,7 @@ export function AddContactDialog({ audience, onClose }: { audience: Audience; on
         errors={shown ? errors : {}}
         onChange={(key, value) => setValues({ ...current, [key]: value })}
       />
+      <LawfulBasisField value={lawfulBasis} onChange={setLawfulBasis} disabled={add.isPending} />
       {(refusedAsErased || freshConsent) && (
         <Checkbox
           checked={freshConsent}

@@ -24,6 +24,7 @@ import { useState, type FormEvent } from 'react';
 import { ConsentList } from '../../../../components/ConsentList';
 import { PersonMails } from '../../../../components/PersonMails';
 import { useContact, useDeleteContact, useUpdateContact } from '../../api/contact';
+import { ConsentHistory } from './ConsentHistory';
 import { FieldInputs, changedValues, fieldError, formValuesOf, type FormValues } from './FieldInputs';
 
 const useStyles = makeStyles({
@@ -105,9 +106,14 @@ function ContactHistory({ contact }: { contact: ContactDetail }) {
     <>
       <section className={styles.section} aria-labelledby="contact-consent">
         <Title3 as="h3" id="contact-consent">
-          Consent
+          Consent history
         </Title3>
-        <ConsentList events={contact.consent} className={styles.list} />
+        {/* A contact from before the ledger recorded imports and additions: how it came in, from the activity log. */}
+        {contact.consentHistory.length > 0 ? (
+          <ConsentHistory entries={contact.consentHistory} />
+        ) : (
+          <ConsentList events={contact.consent} className={styles.list} />
+        )}
       </section>
       <section className={styles.section} aria-labelledby="contact-mails">
         <Title3 as="h3" id="contact-mails">
