@@ -152,6 +152,10 @@ const ADDITIONS: [string, string, string, string[]][] = [
   ['GET', '/subscribe/{formSlug}', 'signupPage', []],
   ['POST', '/subscribe/{formSlug}', 'signupSubmit', []],
   ['GET', '/subscribe/{formSlug}/challenge', 'signupChallenge', []],
+  // The preference centre (issue 25), reached with the unsubscribe link's token; the audience's public name.
+  ['GET', '/preferences/{token}', 'preferencesPage', []],
+  ['POST', '/preferences/{token}', 'savePreferences', []],
+  ['PATCH', '/api/audiences/{id}', 'updateAudience', []],
   // One person across audiences (issue 24): the address is a query value or in the body, never in the path.
   ['GET', '/api/people', 'findPerson', ['email']],
   ['GET', '/api/people/export', 'exportPerson', ['email']],
@@ -746,6 +750,9 @@ describe('express-openapi-validator', () => {
       { body: new URLSearchParams({ email: 'mia@example.org', consent: 'yes' }) },
     ],
     ['signupChallenge', 'GET', '/subscribe/news-abcdefghabcdefgh/challenge'],
+    ['preferencesPage', 'GET', '/preferences/eyJqIjo1fQ.c2ln'],
+    ['savePreferences', 'POST', '/preferences/eyJqIjo1fQ.c2ln', { body: new URLSearchParams({ form: 'x', action: 'save' }) }],
+    ['updateAudience', 'PATCH', '/api/audiences/1', json({ publicName: ' Tree news ' })],
     [
       'sesWebhook',
       'POST',

@@ -24,6 +24,7 @@ const toAudience = (row: AudienceRow): Audience => ({
   isImporting: row.isImporting,
   importErrorMessage: row.importErrorMessage,
   createdAt: row.createdAt.toISOString(),
+  publicName: row.publicName ?? null,
 });
 
 const LIVE = { deletedAt: null };
@@ -62,6 +63,12 @@ export function audienceRepository(db: Database) {
       if (!current) return undefined;
       const [, rows] = await Audiences.update({ name }, { where: { id, ...LIVE }, returning: true, transaction: tx.transaction });
       return rows[0] ? { audience: toAudience(rows[0]), formerName: current.name } : undefined;
+    },
+
+    /** Sets or clears the public name of a live audience (the preference centre's); undefined when there is none. */
+    async setPublicName(id: number, publicName: string | null): Promise<Audience | undefined> {
+      const [, rows] = await Audiences.update({ publicName }, { where: { id, ...LIVE }, returning: true });
+      return rows[0] ? toAudience(rows[0]) : undefined;
     },
 
     /** Hides the audience at once; answers its name, or undefined if there was no live audience. */
