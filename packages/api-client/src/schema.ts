@@ -1874,6 +1874,11 @@ export interface components {
              * @enum {string|null}
              */
             suppressionReason: "UNSUBSCRIBE" | "HARD_BOUNCE" | "COMPLAINT" | "SOFT_BOUNCE" | "MEMBER" | "ERASED" | null;
+            /**
+             * @description An addition (issue 25): true on a NOT_SENT row whose contact left the audience in the preference centre (no
+             *     campaign of the audience reaches it); absent otherwise.
+             */
+            leftAudience?: boolean;
         };
         EmailPerformanceList: {
             items: components["schemas"]["EmailPerformanceRow"][];

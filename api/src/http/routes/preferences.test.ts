@@ -272,6 +272,25 @@ describe('the preference centre', () => {
     expect(next.text).not.toContain('Unsubscribe from everything');
   });
 
+  it("shows a contact that left as 'Unsubscribed from this audience': the contacts page and the report's NOT_SENT rows", async () => {
+    await post(annJob, { form: await formValue(annJob), action: 'save', [`audience-${news}`]: 'on' });
+    const list = await api().get(`/api/audiences/${events}/contacts`).set('Authorization', auth);
+    expect(list.status).toBe(200);
+    expect(list.body.items[0].unsubscribedAt).toEqual(expect.any(String));
+    const newsList = await api().get(`/api/audiences/${news}/contacts`).set('Authorization', auth);
+    expect(newsList.body.items.map((item: { unsubscribedAt?: string }) => item.unsubscribedAt)).toEqual([undefined, undefined]);
+    // A campaign of the events audience that has not mailed Ann: her row is NOT_SENT, and says why.
+    const campaign = await t.db.pool.query<{ id: string }>(
+      `INSERT INTO campaigns (name, status, audience_id) VALUES ('Events mail', 'SENT', $1) RETURNING id`,
+      [events],
+    );
+    const report = await api().get(`/api/reports/${campaign.rows[0]!.id}/email-performance?sendStatus=NOT_SENT`).set('Authorization', auth);
+    expect(report.status).toBe(200);
+    expect(report.body.items).toEqual([
+      expect.objectContaining({ email: 'ann@example.org', status: 'NOT_SENT', leftAudience: true, suppressionReason: null }),
+    ]);
+  });
+
   it('answers a bad token, a token of another kind and an erased address with the same page', async () => {
     const erased = await job(news, 'bob@example.org');
     await t.db.pool.query(`UPDATE campaign_jobs SET email = erased_job_email(email, email) WHERE id = $1`, [erased]);
