@@ -238,9 +238,11 @@ describe('operations', () => {
   });
 
   // A sign-up's fields are the form's own, known only at run time: the service refuses the unknown ones (submission.ts).
-  const OPEN_BODIES = ['sesWebhook', 'signupSubmit'];
+  // The preference centre's are the person's audiences' (`audience-{id}`, `field-{id}-{key}`): the service reads only those
+  // its page showed (preference-service.ts); the contract bounds their number and length.
+  const OPEN_BODIES = ['sesWebhook', 'signupSubmit', 'savePreferences'];
 
-  it('every JSON or form request body forbids unknown properties (the SNS envelope and a sign-up excepted)', () => {
+  it('every JSON or form request body forbids unknown properties (the SNS envelope, a sign-up and preferences excepted)', () => {
     for (const { op } of operations.filter((o) => o.op.requestBody && !OPEN_BODIES.includes(o.op.operationId as string))) {
       for (const media of Object.values(deref(op.requestBody).content as Record<string, Json>)) {
         expect(deref(media.schema).additionalProperties, String(op.operationId)).toBe(false);
