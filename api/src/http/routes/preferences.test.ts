@@ -286,6 +286,12 @@ describe('the preference centre', () => {
     );
     const report = await api().get(`/api/reports/${campaign.rows[0]!.id}/email-performance?sendStatus=NOT_SENT`).set('Authorization', auth);
     expect(report.status).toBe(200);
+    // "Send to contact" says why it sends nothing.
+    const send = await api()
+      .post(`/api/reports/${campaign.rows[0]!.id}/send-to-contact/${report.body.items[0].contactId}`)
+      .set('Authorization', auth);
+    expect(send.status).toBe(409);
+    expect(send.body.message).toBe('This person unsubscribed from this audience: it is not sent to.');
     expect(report.body.items).toEqual([
       expect.objectContaining({ email: 'ann@example.org', status: 'NOT_SENT', leftAudience: true, suppressionReason: null }),
     ]);
