@@ -73,15 +73,16 @@ export function claimRepository(db: Database) {
      * since the jobs were made is not sent (issue 25; docs/decisions/sign-up.md): in the same statement
      * it is deleted, the campaign's job counts and contact_count lowered, so the report shows the contact as
      * NOT_SENT with its reason, and "send to NOT_SENT" skips it as a new send does. A job with a trace of an
-     * earlier mail (a resent UNKNOWN job that has hits or events) is kept as FAILED with the reason instead.
+     * earlier mail (a resent UNKNOWN job with a hit or an SES event: deleting it would take its tracking events with
+     * it) is kept as FAILED with the reason instead.
      * The delete and the claim both re-check the job's status under its row lock, so a second worker or a
      * redelivered message neither claims nor counts a job twice.
      */
     async claim(campaignId: number, ids: number[], token: string): Promise<ClaimedJob[]> {
       const { rows } = await db.query<ClaimedJob>(
         `WITH candidate AS (
-           SELECT j.id, j.sent_at IS NULL AND j.bounce_type IS NULL AND j.complaint_type IS NULL
-                        AND j.human_opened_at IS NULL AND j.human_clicked_at IS NULL AS traceless
+           SELECT j.id, j.sent_at IS NULL AND j.ses_message_id IS NULL AND j.bounce_type IS NULL AND j.complaint_type IS NULL
+                        AND j.opened_at IS NULL AND j.clicked_at IS NULL AS traceless
              FROM campaign_jobs j LEFT JOIN contacts c ON c.id = j.contact_id
             WHERE j.id = ANY($2::bigint[]) AND j.campaign_id = $1 AND j.status = 'QUEUED'
               AND (c.unsubscribed_at IS NOT NULL OR ${SUPPRESSED_JOB})
