@@ -34,6 +34,7 @@ import { createSendRateLimiter } from './services/sending/send-rate.js';
 import { sendingQueues } from './services/sending/queues.js';
 import { createSendingService, type SendingService } from './services/sending/sending-service.js';
 import { createTrackingService, type TrackingService } from './services/tracking/tracking-service.js';
+import { createPreferenceService, type PreferenceService } from './services/preferences/preference-service.js';
 import { createSesEventService, visitSubscribeUrl, type SesEventService } from './services/ses-events/ses-events-service.js';
 import { snsVerifier, type SnsVerifier } from './services/ses-events/sns-message.js';
 import { createSuppressionService, type SuppressionService } from './services/suppressions/suppression-service.js';
@@ -78,6 +79,7 @@ export interface Services {
   signups: SignupService;
   people: PeopleService;
   contacts: ContactService;
+  preferences: PreferenceService;
 }
 
 export interface AppDeps {
@@ -201,6 +203,7 @@ function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverride
     }),
     people: createPeopleService({ db, activityLog: activity }),
     contacts: createContactService({ db }),
+    preferences: createPreferenceService({ db, trackingSecret: config.trackingSecret }),
   };
 }
 

@@ -154,6 +154,10 @@ const ADDITIONS: [string, string, string, string[]][] = [
   ['GET', '/subscribe/{formSlug}/challenge', 'signupChallenge', []],
   // The consent record (issue 25): every ledger event of an audience and its addresses, as CSV.
   ['GET', '/api/audiences/{id}/consent-export', 'exportAudienceConsent', []],
+  // The preference centre (issue 25), reached with the unsubscribe link's token; the audience's public name.
+  ['GET', '/preferences/{token}', 'preferencesPage', []],
+  ['POST', '/preferences/{token}', 'savePreferences', []],
+  ['PATCH', '/api/audiences/{id}', 'updateAudience', []],
   // One person across audiences (issue 24): the address is a query value or in the body, never in the path.
   ['GET', '/api/people', 'findPerson', ['email']],
   ['GET', '/api/people/export', 'exportPerson', ['email']],
@@ -236,9 +240,11 @@ describe('operations', () => {
   });
 
   // A sign-up's fields are the form's own, known only at run time: the service refuses the unknown ones (submission.ts).
-  const OPEN_BODIES = ['sesWebhook', 'signupSubmit'];
+  // The preference centre's are the person's audiences' (`audience-{id}`, `field-{id}-{key}`): the service reads only those
+  // its page showed (preference-service.ts); the contract bounds their number and length.
+  const OPEN_BODIES = ['sesWebhook', 'signupSubmit', 'savePreferences'];
 
-  it('every JSON or form request body forbids unknown properties (the SNS envelope and a sign-up excepted)', () => {
+  it('every JSON or form request body forbids unknown properties (the SNS envelope, a sign-up and preferences excepted)', () => {
     for (const { op } of operations.filter((o) => o.op.requestBody && !OPEN_BODIES.includes(o.op.operationId as string))) {
       for (const media of Object.values(deref(op.requestBody).content as Record<string, Json>)) {
         expect(deref(media.schema).additionalProperties, String(op.operationId)).toBe(false);
@@ -755,6 +761,9 @@ describe('express-openapi-validator', () => {
     ],
     ['signupChallenge', 'GET', '/subscribe/news-abcdefghabcdefgh/challenge'],
     ['exportAudienceConsent', 'GET', '/api/audiences/1/consent-export'],
+    ['preferencesPage', 'GET', '/preferences/eyJqIjo1fQ.c2ln'],
+    ['savePreferences', 'POST', '/preferences/eyJqIjo1fQ.c2ln', { body: new URLSearchParams({ form: 'x', action: 'save' }) }],
+    ['updateAudience', 'PATCH', '/api/audiences/1', json({ publicName: ' Tree news ' })],
     [
       'sesWebhook',
       'POST',

@@ -29,7 +29,7 @@ const read = (path: string) => readFileSync(join(repo, path), 'utf8');
 /** The image's commands, as its entry point accepts them. */
 const IMAGE_COMMANDS = /^\s*(\S+(?:\s*\|\s*\S+)*)\)\s*;;/m.exec(read('deploy/entrypoint.sh'))![1]!.split(/\s*\|\s*/);
 /** The paths the API answers on the product's origin: everything else is the shell's (api/src/web/web.ts). */
-const API_PATHS = ['/api', '/t', '/unsubscribe', '/subscribe', '/webhooks'];
+const API_PATHS = ['/api', '/t', '/unsubscribe', '/preferences', '/subscribe', '/webhooks'];
 
 describe('the entry point', () => {
   it('offers the four commands of the image, each a script of the API package', () => {

@@ -28,9 +28,9 @@ export const OPENAPI_SPEC_PATH = resolve(dirname(fileURLToPath(import.meta.url))
 
 const HEALTH_PATHS = new Set(['/healthz', '/readyz']);
 
-/** The routes outside /api that anyone may call: tracking, and unsubscribe, sign-up and SES events. */
+/** The routes outside /api that anyone may call: tracking, and unsubscribe, preferences, sign-up and SES events. */
 const TRACKING_PATH = '/t';
-const PUBLIC_PATHS = ['/unsubscribe', '/webhooks', '/subscribe'];
+const PUBLIC_PATHS = ['/unsubscribe', '/preferences', '/webhooks', '/subscribe'];
 
 /**
  * JSON bodies are small (DEFAULT_JSON_LIMIT) unless their route is listed here: its own parser runs

@@ -2,7 +2,7 @@
  * The static front of a deployment (`pnpm --filter @mailroom/api web`, the image's `web` command): the
  * shell's built files with its runtime `/config.json` and `/remotes.json`, and each remote's built files
  * under `/remotes/<dir>/`, on PORT. The API is another process (`http`): the load balancer in front
- * sends `/api`, `/t`, `/unsubscribe`, `/webhooks` to it and everything else here, so the shell and
+ * sends `/api`, `/t`, `/unsubscribe`, `/preferences`, `/subscribe`, `/webhooks` to it and everything else here, so the shell and
  * the API share one origin (docs/operations.md).
  *
  * A remote published elsewhere (a CDN, any static host) is named by REMOTE_<NAME>_URL (its

@@ -16,7 +16,7 @@ import { SILENT_CHECK_PATH, shellContentSecurityPolicy } from './content-securit
 const UNHASHED = /(\.html|[\\/]favicon\.ico)$/;
 
 /** Paths the API answers; everything else that asks for HTML gets the shell's index.html. */
-const API_PREFIXES = ['/api/', '/t/', '/unsubscribe/', '/subscribe/', '/webhooks/', '/healthz', '/readyz'];
+const API_PREFIXES = ['/api/', '/t/', '/unsubscribe/', '/preferences/', '/subscribe/', '/webhooks/', '/healthz', '/readyz'];
 
 function wantsShell(request: Request): boolean {
   if (request.method !== 'GET' && request.method !== 'HEAD') return false;

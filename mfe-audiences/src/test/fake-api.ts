@@ -160,6 +160,13 @@ export function createFakeApi(
       found.name = (body as { name: string }).name;
       return json(200, found);
     }
+    if (rest === '' && method === 'PATCH') {
+      const publicName = (body as { publicName: string | null }).publicName;
+      if (publicName !== null && publicName.length > 100) return json(400, { message: 'A public name is at most 100 characters.' });
+      found.publicName = publicName;
+      return json(200, found);
+    }
+    if (rest === '/forms' && method === 'GET') return json(200, { items: [] });
     if (rest === '' && method === 'DELETE') {
       audiences.delete(found.id);
       return json(202, { message: 'Deletion queued' });

@@ -57,9 +57,16 @@ export const SUPPRESSION_REASON_LABELS: Readonly<Record<SuppressionReason, strin
 /** A suppressed address with its reason: 'Suppressed (unsubscribed)' (the report's rows and the audience's contacts). */
 export const suppressedLabel = (reason: SuppressionReason): string => `${SUPPRESSED_LABEL} (${SUPPRESSION_REASON_LABELS[reason]})`;
 
-/** The Send Status of a row as words: 'Sent successfully', or 'Suppressed (unsubscribed)'. */
-export function sendStatusLabel(row: Pick<EmailPerformanceRow, 'status' | 'suppressionReason'>): string {
-  return row.suppressionReason ? suppressedLabel(row.suppressionReason) : SEND_STATUS_LABELS[row.status];
+/** A contact that left its audience in the preference centre (issue 25): the audience's contacts and the report's NOT_SENT rows. */
+export const LEFT_AUDIENCE_LABEL = 'Unsubscribed from this audience';
+
+/**
+ * The Send Status of a row as words: 'Sent successfully', 'Suppressed (unsubscribed)', or for a NOT_SENT contact that
+ * left the audience, 'Unsubscribed from this audience' (an organisation-wide suppression says more, and goes first).
+ */
+export function sendStatusLabel(row: Pick<EmailPerformanceRow, 'status' | 'suppressionReason' | 'leftAudience'>): string {
+  if (row.suppressionReason) return suppressedLabel(row.suppressionReason);
+  return row.leftAudience ? LEFT_AUDIENCE_LABEL : SEND_STATUS_LABELS[row.status];
 }
 
 /** Clicked and Opened. */

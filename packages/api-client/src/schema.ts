@@ -46,7 +46,12 @@ export interface paths {
         delete: operations["deleteAudience"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change an audience's settings other than its name (an addition, issue 25)
+         * @description `publicName` is the name a person sees for the audience in the preference centre: trimmed, at most 100
+         *     characters; null or blank clears it, and an audience without one is not shown there.
+         */
+        patch: operations["updateAudience"];
         trace?: never;
     };
     "/api/audiences/{id}/import/file": {
@@ -1247,6 +1252,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/preferences/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A signed (HMAC) token naming the job (and link); it cannot be forged. */
+                token: components["parameters"]["TrackingToken"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The person's preferences, reached from the unsubscribe page with the same token
+         * @description The organisation's audiences the address is on that have a public name, a switch for each, the fields the
+         *     audiences let the person edit, and a button to leave everything. A GET changes nothing.
+         */
+        get: operations["preferencesPage"];
+        put?: never;
+        /**
+         * Saves the preference centre's form, or leaves everything
+         * @description Only the page's own form is taken: it carries a signed value (`form`) the page wrote, and a browser's Origin
+         *     must be the API's own. `audience-{id}` is present for each audience switched on; `field-{id}-{key}` holds a
+         *     field's value as the person wrote it; `action` is `save` or `leave` (the organisation-wide unsubscribe).
+         */
+        post: operations["savePreferences"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/subscribe/static/{file}": {
         parameters: {
             query?: never;
@@ -1408,6 +1443,8 @@ export interface components {
             createdAt: string;
             /** @description An addition: people who signed up through a form and have not confirmed yet (their link has not expired). They are not contacts: not counted in numberOfContacts, reached by no campaign. */
             pendingCount?: number;
+            /** @description An addition (issue 25). The name shown to subscribers in their preferences; null keeps the audience out of them */
+            publicName?: string | null;
         };
         ImportMappingView: {
             /** @description The audience's fields in position order */
@@ -1435,6 +1472,9 @@ export interface components {
         AudienceNameInput: {
             name: components["schemas"]["EntityName"];
         };
+        AudienceUpdateInput: {
+            publicName?: string | null;
+        };
         Contact: {
             id: components["schemas"]["Id"];
             email: string;
@@ -1459,6 +1499,11 @@ export interface components {
              * @description An addition (issue 24). When the address was erased; present only when it was (suppressionReason ERASED)
              */
             erasedAt?: string | null;
+            /**
+             * Format: date-time
+             * @description An addition (issue 25). When the person left this audience in the preference centre; no campaign of the audience reaches them
+             */
+            unsubscribedAt?: string | null;
         };
         ContactList: {
             items: components["schemas"]["Contact"][];
@@ -1866,6 +1911,11 @@ export interface components {
              * @enum {string|null}
              */
             suppressionReason: "UNSUBSCRIBE" | "HARD_BOUNCE" | "COMPLAINT" | "SOFT_BOUNCE" | "MEMBER" | "ERASED" | null;
+            /**
+             * @description An addition (issue 25): true on a NOT_SENT row whose contact left the audience in the preference centre (no
+             *     campaign of the audience reaches it); absent otherwise.
+             */
+            leftAudience?: boolean;
         };
         EmailPerformanceList: {
             items: components["schemas"]["EmailPerformanceRow"][];
@@ -2311,6 +2361,13 @@ export interface components {
         SignupSubmission: {
             [key: string]: string;
         };
+        PreferencesInput: {
+            form: string;
+            /** @enum {string} */
+            action: "save" | "leave";
+        } & {
+            [key: string]: string;
+        };
         OneClickUnsubscribeInput: {
             /** @enum {string} */
             "List-Unsubscribe": "One-Click";
@@ -2598,6 +2655,37 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            default: components["responses"]["Error"];
+        };
+    };
+    updateAudience: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AudienceUpdateInput"];
+            };
+        };
+        responses: {
+            /** @description The audience */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Audience"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             default: components["responses"]["Error"];
         };
     };
@@ -4682,6 +4770,95 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            /** @description The link is not valid */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    preferencesPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A signed (HMAC) token naming the job (and link); it cannot be forged. */
+                token: components["parameters"]["TrackingToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The preference centre */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description The link is not valid (a bad token, or the address was erased) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    savePreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A signed (HMAC) token naming the job (and link); it cannot be forged. */
+                token: components["parameters"]["TrackingToken"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["PreferencesInput"];
+            };
+        };
+        responses: {
+            /** @description A page saying what was saved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A value that does not fit its field; the page says which */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not the page's own form (a cross-site post) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             /** @description The link is not valid */
             404: {
                 headers: {

@@ -30,6 +30,7 @@ export interface MemberApi {
   /** A multipart/form-data POST, as the import wizard sends its file. */
   postForm(path: string, multipart: Multipart): Promise<APIResponse>;
   put(path: string, data: unknown): Promise<APIResponse>;
+  patch(path: string, data: unknown): Promise<APIResponse>;
   delete(path: string): Promise<APIResponse>;
   audience(id: number): Promise<AudienceJson>;
   createAudience(name: string): Promise<number>;
@@ -51,6 +52,7 @@ export async function signInWithApi(page: Page): Promise<MemberApi> {
     post: (path, data) => page.request.post(path, { headers, data }),
     postForm: (path, multipart) => page.request.post(path, { headers, multipart }),
     put: (path, data) => page.request.put(path, { headers, data }),
+    patch: (path, data) => page.request.patch(path, { headers, data }),
     delete: (path) => page.request.delete(path, { headers }),
     async audience(id) {
       const response = await api.get(`/api/audiences/${id}`);

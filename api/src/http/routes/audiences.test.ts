@@ -90,6 +90,8 @@ describe('audiences', () => {
       importErrorMessage: null,
       createdAt: expect.any(String),
       pendingCount: 0,
+      // An addition (issue 25): the name shown in the preference centre; none until a member sets it.
+      publicName: null,
     });
     // The spec writes the create path with a trailing slash.
     const other = await api().post('/api/audiences/').set('Authorization', auth).send({ name: 'Donors' });

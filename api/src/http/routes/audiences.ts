@@ -57,6 +57,10 @@ export function audiencesRouter({ services }: Pick<AppDeps, 'services'>): Router
     res.json(await audiences.rename(id(req), (req.body as { name?: unknown }).name, memberOf(req)));
   });
 
+  router.patch('/api/audiences/:id', async (req, res) => {
+    res.json(await audiences.update(id(req), req.body as { publicName?: unknown }));
+  });
+
   router.delete('/api/audiences/:id', async (req, res) => {
     await audiences.remove(id(req), memberOf(req));
     res.status(202).json({ message: DELETE_QUEUED });

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContactDetail } from '@mailroom/api-client';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { bearer } from '../../../test/support/tokens.js';
-import { appendConsent } from '../../services/consent/ledger.js';
+import { appendConsent } from '../../services/consent/repository.js';
 import { startWorkers, type Workers } from '../../workers/index.js';
 import { audienceWorkers } from '../../workers/audiences.js';
 

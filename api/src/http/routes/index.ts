@@ -20,6 +20,7 @@ import { templatesRouter } from './templates.js';
 import { webhooksRouter } from './webhooks.js';
 import { formsRouter } from './forms.js';
 import { subscribeRouter } from './subscribe.js';
+import { preferencesRouter } from './preferences.js';
 
 export function routes(deps: AppDeps): Router {
   const router = Router();
@@ -40,6 +41,7 @@ export function routes(deps: AppDeps): Router {
   router.use(formsRouter(deps));
   router.use(subscribeRouter(deps));
   router.use(peopleRouter(deps));
+  router.use(preferencesRouter(deps));
 
   return router;
 }

@@ -85,6 +85,10 @@ export function trackingHits({ services }: Pick<AppDeps, 'services'>): Router {
   return router;
 }
 
+/** The way from the unsubscribe page to the person's preferences (issue 25): the same token. */
+const preferencesLink = (token: string) =>
+  `<p>Or choose which lists you receive: <a href="/preferences/${encodeURIComponent(token)}">Manage your preferences</a></p>`;
+
 export function trackingRouter({ services, config }: Pick<AppDeps, 'services' | 'config'>): Router {
   const { tracking } = services;
   const org = escape(config.orgName);
@@ -103,7 +107,8 @@ export function trackingRouter({ services, config }: Pick<AppDeps, 'services' | 
       'Unsubscribe',
       `<p>Stop receiving emails from ${org} at this address?</p>` +
         `<form method="post"><input type="hidden" name="List-Unsubscribe" value="One-Click">` +
-        `<button type="submit" style="font:inherit;padding:.5rem 1rem">Unsubscribe</button></form>`,
+        `<button type="submit" style="font:inherit;padding:.5rem 1rem">Unsubscribe</button></form>` +
+        preferencesLink(req.params.token!),
     );
   });
 

@@ -26,6 +26,8 @@ export type { Audience };
 
 export const NAME_REQUIRED = 'Fill your audience name';
 export const AUDIENCE_NOT_FOUND = 'Audience not found';
+export const PUBLIC_NAME_MAX = 100;
+export const PUBLIC_NAME_TOO_LONG = `A public name is at most ${PUBLIC_NAME_MAX} characters.`;
 export const DELETE_QUEUED = 'The audience was deleted; its contacts are removed in the background.';
 
 /** Contacts removed per statement by the purge: each batch is a short transaction. */
@@ -89,6 +91,20 @@ export function createAudienceService({ db, activityLog, queue, importSettings, 
         });
         return renamed.audience;
       });
+    },
+
+    /**
+     * The name a person sees for the audience in the preference centre: trimmed; blank or null clears it (the
+     * audience then stays out of the preference centre). Not in the activity log: its kinds are shared labels,
+     * and a later round adds the audience's settings to them.
+     */
+    async update(id: number, changes: { publicName?: unknown }): Promise<Audience> {
+      if (changes.publicName === undefined) return live(id);
+      const text = typeof changes.publicName === 'string' ? changes.publicName.trim() : '';
+      if (text.length > PUBLIC_NAME_MAX) throw new DomainError('invalid', PUBLIC_NAME_TOO_LONG);
+      const audience = await repo.setPublicName(id, text === '' ? null : text);
+      if (!audience) throw new DomainError('not-found', AUDIENCE_NOT_FOUND);
+      return audience;
     },
 
     async remove(id: number, actor: Actor): Promise<void> {

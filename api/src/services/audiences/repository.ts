@@ -25,6 +25,7 @@ const toAudience = (row: AudienceRow, pendingCount = 0): Audience => ({
   importErrorMessage: row.importErrorMessage,
   createdAt: row.createdAt.toISOString(),
   pendingCount,
+  publicName: row.publicName ?? null,
 });
 
 const LIVE = { deletedAt: null };
@@ -80,6 +81,12 @@ export function audienceRepository(db: Database) {
       if (!current) return undefined;
       const [, rows] = await Audiences.update({ name }, { where: { id, ...LIVE }, returning: true, transaction: tx.transaction });
       return rows[0] ? { audience: (await withPending([rows[0]], tx))[0]!, formerName: current.name } : undefined;
+    },
+
+    /** Sets or clears the public name of a live audience (the preference centre's); undefined when there is none. */
+    async setPublicName(id: number, publicName: string | null): Promise<Audience | undefined> {
+      const [, rows] = await Audiences.update({ publicName }, { where: { id, ...LIVE }, returning: true });
+      return rows[0] ? toAudience(rows[0]) : undefined;
     },
 
     /** Hides the audience at once; answers its name, or undefined if there was no live audience. */

@@ -17,7 +17,7 @@ import { checkFieldValue, type FieldValue } from '@mailroom/api-client/fields';
 import type { Database, Tx } from '../../db/database.js';
 import { recordActivity, type Actor } from '../activity/activity-service.js';
 import { AUDIENCE_NOT_FOUND } from '../audiences/audience-service.js';
-import { appendConsent } from '../consent/ledger.js';
+import { appendConsent } from '../consent/repository.js';
 import { DomainError } from '../errors.js';
 import { listAudienceFields } from '../fields/repository.js';
 import { IMPORT_RUNNING } from '../imports/import-service.js';

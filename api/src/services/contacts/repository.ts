@@ -53,6 +53,7 @@ interface ContactRow {
   data: Record<string, string>;
   suppression_reason: Contact['suppressionReason'];
   erased_at: Date | null;
+  unsubscribed_at: Date | null;
 }
 
 const toItem = (row: ContactRow): ContactItem => ({
@@ -63,6 +64,8 @@ const toItem = (row: ContactRow): ContactItem => ({
   suppressionReason: row.suppression_reason,
   // Only on an erased address imported again: every other contact reads as before.
   ...(row.erased_at ? { erasedAt: row.erased_at.toISOString() } : {}),
+  // Only on a contact that left this audience in the preference centre (issue 25).
+  ...(row.unsubscribed_at ? { unsubscribedAt: row.unsubscribed_at.toISOString() } : {}),
 });
 
 /**
@@ -70,7 +73,7 @@ const toItem = (row: ContactRow): ContactItem => ({
  * shows an unsubscribed contact as suppressed, not as valid), probes of the suppressions' key per row; an
  * address erased before (services/people) is flagged with the date, as a later import of it must be.
  */
-const CONTACT_COLUMNS = `id, email, error_message, data,
+const CONTACT_COLUMNS = `id, email, error_message, data, unsubscribed_at,
   ${suppressionReasonOf('email')} AS suppression_reason, ${erasedAtOf('email')} AS erased_at`;
 
 /** LIKE wildcards in a search term are searched for literally. */

@@ -19,7 +19,7 @@ import type { ImportSpool } from '../../spool/index.js';
 import { recordActivity, type Actor } from '../activity/activity-service.js';
 import { AUDIENCE_NOT_FOUND } from '../audiences/audience-service.js';
 import { audienceRepository } from '../audiences/repository.js';
-import { LAWFUL_BASES, type LawfulBasis } from '../consent/ledger.js';
+import { LAWFUL_BASES, type LawfulBasis } from '../consent/repository.js';
 import { DomainError } from '../errors.js';
 import { importContacts, INTERRUPTED_ERROR, type ImportOutcome } from './importer.js';
 import { publishedMessage, type ContactImportMessage, type importQueues, type ImportSource } from './queues.js';

@@ -22,7 +22,7 @@ import type { Tx } from '../../db/database.js';
 import type { Logger } from '../../logger.js';
 import { SpoolObjectMissingError, type ImportSpool } from '../../spool/index.js';
 import { recordActivity } from '../activity/activity-service.js';
-import { appendImport } from '../consent/ledger.js';
+import { appendImport } from '../consent/repository.js';
 import { DomainError } from '../errors.js';
 import { ContactRows, plannedLayout, type ContactRow, type HeaderLayout } from './contact-rows.js';
 import { csvRecords, EMPTY_FILE_ERROR, ImportFileError, isBlankRecord, type ImportLimits } from './csv.js';

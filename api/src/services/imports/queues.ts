@@ -1,6 +1,6 @@
 /** The importing feature's queue and the message it carries (checked when consumed). */
 import { z } from 'zod';
-import { LAWFUL_BASES } from '../consent/ledger.js';
+import { LAWFUL_BASES } from '../consent/repository.js';
 
 const message = z.object({
   audienceId: z.number().int().positive(),

@@ -36,9 +36,9 @@ export function actionRepository(db: Sql) {
      * with the campaign, not the contact): an action of one row.
      */
     async contactForSend(campaignId: number, audienceId: number, contactId: number, followUp: boolean) {
-      const { rows } = await db.query<{ valid: boolean; suppressed: boolean; hasJob: boolean; recipient: boolean }>(
+      const { rows } = await db.query<{ valid: boolean; suppressed: boolean; left: boolean; hasJob: boolean; recipient: boolean }>(
         `SELECT c.error_message IS NULL AS valid,
-                ${isSuppressed('c.email')} AS suppressed,
+                ${isSuppressed('c.email')} AS suppressed, c.unsubscribed_at IS NOT NULL AS "left",
                 EXISTS (SELECT 1 FROM campaign_jobs j WHERE j.campaign_id = $1 AND j.contact_id = c.id) AS "hasJob",
                 NOT $4::boolean OR EXISTS (SELECT 1 FROM follow_up_recipients r WHERE r.campaign_id = $1 AND r.contact_id = c.id) AS recipient
            FROM contacts c WHERE c.id = $3 AND c.audience_id = $2`,

@@ -132,24 +132,32 @@ export const toRow = (r: RowRecord): EmailPerformanceRow => ({
 });
 
 /**
- * Marks the NOT_SENT rows whose address is suppressed with the reason, in one lookup by the
- * suppressions' key (address_key(email), migration 0020, as sending compares them).
+ * Marks the NOT_SENT rows whose address is suppressed with the reason, and those whose contact left the
+ * audience (issue 25, contacts.unsubscribed_at), in one lookup by the suppressions' key (address_key(email),
+ * migration 0020, as sending compares them) and the contact's id.
  */
 export async function withSuppressions(sql: Sql, rows: EmailPerformanceRow[]): Promise<EmailPerformanceRow[]> {
-  const emails = [...new Set(rows.filter((row) => row.status === 'NOT_SENT' && row.email !== null).map((row) => row.email!))];
-  if (emails.length === 0) return rows;
-  const { rows: found } = await sql.query<{ email: string; reason: SuppressionReason }>(
-    `SELECT email, reason FROM (SELECT e.email, ${suppressionReasonOf('e.email')} AS reason FROM unnest($1::text[]) AS e(email)) f
-      WHERE reason IS NOT NULL`,
-    [emails],
+  const notSentRows = rows.filter((row) => row.status === 'NOT_SENT' && row.email !== null);
+  if (notSentRows.length === 0) return rows;
+  const { rows: found } = await sql.query<{ email: string; contactId: number | null; reason: SuppressionReason | null; left: boolean }>(
+    `SELECT email, "contactId", reason, "left" FROM (
+       SELECT e.email, e.contact_id AS "contactId", ${suppressionReasonOf('e.email')} AS reason,
+              coalesce((SELECT c.unsubscribed_at IS NOT NULL FROM contacts c WHERE c.id = e.contact_id), false) AS "left"
+         FROM unnest($1::text[], $2::bigint[]) AS e(email, contact_id)) f
+      WHERE reason IS NOT NULL OR "left"`,
+    [notSentRows.map((row) => row.email), notSentRows.map((row) => row.contactId)],
   );
   if (found.length === 0) return rows;
-  const reasons = new Map(found.map((row) => [row.email, row.reason]));
-  return rows.map((row) =>
-    row.status === 'NOT_SENT' && row.email !== null && reasons.has(row.email)
-      ? { ...row, suppressionReason: reasons.get(row.email)! }
-      : row,
-  );
+  const reasons = new Map(found.filter((row) => row.reason !== null).map((row) => [row.email, row.reason!]));
+  const left = new Set(found.filter((row) => row.left).map((row) => row.contactId));
+  return rows.map((row) => {
+    if (row.status !== 'NOT_SENT' || row.email === null) return row;
+    const reason = reasons.get(row.email);
+    const leftAudience = row.contactId !== null && left.has(row.contactId);
+    return reason || leftAudience
+      ? { ...row, ...(reason ? { suppressionReason: reason } : {}), ...(leftAudience ? { leftAudience } : {}) }
+      : row;
+  });
 }
 
 /** The NOT_SENT filter reads contacts without a job, every other filter the jobs. */

@@ -53,6 +53,8 @@ export const ONLY_FAILED_RETRIED = 'Only a failed email can be retried.';
 export const CONTACT_NOT_FOUND = 'Contact not found';
 export const CONTACT_INVALID = 'This contact has no valid address.';
 export const CONTACT_SUPPRESSED = 'This address bounced, complained or unsubscribed: it is not sent to.';
+/** Issue 25: the person left the audience in the preference centre. */
+export const CONTACT_LEFT = 'This person unsubscribed from this audience: it is not sent to.';
 export const CONTACT_HAS_JOB = 'This contact already has an email in this campaign.';
 // Additions to the spec (follow-ups).
 export const CONTACT_NOT_RECIPIENT = 'This contact is not one of the recipients of this follow-up.';
@@ -291,6 +293,7 @@ export function createReportService({ db, activityLog, sending, campaigns, logge
       if (!contact.valid) throw new DomainError('conflict', CONTACT_INVALID);
       if (contact.hasJob) throw new DomainError('conflict', CONTACT_HAS_JOB);
       if (contact.suppressed) throw new DomainError('conflict', CONTACT_SUPPRESSED);
+      if (contact.left) throw new DomainError('conflict', CONTACT_LEFT);
       await dispatch(id, { newJobs: { contacts: { contactId } }, activity: { actor, kind: 'send-to-contact', details: { contactId } } });
       return { message: CONTACT_QUEUED };
     },

@@ -10,6 +10,13 @@ import type { Database } from '../../db/database.js';
 import type { CampaignStatus } from '../../db/models/index.js';
 import type { MergeField } from '../../mail/merge-tags.js';
 import { mergeFieldsOf } from '../fields/repository.js';
+import { isSuppressed } from '../suppressions/erased.js';
+
+/** A job's address is suppressed, erased included (suppressions/erased.ts). */
+const SUPPRESSED_JOB = isSuppressed('j.email');
+
+/** The error of a job kept FAILED (not deleted) because its person left or was suppressed after it was made. */
+export const LEFT_SINCE_FROZEN = 'Not sent: the person left the audience or the address was suppressed after the send started';
 
 /** What a worker needs to render and send a campaign's mail (immutable once sending started). */
 export interface SendingCampaign {
@@ -61,21 +68,56 @@ export function claimRepository(db: Database) {
      * before SES is called): another worker, or a redelivered message, finds them taken. The claim is
      * named by `token`: run again with the same token (its answer was lost with the database), it
      * answers the jobs it had taken as well, without counting another attempt.
+     *
+     * A queued job whose contact left the audience (the preference centre) or whose address was suppressed
+     * since the jobs were made is not sent (issue 25; docs/decisions/sign-up.md): in the same statement
+     * it is deleted, the campaign's job counts and contact_count lowered, so the report shows the contact as
+     * NOT_SENT with its reason, and "send to NOT_SENT" skips it as a new send does. A job with a trace of an
+     * earlier mail (a resent UNKNOWN job with a hit or an SES event: deleting it would take its tracking events with
+     * it) is kept as FAILED with the reason instead.
+     * The delete and the claim both re-check the job's status under its row lock, so a second worker or a
+     * redelivered message neither claims nor counts a job twice.
      */
     async claim(campaignId: number, ids: number[], token: string): Promise<ClaimedJob[]> {
       const { rows } = await db.query<ClaimedJob>(
-        `WITH claimed AS (
+        `WITH candidate AS (
+           SELECT j.id, j.sent_at IS NULL AND j.ses_message_id IS NULL AND j.bounce_type IS NULL AND j.complaint_type IS NULL
+                        AND j.opened_at IS NULL AND j.clicked_at IS NULL AS traceless
+             FROM campaign_jobs j LEFT JOIN contacts c ON c.id = j.contact_id
+            WHERE j.id = ANY($2::bigint[]) AND j.campaign_id = $1 AND j.status = 'QUEUED'
+              AND (c.unsubscribed_at IS NOT NULL OR ${SUPPRESSED_JOB})
+              AND EXISTS (SELECT 1 FROM campaigns WHERE id = $1 AND status = 'SENDING')),
+         skipped AS (
+           DELETE FROM campaign_jobs j USING candidate k
+            WHERE j.id = k.id AND k.traceless AND j.status = 'QUEUED'
+           RETURNING j.campaign_id, j.status, coalesce(j.bounce_type, 'NONE') AS bounce_type, j.opened_at IS NOT NULL AS opened,
+                     j.clicked_at IS NOT NULL AS clicked, j.human_opened_at IS NOT NULL AS human_opened,
+                     j.human_clicked_at IS NOT NULL AS human_clicked),
+         refused AS (
+           UPDATE campaign_jobs j SET status = 'FAILED', error_message = $4, updated_at = now()
+             FROM candidate k
+            WHERE j.id = k.id AND NOT k.traceless AND j.status = 'QUEUED'
+           RETURNING j.id),
+         counted AS (
+           UPDATE campaigns
+              SET contact_count = contact_count - s.deleted, jobs_failed = jobs_failed + s.refused, progress_at = now()
+             FROM (SELECT (SELECT count(*)::int FROM skipped) AS deleted, (SELECT count(*)::int FROM refused) AS refused,
+                          campaign_job_counts_add((SELECT array_agg(row(campaign_id, status, bounce_type, opened, clicked, human_opened,
+                                                                        human_clicked, -jobs)::campaign_job_counts)
+                                                     FROM (SELECT *, count(*) AS jobs FROM skipped GROUP BY 1, 2, 3, 4, 5, 6, 7) g)) AS done) s
+            WHERE id = $1 AND (s.deleted > 0 OR s.refused > 0)),
+         claimed AS (
            UPDATE campaign_jobs j
               SET status = 'SENDING', claimed_at = now(), claim_token = $3,
                   attempts = attempts + CASE WHEN j.status = 'QUEUED' THEN 1 ELSE 0 END, not_before = NULL, updated_at = now()
             WHERE j.id = ANY($2::bigint[]) AND j.campaign_id = $1
-              AND (j.status = 'QUEUED' OR (j.status = 'SENDING' AND j.claim_token = $3))
+              AND ((j.status = 'QUEUED' AND j.id NOT IN (SELECT id FROM candidate)) OR (j.status = 'SENDING' AND j.claim_token = $3))
               AND EXISTS (SELECT 1 FROM campaigns WHERE id = $1 AND status = 'SENDING')
            RETURNING j.id, j.contact_id, j.email, j.attempts)
          SELECT claimed.id, claimed.email, claimed.attempts, coalesce(c.data, '{}') AS data
            FROM claimed LEFT JOIN contacts c ON c.id = claimed.contact_id
           ORDER BY claimed.id`,
-        [campaignId, ids, token],
+        [campaignId, ids, token, LEFT_SINCE_FROZEN],
       );
       return rows;
     },

@@ -119,7 +119,7 @@ export function dispatchRepository(db: Database) {
     },
 
     /**
-     * Creates the jobs of contacts that have none (valid, not suppressed): of the audience, or of a
+     * Creates the jobs of contacts that have none (valid, in the audience still, not suppressed): of the audience, or of a
      * follow-up's frozen recipients (`followUp`), all or one. Answers how many and their id range
      * rather than every id: the campaign row is locked, so the campaign's jobs within that range are
      * exactly these. Contacts with a job are left out by reading, not by the insert's conflict check:
@@ -137,7 +137,7 @@ export function dispatchRepository(db: Database) {
         `WITH created AS (
            INSERT INTO campaign_jobs (campaign_id, contact_id, email)
            SELECT $1, c.id, c.email ${source}
-              AND c.error_message IS NULL AND NOT ${SUPPRESSED}
+              AND c.error_message IS NULL AND c.unsubscribed_at IS NULL AND NOT ${SUPPRESSED}
               AND NOT EXISTS (SELECT 1 FROM campaign_jobs j WHERE j.campaign_id = $1 AND j.contact_id = c.id)
               ${one}
             ORDER BY ${followUp ? 'r.seq' : 'c.valid_seq'}

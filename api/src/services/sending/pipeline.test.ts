@@ -341,4 +341,51 @@ describe('the sending pipeline', () => {
     expect(ses.calls.has('victim@example.org')).toBe(false);
     expect(ses.calls.size).toBe(before + 3);
   });
+
+  it('skips whoever leaves while the campaign is sending: no mail to them, and the counts say so (issue 25)', async () => {
+    const people = contacts('leave', 150);
+    const audience = await seedAudience(t.db.pool, { headers: ['firstName', 'city', 'code'], contacts: people });
+    // The last 50 (never in the first claim: a worker claims at most SEND_CONCURRENCY, 50, at once) leave while the
+    // first mails are with SES: 49 switch the audience off in the preference centre, one unsubscribes from everything.
+    const leavers = people.slice(100).map((p) => p.email);
+    let leaving: Promise<unknown> | undefined;
+    ses.options.intercept = async () => {
+      leaving ??= Promise.all([
+        t.db.pool.query('UPDATE contacts SET unsubscribed_at = now() WHERE audience_id = $1 AND email = ANY($2)', [
+          audience.id,
+          leavers.slice(1),
+        ]),
+        t.db.pool.query(`INSERT INTO suppressions (email_lower, reason) VALUES (address_key($1), 'UNSUBSCRIBE')`, [leavers[0]]),
+      ]);
+      await leaving;
+      return undefined;
+    };
+    try {
+      const id = await campaignTo(audience.id);
+      await send(id);
+      expect(await settled(id)).toMatchObject({ status: 'SENT', jobs_sent: 100, jobs_failed: 0, contact_count: 100 });
+      expectEachOnce(
+        'leave',
+        people.slice(0, 100).map((p) => p.email),
+      );
+      expect((await jobsOf(id)).map((job) => job.email).filter((email) => leavers.includes(email))).toEqual([]);
+      const counts = await t.db.pool.query<{ status: string; jobs: string }>(
+        'SELECT status, sum(jobs)::text AS jobs FROM campaign_job_counts WHERE campaign_id = $1 GROUP BY status HAVING sum(jobs) <> 0',
+        [id],
+      );
+      expect(counts.rows).toEqual([{ status: 'SENT_WAIT_ACK', jobs: '100' }]);
+      const notSent = await api().get(`/api/reports/${id}/email-performance?sendStatus=NOT_SENT&limit=100`).set('Authorization', auth);
+      expect(notSent.body.items).toHaveLength(50);
+      const rows = notSent.body.items as { email: string; leftAudience?: boolean; suppressionReason: string | null }[];
+      expect(rows.find((row) => row.email === leavers[0])).toMatchObject({ suppressionReason: 'UNSUBSCRIBE' });
+      expect(
+        rows
+          .filter((row) => row.leftAudience === true)
+          .map((row) => row.email)
+          .sort(),
+      ).toEqual(leavers.slice(1).sort());
+    } finally {
+      ses.options.intercept = undefined;
+    }
+  });
 });

@@ -6,7 +6,7 @@
 import { Op } from 'sequelize';
 import type { Database, Tx } from '../../db/database.js';
 import type { BounceType } from '../../db/models/index.js';
-import { consentInsertFrom } from '../consent/ledger.js';
+import { consentInsertFrom } from '../consent/repository.js';
 import { erasedMail, isErased } from '../suppressions/erased.js';
 
 export function sesEventRepository(db: Database) {

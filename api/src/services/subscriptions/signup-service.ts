@@ -17,7 +17,7 @@ import type { Database, Sql } from '../../db/database.js';
 import type { Logger } from '../../logger.js';
 import type { MessageQueue } from '../../queue/typed-message-queue.js';
 import { DomainError } from '../errors.js';
-import { appendConsent } from '../consent/ledger.js';
+import { appendConsent } from '../consent/repository.js';
 import type { SendingService } from '../sending/sending-service.js';
 import type { SignupChallenges } from './challenge.js';
 import { confirmationMail } from './confirmation-mail.js';

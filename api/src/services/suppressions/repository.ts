@@ -20,7 +20,7 @@ import { SUPPRESSION_REASON_LABELS } from '@mailroom/api-client/labels';
 import type { Readable } from 'node:stream';
 import { to as copyTo } from 'pg-copy-streams';
 import type { Database, Sql, Tx } from '../../db/database.js';
-import { consentInsertFrom } from '../consent/ledger.js';
+import { consentInsertFrom } from '../consent/repository.js';
 import { likeContains } from '../contacts/repository.js';
 import { ANY_ERASED, isErased } from './erased.js';
 import { csvCell } from '../contacts/export.js';

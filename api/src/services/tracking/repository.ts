@@ -4,7 +4,7 @@
  * indexed read, and never changes once sent.
  */
 import type { Database, Sql } from '../../db/database.js';
-import { consentInsertFrom } from '../consent/ledger.js';
+import { consentInsertFrom } from '../consent/repository.js';
 import { BURST_MS, SCANNER_BURST_LINKS, TOO_SOON_MS, type MachineReason } from './classify.js';
 
 /** An open (no link) or a click of a job, with its evidence and the verdict on it alone. */

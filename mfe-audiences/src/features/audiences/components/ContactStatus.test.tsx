@@ -24,4 +24,14 @@ describe('ContactStatus', () => {
     );
     expect(screen.getByText('Suppressed (unsubscribed)')).toBeTruthy();
   });
+
+  it('says a contact that left this audience in the preference centre is unsubscribed from it (issue 25)', () => {
+    render(
+      <FluentProvider theme={webLightTheme}>
+        <ContactStatus contact={{ ...contact(3, 'left@example.net', {}, null, null), unsubscribedAt: '2026-11-28T04:00:00.000Z' }} />
+      </FluentProvider>,
+    );
+    expect(screen.getByText('Unsubscribed from this audience')).toBeTruthy();
+    expect(screen.queryByRole('img', { name: 'Valid' })).toBeNull();
+  });
 });

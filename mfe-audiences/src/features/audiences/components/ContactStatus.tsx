@@ -1,7 +1,7 @@
 import { Tooltip, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import { CheckmarkCircleRegular, ErrorCircleRegular, ProhibitedRegular } from '@fluentui/react-icons';
 import type { Contact } from '@mailroom/api-client';
-import { suppressedLabel } from '@mailroom/api-client/labels';
+import { LEFT_AUDIENCE_LABEL, suppressedLabel } from '@mailroom/api-client/labels';
 import { formatDateTime } from '@mailroom/ui';
 
 const useStyles = makeStyles({
@@ -21,7 +21,8 @@ const useStyles = makeStyles({
  * An error icon carrying the contact's error message (tooltip), or a success check. An addition to
  * the spec: a valid contact whose address is suppressed (unsubscribed, bounced, complained, added by a
  * member) is never sent to, so it reads 'Suppressed' with its reason, in words, instead of the check. An
- * erased address imported again says when it was erased (issue 24).
+ * erased address imported again says when it was erased (issue 24). A contact that left this audience in the
+ * preference centre reads 'Unsubscribed from this audience' (issue 25).
  */
 export function ContactStatus({ contact }: { contact: Contact }) {
   const styles = useStyles();
@@ -41,6 +42,15 @@ export function ContactStatus({ contact }: { contact: Contact }) {
         {contact.suppressionReason === 'ERASED' && contact.erasedAt
           ? `${suppressedLabel('ERASED')}: this address was erased on ${formatDateTime(contact.erasedAt)}`
           : suppressedLabel(contact.suppressionReason)}
+      </span>
+    );
+  }
+  // Issue 25: the person left this audience in the preference centre; the contact stays, and is not mailed.
+  if (contact.unsubscribedAt) {
+    return (
+      <span className={styles.suppressed}>
+        <ProhibitedRegular fontSize={20} aria-hidden />
+        {LEFT_AUDIENCE_LABEL}
       </span>
     );
   }

@@ -60,3 +60,19 @@ export function useDeleteSignupForm() {
     onSettled: () => queryClient.invalidateQueries({ queryKey: formKeys.all }),
   });
 }
+
+/**
+ * Sets or clears the audience's public name (issue 25): the name a person sees in the preference centre. A refusal
+ * (400 with the reason) is thrown by the client.
+ */
+export function useSetPublicName(audienceId: number) {
+  const client = useApiClient();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (publicName: string | null) => {
+      const { data } = await client.PATCH('/api/audiences/{id}', { params: { path: { id: audienceId } }, body: { publicName } });
+      return expectBody<Audience>(data);
+    },
+    onSuccess: (audience) => queryClient.setQueryData([...formKeys.all, 'audience', audienceId], audience),
+  });
+}

@@ -25,6 +25,7 @@ import { AudienceNotFound } from '../../../components/AudienceNotFound';
 import { useDeleteSignupForm, useFormsAudience, useSignupForms } from '../api/forms';
 import { embedSnippet } from '../components/embed-snippet';
 import { FormEditorDialog } from '../components/FormEditorDialog';
+import { PublicNameForm } from '../components/PublicNameForm';
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', rowGap: tokens.spacingVerticalL },
@@ -74,6 +75,7 @@ export function FormsRoute() {
         People join {data.name} through these forms: on the page each one has, or from your own site. Unless a form says otherwise they
         confirm by mail first; until then they are not among the contacts.
       </Text>
+      <PublicNameForm key={data.id} audience={data} />
       {forms.isPending ? (
         <Spinner label="Loading forms..." />
       ) : forms.isError ? (

@@ -18,7 +18,13 @@ export const SEND_STATUSES = Object.fromEntries(
   (Object.keys(SEND_STATUS_LABELS) as SendStatus[]).map((status) => [status, { label: SEND_STATUS_LABELS[status], color: COLORS[status] }]),
 ) as Record<SendStatus, { label: string; color: BadgeProps['color'] }>;
 
-/** A row's chip: its status, or 'Suppressed (reason)' for a NOT_SENT contact that is never sent to. */
-export function statusChip(row: Pick<EmailPerformanceRow, 'status' | 'suppressionReason'>): { label: string; color: BadgeProps['color'] } {
-  return row.suppressionReason ? { label: sendStatusLabel(row), color: 'important' } : SEND_STATUSES[row.status];
+/**
+ * A row's chip: its status, or 'Suppressed (reason)' or 'Unsubscribed from this audience' for a NOT_SENT contact
+ * that is never sent to.
+ */
+export function statusChip(row: Pick<EmailPerformanceRow, 'status' | 'suppressionReason' | 'leftAudience'>): {
+  label: string;
+  color: BadgeProps['color'];
+} {
+  return row.suppressionReason || row.leftAudience ? { label: sendStatusLabel(row), color: 'important' } : SEND_STATUSES[row.status];
 }
