@@ -5,6 +5,7 @@
  */
 import type { Request } from 'express';
 import type { PageQuery } from '../services/paging.js';
+import type { HitRequest } from '../services/tracking/tracking-service.js';
 
 /** The `{id}` path parameter (an integer the contract bounds to a safe range). */
 export const id = (req: Request, name = 'id'): number => Number(req.params[name]);
@@ -21,3 +22,6 @@ export const bool = (value: unknown): boolean | undefined =>
 
 /** `page` and `limit` of a list call, with the spec's defaults (1 and 10). */
 export const pageQuery = (req: Request): PageQuery => ({ page: int(req.query.page, 1), limit: int(req.query.limit, 10) });
+
+/** Who a public link's request came from: its agent and address (TRUST_PROXY decides whose X-Forwarded-For counts). */
+export const hitRequest = (req: Request): HitRequest => ({ userAgent: req.get('user-agent') ?? '', ip: req.ip });

@@ -10,6 +10,7 @@
 import { Router, type Request, type Response } from 'express';
 import type { AppDeps } from '../../deps.js';
 import { sendPreferencesMessage, sendPreferencesPage, sendSavedPage, type PreferencePageFrame } from '../public/preference-pages.js';
+import { hitRequest } from '../request.js';
 
 export function preferencesRouter({ services, config }: Pick<AppDeps, 'services' | 'config'>): Router {
   const { preferences, tracking } = services;
@@ -38,7 +39,7 @@ export function preferencesRouter({ services, config }: Pick<AppDeps, 'services'
         'Only the preference page itself can change your preferences: open the link from the mail again.',
       ]);
     if (body.action === 'leave') {
-      if (!(await tracking.unsubscribe(token(req)))) return invalid(res);
+      if (!(await tracking.unsubscribe(token(req), hitRequest(req)))) return invalid(res);
       return sendPreferencesMessage(res, frame, 200, 'You are unsubscribed', [
         `You will not receive more emails from ${config.orgName} at this address.`,
       ]);

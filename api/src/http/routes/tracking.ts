@@ -12,7 +12,7 @@
  */
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { AppDeps } from '../../deps.js';
-import type { HitRequest } from '../../services/tracking/tracking-service.js';
+import { hitRequest } from '../request.js';
 import { escapeHtml, sendPage } from '../public/page.js';
 
 /** openapi.yaml's TrackingToken. */
@@ -55,7 +55,6 @@ function tokenOf(req: Request, res: Response, operationId: string): string | und
  * What the tracking classification judges a hit on: its agent and the client's address. req.ip is
  * the socket's peer unless TRUST_PROXY names the proxies whose X-Forwarded-For to believe (app.ts).
  */
-const hitRequest = (req: Request): HitRequest => ({ userAgent: req.get('user-agent') ?? '', ip: req.ip });
 
 /** The open pixel and the click redirect, mounted ahead of the request log and the validator. */
 export function trackingHits({ services }: Pick<AppDeps, 'services'>): Router {
@@ -113,7 +112,7 @@ export function trackingRouter({ services, config }: Pick<AppDeps, 'services' | 
   });
 
   router.post('/unsubscribe/:token', async (req, res) => {
-    if (!(await tracking.unsubscribe(req.params.token))) return invalid(res);
+    if (!(await tracking.unsubscribe(req.params.token, hitRequest(req)))) return invalid(res);
     page(res, 200, 'You are unsubscribed', `<p>You will not receive more emails from ${org} at this address.</p>`);
   });
 
