@@ -4,16 +4,18 @@
  * and reads its HTML to paste; a person opens the hosted page (no Content-Security-Policy violation),
  * submits it while the widget solves the proof-of-work in the browser, reads the confirmation mail at the
  * local SES, opens the link (a page asking, which changes nothing), confirms, and the contact is in the
- * audience. axe runs on the member's screen and on every public page.
+ * audience, its drawer showing the sign-up and the confirmation. A campaign then reaches the person, whose mail's
+ * unsubscribe page leads to the preference centre, where they leave the audience: the drawer's history says so.
+ * axe runs on the member's screen and on every public page.
  * Then the form pasted into the organisation's own site (another origin) with the widget: the check is solved
  * in the visitor's browser from the API's scripts, and the audience shows the sign-up waiting for confirmation.
  */
 import { createServer, type Server } from 'node:http';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { contactsTable, signInWithApi } from './support/audiences';
 import { collectCspViolations, expectNoAxeViolations } from './support/browser-checks';
-import { people, seedAudience, uniqueTag } from './support/campaigns';
-import { inbox, mailTo } from './support/reports';
+import { people, seedAudience, seedTemplate, uniqueTag } from './support/campaigns';
+import { createCampaign, inbox, linksOf, mailTo, sendCampaign } from './support/reports';
 import { baseURL, PORTS } from './support/stack';
 
 const MAIL_SUBJECT = 'Please confirm your subscription';
@@ -98,8 +100,60 @@ for (const [theme, width] of [
     await page.goto(`/audiences/${audience.id}`);
     await expect(page.getByText('2 contacts, 0 with errors')).toBeVisible();
     await expect(contactsTable(page).getByRole('cell', { name: joiner })).toBeVisible();
+
+    // ...and how they came: the sign-up through the form and its confirmation, in the contact's drawer.
+    const drawer = await openContact(page, joiner);
+    const history = drawer.getByRole('list', { name: 'Consent history' }).getByRole('listitem');
+    await expect(history).toHaveCount(2);
+    await expect(history.nth(0)).toContainText(`Signed up via form ${formName}`);
+    await expect(history.nth(1)).toContainText(`Confirmed via form ${formName}`);
+    await expectNoAxeViolations(page, `the drawer of the person who joined (${theme})`);
+    await page.keyboard.press('Escape');
+
+    // A campaign reaches the person, whose mail leads to the preference centre, where they leave this audience.
+    const publicName = `Tree news ${tag}`;
+    expect((await api.patch(`/api/audiences/${audience.id}`, { publicName })).status()).toBe(200);
+    const subject = `Tree campaign ${tag}`;
+    await sendCampaign(
+      api,
+      await createCampaign(api, {
+        name: subject,
+        templateId: await seedTemplate(api, subject),
+        audienceId: audience.id,
+        audienceName: audience.name,
+        subject,
+        fromName: 'News',
+      }),
+    );
+    let campaignMail: ReturnType<typeof mailTo> | undefined;
+    await expect
+      .poll(async () => (campaignMail = (await inbox(page.request, subject)).find((m) => m.to === joiner)) !== undefined)
+      .toBe(true);
+    await page.goto(linksOf(campaignMail!).unsubscribe);
+    await page.getByRole('link', { name: 'Manage your preferences' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Your preferences' })).toBeVisible();
+    await expectNoAxeViolations(page, `the preference centre of the person who joined (${theme})`);
+    await page.getByRole('checkbox', { name: `Receive emails of ${publicName}` }).uncheck();
+    await page.getByRole('button', { name: 'Save my preferences' }).click();
+    await expect(page.getByText(`You will no longer receive ${publicName}.`)).toBeVisible();
+
+    // The member reads it in the drawer: the person left this audience, and the ledger says so.
+    await page.goto(`/audiences/${audience.id}`);
+    const after = (await openContact(page, joiner)).getByRole('list', { name: 'Consent history' }).getByRole('listitem');
+    await expect(after).toHaveCount(3);
+    await expect(after.nth(2)).toContainText('Unsubscribed');
     expect(violations, 'Content-Security-Policy violations').toEqual([]);
   });
+}
+
+/** Opens the drawer of the contact `email` from its row (the button names the address, cut when long). */
+async function openContact(page: Page, email: string) {
+  await contactsTable(page)
+    .getByRole('button', { name: email.length <= 30 ? email : `${email.slice(0, 29)}…`, exact: true })
+    .click();
+  const drawer = page.getByRole('dialog', { name: email });
+  await expect(drawer.getByRole('heading', { name: 'Consent history' })).toBeVisible();
+  return drawer;
 }
 
 /**

@@ -1788,6 +1788,12 @@ CREATE UNIQUE INDEX contacts_audience_valid_seq ON public.contacts USING btree (
 CREATE INDEX contacts_email_trgm ON public.contacts USING gin (public.address_key(email) public.gin_trgm_ops);
 
 --
+-- Name: contacts_left_audience; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX contacts_left_audience ON public.contacts USING btree (audience_id) WHERE (unsubscribed_at IS NOT NULL);
+
+--
 -- Name: pending_signups_by_audience; Type: INDEX; Schema: public; Owner: -
 --
 

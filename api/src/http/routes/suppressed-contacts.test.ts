@@ -68,6 +68,27 @@ describe('suppressed contacts of an audience', () => {
     expect((await get(`/api/audiences/${audience.id}/suppressed-contacts`)).body).toEqual(expected);
   });
 
+  it('counts a contact that left the audience in the preference centre as unsubscribed, once even when suppressed too', async () => {
+    const audience = await seedAudience(t.db.pool, {
+      headers: [],
+      contacts: [{ email: 'gil@example.org' }, { email: 'hal@example.org' }, { email: 'ida@example.org' }],
+    });
+    // The same address left in another audience: not this one's.
+    const other = await seedAudience(t.db.pool, { headers: [], contacts: [{ email: 'ida@example.org' }] });
+    await t.db.pool.query(
+      `UPDATE contacts SET unsubscribed_at = now() WHERE audience_id = $1 AND email IN ('gil@example.org', 'hal@example.org')`,
+      [audience.id],
+    );
+    await t.db.pool.query(`UPDATE contacts SET unsubscribed_at = now() WHERE audience_id = $1`, [other.id]);
+    await suppress('COMPLAINT', 'hal@example.org');
+    expect((await get(`/api/audiences/${audience.id}/suppressed-contacts`)).body).toEqual({
+      suppressedContacts: 2,
+      unsubscribed: 1,
+      hardBounced: 0,
+      complained: 1,
+    });
+  });
+
   it('counts nothing for an audience without suppressed contacts, and answers 404 for an unknown or deleted one', async () => {
     const clean = await seedAudience(t.db.pool, { headers: [], contacts: [{ email: 'clean@example.org' }] });
     expect((await get(`/api/audiences/${clean.id}/suppressed-contacts`)).body).toEqual({

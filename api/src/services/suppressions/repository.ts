@@ -22,7 +22,7 @@ import { to as copyTo } from 'pg-copy-streams';
 import type { Database, Sql, Tx } from '../../db/database.js';
 import { consentInsertFrom } from '../consent/repository.js';
 import { likeContains } from '../contacts/repository.js';
-import { ANY_ERASED, isErased } from './erased.js';
+import { ANY_ERASED, isErased, isSuppressed } from './erased.js';
 import { csvCell } from '../contacts/export.js';
 import { keysetPageOf, searchIndexOf, stateFilter, STATES, termKey, type KeysetCursor, type SearchCache } from '../search-index.js';
 
@@ -324,7 +324,13 @@ export function suppressionRepository(db: Database) {
            UNION ALL
            SELECT 'ERASED' FROM contacts c
             WHERE ${ANY_ERASED} AND c.audience_id = $1 AND c.valid_seq IS NOT NULL ${noJob} AND ${isErased('c.email')}
-              AND NOT EXISTS (SELECT 1 FROM suppressions s WHERE s.email_lower = address_key(c.email))) suppressed`,
+              AND NOT EXISTS (SELECT 1 FROM suppressions s WHERE s.email_lower = address_key(c.email))
+           -- Contacts that left this audience alone (the preference centre): a send skips them as it skips the
+           -- unsubscribed, and they count as such. Read through their partial index (migration 0029).
+           UNION ALL
+           SELECT 'UNSUBSCRIBE' FROM contacts c
+            WHERE c.audience_id = $1 AND c.unsubscribed_at IS NOT NULL AND c.valid_seq IS NOT NULL ${noJob}
+              AND NOT ${isSuppressed('c.email')}) suppressed`,
           params,
         );
         return rows[0]!;
