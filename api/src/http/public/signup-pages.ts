@@ -64,6 +64,8 @@ export interface FormPage {
   name: string;
   description: string;
   consentWording: string;
+  /** Sent back as the consent box's value: the ledger records the version the person saw. */
+  consentVersion: number;
   fields: PageField[];
   successOrigin: string | null;
 }
@@ -106,7 +108,7 @@ export function sendFormPage(res: Response, frame: PageFrame, form: FormPage): v
     form.fields.map(fieldHtml).join('') +
     // The honeypot: not shown, not announced; a robot filling every field fills it.
     `<div class="hp"><label for="field-website">Leave this empty</label><input id="field-website" name="website" type="text" tabindex="-1" autocomplete="off"></div>` +
-    `<div class="consent"><input id="field-consent" name="consent" type="checkbox" value="yes" required>` +
+    `<div class="consent"><input id="field-consent" name="consent" type="checkbox" value="${form.consentVersion}" required>` +
     `<label for="field-consent">${escape(form.consentWording)}</label></div>` +
     `<altcha-widget challenge="${action}/challenge" name="altcha" auto="onsubmit"></altcha-widget>` +
     `<noscript><p class="note">Your browser runs no JavaScript: the form still works, within a few sign-ups an hour from your network.</p></noscript>` +

@@ -21,6 +21,7 @@ import {
   TOO_MANY_FOR_ADDRESS,
   TOO_MANY_FROM_CLIENT,
   TOO_MANY_UNSOLVED,
+  WORDING_CHANGED,
 } from '../../services/subscriptions/signup-service.js';
 import { NO_CONSENT } from '../../services/subscriptions/submission.js';
 import { signupWorkers } from '../../workers/signups.js';
@@ -183,6 +184,23 @@ describe('sign-up forms (member calls)', () => {
     expect(rows.at(-1)).toMatchObject({ version: version + 1, wording: 'I agree to receive the tree news, monthly.' });
     const pending = await t.db.pool.query(`SELECT consent_version FROM pending_signups WHERE email = 'wording@example.org'`);
     expect(pending.rows[0].consent_version).toBe(version);
+
+    // The page sends the version it shows; one opened before the change records the words it showed.
+    expect((await api().get(`/subscribe/${slug}`)).text).toContain(`name="consent" type="checkbox" value="${version + 1}"`);
+    await postJson(slug, { email: 'old-page@example.org', fullName: 'W', consent: String(version), altcha: await solved(slug) }).expect(
+      200,
+    );
+    const older = await t.db.pool.query(`SELECT consent_version FROM pending_signups WHERE email = 'old-page@example.org'`);
+    expect(older.rows[0].consent_version).toBe(version);
+    // A version the form never had: refused, nothing kept.
+    const future = await postJson(slug, {
+      email: 'future@example.org',
+      fullName: 'W',
+      consent: String(version + 2),
+      altcha: await solved(slug),
+    });
+    expect([future.status, future.body.message]).toEqual([400, WORDING_CHANGED]);
+    expect(await count(`SELECT count(*) AS n FROM pending_signups WHERE email = 'future@example.org'`, [])).toBe(0);
     // Put the plan back for the tests below.
     await api()
       .put(`/api/forms/${formId}`)

@@ -124,6 +124,7 @@ export function subscribeRouter({ services, config }: Pick<AppDeps, 'services' |
       name: form.name,
       description: form.description,
       consentWording: form.consentWording,
+      consentVersion: form.consentVersion,
       fields: fields.map(({ key, required, rule }) => ({ key, required, label: rule.label, type: rule.type, options: rule.options })),
       successOrigin: originOf(form.successUrl),
     });

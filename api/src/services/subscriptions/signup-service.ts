@@ -35,6 +35,7 @@ export const CHALLENGE_REPLAYED = 'This anti-robot check was already used: reloa
 export const TOO_MANY_FROM_CLIENT = 'Too many sign-ups from your network: please try again in an hour.';
 export const TOO_MANY_UNSOLVED = 'Too many sign-ups from your network without the anti-robot check: turn on JavaScript and try again.';
 export const TOO_MANY_FOR_ADDRESS = 'Too many sign-ups for this address: please try again in an hour.';
+export const WORDING_CHANGED = 'This form has changed since the page was opened: reload it, read it again and send it.';
 export const AUDIENCE_BUSY = 'This list is being updated: please try again in a few minutes.';
 
 /** Per client address and per subscribed address, an hour each. */
@@ -173,6 +174,12 @@ export function createSignupService(deps: SignupServiceDeps) {
           throw new DomainError('invalid', CHALLENGE_REPLAYED);
       };
 
+      // The wording the person saw: the version the page or the pasted HTML sent, else the form's current one.
+      const consentVersion = submission.consentVersion ?? form.consentVersion;
+      if (consentVersion > form.consentVersion) throw new DomainError('invalid', WORDING_CHANGED);
+      const wording = consentVersion === form.consentVersion ? form.consentWording : await forms.wording(db, form.id, consentVersion);
+      if (wording === undefined) throw new DomainError('invalid', WORDING_CHANGED);
+
       const who = { clientAddress: client.address ?? null, userAgent: client.userAgent?.slice(0, 500) ?? null };
       const { suppressed, leftAudience } = await repo.addressState(form.audienceId, submission.email);
       // A hard bounce, a complaint, an erasure...: nothing is mailed and nothing kept; the answer is the same.
@@ -193,8 +200,8 @@ export function createSignupService(deps: SignupServiceDeps) {
             event: 'SUBSCRIBED',
             formId: form.id,
             formName: form.name,
-            consentVersion: form.consentVersion,
-            wording: form.consentWording,
+            consentVersion,
+            wording,
             ...who,
           });
         });
@@ -212,7 +219,7 @@ export function createSignupService(deps: SignupServiceDeps) {
             audienceId: form.audienceId,
             email: submission.email,
             data: submission.data,
-            consentVersion: form.consentVersion,
+            consentVersion,
             expiresAt,
             ...who,
           },

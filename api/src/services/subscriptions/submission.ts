@@ -2,7 +2,8 @@
  * A sign-up's body, read for its form: every check that needs no database, each refusal a DomainError
  * whose message the page shows. What is refused: a field the form does not ask for, a NUL byte or a line
  * break anywhere (a name that would write mail headers), a value over its length, an address that cannot
- * be mailed, a field value its type refuses (parseFieldValue, as an import reads it), no consent.
+ * be mailed, a field value its type refuses (parseFieldValue, as an import reads it), no consent (the box's
+ * value is 'yes', or the number of the wording's version the page showed).
  */
 import { parseFieldValue, type FieldValue } from '@mailroom/api-client/fields';
 import { INVALID_EMAIL, isValidEmail, MISSING_EMAIL, unsendableReason } from '../contacts/email.js';
@@ -27,6 +28,11 @@ export interface Submission {
   solution: string | undefined;
   /** True when the honeypot was filled: a robot. */
   robot: boolean;
+  /**
+   * The version of the consent wording the person saw, when the form says it (the hosted page and the pasted
+   * HTML send it as the box's value): a page opened before the wording changed still records the words shown.
+   */
+  consentVersion: number | undefined;
 }
 
 export interface FormFieldRule extends FormField {
@@ -70,7 +76,9 @@ export function readSubmission(body: unknown, fields: readonly FormFieldRule[]):
     else if (parsed.value !== null) data[field.key] = parsed.value;
   }
 
-  if (!['yes', 'on', 'true'].includes(str(CONSENT_FIELD).trim().toLowerCase())) refuse(NO_CONSENT);
+  const consent = str(CONSENT_FIELD).trim().toLowerCase();
+  const version = /^[1-9][0-9]{0,8}$/.test(consent) ? Number(consent) : undefined;
+  if (version === undefined && !['yes', 'on', 'true'].includes(consent)) refuse(NO_CONSENT);
   const solution = str(CHALLENGE_FIELD).trim() || undefined;
-  return { email, data, solution, robot: str(HONEYPOT_FIELD) !== '' };
+  return { email, data, solution, robot: str(HONEYPOT_FIELD) !== '', consentVersion: version };
 }

@@ -9,6 +9,7 @@ const form = {
     { key: 'city', required: false },
   ],
   consentWording: 'I agree to "news" & <updates>',
+  consentVersion: 3,
 };
 
 describe('embedSnippet', () => {
@@ -19,6 +20,8 @@ describe('embedSnippet', () => {
     expect(snippet).toContain('<label>city <input type="text" name="city"></label>');
     expect(snippet).toContain('name="website"');
     expect(snippet).toContain('I agree to &#34;news&#34; &#38; &#60;updates&#62;');
+    // The box sends the version of the words it shows, so the ledger records them even after the wording changes.
+    expect(snippet).toContain('<input type="checkbox" name="consent" value="3" required>');
     expect(snippet).not.toContain('<script');
     expect(snippet).not.toContain('altcha');
   });

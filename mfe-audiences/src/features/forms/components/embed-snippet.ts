@@ -17,7 +17,7 @@ export interface SnippetOptions {
  * in the form. `labels` names the fields (their keys otherwise).
  */
 export function embedSnippet(
-  form: Pick<SignupForm, 'hostedUrl' | 'name' | 'fields' | 'consentWording'>,
+  form: Pick<SignupForm, 'hostedUrl' | 'name' | 'fields' | 'consentWording' | 'consentVersion'>,
   labels: Record<string, string> = {},
   { check }: SnippetOptions = { check: false },
 ): string {
@@ -36,7 +36,9 @@ export function embedSnippet(
         `  <p><label>${escape(labels[field.key] ?? field.key)} <input type="text" name="${escape(field.key)}"${field.required ? ' required' : ''}></label></p>`,
     ),
     `  <p style="display:none"><label>Leave this empty <input type="text" name="website" tabindex="-1" autocomplete="off"></label></p>`,
-    `  <p><label><input type="checkbox" name="consent" value="yes" required> ${escape(form.consentWording)}</label></p>`,
+    // The box's value is the wording's version: the ledger records the words this pasted copy shows, even
+    // after the form's wording changes.
+    `  <p><label><input type="checkbox" name="consent" value="${form.consentVersion}" required> ${escape(form.consentWording)}</label></p>`,
     ...(check ? [`  <altcha-widget challenge="${escape(form.hostedUrl)}/challenge" name="altcha" auto="onsubmit"></altcha-widget>`] : []),
     `  <p><button type="submit">Subscribe</button></p>`,
     `</form>`,
