@@ -313,10 +313,11 @@ describe('unsubscribe', () => {
       t.db.pool
         .query(`SELECT event, audience_id, email, client_address, user_agent FROM consent_ledger WHERE event = 'UNSUBSCRIBED' ORDER BY id`)
         .then((r) => r.rows);
-    // The test before posted Ann's link twice and Bob's once: one entry each.
+    // The test before posted Ann's link twice and Bob's once: one entry each, with the client's address (the route
+    // passes the request's; supertest sends no agent).
     expect(await ledger()).toEqual([
-      { event: 'UNSUBSCRIBED', audience_id: null, email: 'Ann@Example.org', client_address: null, user_agent: null },
-      { event: 'UNSUBSCRIBED', audience_id: null, email: 'bob@example.org', client_address: null, user_agent: null },
+      { event: 'UNSUBSCRIBED', audience_id: null, email: 'Ann@Example.org', client_address: '127.0.0.1', user_agent: null },
+      { event: 'UNSUBSCRIBED', audience_id: null, email: 'bob@example.org', client_address: '127.0.0.1', user_agent: null },
     ]);
     const cid = await one<{ id: number }>(
       `INSERT INTO campaign_jobs (campaign_id, contact_id, email, status) VALUES ($1, 999999, 'Cid@Example.org', 'SENT_WAIT_ACK') RETURNING id`,
