@@ -8,6 +8,7 @@
  * Delete: the audience is hidden at once (deleted_at), then a consumer purges its contacts in
  * batches and removes the row.
  */
+import type { Readable } from 'node:stream';
 import type { ImportSettings } from '../../config.js';
 import type { Database } from '../../db/database.js';
 import type { Logger } from '../../logger.js';
@@ -53,6 +54,21 @@ export function createAudienceService({ db, activityLog, queue, importSettings, 
     const audience = await repo.find(id);
     if (!audience) throw new DomainError('not-found', AUDIENCE_NOT_FOUND);
     return audience;
+  };
+
+  /**
+   * An export of the audience, its download recorded in the activity log before the rows are read: one cut short by a
+   * lost database has still taken rows out (and the record cannot be lost to the same cut).
+   */
+  const recordedExport = async (
+    id: number,
+    actor: Actor,
+    what: 'contacts' | 'consent',
+    open: (audience: Audience) => Promise<Readable>,
+  ) => {
+    const audience = await live(id);
+    await activityLog.record({ actor, kind: 'export', object: { type: 'audience', id, name: audience.name }, details: { what } });
+    return { audience, stream: await open(audience) };
   };
 
   const validName = (name: unknown): string => {
@@ -133,34 +149,11 @@ export function createAudienceService({ db, activityLog, queue, importSettings, 
       return toPage(items, totalItems, query);
     },
 
-    /**
-     * The contacts as CSV. The download is recorded before the rows are read: one cut short by a lost
-     * database has still taken rows out (and the record cannot be lost to the same cut).
-     */
-    async exportCsv(id: number, actor: Actor) {
-      const audience = await live(id);
-      await activityLog.record({
-        actor,
-        kind: 'export',
-        object: { type: 'audience', id, name: audience.name },
-        details: { what: 'contacts' },
-      });
-      const stream = await exportContactsCsv(db, audience);
-      return { audience, stream };
-    },
+    /** The contacts as CSV. */
+    exportCsv: (id: number, actor: Actor) => recordedExport(id, actor, 'contacts', (audience) => exportContactsCsv(db, audience)),
 
-    /** The audience's consent record as CSV (issue 25); the download is recorded before the rows are read, as the contacts export's is. */
-    async exportConsentCsv(id: number, actor: Actor) {
-      const audience = await live(id);
-      await activityLog.record({
-        actor,
-        kind: 'export',
-        object: { type: 'audience', id, name: audience.name },
-        details: { what: 'consent' },
-      });
-      const stream = await exportConsentCsv(db, id);
-      return { audience, stream };
-    },
+    /** The audience's consent record as CSV (issue 25). */
+    exportConsentCsv: (id: number, actor: Actor) => recordedExport(id, actor, 'consent', () => exportConsentCsv(db, id)),
 
     /**
      * The 'audience-delete' consumer: contacts in batches, then the row. Idempotent. Each batch is
