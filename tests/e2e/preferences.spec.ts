@@ -8,8 +8,8 @@
 import { expect, test } from '@playwright/test';
 import { signInWithApi, toast } from './support/audiences';
 import { expectNoAxeViolations } from './support/browser-checks';
-import { people, seedAudience, seedTemplate, uniqueTag } from './support/campaigns';
-import { createCampaign, inbox, linksOf, mailTo, sendCampaign } from './support/reports';
+import { people, seedAudience, uniqueTag } from './support/campaigns';
+import { inbox, linksOf, mailTo, sendNewsletter } from './support/reports';
 
 const LOOKS = [
   { colorScheme: 'light', width: 1280, height: 900 },
@@ -43,17 +43,7 @@ for (const { colorScheme, width, height } of LOOKS) {
     expect((await api.audience(garden.id)) as unknown as { publicName: string }).toMatchObject({ publicName: gardenName });
 
     const subject = `Preferences ${tag}`;
-    await sendCampaign(
-      api,
-      await createCampaign(api, {
-        name: subject,
-        templateId: await seedTemplate(api, subject),
-        audienceId: garden.id,
-        audienceName: garden.name,
-        subject,
-        fromName: 'News',
-      }),
-    );
+    await sendNewsletter(api, garden, subject);
     await expect.poll(async () => (await inbox(page.request, subject)).length, { timeout: 30_000 }).toBe(2);
     const { unsubscribe } = linksOf(mailTo(await inbox(page.request, subject), person!.email));
 

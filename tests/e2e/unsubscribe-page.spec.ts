@@ -6,8 +6,8 @@
 import { expect, test } from '@playwright/test';
 import { signInWithApi } from './support/audiences';
 import { expectNoAxeViolations } from './support/browser-checks';
-import { people, seedAudience, seedTemplate, uniqueTag } from './support/campaigns';
-import { createCampaign, inbox, linksOf, mailTo, sendCampaign } from './support/reports';
+import { people, seedAudience, uniqueTag } from './support/campaigns';
+import { inbox, linksOf, mailTo, sendNewsletter } from './support/reports';
 
 for (const colorScheme of ['light', 'dark'] as const) {
   test(`a second visit to an unsubscribe link says the address is already unsubscribed (${colorScheme}, 390 px)`, async ({
@@ -19,15 +19,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
     const [person] = people(`leaving-${tag}`, 1);
     const audience = await seedAudience(api, `Leaving ${tag}`, [person!]);
     const subject = `Leaving ${tag}`;
-    const id = await createCampaign(api, {
-      name: subject,
-      templateId: await seedTemplate(api, subject),
-      audienceId: audience.id,
-      audienceName: audience.name,
-      subject,
-      fromName: 'News',
-    });
-    await sendCampaign(api, id);
+    await sendNewsletter(api, audience, subject);
     const { unsubscribe } = linksOf(mailTo(await inbox(page.request, subject), person!.email));
 
     // The recipient's own browser: no session of the product.

@@ -9,7 +9,8 @@ import { createSign, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { expect, type APIRequestContext, type APIResponse, type Locator, type Page } from '@playwright/test';
 import pg from 'pg';
-import type { MemberApi } from './audiences';
+import type { AudienceJson, MemberApi } from './audiences';
+import { seedTemplate } from './campaigns';
 import { baseURL, PORTS, readState, SNS_EVENTS } from './stack';
 
 // ------------------------------------------------------------------ campaigns
@@ -54,6 +55,13 @@ export async function readCampaign(api: MemberApi, id: number): Promise<Campaign
   const response = await api.get(`/api/campaigns/${id}`);
   expect(response.status(), `GET /api/campaigns/${id}`).toBe(200);
   return (await response.json()) as CampaignJson;
+}
+
+/** A campaign named `subject` on a template of its own (the newsletter), sent to `audience` from 'News'; waits until it is sent. */
+export async function sendNewsletter(api: MemberApi, audience: Pick<AudienceJson, 'id' | 'name'>, subject: string): Promise<CampaignJson> {
+  const templateId = await seedTemplate(api, subject);
+  const draft = { name: subject, templateId, audienceId: audience.id, audienceName: audience.name, subject, fromName: 'News' };
+  return sendCampaign(api, await createCampaign(api, draft));
 }
 
 /** Sends a saved campaign (202) and waits until its sending is over. */
