@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   checkFieldValue,
   convertFieldValue,
+  fitFieldValues,
   fieldFormatter,
   fieldKeyError,
   formatFieldValue,
@@ -135,5 +136,18 @@ describe('convertFieldValue', () => {
 
   it('keeps an old contact without a value when the field becomes required', () => {
     expect(convertFieldValue(field('NUMBER', { required: true }), '')).toEqual({ ok: true, value: null });
+  });
+});
+
+describe('fitFieldValues', () => {
+  it('keeps what fits, converts what a type change converts, and drops what went or no longer fits', () => {
+    const fields = new Map([
+      ['city', { label: 'City', type: 'TEXT' as const }],
+      ['age', { label: 'Age', type: 'NUMBER' as const }],
+      ['tier', { label: 'Tier', type: 'CHOICE' as const, options: ['Gold', 'Silver'] }],
+    ]);
+    expect(fitFieldValues(fields, { city: 'Ghent', age: '42', tier: 'Bronze', gone: 'x' })).toEqual({ city: 'Ghent', age: 42 });
+    expect(fitFieldValues(fields, { city: 7, age: 'forty', tier: 'Gold' })).toEqual({ city: '7', tier: 'Gold' });
+    expect(fitFieldValues(fields, {})).toEqual({});
   });
 });

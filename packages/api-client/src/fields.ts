@@ -243,6 +243,24 @@ export function convertFieldValue(field: FieldRule, value: unknown): ParsedValue
   return checkFieldValue({ ...field, required: false }, value);
 }
 
+/**
+ * Values kept a while before they are stored (a sign-up waiting for its confirmation) fitted to the audience's fields as
+ * they are now: a value whose field went is dropped, one whose field changed type is converted as a type change converts
+ * stored values, and one that no longer converts is dropped rather than stored under the wrong type.
+ */
+export function fitFieldValues(
+  fields: ReadonlyMap<string, FieldRule>,
+  values: Readonly<Record<string, unknown>>,
+): Record<string, FieldValue> {
+  const fitted: Record<string, FieldValue> = {};
+  for (const [key, value] of Object.entries(values)) {
+    const field = fields.get(key);
+    const converted = field ? convertFieldValue(field, value) : undefined;
+    if (converted?.ok && converted.value !== null) fitted[key] = converted.value;
+  }
+  return fitted;
+}
+
 /* The import wizard's mapping (issue 24): which column of a file goes to which field. The browser builds it and the
  * API checks it (api/src/services/imports/mapping.ts); both name a file's columns the same way. */
 

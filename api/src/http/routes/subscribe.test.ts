@@ -482,6 +482,25 @@ describe('the confirmation link', () => {
     expect(await count('SELECT count(*) AS n FROM contacts WHERE email = $1', [email])).toBe(1);
   });
 
+  it('fits a waiting sign-up to the fields as they are when it is confirmed', async () => {
+    // Submitted while 'plan' offered 'Gold' and a field 'nickname' existed; both changed before the link was used.
+    const email = 'waited@example.org';
+    const expiresAt = new Date(Date.now() + 60_000);
+    const { rows } = await t.db.pool.query<{ id: string }>(
+      `INSERT INTO pending_signups (form_id, audience_id, email, data, consent_version, expires_at)
+       VALUES ($1, $2, $3, '{"fullName": "Wai", "plan": "Gold", "nickname": "W"}'::jsonb, 1, $4) RETURNING id`,
+      [formId, audienceId, email, expiresAt],
+    );
+    const tokens = confirmTokens(t.config.trackingSecret);
+    await api()
+      .post(`/subscribe/confirm/${tokens.sign(Number(rows[0]!.id), expiresAt)}`)
+      .type('form')
+      .send('confirm=yes')
+      .expect(200);
+    const contact = await t.db.pool.query('SELECT data FROM contacts WHERE audience_id = $1 AND email = $2', [audienceId, email]);
+    expect(contact.rows).toEqual([{ data: { fullName: 'Wai' } }]);
+  });
+
   it('says when a link expired or is not valid', async () => {
     const tokens = confirmTokens(t.config.trackingSecret);
     const expired = await api().get(`/subscribe/confirm/${tokens.sign(1, new Date(Date.now() - 1000))}`);

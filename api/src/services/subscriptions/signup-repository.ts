@@ -3,9 +3,11 @@
  * limits read them), solved challenges taken once, the consent ledger, and the one contact a confirmed
  * sign-up appends to its audience.
  */
+import { fitFieldValues } from '@mailroom/api-client/fields';
 import type { Database, Sql, Tx } from '../../db/database.js';
 import { sameAddressInAudience } from '../contacts/contact-repository.js';
 import { appendContact as appendNumberedContact, lockAudienceRow } from '../contacts/numbering-repository.js';
+import { formsRepository } from './forms-repository.js';
 
 export interface PendingSignupInput {
   formId: number;
@@ -208,7 +210,10 @@ export function signupRepository(db: Database) {
       if (!audience || audience.deleted) return 'audience-gone';
       if (audience.isImporting) return 'audience-importing';
       if (await sameAddressInAudience(tx, audienceId, email)) return 'already-there';
-      await appendNumberedContact(tx, audience, { email, data, errorMessage: null });
+      // Read under the audience's lock, which a change of its fields takes too: a sign-up that waited days for its
+      // confirmation meets the fields as they are now, not as they were when the person submitted.
+      const fields = new Map((await formsRepository(db).audienceFields(audienceId, tx)).map((field) => [field.key, field]));
+      await appendNumberedContact(tx, audience, { email, data: fitFieldValues(fields, data), errorMessage: null });
       return 'added';
     },
 
