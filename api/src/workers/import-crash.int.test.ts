@@ -3,8 +3,9 @@
  * left isImporting forever"), end to end: the upload goes through the real HTTP route into a
  * RabbitMQ queue private to this file (QUEUE_PREFIX), the REAL worker entry point
  * (`node --import tsx src/workers/main.ts`) runs as a child process and is SIGKILLed while
- * PostgreSQL is in the middle of one of the import's COPYs (seen in pg_stat_progress_copy; the
- * importer copies a segment of 5,000 contacts a statement), then a new worker process is started:
+ * PostgreSQL is in the middle of the import's COPY (seen in pg_stat_progress_copy; the importer
+ * streams its segments of 5,000 contacts into one COPY left open, ended only when a duplicate lookup
+ * must read what was stored), then a new worker process is started:
  *  - the upload is still in the spool: the import runs again and completes with exact counts and no
  *    row left over from the killed attempt;
  *  - the upload is gone: the import is failed with the importer's message, no contacts.
@@ -26,11 +27,12 @@ import { FILE_GONE_ERROR } from '../services/imports/importer.js';
 
 const ROWS = 300_000;
 /**
- * Before the worker is killed: COPYs seen to end (the importer copies a segment of at most 5,000
- * contacts a statement), and rows PostgreSQL has taken into the COPY in progress.
+ * The worker is killed once the import's transaction holds more than two segments (of at most 5,000
+ * contacts) and a part of a third: rows PostgreSQL has taken, over every COPY of the import so far (one
+ * left open, or several when duplicate lookups ended some), with a COPY in progress.
  */
-const KILL_AFTER_SEGMENTS = 2;
-const KILL_AFTER_ROWS = 1_000;
+const SEGMENT_ROWS = 5_000;
+const KILL_AFTER_ROWS = 2 * SEGMENT_ROWS + 1_000;
 const TEST_TIMEOUT_MS = 60_000;
 
 const prefix = `t-crash-${randomBytes(5).toString('hex')}.`;
@@ -155,23 +157,23 @@ async function spoolFiles(id: number): Promise<string[]> {
 }
 
 /**
- * Starts a worker, waits until its import has stored KILL_AFTER_SEGMENTS segments and PostgreSQL
- * has taken KILL_AFTER_ROWS rows of the COPY in progress, SIGKILLs the worker and waits until the
- * COPY's backend is gone (its transaction rolled back).
+ * Starts a worker, waits until PostgreSQL has taken KILL_AFTER_ROWS rows of its import (over every COPY
+ * of it, one still in progress), SIGKILLs the worker and waits until the COPY's backend is gone (its
+ * transaction rolled back).
  */
 async function crashMidImport(id: number, name: string): Promise<number> {
   const worker = startWorker(name);
-  let segmentsStored = 0;
+  let storedBefore = 0;
   let lastTuples = 0;
   const copy = await waitFor(
-    `${name}'s import to store ${KILL_AFTER_SEGMENTS} segments, and its COPY to pass ${KILL_AFTER_ROWS} rows`,
+    `${name}'s import to take ${KILL_AFTER_ROWS} rows, a COPY in progress`,
     async () => {
       const progress = await copyInProgress();
       if (!progress) return undefined;
-      // Fewer rows than at the last look: a new COPY, the one before is stored.
-      if (progress.tuples < lastTuples) segmentsStored++;
+      // Fewer rows than at the last look: a new COPY, the one before ended with at least the rows last seen.
+      if (progress.tuples < lastTuples) storedBefore += lastTuples;
       lastTuples = progress.tuples;
-      return segmentsStored >= KILL_AFTER_SEGMENTS && progress.tuples >= KILL_AFTER_ROWS ? progress : undefined;
+      return storedBefore + progress.tuples >= KILL_AFTER_ROWS ? { ...progress, tuples: storedBefore + progress.tuples } : undefined;
     },
     worker,
   );
