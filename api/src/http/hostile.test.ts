@@ -622,6 +622,22 @@ describe('hostile sweep of the public sign-up routes', () => {
         'confirm=yes',
       ]);
       requests.push(['static file', 'GET', `/subscribe/static/${value}`]);
+      // The preference centre (issue 25): a hostile token is a page that says the link is not valid.
+      requests.push(['preferences token', 'GET', `/preferences/${value}`]);
+      requests.push([
+        'preferences save token',
+        'POST',
+        `/preferences/${value}`,
+        { 'content-type': 'application/x-www-form-urlencoded' },
+        'action=save',
+      ]);
+      requests.push([
+        'preferences hostile body',
+        'POST',
+        '/preferences/eyJqIjo1fQ.c2ln',
+        { 'content-type': 'application/x-www-form-urlencoded' },
+        `action=${encodeURIComponent(value)}&form=${encodeURIComponent(value)}`,
+      ]);
     }
     const confirm = `/subscribe/confirm/${token}`;
     const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
