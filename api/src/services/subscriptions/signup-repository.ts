@@ -54,6 +54,7 @@ const toPending = (row: PendingRow): PendingSignup => ({
 export type AppendOutcome = 'added' | 'already-there' | 'audience-gone' | 'audience-importing';
 
 export function signupRepository(db: Database) {
+  const forms = formsRepository(db);
   return {
     /**
      * A pending sign-up and its confirmation mail's row ('queued'), unless the address and audience had `perHour`
@@ -212,7 +213,7 @@ export function signupRepository(db: Database) {
       if (await sameAddressInAudience(tx, audienceId, email)) return 'already-there';
       // Read under the audience's lock, which a change of its fields takes too: a sign-up that waited days for its
       // confirmation meets the fields as they are now, not as they were when the person submitted.
-      const fields = new Map((await formsRepository(db).audienceFields(audienceId, tx)).map((field) => [field.key, field]));
+      const fields = new Map((await forms.audienceFields(audienceId, tx)).map((field) => [field.key, field]));
       await appendNumberedContact(tx, audience, { email, data: fitFieldValues(fields, data), errorMessage: null });
       return 'added';
     },
