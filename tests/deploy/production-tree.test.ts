@@ -128,7 +128,7 @@ async function deleteQueues(): Promise<void> {
   };
   const broker = new Connection({ url: AMQP_URL, connectionName: 'mailroom-deploy-test-cleanup' });
   try {
-    const names = ['contact-import', 'audience-delete', 'campaign-send'].flatMap((base) => [
+    const names = ['contact-import', 'audience-delete', 'campaign-send', 'signup-mail'].flatMap((base) => [
       queuePrefix + base,
       `${queuePrefix}${base}.dead`,
       ...Array.from({ length: 16 }, (_, i) => `${queuePrefix}${base}.retry.${2 ** (i + 4)}ms`),

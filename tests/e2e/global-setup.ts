@@ -104,7 +104,7 @@ async function createDatabase(): Promise<{ name: string; url: string }> {
   return { name, url: `postgres://postgres@127.0.0.1:5432/${name}` };
 }
 
-function stackEnv(databaseUrl: string): NodeJS.ProcessEnv {
+function stackEnv(state: StackState): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   // Whatever the calling shell configured, the suite wants the embedded provider and its own local SES.
   for (const name of [
@@ -122,10 +122,10 @@ function stackEnv(databaseUrl: string): NodeJS.ProcessEnv {
   }
   return {
     ...env,
-    DATABASE_URL: databaseUrl,
+    DATABASE_URL: state.databaseUrl,
     AMQP_URL: 'amqp://guest:guest@127.0.0.1:5672',
     // Queues of this run only: another run on the same broker never takes its messages.
-    QUEUE_PREFIX: `e2e-${Date.now().toString(36)}.`,
+    QUEUE_PREFIX: state.queuePrefix,
     PORT: String(PORTS.web),
     EMBEDDED_OIDC_PORT: String(PORTS.oidc),
     // The same local SES the stack would embed, run apart so that a test can take it down.
@@ -151,7 +151,7 @@ async function startStack(state: StackState): Promise<void> {
   const log = createWriteStream(state.stackLog);
   const child = spawn(tsx, ['dev/stack/main.ts'], {
     cwd: join(repoRoot, 'api'),
-    env: stackEnv(state.databaseUrl),
+    env: stackEnv(state),
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -213,6 +213,7 @@ export default async function globalSetup(): Promise<void> {
     ports: PORTS,
     baseURL,
     stackLog: join(stateDir, 'stack.log'),
+    queuePrefix: `e2e-${Date.now().toString(36)}.`,
   };
   writeState(state);
 

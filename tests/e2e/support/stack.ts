@@ -60,6 +60,8 @@ export interface StackState {
   ports: typeof PORTS;
   baseURL: string;
   stackLog: string;
+  /** The stack's QUEUE_PREFIX: its queues are this run's only, and the teardown deletes them. */
+  queuePrefix: string;
 }
 
 export function readState(): StackState {
