@@ -138,6 +138,18 @@ function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverride
     authorizedSenders: config.authorizedSenders,
     logger: logger.child({ component: 'campaigns' }),
   });
+  const signups = createSignupService({
+    db,
+    queue: messageQueue,
+    sending,
+    challenges: signupChallenges({ secret: config.trackingSecret }),
+    tokens: confirmTokens(config.trackingSecret),
+    publicUrl: config.publicUrl,
+    orgColor: config.orgColor,
+    configurationSet: config.aws.sesConfigurationSet,
+    settings: config.signup,
+    logger: logger.child({ component: 'signups' }),
+  });
   return {
     activity,
     audiences: createAudienceService({
@@ -188,19 +200,15 @@ function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverride
     templates: createTemplateService({ db }),
     suppressions: createSuppressionService({ db, activityLog: activity, limits: config.import }),
     fields: createFieldService({ db, queue: messageQueue, logger: logger.child({ component: 'fields' }) }),
-    forms: createFormService({ db, publicUrl: config.publicUrl, orgName: config.orgName, authorizedSenders: config.authorizedSenders }),
-    signups: createSignupService({
+    forms: createFormService({
       db,
-      queue: messageQueue,
-      sending,
-      challenges: signupChallenges({ secret: config.trackingSecret }),
-      tokens: confirmTokens(config.trackingSecret),
       publicUrl: config.publicUrl,
-      orgColor: config.orgColor,
-      configurationSet: config.aws.sesConfigurationSet,
-      settings: config.signup,
-      logger: logger.child({ component: 'signups' }),
+      orgName: config.orgName,
+      authorizedSenders: config.authorizedSenders,
+      // The public routes of this process read a changed form again at once (signup-service.ts, FORM_CACHE_MS).
+      onChange: () => signups.forgetForms(),
     }),
+    signups,
     people: createPeopleService({ db, activityLog: activity }),
     contacts: createContactService({ db }),
     preferences: createPreferenceService({ db, trackingSecret: config.trackingSecret }),

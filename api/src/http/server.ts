@@ -4,6 +4,9 @@ import type { AddressInfo } from 'node:net';
 import type { RequestListener } from 'node:http';
 import type { Logger } from '../logger.js';
 
+/** Connections the kernel holds for the server until it accepts them (node:cluster passes it to the primary's socket). */
+export const LISTEN_BACKLOG = 4096;
+
 export interface HttpServerHandle {
   server: Server;
   port: number;
@@ -20,7 +23,10 @@ export async function startHttpServer(
   const server = createServer(app);
   // Behind a proxy or load balancer: keep idle keep-alive sockets longer than it does.
   server.keepAliveTimeout = 65_000;
-  server.listen(options.port, options.host);
+  // Node's default backlog of 511 is short for a burst (people following a newsletter's sign-up link, the opens
+  // of a campaign just sent): connections beyond it wait for the client's SYN retry, a whole second, then three.
+  // The kernel caps it at net.core.somaxconn.
+  server.listen({ port: options.port, host: options.host, backlog: LISTEN_BACKLOG });
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   const url = `http://${options.host && options.host !== '0.0.0.0' && options.host !== '::' ? options.host : 'localhost'}:${port}`;

@@ -1,10 +1,11 @@
 // The subscribe benchmark's ceiling: a bare Node HTTP server on PORT in HTTP_PROCESSES processes
 // (node:cluster, as the API runs), answering every request with the API's answer to a sign-up, byte for
 // byte as the benchmark recorded it (BARE_ANSWER: JSON { status, headers, body (base64) }), once it has
-// read the request's body; no checks, no database, no mail.
+// read the request's body; no checks, no database, no mail. It listens as the API does (LISTEN_BACKLOG).
 import { Buffer } from 'node:buffer';
 import cluster from 'node:cluster';
 import { createServer } from 'node:http';
+import { LISTEN_BACKLOG } from '../../../api/src/http/server.ts';
 
 const processes = Number(process.env.HTTP_PROCESSES);
 if (cluster.isPrimary) {
@@ -23,6 +24,6 @@ if (cluster.isPrimary) {
   createServer((request, response) => {
     request.resume();
     request.on('end', () => response.writeHead(status, headers).end(payload));
-  }).listen(Number(process.env.PORT), '127.0.0.1');
+  }).listen({ port: Number(process.env.PORT), host: '127.0.0.1', backlog: LISTEN_BACKLOG });
   process.on('SIGTERM', () => process.exit(0));
 }

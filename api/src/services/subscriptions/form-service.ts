@@ -69,9 +69,11 @@ export interface FormServiceDeps {
   publicUrl: string;
   orgName: string;
   authorizedSenders: readonly string[];
+  /** Called after a form changed or went. */
+  onChange?: () => void;
 }
 
-export function createFormService({ db, publicUrl, orgName, authorizedSenders }: FormServiceDeps) {
+export function createFormService({ db, publicUrl, orgName, authorizedSenders, onChange = () => {} }: FormServiceDeps) {
   const repo = formsRepository(db);
   const senders = new Set(authorizedSenders.map((address) => address.toLowerCase()));
 
@@ -195,11 +197,13 @@ export function createFormService({ db, publicUrl, orgName, authorizedSenders }:
         }
         await repo.update(tx, id, checked, version);
       });
+      onChange();
       return toApi(await formOrThrow(id));
     },
 
     async remove(id: number): Promise<void> {
       if (!(await repo.remove(id))) throw new DomainError('not-found', FORM_NOT_FOUND);
+      onChange();
     },
   };
 }

@@ -57,21 +57,45 @@ export function signupRepository(db: Database) {
   const forms = formsRepository(db);
   return {
     /**
+     * Opens a submission's transaction in one statement: takes the solved challenge (`challengeTaken` false when it
+     * was taken before: a replay; true without one), locks the address and audience for the mail limits until the
+     * transaction ends, and reads what a sign-up must know of the address: why it is suppressed (its erased key
+     * counts as 'ERASED'), or null, and whether its contact in the audience left it alone (`unsubscribed_at`).
+     * A statement that follows sees what was committed before the lock was held.
+     */
+    async openSubmission(
+      tx: Tx,
+      audienceId: number,
+      email: string,
+      challenge: { signature: string; expiresAt: Date } | undefined,
+    ): Promise<{ challengeTaken: boolean; suppressed: string | null; leftAudience: boolean }> {
+      const { rows } = await tx.query<{ taken: boolean; suppressed: string | null; left_audience: boolean }>(
+        `WITH taken AS (
+           INSERT INTO signup_used_challenges (signature, expires_at) SELECT $3, $4 WHERE $3::text IS NOT NULL
+           ON CONFLICT (signature) DO NOTHING RETURNING 1)
+         SELECT pg_advisory_xact_lock(hashtextextended('signup-mail:' || $1::bigint || ':' || address_key($2), 0)) AS locked,
+                $3::text IS NULL OR EXISTS (SELECT 1 FROM taken) AS taken,
+                (SELECT reason FROM suppressions WHERE email_lower IN (address_key($2), erased_key($2))
+                  ORDER BY reason = 'ERASED' DESC LIMIT 1) AS suppressed,
+                EXISTS (SELECT 1 FROM contacts WHERE audience_id = $1::bigint AND address_key(email) = address_key($2)
+                          AND unsubscribed_at IS NOT NULL) AS left_audience`,
+        [audienceId, email, challenge?.signature ?? null, challenge?.expiresAt ?? null],
+      );
+      const row = rows[0]!;
+      return { challengeTaken: row.taken, suppressed: row.suppressed, leftAudience: row.left_audience };
+    },
+
+    /**
      * A pending sign-up and its confirmation mail's row ('queued'), unless the address and audience had `perHour`
-     * mails in the last hour or `perDay` in the day: then nothing, and undefined. The count runs under a
-     * transaction-scoped lock on the pair, taken by a statement of its own first (a statement sees what was
-     * committed before it began: the count must begin after the lock is held), so two submissions at once cannot
-     * both pass the limit. The count and both rows are one statement: a sign-up costs few round trips.
+     * mails in the last hour or `perDay` in the day: then nothing, and undefined. The transaction holds the pair's
+     * lock from `openSubmission` (a statement sees what was committed before it began: the count begins after the
+     * lock is held), so two submissions at once cannot both pass the limit. The count and both rows are one statement.
      */
     async insertPendingWithinLimits(
       tx: Tx,
       input: PendingSignupInput,
       limits: { perHour: number; perDay: number },
     ): Promise<{ pendingId: number; mailId: number } | undefined> {
-      await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended('signup-mail:' || $1 || ':' || address_key($2), 0))`, [
-        input.audienceId,
-        input.email,
-      ]);
       const { rows } = await tx.query<{ pending_id: string; mail_id: string }>(
         `WITH mails AS (
            SELECT count(*) FILTER (WHERE created_at > now() - interval '1 hour') AS hour, count(*) AS day
@@ -136,21 +160,6 @@ export function signupRepository(db: Database) {
     },
 
     /**
-     * What a sign-up must know of the address, in one statement: why it is on the suppression list (its erased key
-     * counts as 'ERASED'), or null; and whether its contact in the audience left it alone (`unsubscribed_at`).
-     */
-    async addressState(audienceId: number, email: string): Promise<{ suppressed: string | null; leftAudience: boolean }> {
-      const { rows } = await db.query<{ suppressed: string | null; left_audience: boolean }>(
-        `SELECT (SELECT reason FROM suppressions WHERE email_lower IN (address_key($2), erased_key($2))
-                  ORDER BY reason = 'ERASED' DESC LIMIT 1) AS suppressed,
-                EXISTS (SELECT 1 FROM contacts WHERE audience_id = $1 AND address_key(email) = address_key($2)
-                          AND unsubscribed_at IS NOT NULL) AS left_audience`,
-        [audienceId, email],
-      );
-      return { suppressed: rows[0]!.suppressed, leftAudience: rows[0]!.left_audience };
-    },
-
-    /**
      * A confirmed sign-up to `audienceId` by a person who had unsubscribed from everything: the organisation-wide
      * suppression goes, and every other audience's contact of the address is marked as left, so the person comes
      * back to this audience only. True when there was such a suppression.
@@ -175,15 +184,6 @@ export function signupRepository(db: Database) {
         [audienceId, email],
       );
       return rowCount > 0;
-    },
-
-    /** Takes a solved challenge once: false when it was taken before (a replay). */
-    async takeChallenge(signature: string, expiresAt: Date, sql: Sql = db): Promise<boolean> {
-      const { rowCount } = await sql.query(
-        `INSERT INTO signup_used_challenges (signature, expires_at) VALUES ($1, $2) ON CONFLICT (signature) DO NOTHING`,
-        [signature, expiresAt],
-      );
-      return rowCount === 1;
     },
 
     /** The pending sign-up, locked until the transaction ends (a link is used once). */

@@ -13,7 +13,7 @@
  * Whatever the address (new, pending, already a contact, over its mail limit), an accepted submission
  * gets the same answer: a form tells nobody who is on a list.
  */
-import type { Database, Sql } from '../../db/database.js';
+import type { Database } from '../../db/database.js';
 import type { Logger } from '../../logger.js';
 import type { MessageQueue } from '../../queue/typed-message-queue.js';
 import { DomainError } from '../errors.js';
@@ -45,8 +45,12 @@ export const SUBMISSIONS_PER_ADDRESS_PER_HOUR = 5;
 export const MAILS_PER_HOUR = 1;
 export const MAILS_PER_DAY = 3;
 const HOUR_MS = 60 * 60_000;
-/** A change of a form's allowed origins reaches cross-site calls within this. */
-const ORIGINS_CACHE_MS = 30_000;
+/**
+ * How long a process reuses a form (with its fields) that it read for the public routes: a burst of sign-ups
+ * after a newsletter goes out reads it once, not twice a request. A change made through this process is seen at
+ * once (`forgetForms`); one made through another process, or a change of the audience's fields, within this.
+ */
+export const FORM_CACHE_MS = 2_000;
 /** A confirmation mail still queued after this had its message lost: the sweep publishes it again. */
 export const MAIL_REPUBLISH_AFTER_MS = 2 * 60_000;
 /**
@@ -96,9 +100,11 @@ export function createSignupService(deps: SignupServiceDeps) {
   const perAddress = windowCounter(SUBMISSIONS_PER_ADDRESS_PER_HOUR, HOUR_MS);
   const linkMs = settings.linkDays * 24 * HOUR_MS;
 
-  async function formBySlug(slug: string): Promise<{ form: FormRecord; fields: FormFieldRule[] }> {
+  type PublicForm = { form: FormRecord; fields: FormFieldRule[] };
+
+  async function loadForm(slug: string): Promise<PublicForm | undefined> {
     const form = await forms.bySlug(slug);
-    if (!form) throw new DomainError('not-found', 'This sign-up form does not exist (any more).');
+    if (!form) return undefined;
     const rules = new Map((await forms.audienceFields(form.audienceId)).map((rule) => [rule.key, rule]));
     // A field removed from the audience since the form was made is no longer asked.
     const fields = form.fields.flatMap((field) => {
@@ -106,6 +112,29 @@ export function createSignupService(deps: SignupServiceDeps) {
       return rule ? [{ ...field, rule }] : [];
     });
     return { form, fields };
+  }
+
+  // Requests that arrive together share one read (the promise is kept, not its result); a form not found is
+  // kept too, so made-up slugs cost no more than real ones.
+  const formCache = new Map<string, { loaded: Promise<PublicForm | undefined>; until: number }>();
+
+  /** The form of `slug` and the fields it asks; `minVersion`: a page showed that consent version, so read again if older. */
+  async function formBySlug(slug: string, minVersion = 0): Promise<PublicForm> {
+    let cached = formCache.get(slug);
+    if (!cached || cached.until <= Date.now()) {
+      if (formCache.size >= 10_000) formCache.clear();
+      cached = { loaded: loadForm(slug), until: Date.now() + FORM_CACHE_MS };
+      formCache.set(slug, cached);
+      // A failed read is not kept: the next request reads again.
+      cached.loaded.catch(() => formCache.get(slug) === cached && formCache.delete(slug));
+    }
+    let found = await cached.loaded;
+    if (found && found.form.consentVersion < minVersion) {
+      formCache.delete(slug);
+      found = await formBySlug(slug);
+    }
+    if (!found) throw new DomainError('not-found', 'This sign-up form does not exist (any more).');
+    return found;
   }
 
   /** The pending sign-up becomes a contact, or the contact that has the address stays; the ledger records either. */
@@ -125,21 +154,23 @@ export function createSignupService(deps: SignupServiceDeps) {
     });
   }
 
-  /** The sites each form allows, remembered briefly: every cross-site call asks twice (preflight, then the call). */
-  const originsCache = new Map<string, { origins: readonly string[]; until: number }>();
-
   return {
     /** The form and the fields its page shows. */
-    page: formBySlug,
+    page: (slug: string) => formBySlug(slug),
+
+    /** A form was changed or deleted through this process: its public routes read it again. */
+    forgetForms(): void {
+      formCache.clear();
+    },
 
     /** The origins that may call the form from other sites (CORS); none for a form that does not exist. */
     async allowedOrigins(slug: string): Promise<readonly string[]> {
-      const cached = originsCache.get(slug);
-      if (cached && cached.until > Date.now()) return cached.origins;
-      const origins = (await forms.bySlug(slug))?.allowedOrigins ?? [];
-      if (originsCache.size > 10_000) originsCache.clear();
-      originsCache.set(slug, { origins, until: Date.now() + ORIGINS_CACHE_MS });
-      return origins;
+      try {
+        return (await formBySlug(slug)).form.allowedOrigins;
+      } catch (error) {
+        if (error instanceof DomainError && error.kind === 'not-found') return [];
+        throw error;
+      }
     },
 
     async challenge(slug: string) {
@@ -148,10 +179,15 @@ export function createSignupService(deps: SignupServiceDeps) {
     },
 
     async submit(slug: string, body: unknown, client: SignupClient): Promise<SubmitResult> {
-      const { form, fields } = await formBySlug(slug);
+      let { form, fields } = await formBySlug(slug);
       const clientId = client.key;
       if (!perClient.take(clientId)) return { kind: 'too-many', message: TOO_MANY_FROM_CLIENT };
-      const submission = readSubmission(body, fields);
+      let submission = readSubmission(body, fields);
+      // The page is newer than what this process remembers: the form is read again, and the submission against it.
+      if ((submission.consentVersion ?? 0) > form.consentVersion) {
+        ({ form, fields } = await formBySlug(slug, submission.consentVersion));
+        submission = readSubmission(body, fields);
+      }
 
       let solved: { signature: string; expiresAt: Date } | undefined;
       if (submission.solution !== undefined) {
@@ -167,13 +203,6 @@ export function createSignupService(deps: SignupServiceDeps) {
       if (submission.robot) return { kind: 'accepted', form };
       if (!perAddress.take(`${form.audienceId}:${submission.email.toLowerCase()}`))
         return { kind: 'too-many', message: TOO_MANY_FOR_ADDRESS };
-      // The solution is taken once whatever follows (else a replay's answer would tell which address came before),
-      // within the transaction that stores the sign-up: one commit a sign-up, and none kept from a refused one.
-      const takeChallenge = async (sql: Sql) => {
-        if (solved && !(await repo.takeChallenge(solved.signature, solved.expiresAt, sql)))
-          throw new DomainError('invalid', CHALLENGE_REPLAYED);
-      };
-
       // The wording the person saw: the version the page or the pasted HTML sent, else the form's current one.
       const consentVersion = submission.consentVersion ?? form.consentVersion;
       if (consentVersion > form.consentVersion) throw new DomainError('invalid', WORDING_CHANGED);
@@ -181,18 +210,19 @@ export function createSignupService(deps: SignupServiceDeps) {
       if (wording === undefined) throw new DomainError('invalid', WORDING_CHANGED);
 
       const who = { clientAddress: client.address ?? null, userAgent: client.userAgent?.slice(0, 500) ?? null };
-      const { suppressed, leftAudience } = await repo.addressState(form.audienceId, submission.email);
-      // A hard bounce, a complaint, an erasure...: nothing is mailed and nothing kept; the answer is the same.
-      if (suppressed !== null && STAYS_SUPPRESSED.has(suppressed)) {
-        await takeChallenge(db);
-        return { kind: 'accepted', form };
-      }
-      // A person who unsubscribed (from everything or from this audience) comes back only by the mail's link,
-      // even through a form that asks no confirmation: nobody re-subscribes a stranger without it.
-      const unsubscribed = suppressed === 'UNSUBSCRIBE' || leftAudience;
-      if (!form.confirmationRequired && !unsubscribed) {
-        await db.transaction(async (tx) => {
-          await takeChallenge(tx);
+      const expiresAt = new Date(Date.now() + linkMs);
+      // One transaction whatever follows, opened by one statement (signup-repository.ts, openSubmission): the
+      // solution is taken once (else a replay's answer would tell which address came before), the address and
+      // audience are locked for the mail limits, and the address's state is read. A refusal keeps nothing.
+      const queued = await db.transaction(async (tx) => {
+        const state = await repo.openSubmission(tx, form.audienceId, submission.email, solved);
+        if (!state.challengeTaken) throw new DomainError('invalid', CHALLENGE_REPLAYED);
+        // A hard bounce, a complaint, an erasure...: nothing is mailed and nothing kept; the answer is the same.
+        if (state.suppressed !== null && STAYS_SUPPRESSED.has(state.suppressed)) return undefined;
+        // A person who unsubscribed (from everything or from this audience) comes back only by the mail's link,
+        // even through a form that asks no confirmation: nobody re-subscribes a stranger without it.
+        const unsubscribed = state.suppressed === 'UNSUBSCRIBE' || state.leftAudience;
+        if (!form.confirmationRequired && !unsubscribed) {
           unavailableUnlessAdded(await repo.appendContact(tx, form.audienceId, submission.email, submission.data));
           await appendConsent(tx, {
             audienceId: form.audienceId,
@@ -204,14 +234,9 @@ export function createSignupService(deps: SignupServiceDeps) {
             wording,
             ...who,
           });
-        });
-        return { kind: 'accepted', form };
-      }
-
-      const expiresAt = new Date(Date.now() + linkMs);
-      // Over the mail limits nothing new is kept or sent: the earlier mail's link still works.
-      const queued = await db.transaction(async (tx) => {
-        await takeChallenge(tx);
+          return undefined;
+        }
+        // Over the mail limits nothing new is kept or sent: the earlier mail's link still works.
         return repo.insertPendingWithinLimits(
           tx,
           {
