@@ -7,22 +7,18 @@
 // with every mail, the confirmation mails SES took per pending sign-up.
 // Budget: p99 <= 100 ms, confirmationMailsPerContact exactly 1.
 // Its ceiling, in the same run: the API's HTTP processes stopped, a bare Node server in as many processes
-// on the same port answering every post with the API's own answer byte for byte (support/bare-subscribe.mjs),
+// on the same port answering every post with the API's own answer byte for byte (support/bare-server.mjs),
 // under the same burst; `subscribeRatio` is the API's requests per second over the bare server's.
 import { Buffer } from 'node:buffer';
-import { once } from 'node:events';
 import { request } from 'node:http';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { solvedPayload } from '../../api/test/support/altcha.ts';
 import { percentile } from './support/stats.mjs';
-import { spawnNode, stopAll } from './support/processes.mjs';
+import { bareAnswer, onBareServer } from './support/bare-server.mjs';
 import { startCampaignStack } from './send.mjs';
 
-const BARE_SUBSCRIBE = join(import.meta.dirname, 'support/bare-subscribe.mjs');
 const PEOPLE = Number(process.env.BENCH_PEOPLE ?? 1000);
 
 /** The N-th person's client address: distinct, so no per-client limit is what is measured. */
@@ -126,26 +122,12 @@ async function main() {
 
     // The ceiling: the same port, the same burst, the API's answer without the API.
     if (!api.answer) throw new Error('no sign-up was answered 200');
-    const headers = Object.fromEntries(
-      Object.entries(api.answer.headers).filter(([name]) => !['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(name)),
-    );
-    const answer = { status: api.answer.status, headers, body: api.answer.body.toString('base64') };
-    stack.http.kill('SIGTERM');
-    if (stack.http.exitCode === null) await once(stack.http, 'exit');
     const processes = Number(process.env.HTTP_PROCESSES ?? availableParallelism());
-    const bare = spawnNode([BARE_SUBSCRIBE], {
-      env: { ...process.env, PORT: new URL(stack.baseUrl).port, HTTP_PROCESSES: String(processes), BARE_ANSWER: JSON.stringify(answer) },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let ceiling;
-    try {
-      const [line] = await once(createInterface({ input: bare.stdout }), 'line');
-      if (line !== 'ready') throw new Error(`the bare server said ${line}`);
+    const answer = bareAnswer('/subscribe/', api.answer.status, api.answer.headers, api.answer.body);
+    const ceiling = await onBareServer(stack, processes, [answer], async () => {
       await burst(url, bodies.slice(0, 100)); // warm-up
-      ceiling = await burst(url, bodies);
-    } finally {
-      await stopAll([bare]);
-    }
+      return burst(url, bodies);
+    });
     const subscribeRatio = Number((api.rps / ceiling.rps).toFixed(2));
     console.log(
       `ceiling: a bare Node server in ${processes} processes on the same port with the same answer: ${ceiling.rps} requests/s, ` +

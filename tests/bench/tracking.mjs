@@ -5,28 +5,21 @@
 // p99 <= 20 ms, no errors.
 // Its ceiling, in the same run: the API's HTTP processes stopped, a bare Node server in as many
 // processes on the same port answering the same requests with the API's own 302 and GIF, byte for
-// byte (support/bare-tracking.mjs), under the same load; `trackingRatio` is the API's requests per
+// byte (support/bare-server.mjs), under the same load; `trackingRatio` is the API's requests per
 // second over the bare server's.
 import autocannon from 'autocannon';
 import { Buffer } from 'node:buffer';
-import { once } from 'node:events';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createTrackingTokens } from '../../api/src/mail/tracking-tokens.ts';
-import { spawnNode, stopAll } from './support/processes.mjs';
+import { bareAnswer, onBareServer } from './support/bare-server.mjs';
 import { seedCampaign, sendCampaign, startCampaignStack } from './send.mjs';
 
-const BARE_TRACKING = join(import.meta.dirname, 'support/bare-tracking.mjs');
-
 /** An answer of the API's as the bare server replays it: status, headers (less the per-connection ones), body. */
-async function recorded(url) {
+/** The API's answer to a GET of `url`, for the bare server to repeat to every URL starting with `prefix`. */
+async function recorded(url, prefix) {
   const response = await fetch(url, { redirect: 'manual' });
-  const headers = Object.fromEntries(
-    [...response.headers].filter(([name]) => !['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(name)),
-  );
-  return { status: response.status, headers, body: Buffer.from(await response.arrayBuffer()).toString('base64') };
+  return bareAnswer(prefix, response.status, Object.fromEntries(response.headers), Buffer.from(await response.arrayBuffer()));
 }
 
 const CONTACTS = 1000;
@@ -81,23 +74,12 @@ async function main() {
     console.log(`${requestsPerSecond} requests/s (budget >= 5000), p99 ${p99Ms} ms (budget <= 20), errors ${errors} (must be 0)`);
 
     // The ceiling: the same port, the same requests, the API's answers without the API.
-    const answers = { open: await recorded(stack.baseUrl + requests[0].path), click: await recorded(stack.baseUrl + requests[1].path) };
-    stack.http.kill('SIGTERM');
-    if (stack.http.exitCode === null) await once(stack.http, 'exit');
+    const answers = [await recorded(stack.baseUrl + requests[0].path, '/t/o/'), await recorded(stack.baseUrl + requests[1].path, '/t/c/')];
     const processes = Number(process.env.HTTP_PROCESSES ?? availableParallelism());
-    const bare = spawnNode([BARE_TRACKING], {
-      env: { ...process.env, PORT: new URL(stack.baseUrl).port, HTTP_PROCESSES: String(processes), BARE_ANSWERS: JSON.stringify(answers) },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let ceiling;
-    try {
-      const [line] = await once(createInterface({ input: bare.stdout }), 'line');
-      if (line !== 'ready') throw new Error(`the bare server said ${line}`);
+    const ceiling = await onBareServer(stack, processes, answers, async () => {
       await run(3);
-      ceiling = await run(SECONDS);
-    } finally {
-      await stopAll([bare]);
-    }
+      return run(SECONDS);
+    });
     const ceilingPerSecond = Math.round(ceiling.requests.average);
     const trackingRatio = Number((requestsPerSecond / ceilingPerSecond).toFixed(2));
     console.log(
