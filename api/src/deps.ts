@@ -199,7 +199,13 @@ function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverride
     }),
     templates: createTemplateService({ db }),
     suppressions: createSuppressionService({ db, activityLog: activity, limits: config.import }),
-    fields: createFieldService({ db, queue: messageQueue, logger: logger.child({ component: 'fields' }) }),
+    fields: createFieldService({
+      db,
+      queue: messageQueue,
+      logger: logger.child({ component: 'fields' }),
+      // A sign-up form's page asks the audience's fields as they are now (signup-service.ts, FORM_CACHE_MS).
+      onChange: () => signups.forgetForms(),
+    }),
     forms: createFormService({
       db,
       publicUrl: config.publicUrl,

@@ -68,6 +68,8 @@ export interface FieldServiceDeps {
   db: Database;
   queue: MessageQueue<typeof fieldQueues>;
   logger: Logger;
+  /** Called after the audience's fields changed. */
+  onChange?: () => void;
 }
 
 function validLabel(label: unknown): string {
@@ -102,12 +104,12 @@ function validOptions(type: FieldRule['type'], options: readonly string[] | null
 const usesKey = (key: string, ...texts: (string | null)[]): boolean =>
   texts.some((text) => text !== null && tagOccurrences(text).some((tag) => tag.name.toLowerCase() === key.toLowerCase()));
 
-export function createFieldService({ db, queue, logger }: FieldServiceDeps) {
+export function createFieldService({ db, queue, logger, onChange = () => {} }: FieldServiceDeps) {
   const repo = fieldRepository(db);
 
   /** Runs a change of the audience's fields: locked, not importing, headers adopted first and rewritten last. */
-  const change = <T>(audienceId: number, work: (tx: Tx, audience: LockedAudience) => Promise<T>): Promise<T> =>
-    db.transaction(async (tx) => {
+  const change = async <T>(audienceId: number, work: (tx: Tx, audience: LockedAudience) => Promise<T>): Promise<T> => {
+    const result = await db.transaction(async (tx) => {
       const audience = await repo.lockAudience(tx, audienceId);
       if (!audience) throw new DomainError('not-found', AUDIENCE_NOT_FOUND);
       if (audience.isImporting) throw new DomainError('conflict', AUDIENCE_IMPORTING);
@@ -116,6 +118,9 @@ export function createFieldService({ db, queue, logger }: FieldServiceDeps) {
       await repo.rewriteHeaders(tx, audienceId);
       return result;
     });
+    onChange();
+    return result;
+  };
 
   const fieldOrThrow = async (tx: Tx, audienceId: number, key: string): Promise<AudienceField> => {
     const field = await repo.find(tx, audienceId, key);

@@ -47,8 +47,8 @@ export const MAILS_PER_DAY = 3;
 const HOUR_MS = 60 * 60_000;
 /**
  * How long a process reuses a form (with its fields) that it read for the public routes: a burst of sign-ups
- * after a newsletter goes out reads it once, not twice a request. A change made through this process is seen at
- * once (`forgetForms`); one made through another process, or a change of the audience's fields, within this.
+ * after a newsletter goes out reads it once, not twice a request. A change of a form or of the audience's fields
+ * made through this process is seen at once (`forgetForms`); one made through another process, within this.
  */
 export const FORM_CACHE_MS = 2_000;
 /** A confirmation mail still queued after this had its message lost: the sweep publishes it again. */
