@@ -9,7 +9,6 @@ export function contactColumns(headers: readonly string[]): string[] {
   return headers.filter((header) => header.trim().toLowerCase() !== 'email');
 }
 
-
 /** The rows; a contact's address is a button that opens its drawer (Enter or Space from the keyboard). */
 export function ContactsTable({
   headers,

@@ -59,7 +59,13 @@ const selectChange = (handle: (value: string) => void) => (event: ChangeEvent<HT
 export function FieldSelector({ options, value, handleOnChange, path, disabled, className }: FieldSelectorProps<FullField>) {
   const name = conditionName(path);
   return (
-    <Select className={className} aria-label={`What ${name} compares`} value={value} disabled={disabled} onChange={selectChange(handleOnChange)}>
+    <Select
+      className={className}
+      aria-label={`What ${name} compares`}
+      value={value}
+      disabled={disabled}
+      onChange={selectChange(handleOnChange)}
+    >
       <Options options={options} />
     </Select>
   );
@@ -67,7 +73,13 @@ export function FieldSelector({ options, value, handleOnChange, path, disabled, 
 
 export function OperatorSelector({ options, value, handleOnChange, path, disabled, className }: OperatorSelectorProps) {
   return (
-    <Select className={className} aria-label={`How ${conditionName(path)} compares`} value={value} disabled={disabled} onChange={selectChange(handleOnChange)}>
+    <Select
+      className={className}
+      aria-label={`How ${conditionName(path)} compares`}
+      value={value}
+      disabled={disabled}
+      onChange={selectChange(handleOnChange)}
+    >
       <Options options={options} />
     </Select>
   );
@@ -105,7 +117,8 @@ export function ValueEditor({ field, operator, value, handleOnChange, path, disa
     case 'joined':
     case 'campaign': {
       const choices = valueChoices(kind, fieldData, campaigns);
-      if (kind === 'campaign' && choices.length === 0) return <span className={className}>No campaign of this audience has been sent yet</span>;
+      if (kind === 'campaign' && choices.length === 0)
+        return <span className={className}>No campaign of this audience has been sent yet</span>;
       return (
         <Select className={className} aria-label={label} value={text} disabled={disabled} onChange={selectChange(handleOnChange)}>
           {choices.map(([v, words]) => (
@@ -132,7 +145,16 @@ export function ValueEditor({ field, operator, value, handleOnChange, path, disa
     case 'date':
       return <Input className={className} type="date" aria-label={label} value={text} disabled={disabled} onChange={typed} />;
     case 'list':
-      return <Input className={className} aria-label={`${label} (separate values with commas)`} placeholder="a, b, c" value={text} disabled={disabled} onChange={typed} />;
+      return (
+        <Input
+          className={className}
+          aria-label={`${label} (separate values with commas)`}
+          placeholder="a, b, c"
+          value={text}
+          disabled={disabled}
+          onChange={typed}
+        />
+      );
     default:
       return <Input className={className} aria-label={label} value={text} disabled={disabled} onChange={typed} />;
   }
@@ -159,7 +181,13 @@ export function AddConditionAction({ handleOnClick, ruleOrGroup, path, disabled,
 export function AddGroupAction({ handleOnClick, ruleOrGroup, level, disabled, className }: ActionProps) {
   if (level > 0) return null;
   return (
-    <Button className={className} icon={<GroupRegular />} disabled={disabled || groupFull(ruleOrGroup)} onClick={(e) => handleOnClick(e)} aria-label="Add group">
+    <Button
+      className={className}
+      icon={<GroupRegular />}
+      disabled={disabled || groupFull(ruleOrGroup)}
+      onClick={(e) => handleOnClick(e)}
+      aria-label="Add group"
+    >
       Group
     </Button>
   );

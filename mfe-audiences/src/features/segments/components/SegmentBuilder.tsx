@@ -44,6 +44,7 @@ export function SegmentBuilder({ fields, byName, campaigns, query, onChange }: S
       controlElements={fluentControls}
       context={context}
       resetOnOperatorChange
+      addRuleToNewGroups
       getDefaultValue={(rule) => defaultValue(byName.get(rule.field), rule.operator, campaigns)}
       controlClassnames={{
         ruleGroup: styles.group,

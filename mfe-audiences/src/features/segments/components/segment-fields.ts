@@ -85,7 +85,11 @@ export function segmentFields(fields: readonly AudienceField[]): OptionGroup<Seg
     },
     {
       label: 'A campaign',
-      options: [fixed('campaign.received', 'Received a campaign'), fixed('campaign.opened', 'Opened a campaign'), fixed('campaign.clicked', 'Clicked a campaign')],
+      options: [
+        fixed('campaign.received', 'Received a campaign'),
+        fixed('campaign.opened', 'Opened a campaign'),
+        fixed('campaign.clicked', 'Clicked a campaign'),
+      ],
     },
   ];
 }
@@ -207,7 +211,10 @@ function convertCondition(rule: RuleType, path: number[], fields: FieldsByName):
   const kind = valueKind(field, operator);
   const value = convertValue(kind, rule.value);
   if (!field || (kind !== 'none' && value === undefined)) return { ok: false, path };
-  return { ok: true, value: { ...(rule.id ? { id: rule.id } : {}), field: rule.field, operator, ...(value === undefined ? {} : { value }) } };
+  return {
+    ok: true,
+    value: { ...(rule.id ? { id: rule.id } : {}), field: rule.field, operator, ...(value === undefined ? {} : { value }) },
+  };
 }
 
 /**
@@ -243,7 +250,12 @@ function editorText(value: SegmentCondition['value']): string {
   return String(value);
 }
 
-const builderRule = (c: SegmentCondition): RuleType => ({ ...(c.id ? { id: c.id } : {}), field: c.field, operator: c.operator, value: editorText(c.value) });
+const builderRule = (c: SegmentCondition): RuleType => ({
+  ...(c.id ? { id: c.id } : {}),
+  field: c.field,
+  operator: c.operator,
+  value: editorText(c.value),
+});
 
 /** A saved rule as the builder's query, its values as the editors show them. */
 export function toBuilderQuery(rule: SegmentRule): RuleGroupType {

@@ -20,7 +20,15 @@ import { useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import type { RuleGroupType } from 'react-querybuilder';
 import { AudienceNotFound } from '../../../components/AudienceNotFound';
-import { useSaveSegment, useSegment, useSegmentCount, useSegmentFields, useSegmentSample, useSegmentsAudience, useSentCampaigns } from '../api/segments';
+import {
+  useSaveSegment,
+  useSegment,
+  useSegmentCount,
+  useSegmentFields,
+  useSegmentSample,
+  useSegmentsAudience,
+  useSentCampaigns,
+} from '../api/segments';
 import { SegmentBuilder } from '../components/SegmentBuilder';
 import { SegmentCountStatus } from '../components/SegmentCountStatus';
 import { SegmentPreview } from '../components/SegmentPreview';
@@ -48,7 +56,8 @@ export function SegmentEditorRoute() {
   const editing = params.segmentId !== undefined;
 
   if (audienceId !== null && audience.isPending) return <Spinner label="Loading audience..." />;
-  if (!audience.data) return <AudienceNotFound error={audienceId === null ? null : audience.error} onRetry={() => void audience.refetch()} />;
+  if (!audience.data)
+    return <AudienceNotFound error={audienceId === null ? null : audience.error} onRetry={() => void audience.refetch()} />;
   if (editing && segmentId !== null && segment.isPending) return <Spinner label="Loading segment..." />;
   if (editing && !segment.data)
     return (
@@ -59,7 +68,8 @@ export function SegmentEditorRoute() {
       />
     );
   if (fields.isPending || campaigns.isPending) return <Spinner label="Loading fields..." />;
-  if (fields.isError) return <ErrorPanel message={errorMessage(fields.error, 'Failed to load the fields')} onRetry={() => void fields.refetch()} />;
+  if (fields.isError)
+    return <ErrorPanel message={errorMessage(fields.error, 'Failed to load the fields')} onRetry={() => void fields.refetch()} />;
   return (
     <SegmentEditor
       key={segment.data?.id ?? 'new'}
@@ -188,9 +198,7 @@ function withoutIds(rule: SegmentRule): SegmentRule {
   return {
     combinator: rule.combinator,
     rules: rule.rules.map((part) =>
-      'rules' in part
-        ? { combinator: part.combinator, rules: part.rules.map(({ id: _id, ...c }) => c) }
-        : (({ id: _id, ...c }) => c)(part),
+      'rules' in part ? { combinator: part.combinator, rules: part.rules.map(({ id: _id, ...c }) => c) } : (({ id: _id, ...c }) => c)(part),
     ),
   };
 }

@@ -16,7 +16,16 @@ import { errorMessage, type Segment } from '@mailroom/api-client';
 import { ruleToWords } from '@mailroom/api-client/segments';
 import { useRemote } from '@mailroom/mf-contract/react';
 import { REMOTES } from '@mailroom/mf-contract/remotes';
-import { ConfirmDialog, EmptyState, ErrorPanel, RouterLink, ScrollingTable, TruncatedText, formatDateTime, parseRouteId } from '@mailroom/ui';
+import {
+  ConfirmDialog,
+  EmptyState,
+  ErrorPanel,
+  RouterLink,
+  ScrollingTable,
+  TruncatedText,
+  formatDateTime,
+  parseRouteId,
+} from '@mailroom/ui';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { AudienceNotFound } from '../../../components/AudienceNotFound';
@@ -108,7 +117,12 @@ export function SegmentsRoute() {
                     >
                       Edit
                     </Button>
-                    <Button size="small" icon={<DeleteRegular />} onClick={() => setDeleting(segment)} aria-label={`Delete ${segment.name}`}>
+                    <Button
+                      size="small"
+                      icon={<DeleteRegular />}
+                      onClick={() => setDeleting(segment)}
+                      aria-label={`Delete ${segment.name}`}
+                    >
                       Delete
                     </Button>
                   </div>
