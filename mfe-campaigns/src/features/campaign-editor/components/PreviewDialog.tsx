@@ -4,7 +4,7 @@ import { EmailFrame, ErrorPanel, FullScreenDialog } from '@mailroom/ui';
 import { useState } from 'react';
 import type { RenderParams, ValidateParams } from '../api/keys';
 import { useAudienceFieldKeys, useCampaignValidation, usePreviewContacts, useRenderedEmail, useSuppressedContacts } from '../api/preview';
-import type { CampaignDraft } from '../utils/draft';
+import { recipientsName, type CampaignDraft } from '../utils/draft';
 import { PreviewContactsTable } from './PreviewContactsTable';
 import { ValidationSummary } from './ValidationSummary';
 
@@ -82,7 +82,7 @@ export function PreviewDialog({ draft, followUp = null, onClose }: PreviewDialog
             <dt>Preview text</dt>
             <dd>{rendered.data?.previewText ?? previewText}</dd>
             <dt>Audience</dt>
-            <dd>{draft.audience?.name ?? 'No audience chosen'}</dd>
+            <dd>{draft.audience ? recipientsName(draft) : 'No audience chosen'}</dd>
             {followUp && (
               <>
                 <dt>To</dt>
