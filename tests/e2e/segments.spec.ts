@@ -80,7 +80,7 @@ for (const { theme, width } of [
     await page.getByRole('button', { name: 'Add group' }).click();
     await page.getByRole('textbox', { name: 'Value of condition 1 of group 2' }).fill('Cy');
     await expect(count).toHaveText('1 contact matches');
-    await expect(page.getByText('In words: age is greater than 40 AND firstName is Cy')).toBeVisible();
+    await expect(page.getByText('In words: Age is greater than 40 AND First name is Cy')).toBeVisible();
     await expectNoAxeViolations(page, `the builder with a group (${theme})`);
     await page.getByRole('button', { name: 'Remove group 2' }).click();
     await expect(count).toHaveText('3 contacts match');
