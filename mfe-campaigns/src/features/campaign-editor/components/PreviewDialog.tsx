@@ -68,8 +68,10 @@ export function PreviewDialog({ draft, followUp = null, onClose }: PreviewDialog
   const validateParams: ValidateParams | null =
     audienceId === null ? null : { templateId, audienceId, ...(followUp ? { campaignId: followUp.campaignId } : {}), ...texts };
   const validation = useCampaignValidation(validateParams);
-  // A follow-up's recipients were chosen without the suppressed: the audience's count would say the wrong people.
-  const suppressed = useSuppressedContacts(followUp ? null : audienceId);
+  // A follow-up's recipients were chosen without the suppressed, and a segment's count leaves them out too: the
+  // audience's count would say the wrong people.
+  const withoutSuppressed = followUp !== null || draft.segment !== null;
+  const suppressed = useSuppressedContacts(withoutSuppressed ? null : audienceId);
   const fieldKeys = useAudienceFieldKeys(audienceId);
 
   return (
@@ -100,7 +102,7 @@ export function PreviewDialog({ draft, followUp = null, onClose }: PreviewDialog
           </dl>
           <ValidationSummary
             validation={validateParams ? validation : null}
-            suppressed={audienceId === null || followUp ? null : suppressed}
+            suppressed={audienceId === null || withoutSuppressed ? null : suppressed}
             fieldKeys={fieldKeys.data ?? null}
           />
           {audienceId !== null && (

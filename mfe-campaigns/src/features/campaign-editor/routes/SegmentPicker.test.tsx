@@ -70,6 +70,17 @@ describe('The campaign editor: a segment of the audience', () => {
     expect(api.calls('POST', '/api/audiences/7/segment-count').at(-1)!.body).toEqual({ rule: overForty.rule });
   });
 
+  it("names the segment in the preview, without the audience's suppressed count (the segment's leaves them out)", async () => {
+    const { api, user } = setup();
+    await user.selectOptions(await openTo(user), '5');
+    await user.click(screen.getByRole('button', { name: 'Preview Campaign' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Preview Campaign' });
+    const audienceTerm = within(dialog).getByText('Audience', { selector: 'dt' });
+    expect(audienceTerm.nextElementSibling?.textContent).toBe('Newsletter – Over forty');
+    await waitFor(() => expect(api.calls('POST', '/api/campaigns/validate-campaign').length).toBeGreaterThan(0));
+    expect(api.calls('GET', '/api/audiences/7/suppressed-contacts')).toHaveLength(0);
+  });
+
   it('goes back to the whole audience when another audience is chosen', async () => {
     const { api, user } = setup();
     await user.selectOptions(await openTo(user), '5');
