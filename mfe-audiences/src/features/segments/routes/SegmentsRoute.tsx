@@ -26,10 +26,10 @@ import {
   formatDateTime,
   parseRouteId,
 } from '@mailroom/ui';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { AudienceNotFound } from '../../../components/AudienceNotFound';
-import { useDeleteSegment, useSegments, useSegmentsAudience, type TargetingCampaign } from '../api/segments';
+import { useDeleteSegment, useSegmentFields, useSegments, useSegmentsAudience, type TargetingCampaign } from '../api/segments';
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', rowGap: tokens.spacingVerticalL },
@@ -46,6 +46,8 @@ export function SegmentsRoute() {
   const audience = useSegmentsAudience(id ?? 0);
   const segments = useSegments(id ?? 0);
   const remove = useDeleteSegment(id ?? 0);
+  const fields = useSegmentFields(id ?? 0);
+  const fieldLabels = useMemo(() => new Map((fields.data ?? []).map((f) => [f.key, f.label])), [fields.data]);
   const [deleting, setDeleting] = useState<Segment>();
   const [inUse, setInUse] = useState<{ message: string; campaigns: TargetingCampaign[] }>();
 
@@ -104,7 +106,7 @@ export function SegmentsRoute() {
                   <RouterLink to={`${basePath}/${data.id}/segments/${segment.id}`}>{segment.name}</RouterLink>
                 </TableCell>
                 <TableCell>
-                  <TruncatedText text={ruleToWords(segment.rule)} max={60} />
+                  <TruncatedText text={ruleToWords(segment.rule, { fields: fieldLabels })} max={60} />
                 </TableCell>
                 <TableCell>{formatDateTime(segment.updatedAt)}</TableCell>
                 <TableCell>
