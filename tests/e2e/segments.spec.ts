@@ -2,13 +2,15 @@
  * Segments (issue 26): an audience with typed fields made through the API; from its page to its segments, a rule
  * built with the keyboard and the mouse in the builder, the live count following each change, ten matching
  * contacts previewed, the segment saved; then a campaign narrowed to it in the editor's To section, its send
- * confirmation counting and naming the segment. Wide in the light theme and at 390 px in the dark one; axe on
+ * confirmation counting and naming the segment, sent: the local SES gets the mail of exactly the matching contacts,
+ * and the report names the segment with its rule. Wide in the light theme and at 390 px in the dark one; axe on
  * every screen. Needs the segment calls of the API (the segments branch): it cannot pass before they are merged.
  */
 import { expect, test } from '@playwright/test';
 import { signInWithApi, type MemberApi } from './support/audiences';
 import { expectNoAxeViolations } from './support/browser-checks';
-import { authorizedSenders, openSection, seedCampaign, seedTemplate, uniqueTag } from './support/campaigns';
+import { authorizedSenders, openSection, seedCampaign, seedTemplate, uniqueTag, waitForStatus } from './support/campaigns';
+import { mailsTo } from './support/local-ses';
 
 const PEOPLE = [
   { firstName: 'Ann', age: 25 },
@@ -120,8 +122,22 @@ for (const { theme, width } of [
     const confirm = page.getByRole('alertdialog', { name: 'Send campaign' });
     await expect(confirm).toContainText(`This campaign will be sent to 3 contacts of “${audienceName} – Over forty”.`);
     await expectNoAxeViolations(page, `the send confirmation of a segment (${theme})`);
-    await confirm.getByRole('button', { name: 'Cancel' }).click();
     const saved = (await (await api.get(`/api/campaigns/${campaignId}`)).json()) as { segment: { id: number; name: string } | null };
     expect(saved.segment).toMatchObject({ id: segment.id, name: 'Over forty' });
+
+    // Sent: exactly the segment's contacts get the mail, and the report says whom it went to.
+    await confirm.getByRole('button', { name: 'Send now' }).click();
+    await expect(page).toHaveURL(/\/campaigns$/);
+    await waitForStatus(api, campaignId, 'SENT', 60_000);
+    const addresses = PEOPLE.map((p) => `${tag}-${p.firstName.toLowerCase()}@example.org`);
+    const matching = PEOPLE.filter((p) => p.age > 40).map((p) => `${tag}-${p.firstName.toLowerCase()}@example.org`);
+    await expect
+      .poll(async () => (await mailsTo(addresses)).flatMap((mail) => mail.destination.to).sort(), { timeout: 30_000 })
+      .toEqual(matching.sort());
+    await page.goto(`/campaigns/reports/${campaignId}`);
+    const overview = page.getByRole('tabpanel', { name: 'Overview' });
+    await expect(overview.getByText('Over forty', { exact: true })).toBeVisible();
+    await expect(overview).toContainText('Over forty: contacts who match age is greater than 40');
+    await expectNoAxeViolations(page, `the report of a campaign sent to a segment (${theme})`);
   });
 }
