@@ -16,6 +16,11 @@ const SuppressionsRoute = lazy(() =>
 );
 const FieldsRoute = lazy(() => import('./features/audiences/routes/FieldsRoute').then((module) => ({ default: module.FieldsRoute })));
 const FormsRoute = lazy(() => import('./features/forms/routes/FormsRoute').then((module) => ({ default: module.FormsRoute })));
+const SegmentsRoute = lazy(() => import('./features/segments/routes/SegmentsRoute').then((module) => ({ default: module.SegmentsRoute })));
+// The builder (react-querybuilder) is fetched only when a segment is opened.
+const SegmentEditorRoute = lazy(() =>
+  import('./features/segments/routes/SegmentEditorRoute').then((module) => ({ default: module.SegmentEditorRoute })),
+);
 const PeopleRoute = lazy(() => import('./features/people/routes/PeopleRoute').then((module) => ({ default: module.PeopleRoute })));
 const ImportContactsRoute = lazy(() =>
   import('./features/import-contacts/routes/ImportContactsRoute').then((module) => ({ default: module.ImportContactsRoute })),
@@ -47,6 +52,9 @@ export default function App(props: RemoteProps) {
           <Route path=":id/import" element={<ImportContactsRoute />} />
           <Route path=":id/fields" element={<FieldsRoute />} />
           <Route path=":id/forms" element={<FormsRoute />} />
+          <Route path=":id/segments" element={<SegmentsRoute />} />
+          <Route path=":id/segments/new" element={<SegmentEditorRoute />} />
+          <Route path=":id/segments/:segmentId" element={<SegmentEditorRoute />} />
           <Route path="*" element={<Navigate to={HOME_PATH} replace />} />
         </Routes>
       </Suspense>

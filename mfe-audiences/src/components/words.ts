@@ -8,3 +8,10 @@ export const count = (n: number, one: string, many = `${one}s`) => `${NUMBER.for
 /** Opens or clicks, people's and machines' apart: '2 by people, 1 by a machine'. */
 export const hitsInWords = ({ people, machines }: PersonHits) =>
   `${NUMBER.format(people)} by ${people === 1 ? 'a person' : 'people'}, ${NUMBER.format(machines)} by ${machines === 1 ? 'a machine' : 'machines'}`;
+
+/** A typed value as a table shows it: yes/no as words, numbers and 'YYYY-MM-DD' dates as stored. */
+export function displayValue(value: string | number | boolean | null | undefined): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  return String(value);
+}

@@ -2,7 +2,8 @@
  * A small in-memory stand-in for the audiences API, installed as the global fetch: the remote's real
  * API client (openapi-fetch) talks to it, so tests exercise the same requests the product makes.
  */
-import type { Audience, AudienceField, Contact, Person, Suppression } from '@mailroom/api-client';
+import type { Audience, AudienceField, CampaignSummary, Contact, Person, Segment, Suppression } from '@mailroom/api-client';
+import type { SegmentRule } from '@mailroom/api-client/segments';
 import type { components } from '@mailroom/api-client/schema';
 import { createFakeFetch, json, page, type RecordedRequest } from '@mailroom/mf-contract/fake-api';
 
@@ -69,6 +70,11 @@ export function createFakeApi(
     /** Templates by the field key they use: a removal without confirm=true is refused with them. */
     templatesUsing?: Record<string, { id: number; name: string }[]>;
     importMappings?: Record<number, ImportMappingView>;
+    segments?: Segment[];
+    /** Campaigns of the list (GET /api/campaigns), for the segment builder's campaign conditions. */
+    campaigns?: Pick<CampaignSummary, 'id' | 'name' | 'audienceId' | 'status'>[];
+    /** The count a rule gets (the default: 100 less 10 a condition, so each change of the rule moves it). */
+    countRule?: (rule: SegmentRule) => number;
   } = {},
 ) {
   const fields = new Map<number, AudienceField[]>(Object.entries(init.fields ?? {}).map(([id, list]) => [Number(id), [...list]]));
@@ -78,6 +84,14 @@ export function createFakeApi(
   const audiences = new Map<number, Audience>((init.audiences ?? []).map((a) => [a.id, { ...a }]));
   const contacts = new Map<number, Contact[]>(Object.entries(init.contacts ?? {}).map(([id, list]) => [Number(id), list]));
   let nextId = Math.max(0, ...audiences.keys()) + 1;
+  const segments = new Map<number, Segment>((init.segments ?? []).map((seg) => [seg.id, { ...seg }]));
+  let nextSegmentId = Math.max(0, ...segments.keys()) + 1;
+  const conditions = (rule: SegmentRule): number => rule.rules.reduce((n, part) => n + ('rules' in part ? part.rules.length : 1), 0);
+  const countRule = init.countRule ?? ((rule: SegmentRule) => Math.max(0, 100 - 10 * conditions(rule)));
+  const segmentTaken = (audienceId: number, name: string, except?: number) =>
+    [...segments.values()].some(
+      (seg) => seg.audienceId === audienceId && seg.id !== except && seg.name.toLowerCase() === name.toLowerCase(),
+    );
 
   function route(req: RecordedRequest): Response {
     const { method, path, query, body } = req;
@@ -151,6 +165,26 @@ export function createFakeApi(
       suppressions.splice(at, 1);
       return new Response(null, { status: 204 });
     }
+    if (path === '/api/campaigns' && method === 'GET') {
+      const items = (init.campaigns ?? []).map((c) => ({ ...c, audienceName: null }));
+      return json(200, { data: page(items, query) });
+    }
+    const segmentPath = /^\/api\/segments\/(\d+)$/.exec(path);
+    if (segmentPath) {
+      const found = segments.get(Number(segmentPath[1]));
+      if (!found) return json(404, { message: 'Segment not found' });
+      if (method === 'GET') return json(200, found);
+      if (method === 'PUT') {
+        const input = body as { name: string; rule: SegmentRule };
+        if (segmentTaken(found.audienceId, input.name, found.id)) return json(409, { message: `A segment named '${input.name}' exists.` });
+        Object.assign(found, input, { updatedAt: '2024-06-01T10:00:00.000Z' });
+        return json(200, found);
+      }
+      if (method === 'DELETE') {
+        segments.delete(found.id);
+        return new Response(null, { status: 204 });
+      }
+    }
     const match = /^\/api\/audiences\/(\d+)(\/.*)?$/.exec(path);
     const found = match ? audiences.get(Number(match[1])) : undefined;
     if (!match || !found) return json(404, { message: 'Audience not found' });
@@ -167,6 +201,24 @@ export function createFakeApi(
       return json(200, found);
     }
     if (rest === '/forms' && method === 'GET') return json(200, { items: [] });
+    if (rest === '/segments' && method === 'GET') {
+      const items = [...segments.values()].filter((seg) => seg.audienceId === found.id).sort((a, b) => a.name.localeCompare(b.name));
+      return json(200, { items });
+    }
+    if (rest === '/segments' && method === 'POST') {
+      const input = body as { name: string; rule: SegmentRule };
+      if (segmentTaken(found.id, input.name)) return json(409, { message: `A segment named '${input.name}' exists.` });
+      const at = '2024-06-01T09:00:00.000Z';
+      const created: Segment = { id: nextSegmentId++, audienceId: found.id, ...input, createdAt: at, updatedAt: at };
+      segments.set(created.id, created);
+      return json(201, created);
+    }
+    if (rest === '/segment-count' && method === 'POST') {
+      const { rule } = body as { rule: SegmentRule };
+      const count = countRule(rule);
+      const sample = query.get('sample') === 'true' ? (contacts.get(found.id) ?? []).slice(0, 10) : undefined;
+      return json(200, { count, ...(sample ? { sample } : {}) });
+    }
     if (rest === '' && method === 'DELETE') {
       audiences.delete(found.id);
       return json(202, { message: 'Deletion queued' });
@@ -233,7 +285,7 @@ export function createFakeApi(
     return json(404, { message: `No fake for ${method} ${path}` });
   }
 
-  return { ...createFakeFetch(route), audiences, contacts, suppressions, fields, people };
+  return { ...createFakeFetch(route), audiences, contacts, suppressions, fields, people, segments };
 }
 
 export type FakeApi = ReturnType<typeof createFakeApi>;

@@ -2,7 +2,7 @@
  * An in-memory stand-in for the API calls the campaigns remote makes (campaigns, and the audiences,
  * contacts and templates its pickers and preview read), installed as the global fetch.
  */
-import type { Audience, Campaign, Contact, SuppressedContacts, TemplateSummary, ValidationResult } from '@mailroom/api-client';
+import type { Audience, Campaign, Contact, Segment, SuppressedContacts, TemplateSummary, ValidationResult } from '@mailroom/api-client';
 import { createFakeFetch, json, page, type RecordedRequest } from '@mailroom/mf-contract/fake-api';
 
 export type FakeTemplate = TemplateSummary & { html: string };
@@ -32,6 +32,7 @@ export function campaign(overrides: Partial<Campaign> & Pick<Campaign, 'id' | 'n
     humanUniqueClicks: 0,
     errorMessage: null,
     followUp: null,
+    segment: null,
     ...overrides,
   };
 }
@@ -74,6 +75,9 @@ export interface FakeApiInit {
   recipients?: Record<number, Contact[]>;
   /** Per follow-up: how many recipients its original reached since (none when absent). */
   reached?: Record<number, number>;
+  /** Audiences' segments (issue 26), with the count each matches now (segmentCounts, by segment id; 0 when absent). */
+  segments?: Segment[];
+  segmentCounts?: Record<number, number>;
 }
 
 export function createFakeApi(init: FakeApiInit = {}) {
@@ -84,6 +88,7 @@ export function createFakeApi(init: FakeApiInit = {}) {
   const senders = init.senders ?? ['news@example.org', 'events@example.org'];
   const recipients = new Map(Object.entries(init.recipients ?? {}).map(([id, list]) => [Number(id), list]));
   let nextCampaignId = Math.max(0, ...campaigns.keys()) + 1;
+  const segments = new Map((init.segments ?? []).map((seg) => [seg.id, seg]));
 
   const byName = <T extends { name: string }>(items: Iterable<T>, query: URLSearchParams) => {
     const name = query.get('name')?.toLowerCase();
@@ -138,6 +143,13 @@ export function createFakeApi(init: FakeApiInit = {}) {
         if ('templateId' in input) {
           const chosen = input.templateId === null ? undefined : templates.get(input.templateId as number);
           found.template = chosen ? { id: chosen.id, name: chosen.name, html: chosen.html, preview: chosen.preview } : null;
+        }
+        if ('segmentId' in input) {
+          const chosen = input.segmentId === null ? undefined : segments.get(input.segmentId as number);
+          if (input.segmentId !== null && (!chosen || chosen.audienceId !== found.audienceId))
+            return json(400, { message: 'The segment is not one of the audience.' });
+          found.segment = chosen ? { id: chosen.id, name: chosen.name, rule: chosen.rule } : null;
+          delete (found as Record<string, unknown>).segmentId;
         }
         if ('audienceId' in input) found.numberOfContacts = audiences.get(input.audienceId as number)?.numberOfContacts ?? 0;
         return json(200, found);
@@ -194,6 +206,21 @@ export function createFakeApi(init: FakeApiInit = {}) {
     }
 
     if (path === '/api/audiences' && method === 'GET') return json(200, page(byName(audiences.values(), query), query));
+    const segmentsMatch = /^\/api\/audiences\/(\d+)\/segments$/.exec(path);
+    if (segmentsMatch && method === 'GET') {
+      const id = Number(segmentsMatch[1]);
+      return json(200, { items: [...segments.values()].filter((seg) => seg.audienceId === id) });
+    }
+    const segmentMatch = /^\/api\/segments\/(\d+)$/.exec(path);
+    if (segmentMatch && method === 'GET') {
+      const found = segments.get(Number(segmentMatch[1]));
+      return found ? json(200, found) : json(404, { message: 'Segment not found' });
+    }
+    if (/^\/api\/audiences\/\d+\/segment-count$/.test(path) && method === 'POST') {
+      const rule = JSON.stringify((input as { rule: unknown }).rule);
+      const found = [...segments.values()].find((seg) => JSON.stringify(seg.rule) === rule);
+      return json(200, { count: found ? (init.segmentCounts?.[found.id] ?? 0) : 0 });
+    }
     const suppressedMatch = /^\/api\/audiences\/(\d+)\/suppressed-contacts$/.exec(path);
     if (suppressedMatch && method === 'GET') {
       const id = Number(suppressedMatch[1]);
@@ -234,7 +261,7 @@ export function createFakeApi(init: FakeApiInit = {}) {
     return json(404, { message: `No fake for ${method} ${path}` });
   }
 
-  return { ...createFakeFetch(routes), campaigns, audiences, contacts, templates };
+  return { ...createFakeFetch(routes), campaigns, audiences, contacts, templates, segments };
 }
 
 export type FakeApi = ReturnType<typeof createFakeApi>;

@@ -189,6 +189,11 @@ export function errorMessage(err: unknown, fallback: string): string {
   if (err instanceof Error) return err.message || fallback;
   return messageOf(err) ?? fallback;
 }
+export type Segment = Schemas['Segment'];
+export type SegmentInput = Schemas['SegmentInput'];
+export type SegmentList = Schemas['SegmentList'];
+export type SegmentCount = Schemas['SegmentCount'];
+export type CampaignSegment = NonNullable<Schemas['CampaignSegment']>;
 export type SignupForm = Schemas['SignupForm'];
 export type SignupFormInput = Schemas['SignupFormInput'];
 export type SignupFormField = Schemas['SignupFormField'];

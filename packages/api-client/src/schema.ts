@@ -1228,6 +1228,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/audiences/{id}/segments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /** The audience's segments, by name (an addition) */
+        get: operations["listSegments"];
+        put?: never;
+        /**
+         * Save a named rule over the audience's contacts; the activity log records it
+         * @description The rule is checked against the audience's fields (a field that the audience lacks, or an operator or
+         *     value that does not suit the field's type, is a 400 naming the condition). It is never SQL text: it is
+         *     compiled to one parameterised statement whenever it is counted or sent to.
+         */
+        post: operations["createSegment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audiences/{id}/segment-count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * How many of the audience's contacts a rule matches now, and optionally ten of them
+         * @description Called as the member edits a rule, saved or not. The count is of the contacts a send to the rule would
+         *     reach (valid, not suppressed, not left the audience). With sample=true, up to ten of them, by id.
+         */
+        post: operations["countSegmentRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/segments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /** One segment */
+        get: operations["getSegment"];
+        /** Rename a segment or change its rule; what was sent to it stays as it was sent */
+        put: operations["updateSegment"];
+        post?: never;
+        /** Delete a segment; 409 naming the campaigns not sent yet (DRAFT, SCHEDULED) that target it */
+        delete: operations["deleteSegment"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/unsubscribe/{token}": {
         parameters: {
             query?: never;
@@ -1612,6 +1681,7 @@ export interface components {
             /** @description Why the campaign is in ERROR, or why a DRAFT's schedule did not start (an addition) */
             errorMessage: string | null;
             followUp?: components["schemas"]["FollowUp"];
+            segment?: components["schemas"]["CampaignSegment"];
         };
         Campaign: components["schemas"]["CampaignSummary"] & {
             template: components["schemas"]["CampaignTemplate"];
@@ -1664,6 +1734,12 @@ export interface components {
             subject?: string | null;
             previewText?: string | null;
             templateId?: components["schemas"]["NullableId"];
+            /**
+             * @description An addition (issue 26): a segment of the campaign's audience to send to instead of the whole audience;
+             *     null for the whole audience. Left out, the campaign's segment stays as it is; a change of audience
+             *     drops a segment of the old one.
+             */
+            segmentId?: components["schemas"]["NullableId"];
         };
         SendTestEmailInput: {
             /** @description The dialog's comma-separated addresses, split and trimmed by the client */
@@ -2354,6 +2430,85 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        /** @enum {string} */
+        SegmentCombinator: "and" | "or";
+        /**
+         * @description One condition of a segment's rule (issue 26), in react-querybuilder's own shape. `field` says what is
+         *     compared, `operator` how, `value` with what; the API's schema checks each combination:
+         *     - `fields.<key>` (an audience field; `fullName` for the full name), by the field's type:
+         *       TEXT and CHOICE: equals, notEquals, contains, startsWith, isEmpty, isNotEmpty, oneOf (CHOICE: equals,
+         *       notEquals, isEmpty, isNotEmpty, oneOf); NUMBER: equals, notEquals, greaterThan, lessThan, isEmpty,
+         *       isNotEmpty; DATE: before, after, withinLastDays (value N), isEmpty, isNotEmpty (value 'YYYY-MM-DD');
+         *       YES_NO: equals (value true or false), isEmpty, isNotEmpty.
+         *     - `email.domain`: equals, notEquals, endsWith, oneOf (case-insensitive; value without '@').
+         *     - `subscription`: equals, notEquals; value subscribed, pending, unsubscribed (left the audience), or
+         *       suppressed, or `suppressed:<REASON>` (UNSUBSCRIBE, HARD_BOUNCE, COMPLAINT, SOFT_BOUNCE, MEMBER, ERASED).
+         *     - `joined`: equals, notEquals; value import, form, added (how the contact came onto the audience).
+         *     - `engagement.opened`, `engagement.clicked` (a person's, never a machine's): anyOfLast, allOfLast,
+         *       noneOfLast (value N, 1 to 50: the audience's last N campaigns sent), since (value 'YYYY-MM-DD'),
+         *       never (no value).
+         *     - `softBounces`: atLeast (value K, 1 to 1000).
+         *     - `campaign.received`, `campaign.opened`, `campaign.clicked` (opened, clicked by a person): is, isNot
+         *       (value the campaign's id).
+         */
+        SegmentCondition: {
+            /** @description The builder's own id of the condition, kept as given */
+            id?: string;
+            field: string;
+            /** @enum {string} */
+            operator: "equals" | "notEquals" | "contains" | "startsWith" | "endsWith" | "isEmpty" | "isNotEmpty" | "oneOf" | "before" | "after" | "withinLastDays" | "greaterThan" | "lessThan" | "anyOfLast" | "allOfLast" | "noneOfLast" | "since" | "never" | "atLeast" | "is" | "isNot";
+            value?: string | number | boolean | string[];
+        };
+        /** @description A group of conditions inside a rule (one level of nesting) */
+        SegmentGroup: {
+            id?: string;
+            combinator: components["schemas"]["SegmentCombinator"];
+            rules: components["schemas"]["SegmentCondition"][];
+        };
+        /**
+         * @description A segment's rule: conditions and groups of conditions combined with AND or OR, one level of nesting.
+         *     An empty rule matches every contact a send would reach.
+         */
+        SegmentRule: {
+            id?: string;
+            combinator: components["schemas"]["SegmentCombinator"];
+            rules: (components["schemas"]["SegmentCondition"] | components["schemas"]["SegmentGroup"])[];
+        };
+        SegmentInput: {
+            name: components["schemas"]["EntityName"];
+            rule: components["schemas"]["SegmentRule"];
+        };
+        Segment: {
+            id: components["schemas"]["Id"];
+            audienceId: components["schemas"]["Id"];
+            name: string;
+            rule: components["schemas"]["SegmentRule"];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        SegmentList: {
+            items: components["schemas"]["Segment"][];
+        };
+        SegmentCountInput: {
+            rule: components["schemas"]["SegmentRule"];
+        };
+        SegmentCount: {
+            count: number;
+            /** @description Up to ten matching contacts (only with sample=true) */
+            sample?: components["schemas"]["Contact"][];
+        };
+        /**
+         * @description An addition (issue 26): the segment a campaign targets within its audience, null when it goes to the
+         *     whole audience. Once sending started, name and rule are as they were at send time (id null once the
+         *     segment is deleted); before, they are the segment's now.
+         */
+        CampaignSegment: {
+            id: components["schemas"]["NullableId"];
+            name: string;
+            rule: components["schemas"]["SegmentRule"];
+        } | null;
         SignupFormList: {
             items: components["schemas"]["SignupForm"][];
         };
@@ -4706,6 +4861,184 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listSegments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The segments */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SegmentList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    createSegment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SegmentInput"];
+            };
+        };
+        responses: {
+            /** @description The segment */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Segment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Error"];
+        };
+    };
+    countSegmentRule: {
+        parameters: {
+            query?: {
+                /** @description true to also answer up to ten matching contacts */
+                sample?: boolean;
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SegmentCountInput"];
+            };
+        };
+        responses: {
+            /** @description The count */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SegmentCount"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getSegment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The segment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Segment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    updateSegment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SegmentInput"];
+            };
+        };
+        responses: {
+            /** @description The segment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Segment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deleteSegment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             default: components["responses"]["Error"];
         };
     };

@@ -2,17 +2,11 @@ import { Link, TableBody, TableCell, TableRow, Tooltip } from '@fluentui/react-c
 import type { Contact } from '@mailroom/api-client';
 import { ColumnHeaders, ScrollingTable, TruncatedText, truncate } from '@mailroom/ui';
 import { ContactStatus } from './ContactStatus';
+import { displayValue } from '../../../components/words';
 
 /** The audience's extra headers as columns; the email column has its own and is not repeated. */
 export function contactColumns(headers: readonly string[]): string[] {
   return headers.filter((header) => header.trim().toLowerCase() !== 'email');
-}
-
-/** A typed value as the table shows it: yes/no as words, numbers and 'YYYY-MM-DD' dates as stored. */
-export function displayValue(value: string | number | boolean | undefined): string {
-  if (value === undefined) return '';
-  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
-  return String(value);
 }
 
 /** The rows; a contact's address is a button that opens its drawer (Enter or Space from the keyboard). */

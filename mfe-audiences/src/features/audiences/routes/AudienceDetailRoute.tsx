@@ -9,6 +9,7 @@ import { AudienceTitle } from '../components/AudienceTitle';
 import { ContactsSection } from '../components/ContactsSection';
 import { ImportStatusBanners } from '../components/ImportStatusBanners';
 import { AudienceFormsLink } from '../../../components/AudienceFormsLink';
+import { AudienceSegmentsLink } from '../../../components/AudienceSegmentsLink';
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', rowGap: tokens.spacingVerticalL },
@@ -44,6 +45,7 @@ export function AudienceDetailRoute() {
       {/* Sign-ups not confirmed yet are not contacts: shown apart, never in the counts above. */}
       {data.pendingCount ? <Text className={styles.summary}>{data.pendingCount} waiting for confirmation</Text> : null}
       <AudienceFormsLink audienceId={data.id} />
+      <AudienceSegmentsLink audienceId={data.id} />
       <ImportStatusBanners audience={data} />
       <ContactsSection key={data.id} audience={data} />
     </section>

@@ -4,6 +4,8 @@ import {
   type Audience,
   type Campaign,
   type ReachedRecipients,
+  type Segment,
+  type SegmentCount,
   type SuppressedContacts,
   type TestEmail,
 } from '@mailroom/api-client';
@@ -104,6 +106,34 @@ export function useFetchAudience() {
         queryFn: async ({ signal }) => {
           const { data } = await client.GET('/api/audiences/{id}', { params: { path: { id } }, signal });
           return expectBody<Audience>(data);
+        },
+        staleTime: 0,
+      }),
+    [client, queryClient],
+  );
+}
+
+/**
+ * Counts afresh, when Send is pressed, the contacts the campaign's segment matches now: valid, not suppressed, still
+ * in the audience, as the send will freeze them (issue 26). The segment is read first for its rule as saved.
+ */
+export function useFetchSegmentCount() {
+  const client = useApiClient();
+  const queryClient = useQueryClient();
+  return useCallback(
+    (segmentId: number) =>
+      queryClient.fetchQuery({
+        queryKey: editorKeys.segmentCount(segmentId),
+        queryFn: async ({ signal }) => {
+          const segment = expectBody<Segment>(
+            (await client.GET('/api/segments/{id}', { params: { path: { id: segmentId } }, signal })).data,
+          );
+          const { data } = await client.POST('/api/audiences/{id}/segment-count', {
+            params: { path: { id: segment.audienceId } },
+            body: { rule: segment.rule },
+            signal,
+          });
+          return expectBody<SegmentCount>(data).count;
         },
         staleTime: 0,
       }),

@@ -39,6 +39,10 @@ export const editorKeys = {
   templatePage: (params: PickerParams) => [...editorKeys.all, 'template-picker', params] as const,
   audience: (id: number) => [...editorKeys.all, 'audience', id] as const,
   suppressed: (audienceId: number) => [...editorKeys.audience(audienceId), 'suppressed'] as const,
+  /** The audience's segments, offered in the To section (issue 26). */
+  segments: (audienceId: number) => [...editorKeys.audience(audienceId), 'segments'] as const,
+  /** A segment's count afresh, when Send is pressed. */
+  segmentCount: (segmentId: number) => [...editorKeys.all, 'segment-count', segmentId] as const,
   fields: (audienceId: number) => [...editorKeys.audience(audienceId), 'fields'] as const,
   contacts: (audienceId: number, params: PreviewContactsParams) => [...editorKeys.audience(audienceId), 'contacts', params] as const,
   /** A follow-up's frozen recipients (they replace the audience's contacts in its preview). */

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { expectBody, type AudienceList, type TemplateList } from '@mailroom/api-client';
+import { expectBody, type AudienceList, type SegmentList, type TemplateList } from '@mailroom/api-client';
 import { useApiClient } from '@mailroom/mf-contract/react';
 import { editorKeys, type PickerParams } from './keys';
 
@@ -28,5 +28,18 @@ export function useTemplatePage(params: PickerParams) {
       return expectBody<TemplateList>(data);
     },
     placeholderData: keepPreviousData,
+  });
+}
+
+/** The chosen audience's segments, for the To section's segment picker (null: no audience yet). */
+export function useAudienceSegments(audienceId: number | null) {
+  const client = useApiClient();
+  return useQuery({
+    queryKey: editorKeys.segments(audienceId ?? 0),
+    queryFn: async ({ signal }) => {
+      const { data } = await client.GET('/api/audiences/{id}/segments', { params: { path: { id: audienceId! } }, signal });
+      return expectBody<SegmentList>(data).items;
+    },
+    enabled: audienceId !== null,
   });
 }

@@ -172,6 +172,8 @@ export function CampaignEditor({ campaign }: { campaign: Campaign }) {
       <Accordion multiple collapsible defaultOpenItems={editable ? openAtStart(draft) : [...SECTIONS]}>
         <ToSection
           audience={draft.audience}
+          segment={draft.segment}
+          onSegmentChange={(segment) => update({ segment })}
           followUp={followUp}
           disabled={!editable}
           onChoose={() => setDialog({ kind: 'audience-picker' })}
@@ -186,7 +188,8 @@ export function CampaignEditor({ campaign }: { campaign: Campaign }) {
           selectedId={draft.audience?.id ?? null}
           onClose={closeDialog}
           onSelect={(picked) => {
-            update({ audience: { id: picked.id, name: picked.name } });
+            // A segment belongs to its audience: another audience starts with the whole of it.
+            update({ audience: { id: picked.id, name: picked.name }, ...(picked.id === draft.audience?.id ? {} : { segment: null }) });
             closeDialog();
           }}
         />

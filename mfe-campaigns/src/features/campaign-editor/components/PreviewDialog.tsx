@@ -4,7 +4,7 @@ import { EmailFrame, ErrorPanel, FullScreenDialog } from '@mailroom/ui';
 import { useState } from 'react';
 import type { RenderParams, ValidateParams } from '../api/keys';
 import { useAudienceFieldKeys, useCampaignValidation, usePreviewContacts, useRenderedEmail, useSuppressedContacts } from '../api/preview';
-import type { CampaignDraft } from '../utils/draft';
+import { recipientsName, type CampaignDraft } from '../utils/draft';
 import { PreviewContactsTable } from './PreviewContactsTable';
 import { ValidationSummary } from './ValidationSummary';
 
@@ -68,8 +68,10 @@ export function PreviewDialog({ draft, followUp = null, onClose }: PreviewDialog
   const validateParams: ValidateParams | null =
     audienceId === null ? null : { templateId, audienceId, ...(followUp ? { campaignId: followUp.campaignId } : {}), ...texts };
   const validation = useCampaignValidation(validateParams);
-  // A follow-up's recipients were chosen without the suppressed: the audience's count would say the wrong people.
-  const suppressed = useSuppressedContacts(followUp ? null : audienceId);
+  // A follow-up's recipients were chosen without the suppressed, and a segment's count leaves them out too: the
+  // audience's count would say the wrong people.
+  const withoutSuppressed = followUp !== null || draft.segment !== null;
+  const suppressed = useSuppressedContacts(withoutSuppressed ? null : audienceId);
   const fieldKeys = useAudienceFieldKeys(audienceId);
 
   return (
@@ -82,7 +84,7 @@ export function PreviewDialog({ draft, followUp = null, onClose }: PreviewDialog
             <dt>Preview text</dt>
             <dd>{rendered.data?.previewText ?? previewText}</dd>
             <dt>Audience</dt>
-            <dd>{draft.audience?.name ?? 'No audience chosen'}</dd>
+            <dd>{draft.audience ? recipientsName(draft) : 'No audience chosen'}</dd>
             {followUp && (
               <>
                 <dt>To</dt>
@@ -100,7 +102,7 @@ export function PreviewDialog({ draft, followUp = null, onClose }: PreviewDialog
           </dl>
           <ValidationSummary
             validation={validateParams ? validation : null}
-            suppressed={audienceId === null || followUp ? null : suppressed}
+            suppressed={audienceId === null || withoutSuppressed ? null : suppressed}
             fieldKeys={fieldKeys.data ?? null}
           />
           {audienceId !== null && (

@@ -9,12 +9,13 @@ import {
   useAuthorizedSenders,
   useFetchAudience,
   useFetchReachedRecipients,
+  useFetchSegmentCount,
   useFetchSuppressedContacts,
   useScheduleCampaign,
   useSendCampaign,
   useUnscheduleCampaign,
 } from '../api/campaign';
-import type { CampaignDraft, DraftFollowUp } from '../utils/draft';
+import { recipientsName, type CampaignDraft, type DraftFollowUp } from '../utils/draft';
 import { presendError, reachedNote } from '../utils/presend';
 import { ErrorDialog } from './ErrorDialog';
 import { ScheduleDialog } from './ScheduleDialog';
@@ -71,6 +72,7 @@ export function SendFlow({ campaign, draft, followUp, saveDraft, disabled, onBus
   const fetchAudience = useFetchAudience();
   const fetchSuppressed = useFetchSuppressedContacts();
   const fetchReached = useFetchReachedRecipients();
+  const fetchSegmentCount = useFetchSegmentCount();
 
   const preparingSendOrSchedule = preparing !== null;
   const busy = preparingSendOrSchedule || send.isPending || schedule.isPending || unschedule.isPending;
@@ -124,6 +126,15 @@ export function SendFlow({ campaign, draft, followUp, saveDraft, disabled, onBus
         droppedNote: reached ? reachedNote(followUp, reached) : null,
         at,
       });
+      return;
+    }
+    if (draft.segment) {
+      // A segment's count is of the contacts the send will freeze (valid, not suppressed): no other count is needed.
+      const recipients = await fetchSegmentCount(draft.segment.id).catch((error: unknown) => {
+        notify('error', errorMessage(error, 'Failed to count the contacts of the segment'));
+        return null;
+      });
+      setDialog({ kind: 'confirm-send', audienceName: recipientsName(draft), recipients, suppressed: null, at });
       return;
     }
     const { id, name } = draft.audience!;

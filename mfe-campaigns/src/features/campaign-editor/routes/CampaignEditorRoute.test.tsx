@@ -270,6 +270,7 @@ describe('Finish later', () => {
       subject: 'Autumn news',
       previewText: 'What we did',
       templateId: 3,
+      segmentId: null,
     });
   });
 

@@ -7,6 +7,8 @@ export type CampaignUpdateInput = Schemas['CampaignUpdateInput'];
 export interface CampaignDraft {
   name: string;
   audience: { id: number; name: string } | null;
+  /** A segment of the audience to send to instead of all of it (issue 26); null: the whole audience. */
+  segment: { id: number; name: string } | null;
   fromName: string;
   fromEmail: string;
   subject: string;
@@ -38,6 +40,8 @@ export function draftOf(campaign: Campaign): CampaignDraft {
   return {
     name: campaign.name,
     audience: campaign.audienceId === null ? null : { id: campaign.audienceId, name: campaign.audienceName ?? '' },
+    // A deleted segment (id null) is no longer a choice; what was sent to it is the report's to show.
+    segment: campaign.segment?.id ? { id: campaign.segment.id, name: campaign.segment.name } : null,
     fromName: campaign.fromName ?? '',
     fromEmail: campaign.fromEmail ?? '',
     subject: campaign.subject ?? '',
@@ -63,5 +67,12 @@ export function updateInputOf(draft: CampaignDraft): CampaignUpdateInput {
     subject: orNull(draft.subject),
     previewText: orNull(draft.previewText),
     templateId: draft.template?.id ?? null,
+    segmentId: draft.segment?.id ?? null,
   };
+}
+
+/** Whom the campaign goes to, as the confirmation and the preview name them: 'Tree news – Over forty' for a segment. */
+export function recipientsName(draft: Pick<CampaignDraft, 'audience' | 'segment'>): string {
+  const audience = draft.audience?.name ?? '';
+  return draft.segment ? `${audience} – ${draft.segment.name}` : audience;
 }

@@ -47,6 +47,7 @@ describe('updateInputOf', () => {
       subject: null,
       previewText: null,
       templateId: null,
+      segmentId: null,
     });
   });
 });

@@ -44,6 +44,8 @@ export function CampaignNameCell({ campaign }: { campaign: CampaignSummary }) {
             <RouterLink to={`${REMOTES.audiences.basePath}/${campaign.audienceId}`} inline>
               {campaign.audienceName ?? `Audience ${campaign.audienceId}`}
             </RouterLink>
+            {/* A segment of the audience (issue 26) is named after it, as the editor's To section names it. */}
+            {campaign.segment && ` – ${campaign.segment.name}`}
           </DetailLine>
         )
       )}

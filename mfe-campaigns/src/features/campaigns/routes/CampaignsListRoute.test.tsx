@@ -105,6 +105,15 @@ describe('Campaigns list', () => {
     expect(cells.getByRole('link', { name: 'View report of Winter news' }).getAttribute('href')).toBe('/campaigns/reports/2');
   });
 
+  it("names a campaign's segment after its audience (issue 26)", async () => {
+    const segment = { id: 5, name: 'Over forty', rule: { combinator: 'and' as const, rules: [] } };
+    const api = createFakeApi({ campaigns: [campaign({ ...draft, segment })] });
+    renderApp('/campaigns', api);
+    await screen.findByText('Spring appeal');
+    const audience = within(row('Spring appeal')).getByRole('link', { name: 'Newsletter' });
+    expect(audience.parentElement?.textContent).toBe('To: Newsletter – Over forty');
+  });
+
   it('divides by 1 when nothing was sent', async () => {
     const api = createFakeApi({ campaigns: [campaign({ ...draft, uniqueOpens: 1 })] });
     renderApp('/campaigns', api);

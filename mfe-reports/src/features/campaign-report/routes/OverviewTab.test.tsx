@@ -44,6 +44,31 @@ describe('Campaign report: Overview', () => {
     ]);
   });
 
+  it('shows the segment it was sent to, with its rule in words as it was at send time (issue 26)', async () => {
+    setup({
+      id: 5,
+      name: 'April newsletter',
+      segment: {
+        id: null,
+        name: 'Ann at example.org',
+        rule: {
+          combinator: 'and',
+          rules: [
+            { field: 'fields.firstName', operator: 'contains', value: 'Ann' },
+            { field: 'email.domain', operator: 'equals', value: 'example.org' },
+          ],
+        },
+      },
+    });
+    const tab = await screen.findByRole('tabpanel', { name: 'Overview' });
+    expect(terms(tab)).toEqual([
+      ['Audience', 'Newsletter readers'],
+      ['Segment', 'Ann at example.org: contacts who match firstName contains Ann AND domain is example.org'],
+      ['Subject', 'Spring news'],
+      ['Started', formatDateTime('2024-04-02T09:15:30.000Z')],
+    ]);
+  });
+
   it.each([
     ['2024-04-02T09:15:30.000Z', '2024-04-02T09:15:30.450Z', 'on time'],
     ['2024-04-02T09:15:30.000Z', '2024-04-02T09:15:31.000Z', '1 second after the planned time'],

@@ -1,5 +1,6 @@
 import { Body1, Text, makeStyles, tokens } from '@fluentui/react-components';
 import type { Campaign, CampaignOverviewStats } from '@mailroom/api-client';
+import { ruleToWords } from '@mailroom/api-client/segments';
 import { REMOTES } from '@mailroom/mf-contract/remotes';
 import { CampaignStatusBadge, counted, EmailFrame, formatDateTime, formatInMemberZone, RouterLink } from '@mailroom/ui';
 import { CampaignOutcomes } from './CampaignOutcomes';
@@ -50,6 +51,15 @@ export function OverviewTab({ campaign, stats }: { campaign: Campaign; stats: Ca
             (campaign.audienceName ?? 'None')
           )}
         </dd>
+        {/* Once sending started, the segment's name and rule are as they were at send time (issue 26). */}
+        {campaign.segment && (
+          <>
+            <dt className={styles.term}>Segment</dt>
+            <dd className={styles.value}>
+              <Text weight="semibold">{campaign.segment.name}</Text>: contacts who match {ruleToWords(campaign.segment.rule)}
+            </dd>
+          </>
+        )}
         <dt className={styles.term}>Subject</dt>
         <dd className={styles.value}>{campaign.subject || 'None'}</dd>
         {campaign.scheduledAt && (
