@@ -17,7 +17,7 @@ import type { FieldValue } from '@mailroom/api-client/fields';
 import { likeContains } from '../contacts/repository.js';
 import { audienceMergeFields, type MergeFieldRow } from '../fields/repository.js';
 import { offsetOf, type PageQuery } from '../paging.js';
-import { compileRule } from '../segments/compile-repository.js';
+import { compileRule, STATEMENT_SETTINGS } from '../segments/compile-repository.js';
 import type { CheckedRule } from '../segments/rule.js';
 
 export type { Campaign, CampaignSummary, FollowUpRecipients, ValidationResult };
@@ -294,23 +294,26 @@ export function campaignRepository(db: Database) {
       const missing = `ARRAY(SELECT tag.name FROM tag WHERE tag.key IS NULL OR coalesce(c.data ->> tag.key, '') = '' ORDER BY tag.n)
                   AS "missingFields"`;
       const lacks = `EXISTS (SELECT 1 FROM tag WHERE tag.key IS NULL OR coalesce(c.data ->> tag.key, '') = '')`;
-      const { rows } = await db.query<ValidationResult>(
-        // A follow-up's recipients (contacts of the audience, in the original's job order) instead of the audience's.
-        followUpId === undefined
-          ? `WITH tag AS (SELECT * FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS t(name, key, n))
+      const { rows } = await db.transaction(async (tx) => {
+        if (compiled) await tx.query(STATEMENT_SETTINGS);
+        return tx.query<ValidationResult>(
+          // A follow-up's recipients (contacts of the audience, in the original's job order) instead of the audience's.
+          followUpId === undefined
+            ? `WITH tag AS (SELECT * FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS t(name, key, n))
              SELECT c.id AS "contactId", c.email, ${missing}
                FROM contacts c
               WHERE c.audience_id = $1 AND c.valid_seq IS NOT NULL AND ${lacks} ${inSegment}
               ORDER BY c.valid_seq
               LIMIT $4`
-          : `WITH tag AS (SELECT * FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS t(name, key, n))
+            : `WITH tag AS (SELECT * FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS t(name, key, n))
              SELECT c.id AS "contactId", c.email, ${missing}
                FROM follow_up_recipients r JOIN contacts c ON c.id = r.contact_id
               WHERE r.campaign_id = $5 AND c.audience_id = $1 AND c.valid_seq IS NOT NULL AND ${lacks} ${inSegment}
               ORDER BY r.seq
               LIMIT $4`,
-        params,
-      );
+          params,
+        );
+      });
       return rows;
     },
   };

@@ -5,13 +5,24 @@
  * of this file's fixed fragments, chosen by the checked tree's kinds and operators: no text a client sent is
  * ever part of it.
  *
- * Engagement and campaign conditions are written `c.id IN (SELECT contact_id ...)`, uncorrelated: PostgreSQL
- * runs them as a semi-join at the top of an AND, and as one hashed subplan (built once per statement) under an OR
- * or a NOT, never as a probe per contact. Opens and clicks are people's only (human_opened_at,
+ * Engagement and campaign conditions are EXISTS over the contact's jobs: PostgreSQL runs them as a semi- or
+ * anti-join at the top of an AND, and under an OR or a NOT as one hashed subplan built once per statement (or
+ * index probes, when the set would not fit in memory). The two that count per contact (all of the last N, soft
+ * bounces) are an uncorrelated IN over a grouped set, which is small. Opens and clicks are people's only (human_opened_at,
  * human_clicked_at: the report's verdicts), as follow-ups count them.
  */
 import { isErased, isSuppressed, ANY_ERASED } from '../suppressions/erased.js';
 import type { CheckedCondition, CheckedGroup, CheckedRule, Engagement } from './rule.js';
+
+/**
+ * Runs before a statement that holds a compiled rule, in its transaction (SET LOCAL: the transaction's only).
+ * A rule's estimated cost is high (a subplan per condition), so PostgreSQL would JIT-compile every count:
+ * measured at 200,000 contacts, 1.26 s of compiling for a 0.26 s scan; these statements are short and run often,
+ * so compiling never pays off. And the set of contacts a condition reads (who opened the last 3 campaigns: a
+ * quarter of a million ids at a million contacts) is hashed once per statement only if it fits the working
+ * memory; 32 MB holds several such sets, where the default 4 MB would leave PostgreSQL probing per contact.
+ */
+export const STATEMENT_SETTINGS = `SELECT set_config('jit', 'off', true), set_config('work_mem', '32MB', true)`;
 
 /** A condition and its parameters, numbered from the first free one given to compileRule. */
 export interface CompiledRule {
@@ -158,12 +169,16 @@ export function compileRule(rule: CheckedRule, audience: string, firstParam: num
       }
       case 'engagement': {
         const at = PERSON[one.what];
+        // A person's mails: EXISTS over the contact's jobs, so the planner chooses a semi- or anti-join at the top
+        // of an AND, and under an OR or a NOT a subplan hashed once, or index probes of (campaign, contact) when
+        // the set would not fit in memory, whichever costs less.
+        const reached = (campaigns: string, when: string) =>
+          `EXISTS (SELECT 1 FROM campaign_jobs j WHERE j.contact_id = c.id AND j.campaign_id IN (${campaigns}) AND ${when})`;
         switch (one.operator) {
           case 'anyOfLast':
-          case 'noneOfLast': {
-            const test = `c.id IN (SELECT j.contact_id FROM campaign_jobs j WHERE j.campaign_id IN (${lastSent(one.last)}) AND ${at} IS NOT NULL)`;
-            return one.operator === 'noneOfLast' ? `NOT ${test}` : test;
-          }
+            return reached(lastSent(one.last), `${at} IS NOT NULL`);
+          case 'noneOfLast':
+            return `NOT ${reached(lastSent(one.last), `${at} IS NOT NULL`)}`;
           case 'allOfLast': {
             // Every one of the last N sent (fewer when fewer were sent); with none sent, nobody opened them all.
             const last = lastSent(one.last);
@@ -171,9 +186,9 @@ export function compileRule(rule: CheckedRule, audience: string, firstParam: num
                               GROUP BY j.contact_id HAVING count(*) = (SELECT count(*) FROM (${last}) n))`;
           }
           case 'since':
-            return `c.id IN (SELECT j.contact_id FROM campaign_jobs j WHERE j.campaign_id IN (${ofAudience}) AND ${at} >= ${param(one.date, 'date')})`;
+            return reached(ofAudience, `${at} >= ${param(one.date, 'date')}`);
           case 'never':
-            return `NOT c.id IN (SELECT j.contact_id FROM campaign_jobs j WHERE j.campaign_id IN (${ofAudience}) AND ${at} IS NOT NULL)`;
+            return `NOT ${reached(ofAudience, `${at} IS NOT NULL`)}`;
         }
         break;
       }
@@ -183,7 +198,7 @@ export function compileRule(rule: CheckedRule, audience: string, firstParam: num
                           GROUP BY j.contact_id HAVING count(*) >= ${param(one.atLeast, 'int')})`;
       case 'campaign': {
         const reached = one.what === 'received' ? RECEIVED : `${PERSON[one.what]} IS NOT NULL`;
-        const test = `c.id IN (SELECT j.contact_id FROM campaign_jobs j WHERE j.campaign_id = ${param(one.campaignId, 'bigint')} AND ${reached})`;
+        const test = `EXISTS (SELECT 1 FROM campaign_jobs j WHERE j.campaign_id = ${param(one.campaignId, 'bigint')} AND j.contact_id = c.id AND ${reached})`;
         return one.negated ? `NOT ${test}` : test;
       }
     }

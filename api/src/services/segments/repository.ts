@@ -5,10 +5,10 @@
  */
 import type { Contact, Schemas } from '@mailroom/api-client';
 import { UniqueConstraintError } from 'sequelize';
-import type { Database, Sql, Tx } from '../../db/database.js';
+import type { Database, Tx } from '../../db/database.js';
 import type { Segment as SegmentRow } from '../../db/models/index.js';
 import { listAudienceFields } from '../fields/repository.js';
-import { compileRule, sendable } from './compile-repository.js';
+import { compileRule, STATEMENT_SETTINGS, sendable } from './compile-repository.js';
 import type { CheckedRule, RuleContext, SegmentRule } from './rule.js';
 
 export type Segment = Schemas['Segment'];
@@ -136,22 +136,25 @@ export function segmentRepository(db: Database) {
       return rows.map((row) => ({ id: Number(row.id), name: row.name }));
     },
 
-    /** How many of the audience's sendable contacts the rule matches. */
-    async count(audienceId: number, rule: CheckedRule, sql: Sql = db): Promise<number> {
+    /** How many of the audience's sendable contacts the rule matches, and up to SAMPLE_SIZE of them (in the audience's order) when asked. */
+    async count(audienceId: number, rule: CheckedRule, sample: boolean): Promise<{ count: number; sample?: Contact[] }> {
       const { from, params } = matching(rule, audienceId);
-      const { rows } = await sql.query<{ n: number }>(`SELECT count(*)::int AS n ${from}`, params);
-      return rows[0]!.n;
-    },
-
-    /** Up to SAMPLE_SIZE of them, in the audience's order (a send skips the suppressed, so none is). */
-    async sample(audienceId: number, rule: CheckedRule): Promise<Contact[]> {
-      const { from, params } = matching(rule, audienceId);
-      const { rows } = await db.query<Contact>(
-        `SELECT c.id, c.email, c.error_message AS "errorMessage", c.data, NULL AS "suppressionReason"
-           ${from} ORDER BY c.valid_seq LIMIT ${SAMPLE_SIZE}`,
-        params,
+      // One snapshot: the sample is among those counted.
+      return db.transaction(
+        async (tx) => {
+          await tx.query(STATEMENT_SETTINGS);
+          const { rows } = await tx.query<{ n: number }>(`SELECT count(*)::int AS n ${from}`, params);
+          if (!sample) return { count: rows[0]!.n };
+          // A send skips the suppressed, so none of them is.
+          const { rows: contacts } = await tx.query<Contact>(
+            `SELECT c.id, c.email, c.error_message AS "errorMessage", c.data, NULL AS "suppressionReason"
+               ${from} ORDER BY c.valid_seq LIMIT ${SAMPLE_SIZE}`,
+            params,
+          );
+          return { count: rows[0]!.n, sample: contacts };
+        },
+        { isolation: 'REPEATABLE READ', readOnly: true },
       );
-      return rows.map((row) => ({ ...row, id: Number(row.id) }));
     },
   };
 }

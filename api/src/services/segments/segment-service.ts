@@ -44,7 +44,6 @@ const validName = (name: unknown): string => {
 export function createSegmentService({ db }: SegmentServiceDeps) {
   const repo = segmentRepository(db);
 
-
   /** The rule read for the audience, or 400 naming the condition refused. */
   const checked = async (audienceId: number, rule: unknown, tx?: Tx): Promise<CheckedRule> =>
     checkRule(rule, await repo.ruleContext(audienceId, tx));
@@ -128,9 +127,7 @@ export function createSegmentService({ db }: SegmentServiceDeps) {
     /** How many contacts a send to `rule` would reach now, and up to ten of them when asked. */
     async count(audienceId: number, rule: unknown, sample: boolean): Promise<{ count: number; sample?: Contact[] }> {
       await liveAudience(audienceId);
-      const tree = await checked(audienceId, rule);
-      const [count, rows] = await Promise.all([repo.count(audienceId, tree), sample ? repo.sample(audienceId, tree) : undefined]);
-      return rows ? { count, sample: rows } : { count };
+      return repo.count(audienceId, await checked(audienceId, rule), sample);
     },
 
     /** A campaign's segment rule read for its audience (a sent campaign's as it was sent). */

@@ -8,7 +8,7 @@
 import type { Database, Tx } from '../../db/database.js';
 import type { CampaignStatus } from '../../db/models/index.js';
 import type { SnapshotLink } from '../../mail/links.js';
-import { compileRule } from '../segments/compile-repository.js';
+import { compileRule, STATEMENT_SETTINGS } from '../segments/compile-repository.js';
 import type { CheckedRule, SegmentRule } from '../segments/rule.js';
 import { erasedMail, isSuppressed } from '../suppressions/erased.js';
 
@@ -166,7 +166,10 @@ export function dispatchRepository(db: Database) {
       const params: unknown[] = [campaignId, audienceId];
       const one = jobs.contacts === 'all' ? '' : `AND c.id = $${params.push(jobs.contacts.contactId)}`;
       const compiled = segment && compileRule(segment, '$2', params.length + 1);
-      if (compiled) params.push(...compiled.params);
+      if (compiled) {
+        params.push(...compiled.params);
+        await tx.query(STATEMENT_SETTINGS);
+      }
       const inSegment = compiled ? `AND (${compiled.sql})` : '';
       const source = followUp
         ? `FROM follow_up_recipients r JOIN contacts c ON c.id = r.contact_id WHERE r.campaign_id = $1 AND c.audience_id = $2`
