@@ -162,7 +162,7 @@ function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverride
     sending,
     campaigns,
     scheduling: createSchedulingService({ db, campaigns, logger: logger.child({ component: 'scheduling' }) }),
-    followUps: createFollowUpService({ db }),
+    followUps: createFollowUpService({ db, segments }),
     testMails: createTestMailService({
       db,
       activityLog: activity,

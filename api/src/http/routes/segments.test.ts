@@ -346,6 +346,14 @@ describe('saved segments', () => {
       kind: 'segment-change',
       details: { segmentId: id, name: 'Berliners', from: 'Parisians', changed: ['name', 'rule'] },
     });
+    // The same rule saved again (stored as jsonb, it reads back with its keys reordered) is no change; a new name is.
+    const entries = async () => Number((await query<{ n: string }>('SELECT count(*) AS n FROM activity'))[0]!.n);
+    const before = await entries();
+    expect((await put(`/api/segments/${id}`, { name: 'Berliners', rule: berlin })).status).toBe(200);
+    expect(await entries()).toBe(before);
+    expect((await put(`/api/segments/${id}`, { name: 'Berlin people', rule: berlin })).status).toBe(200);
+    expect(await lastActivity()).toMatchObject({ kind: 'segment-change', details: { changed: ['name'], from: 'Berliners' } });
+    expect((await put(`/api/segments/${id}`, { name: 'Berliners', rule: berlin })).status).toBe(200);
     expect((await put(`/api/segments/${id}`, { name: 'B', rule: rule({ field: 'fields.nope', operator: 'isEmpty' }) })).status).toBe(400);
     expect((await get(`/api/segments/${id}`)).body.name).toBe('Berliners');
     expect((await put('/api/segments/999999', { name: 'B', rule: berlin })).status).toBe(404);
@@ -474,5 +482,59 @@ describe('a campaign sent to a segment', () => {
         audienceId,
       ]);
     }
+  });
+});
+
+describe("a follow-up's recipients", () => {
+  it('become a segment written for the member, which its send follows beside the frozen set', async () => {
+    await query(
+      `UPDATE campaigns SET template_id = $2, from_name = 'News', from_email = 'newsletter@example.org', subject = 'Hi' WHERE id = $1`,
+      [c3, templateId],
+    );
+    const made = await api().post(`/api/campaigns/${c3}/follow-up`).set('Authorization', auth).send({ recipients: 'NOT_OPENED' });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const expectedRule = rule(
+      { field: 'campaign.received', operator: 'is', value: c3 },
+      { field: 'campaign.opened', operator: 'isNot', value: c3 },
+    );
+    expect(made.body.segment).toEqual({ id: expect.any(Number), name: 'Third – not opened', rule: expectedRule });
+    // bob's open was a machine's: he is among them, as in the frozen set.
+    expect(await matches(expectedRule)).toEqual(['bob', 'dee', 'ivy', 'jo']);
+    const frozen = await query<{ email: string }>(
+      'SELECT c.email FROM follow_up_recipients r JOIN contacts c ON c.id = r.contact_id WHERE r.campaign_id = $1 ORDER BY c.email',
+      [made.body.id],
+    );
+    expect(frozen.map((row) => row.email.split('@')[0])).toEqual(['bob', 'dee', 'ivy', 'jo']);
+    expect((await get(`/api/segments/${made.body.segment.id}`)).body).toMatchObject({ audienceId, name: 'Third – not opened' });
+
+    // Asked again, the same follow-up and segment.
+    const again = await api().post(`/api/campaigns/${c3}/follow-up`).set('Authorization', auth).send({ recipients: 'NOT_OPENED' });
+    expect(again.status).toBe(200);
+    expect(again.body.segment.id).toBe(made.body.segment.id);
+
+    // dee opened the original since: the send leaves her out (the frozen set's rule and the segment's agree).
+    await query('UPDATE campaign_jobs SET opened_at = now(), human_opened_at = now() WHERE campaign_id = $1 AND contact_id = $2', [
+      c3,
+      ids.get('dee'),
+    ]);
+    const sent = await api().post(`/api/campaigns/${made.body.id}/send`).set('Authorization', auth);
+    expect(sent.status, JSON.stringify(sent.body)).toBe(202);
+    const jobs = await query<{ email: string }>('SELECT email FROM campaign_jobs WHERE campaign_id = $1 ORDER BY email', [made.body.id]);
+    expect(jobs.map((row) => row.email.split('@')[0])).toEqual(['bob', 'ivy', 'jo']);
+    const [snapshot] = await query<{ segment_name: string; segment_rule: unknown }>(
+      'SELECT segment_name, segment_rule FROM campaigns WHERE id = $1',
+      [made.body.id],
+    );
+    expect(snapshot).toEqual({ segment_name: 'Third – not opened', segment_rule: expectedRule });
+
+    // Once that one is sent, another follow-up of the same rule is made, and reuses the segment.
+    const later = await api().post(`/api/campaigns/${c3}/follow-up`).set('Authorization', auth).send({ recipients: 'NOT_OPENED' });
+    expect(later.status).toBe(201);
+    expect(later.body.id).not.toBe(made.body.id);
+    expect(later.body.segment.id).toBe(made.body.segment.id);
+
+    const clicked = await api().post(`/api/campaigns/${c3}/follow-up`).set('Authorization', auth).send({ recipients: 'NOT_CLICKED' });
+    expect(clicked.status).toBe(201);
+    expect(clicked.body.segment.name).toBe('Third – not clicked');
   });
 });

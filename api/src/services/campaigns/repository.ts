@@ -210,6 +210,11 @@ export function campaignRepository(db: Database) {
       return count === 1;
     },
 
+    /** The segment a campaign targets (a follow-up's, written for it). */
+    async setSegment(tx: Tx, id: number, segmentId: number): Promise<void> {
+      await Campaigns.update({ segmentId }, { where: { id }, transaction: tx.transaction });
+    },
+
     /** A new DRAFT with the content of `id` (not its sending, report or snapshot). */
     async replicate(tx: Tx, id: number, name: string, updatedByEmail: string | null): Promise<number | undefined> {
       const source = await Campaigns.findByPk(id, { transaction: tx.transaction });

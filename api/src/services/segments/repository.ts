@@ -4,7 +4,7 @@
  * contacts a send would reach. The rule's SQL is compile-repository.ts's.
  */
 import type { Contact, Schemas } from '@mailroom/api-client';
-import { UniqueConstraintError } from 'sequelize';
+import { col, fn, Op, UniqueConstraintError, where } from 'sequelize';
 import type { Database, Tx } from '../../db/database.js';
 import type { Segment as SegmentRow } from '../../db/models/index.js';
 import { listAudienceFields } from '../fields/repository.js';
@@ -81,6 +81,15 @@ export function segmentRepository(db: Database) {
 
     async find(id: number, tx?: Tx): Promise<Segment | undefined> {
       const row = await Segments.findByPk(id, tx ? { transaction: tx.transaction } : {});
+      return row ? toSegment(row) : undefined;
+    },
+
+    /** The audience's segment of that name, compared as names are kept unique (without regard to case). */
+    async findByName(tx: Tx, audienceId: number, name: string): Promise<Segment | undefined> {
+      const row = await Segments.findOne({
+        where: { audienceId, [Op.and]: [where(fn('lower', col('name')), name.toLowerCase())] },
+        transaction: tx.transaction,
+      });
       return row ? toSegment(row) : undefined;
     },
 

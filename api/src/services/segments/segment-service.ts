@@ -16,6 +16,8 @@ import { checkRule, type CheckedRule, type SegmentRule } from './rule.js';
 export type { Segment };
 
 export const SEGMENT_NOT_FOUND = 'Segment not found';
+/** The contract's bound of a name (EntityName). */
+const SEGMENT_NAME_MAX = 200;
 export const NAME_REQUIRED = 'Fill the segment name';
 export const duplicateNameMessage = (name: string) => `The audience already has a segment named “${name}”.`;
 export const targetedMessage = (campaigns: { name: string }[]) =>
@@ -34,6 +36,15 @@ export interface SegmentInput {
 export interface SegmentServiceDeps {
   db: Database;
 }
+
+/** A rule as text with its keys in order: jsonb keeps keys in its own order, so a stored rule reads back reordered. */
+const canonical = (value: unknown): string =>
+  JSON.stringify(value, (_key, inner: unknown) =>
+    inner && typeof inner === 'object' && !Array.isArray(inner)
+      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => a.localeCompare(b)))
+      : inner,
+  );
+const sameRule = (a: unknown, b: unknown): boolean => canonical(a) === canonical(b);
 
 const validName = (name: unknown): string => {
   const trimmed = typeof name === 'string' ? name.trim() : '';
@@ -92,10 +103,7 @@ export function createSegmentService({ db }: SegmentServiceDeps) {
         await checked(before.audienceId, input.rule, tx);
         if ((await repo.update(tx, id, { name, rule: input.rule, email: actor.email })) === 'duplicate')
           throw new DomainError('conflict', duplicateNameMessage(name));
-        const changed = [
-          ...(before.name !== name ? ['name'] : []),
-          ...(JSON.stringify(before.rule) !== JSON.stringify(input.rule) ? ['rule'] : []),
-        ];
+        const changed = [...(before.name !== name ? ['name'] : []), ...(!sameRule(before.rule, input.rule) ? ['rule'] : [])];
         if (changed.length > 0)
           await recordActivity(tx, {
             actor,
@@ -128,6 +136,25 @@ export function createSegmentService({ db }: SegmentServiceDeps) {
     async count(audienceId: number, rule: unknown, sample: boolean): Promise<{ count: number; sample?: Contact[] }> {
       await liveAudience(audienceId);
       return repo.count(audienceId, await checked(audienceId, rule), sample);
+    },
+
+    /**
+     * The segment a member would have written for `rule`, written for them in `tx` (a follow-up's recipients,
+     * issue 26): the audience's segment of that name when its rule is the same, else a new one under the first free
+     * name of `name`, `name (2)`, `name (3)`... The caller's activity entry names it: one action, one entry.
+     */
+    async writeFor(tx: Tx, audienceId: number, name: string, rule: SegmentRule, actor: Pick<Actor, 'email'>): Promise<Segment> {
+      checkRule(rule, await repo.ruleContext(audienceId, tx));
+      for (let n = 1; ; n++) {
+        const suffix = n === 1 ? '' : ` (${n})`;
+        const candidate = `${name.slice(0, SEGMENT_NAME_MAX - suffix.length)}${suffix}`;
+        const same = await repo.findByName(tx, audienceId, candidate);
+        if (same && sameRule(same.rule, rule)) return same;
+        if (same) continue;
+        const segment = await repo.insert(tx, { audienceId, name: candidate, rule, email: actor.email });
+        if (segment === 'duplicate') continue;
+        return segment;
+      }
     },
 
     /** A campaign's segment rule read for its audience (a sent campaign's as it was sent). */
