@@ -185,10 +185,21 @@ function option(options: readonly string[], value: string): string {
   return found;
 }
 
+/**
+ * The type a field removed since the rule was sent is read as (as-sent mode): the one its operator and value
+ * suit. Its values are gone from the contacts, so the condition reads every contact's value as empty.
+ */
+function typeOfRemoved({ operator, value }: SegmentCondition): FieldType {
+  if (operator === 'greaterThan' || operator === 'lessThan' || (operator !== 'oneOf' && typeof value === 'number')) return 'NUMBER';
+  if (operator === 'before' || operator === 'after' || operator === 'withinLastDays') return 'DATE';
+  if (typeof value === 'boolean') return 'YES_NO';
+  return 'TEXT';
+}
+
 function fieldCondition(condition: SegmentCondition, key: string, context: RuleContext): FieldCondition {
   const field = context.fields.find((one) => one.key === key) ?? context.fields.find((one) => one.key.toLowerCase() === key.toLowerCase());
   if (!field && context.mode !== 'as-sent') throw new Refused(`names no field of the audience`);
-  const type = field?.type ?? 'TEXT';
+  const type = field?.type ?? typeOfRemoved(condition);
   const fieldKey = field?.key ?? key;
   const { operator, value } = condition;
   if (!OPERATORS_BY_TYPE[type].has(operator)) throw new Refused(`cannot use '${operator}' with a ${type} field`);
@@ -199,7 +210,8 @@ function fieldCondition(condition: SegmentCondition, key: string, context: RuleC
   switch (type) {
     case 'TEXT':
     case 'CHOICE': {
-      const options = type === 'CHOICE' ? (field?.options ?? []) : null;
+      // As sent, a value stands as it was written, whatever became of the field's options since.
+      const options = type === 'CHOICE' && context.mode !== 'as-sent' ? (field?.options ?? []) : null;
       if (operator === 'oneOf') {
         const values = texts(value, 'values');
         return { kind: 'field', key: fieldKey, type, operator, value: options ? values.map((one) => option(options, one)) : values };
