@@ -59,10 +59,10 @@ const DAYS = ['2026-01-05', '2026-01-10', '2026-01-15', '2026-01-20', '2026-01-2
 let db: TestDatabase;
 let audienceId: number;
 let context: RuleContext;
-let rows: Row[] = [];
+const rows: Row[] = [];
 /** The audience's SENT campaigns, newest first; and every campaign a rule may name. */
 let sentNewestFirst: number[] = [];
-let campaignIds: number[] = [];
+const campaignIds: number[] = [];
 let today: string;
 
 beforeAll(async () => {
@@ -214,10 +214,12 @@ function holds(row: Row, c: CheckedCondition): boolean {
             const from = new Date(Date.parse(`${today}T00:00:00Z`) - c.value * 86_400_000).toISOString().slice(0, 10);
             return day >= from && day <= today;
           }
-          return c.operator === 'before' ? day < c.value : day > c.value;
+          if (c.operator === 'before') return day < c.value;
+          if (c.operator === 'after') return day > c.value;
+          break;
         }
         case 'YES_NO':
-          return value === c.value;
+          return c.operator === 'equals' && value === c.value;
       }
       throw new Error('no such field condition');
     }
