@@ -18,6 +18,8 @@ export type { Segment };
 export const SEGMENT_NOT_FOUND = 'Segment not found';
 /** The contract's bound of a name (EntityName). */
 const SEGMENT_NAME_MAX = 200;
+/** How many names a segment written for the member tries ('name', 'name (2)'...) before giving up. */
+const WRITTEN_NAMES = 100;
 export const NAME_REQUIRED = 'Fill the segment name';
 export const duplicateNameMessage = (name: string) => `The audience already has a segment named “${name}”.`;
 export const targetedMessage = (campaigns: { name: string }[]) =>
@@ -145,16 +147,18 @@ export function createSegmentService({ db }: SegmentServiceDeps) {
      */
     async writeFor(tx: Tx, audienceId: number, name: string, rule: SegmentRule, actor: Pick<Actor, 'email'>): Promise<Segment> {
       checkRule(rule, await repo.ruleContext(audienceId, tx));
-      for (let n = 1; ; n++) {
+      for (let n = 1; n <= WRITTEN_NAMES; n++) {
         const suffix = n === 1 ? '' : ` (${n})`;
         const candidate = `${name.slice(0, SEGMENT_NAME_MAX - suffix.length)}${suffix}`;
         const same = await repo.findByName(tx, audienceId, candidate);
         if (same && sameRule(same.rule, rule)) return same;
         if (same) continue;
         const segment = await repo.insert(tx, { audienceId, name: candidate, rule, email: actor.email });
-        if (segment === 'duplicate') continue;
+        // Made by another request since the read: the failed insert ended this transaction's use, so say so.
+        if (segment === 'duplicate') throw new DomainError('conflict', duplicateNameMessage(candidate));
         return segment;
       }
+      throw new DomainError('conflict', duplicateNameMessage(name));
     },
 
     /** A campaign's segment rule read for its audience (a sent campaign's as it was sent). */
