@@ -1,15 +1,14 @@
 /**
- * The segment compiler (issue 26; docs/decisions/segments.md), a repository because it writes SQL: a checked
- * rule (rule.ts) becomes one SQL
- * condition over a contact `c`, with every value and every field key a bind parameter. The SQL text is made only
- * of this file's fixed fragments, chosen by the checked tree's kinds and operators: no text a client sent is
- * ever part of it.
+ * The segment compiler (issue 26; docs/decisions/segments.md), a repository because it writes SQL: a checked rule
+ * (rule.ts) becomes one SQL condition over a contact `c`, with every value and every field key a bind parameter.
+ * The SQL text is made only of this file's fixed fragments, chosen by the checked tree's kinds and operators: no
+ * text a client sent is ever part of it.
  *
  * Engagement and campaign conditions are EXISTS over the contact's jobs: PostgreSQL runs them as a semi- or
  * anti-join at the top of an AND, and under an OR or a NOT as one hashed subplan built once per statement (or
  * index probes, when the set would not fit in memory). The two that count per contact (all of the last N, soft
- * bounces) are an uncorrelated IN over a grouped set, which is small. Opens and clicks are people's only (human_opened_at,
- * human_clicked_at: the report's verdicts), as follow-ups count them.
+ * bounces) are an uncorrelated IN over a grouped set, which is small. Opens and clicks are people's only
+ * (human_opened_at, human_clicked_at: the report's verdicts), as follow-ups count them.
  */
 import { isErased, isSuppressed, ANY_ERASED } from '../suppressions/erased.js';
 import type { CheckedCondition, CheckedGroup, CheckedRule, Engagement } from './rule.js';
