@@ -26,6 +26,7 @@ import { createContactService, type ContactService } from './services/contacts/c
 import { createImportService, type ImportService } from './services/imports/import-service.js';
 import { importQueues } from './services/imports/queues.js';
 import { createFieldService, type FieldService } from './services/fields/field-service.js';
+import { createSegmentService, type SegmentService } from './services/segments/segment-service.js';
 import { fieldQueues } from './services/fields/queues.js';
 import { createPeopleService, type PeopleService } from './services/people/people-service.js';
 import { createQuotaService, sesSendQuotaSource, type QuotaService } from './services/quota/quota-service.js';
@@ -80,6 +81,7 @@ export interface Services {
   people: PeopleService;
   contacts: ContactService;
   preferences: PreferenceService;
+  segments: SegmentService;
 }
 
 export interface AppDeps {
@@ -132,9 +134,11 @@ function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverride
     locale: config.orgLocale,
     logger: logger.child({ component: 'sending' }),
   });
+  const segments = createSegmentService({ db });
   const campaigns = createCampaignService({
     db,
     sending,
+    segments,
     authorizedSenders: config.authorizedSenders,
     logger: logger.child({ component: 'campaigns' }),
   });
@@ -170,7 +174,7 @@ function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverride
     sending,
     campaigns,
     scheduling: createSchedulingService({ db, campaigns, logger: logger.child({ component: 'scheduling' }) }),
-    followUps: createFollowUpService({ db }),
+    followUps: createFollowUpService({ db, segments }),
     testMails: createTestMailService({
       db,
       activityLog: activity,
@@ -218,6 +222,7 @@ function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverride
     people: createPeopleService({ db, activityLog: activity }),
     contacts: createContactService({ db }),
     preferences: createPreferenceService({ db, trackingSecret: config.trackingSecret }),
+    segments,
   };
 }
 

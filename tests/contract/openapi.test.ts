@@ -173,6 +173,13 @@ const ADDITIONS: [string, string, string, string[]][] = [
   ['PATCH', '/api/audiences/{id}/fields/{key}', 'changeAudienceField', []],
   ['DELETE', '/api/audiences/{id}/fields/{key}', 'removeAudienceField', ['confirm']],
   ['GET', '/api/audiences/{id}/import-mapping', 'getImportMapping', []],
+  // Segments (issue 26): an audience's saved rules, and the live count of a rule as the member edits it.
+  ['GET', '/api/audiences/{id}/segments', 'listSegments', []],
+  ['POST', '/api/audiences/{id}/segments', 'createSegment', []],
+  ['POST', '/api/audiences/{id}/segment-count', 'countSegmentRule', ['sample']],
+  ['GET', '/api/segments/{id}', 'getSegment', []],
+  ['PUT', '/api/segments/{id}', 'updateSegment', []],
+  ['DELETE', '/api/segments/{id}', 'deleteSegment', []],
 ];
 
 /** Query parameters added to docs/product.md's own operations (docs/decisions records each). */
@@ -764,6 +771,22 @@ describe('express-openapi-validator', () => {
     ['preferencesPage', 'GET', '/preferences/eyJqIjo1fQ.c2ln'],
     ['savePreferences', 'POST', '/preferences/eyJqIjo1fQ.c2ln', { body: new URLSearchParams({ form: 'x', action: 'save' }) }],
     ['updateAudience', 'PATCH', '/api/audiences/1', json({ publicName: ' Tree news ' })],
+    ['listSegments', 'GET', '/api/audiences/1/segments'],
+    [
+      'createSegment',
+      'POST',
+      '/api/audiences/1/segments',
+      json({ name: 'Parisians', rule: { combinator: 'and', rules: [{ field: 'fields.city', operator: 'equals', value: 'Paris' }] } }),
+    ],
+    [
+      'countSegmentRule',
+      'POST',
+      '/api/audiences/1/segment-count?sample=true',
+      json({ rule: { combinator: 'or', rules: [{ combinator: 'and', rules: [{ field: 'engagement.opened', operator: 'never' }] }] } }),
+    ],
+    ['getSegment', 'GET', '/api/segments/3'],
+    ['updateSegment', 'PUT', '/api/segments/3', json({ name: 'Parisians', rule: { combinator: 'and', rules: [] } })],
+    ['deleteSegment', 'DELETE', '/api/segments/3'],
     [
       'sesWebhook',
       'POST',

@@ -905,6 +905,9 @@ CREATE TABLE public.campaigns (
     follow_up_name text,
     follow_up_recipients text,
     follow_up_count integer,
+    segment_id bigint,
+    segment_name text,
+    segment_rule jsonb,
     CONSTRAINT campaigns_follow_up_recipients_check CHECK ((follow_up_recipients = ANY (ARRAY['NOT_OPENED'::text, 'NOT_CLICKED'::text]))),
     CONSTRAINT campaigns_status_check CHECK ((status = ANY (ARRAY['DRAFT'::text, 'SCHEDULED'::text, 'SENDING'::text, 'SENT'::text, 'ERROR'::text])))
 );
@@ -1053,6 +1056,38 @@ CREATE TABLE public.schema_migrations (
     name text NOT NULL,
     applied_at timestamp with time zone DEFAULT now() NOT NULL
 );
+
+--
+-- Name: segments; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.segments (
+    id bigint NOT NULL,
+    audience_id bigint NOT NULL,
+    name text NOT NULL,
+    rule jsonb NOT NULL,
+    created_by_email text,
+    updated_by_email text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
+-- Name: segments_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+CREATE SEQUENCE public.segments_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+--
+-- Name: segments_id_seq; Type: SEQUENCE OWNED BY; Schema: public; Owner: -
+--
+
+ALTER SEQUENCE public.segments_id_seq OWNED BY public.segments.id;
 
 --
 -- Name: send_rate; Type: TABLE; Schema: public; Owner: -
@@ -1371,6 +1406,12 @@ ALTER TABLE ONLY public.contacts ALTER COLUMN id SET DEFAULT nextval('public.con
 ALTER TABLE ONLY public.pending_signups ALTER COLUMN id SET DEFAULT nextval('public.pending_signups_id_seq'::regclass);
 
 --
+-- Name: segments id; Type: DEFAULT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.segments ALTER COLUMN id SET DEFAULT nextval('public.segments_id_seq'::regclass);
+
+--
 -- Name: signup_forms id; Type: DEFAULT; Schema: public; Owner: -
 --
 
@@ -1539,6 +1580,13 @@ ALTER TABLE ONLY public.pending_signups
 
 ALTER TABLE ONLY public.schema_migrations
     ADD CONSTRAINT schema_migrations_pkey PRIMARY KEY (name);
+
+--
+-- Name: segments segments_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.segments
+    ADD CONSTRAINT segments_pkey PRIMARY KEY (id);
 
 --
 -- Name: send_rate send_rate_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1716,16 +1764,40 @@ CREATE INDEX campaign_jobs_email_key ON public.campaign_jobs USING btree (public
 CREATE INDEX campaign_jobs_erased ON public.campaign_jobs USING btree (campaign_id) WHERE starts_with(email, 'erased:'::text);
 
 --
+-- Name: campaign_jobs_human_clicked; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX campaign_jobs_human_clicked ON public.campaign_jobs USING btree (campaign_id, human_clicked_at, contact_id) WHERE (human_clicked_at IS NOT NULL);
+
+--
+-- Name: campaign_jobs_human_opened; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX campaign_jobs_human_opened ON public.campaign_jobs USING btree (campaign_id, human_opened_at, contact_id) WHERE (human_opened_at IS NOT NULL);
+
+--
 -- Name: campaign_jobs_opened; Type: INDEX; Schema: public; Owner: -
 --
 
 CREATE INDEX campaign_jobs_opened ON public.campaign_jobs USING btree (campaign_id, id) WHERE (opened_at IS NOT NULL);
 
 --
+-- Name: campaign_jobs_soft_bounced; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX campaign_jobs_soft_bounced ON public.campaign_jobs USING btree (contact_id) WHERE (bounce_type = 'SOFT'::text);
+
+--
 -- Name: campaigns_due; Type: INDEX; Schema: public; Owner: -
 --
 
 CREATE INDEX campaigns_due ON public.campaigns USING btree (scheduled_at) WHERE (status = 'SCHEDULED'::text);
+
+--
+-- Name: campaigns_segment; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX campaigns_segment ON public.campaigns USING btree (segment_id) WHERE (segment_id IS NOT NULL);
 
 --
 -- Name: campaigns_updated; Type: INDEX; Schema: public; Owner: -
@@ -1804,6 +1876,12 @@ CREATE INDEX pending_signups_by_audience ON public.pending_signups USING btree (
 --
 
 CREATE INDEX pending_signups_expiry ON public.pending_signups USING btree (expires_at);
+
+--
+-- Name: segments_audience_name; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX segments_audience_name ON public.segments USING btree (audience_id, lower(name));
 
 --
 -- Name: signup_forms_by_audience; Type: INDEX; Schema: public; Owner: -
@@ -2069,6 +2147,13 @@ ALTER TABLE ONLY public.campaigns
     ADD CONSTRAINT campaigns_follow_up_of_fkey FOREIGN KEY (follow_up_of) REFERENCES public.campaigns(id) ON DELETE SET NULL;
 
 --
+-- Name: campaigns campaigns_segment_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.campaigns
+    ADD CONSTRAINT campaigns_segment_id_fkey FOREIGN KEY (segment_id) REFERENCES public.segments(id) ON DELETE SET NULL;
+
+--
 -- Name: campaigns campaigns_template_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -2088,6 +2173,13 @@ ALTER TABLE ONLY public.pending_signups
 
 ALTER TABLE ONLY public.pending_signups
     ADD CONSTRAINT pending_signups_form_id_fkey FOREIGN KEY (form_id) REFERENCES public.signup_forms(id) ON DELETE CASCADE;
+
+--
+-- Name: segments segments_audience_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.segments
+    ADD CONSTRAINT segments_audience_id_fkey FOREIGN KEY (audience_id) REFERENCES public.audiences(id) ON DELETE CASCADE;
 
 --
 -- Name: signup_form_wordings signup_form_wordings_form_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

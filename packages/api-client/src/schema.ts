@@ -2309,9 +2309,12 @@ export interface components {
          *     `contact-add`, `contact-edit` and `contact-delete` (additions, issue 24) are a member's change to one contact:
          *     their object is the audience; `details.contactId` names the contact and `details.fields` the fields an edit
          *     changed, never an address or a value.
+         *     `segment-create`, `segment-change` and `segment-delete` (additions, issue 26) are a member's change to one
+         *     segment: their object is the audience; `details.segmentId` and `details.name` name the segment, a change's
+         *     `details.changed` says what changed (name, rule) and `details.from` the name before a rename.
          * @enum {string}
          */
-        ActivityKind: "create" | "rename" | "delete" | "import" | "import-finished" | "import-failed" | "export" | "send" | "schedule" | "unschedule" | "continue" | "retry-all-failed" | "retry-job" | "resend-unconfirmed" | "send-to-not-sent" | "send-to-contact" | "test-send" | "follow-up" | "suppression-add" | "suppression-remove" | "edit" | "unsubscribe" | "field-add" | "field-change" | "field-remove" | "erase" | "contact-add" | "contact-edit" | "contact-delete";
+        ActivityKind: "create" | "rename" | "delete" | "import" | "import-finished" | "import-failed" | "export" | "send" | "schedule" | "unschedule" | "continue" | "retry-all-failed" | "retry-job" | "resend-unconfirmed" | "send-to-not-sent" | "send-to-contact" | "test-send" | "follow-up" | "suppression-add" | "suppression-remove" | "edit" | "unsubscribe" | "field-add" | "field-change" | "field-remove" | "erase" | "contact-add" | "contact-edit" | "contact-delete" | "segment-create" | "segment-change" | "segment-delete";
         /**
          * @description `person` (an addition, issue 24): one address across audiences; an `export` of one names the address, an
          *     `erase` names its erased key, never the address.

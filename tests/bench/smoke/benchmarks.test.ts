@@ -32,6 +32,7 @@ const SMALL: Record<string, Record<string, string>> = {
   'rate-cap': { BENCH_SECONDS: '3' },
   'report-export': { BENCH_ROWS: '2000' },
   'report-page': { BENCH_ROWS: '2000', BENCH_SAMPLES: '5' },
+  segments: { BENCH_CONTACTS: '3000', BENCH_CAMPAIGNS: '4', BENCH_HITS: '2000', BENCH_SAMPLES: '3' },
   send: { BENCH_CONTACTS: '500' },
   tracking: { BENCH_SECONDS: '2', BENCH_CONNECTIONS: '2' },
   // The activity part pages through one object's entries, a 6,000th of the log: 60,000 give it about ten.

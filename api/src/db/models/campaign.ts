@@ -1,4 +1,7 @@
+import type { Schemas } from '@mailroom/api-client';
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+
+type SegmentRule = Schemas['SegmentRule'];
 
 export type CampaignStatus = 'DRAFT' | 'SCHEDULED' | 'SENDING' | 'SENT' | 'ERROR';
 /** Whom a follow-up goes to: the original's contacts who did not open it, or did not click (migration 0012). */
@@ -35,6 +38,10 @@ export class Campaign extends Model<InferAttributes<Campaign>, InferCreationAttr
   declare followUpName: CreationOptional<string | null>;
   declare followUpRecipients: CreationOptional<FollowUpRecipients | null>;
   declare followUpCount: CreationOptional<number | null>;
+  /** The segment of the audience it targets (null: the whole audience); its name and rule as sent, copied at send (migration 0030). */
+  declare segmentId: CreationOptional<number | null>;
+  declare segmentName: CreationOptional<string | null>;
+  declare segmentRule: CreationOptional<SegmentRule | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -68,6 +75,9 @@ export class Campaign extends Model<InferAttributes<Campaign>, InferCreationAttr
         followUpName: { type: DataTypes.TEXT, allowNull: true },
         followUpRecipients: { type: DataTypes.TEXT, allowNull: true },
         followUpCount: { type: DataTypes.INTEGER, allowNull: true },
+        segmentId: { type: DataTypes.BIGINT, allowNull: true },
+        segmentName: { type: DataTypes.TEXT, allowNull: true },
+        segmentRule: { type: DataTypes.JSONB, allowNull: true },
         createdAt: { type: DataTypes.DATE, allowNull: false },
         updatedAt: { type: DataTypes.DATE, allowNull: false },
       },

@@ -4,11 +4,12 @@ import { AudienceField } from './audience-field.js';
 import { Campaign } from './campaign.js';
 import { CampaignJob } from './campaign-job.js';
 import { Contact } from './contact.js';
+import { Segment } from './segment.js';
 import { Suppression } from './suppression.js';
 import { SuppressionRemoval } from './suppression-removal.js';
 import { Template } from './template.js';
 
-export { Audience, AudienceField, Campaign, CampaignJob, Contact, Suppression, SuppressionRemoval, Template };
+export { Audience, AudienceField, Campaign, CampaignJob, Contact, Segment, Suppression, SuppressionRemoval, Template };
 export type { AudienceSource } from './audience.js';
 export type { CampaignStatus, FollowUpRecipients } from './campaign.js';
 export type { BounceType, CampaignJobStatus } from './campaign-job.js';
@@ -57,6 +58,7 @@ export interface Models {
   Template: typeof Template;
   Campaign: typeof Campaign;
   CampaignJob: typeof CampaignJob;
+  Segment: typeof Segment;
   Suppression: typeof Suppression;
   SuppressionRemoval: typeof SuppressionRemoval;
 }
@@ -73,6 +75,7 @@ export function defineModels(sequelize: Sequelize): Models {
     Template: Template.initModel(sequelize),
     Campaign: Campaign.initModel(sequelize),
     CampaignJob: CampaignJob.initModel(sequelize),
+    Segment: Segment.initModel(sequelize),
     Suppression: Suppression.initModel(sequelize),
     SuppressionRemoval: SuppressionRemoval.initModel(sequelize),
   };
@@ -81,6 +84,7 @@ export function defineModels(sequelize: Sequelize): Models {
   m.Audience.hasMany(m.AudienceField, { foreignKey: 'audienceId', as: 'fields' });
   m.Contact.belongsTo(m.Audience, { foreignKey: 'audienceId', as: 'audience' });
   m.Campaign.belongsTo(m.Audience, { foreignKey: 'audienceId', as: 'audience' });
+  m.Campaign.belongsTo(m.Segment, { foreignKey: 'segmentId', as: 'segment' });
   m.Campaign.belongsTo(m.Template, { foreignKey: 'templateId', as: 'template' });
   m.Campaign.hasMany(m.CampaignJob, { foreignKey: 'campaignId', as: 'jobs' });
   m.CampaignJob.belongsTo(m.Campaign, { foreignKey: 'campaignId', as: 'campaign' });

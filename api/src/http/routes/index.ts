@@ -21,6 +21,7 @@ import { webhooksRouter } from './webhooks.js';
 import { formsRouter } from './forms.js';
 import { subscribeRouter } from './subscribe.js';
 import { preferencesRouter } from './preferences.js';
+import { segmentsRouter } from './segments.js';
 
 export function routes(deps: AppDeps): Router {
   const router = Router();
@@ -42,6 +43,7 @@ export function routes(deps: AppDeps): Router {
   router.use(subscribeRouter(deps));
   router.use(peopleRouter(deps));
   router.use(preferencesRouter(deps));
+  router.use(segmentsRouter(deps));
 
   return router;
 }

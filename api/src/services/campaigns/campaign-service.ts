@@ -16,6 +16,7 @@ import { recordActivity, type Actor } from '../activity/activity-service.js';
 import { DomainError } from '../errors.js';
 import { toPage, type Page, type PageQuery } from '../paging.js';
 import type { DispatchPlan, SendingService } from '../sending/sending-service.js';
+import { SEGMENT_NOT_IN_AUDIENCE, type SegmentService } from '../segments/segment-service.js';
 import {
   campaignRepository,
   type Campaign,
@@ -69,7 +70,7 @@ export const droppedNote = (followUp: { recipients: FollowUpRecipients; campaign
 export const VALIDATION_LIMIT = 1000;
 
 const COPY_SUFFIX = ' (copy)';
-const DRAFT_FIELDS = ['audienceId', 'templateId', 'fromName', 'fromEmail', 'subject', 'previewText'] as const;
+const DRAFT_FIELDS = ['audienceId', 'templateId', 'fromName', 'fromEmail', 'subject', 'previewText', 'segmentId'] as const;
 
 /** The save body (the contract's CampaignUpdateInput). */
 export interface CampaignUpdate extends CampaignDraftFields {
@@ -87,11 +88,12 @@ export type SendStart = Pick<DispatchPlan, 'from' | 'conflict' | 'skipLocked' | 
 export interface CampaignServiceDeps {
   db: Database;
   sending: SendingService;
+  segments: SegmentService;
   authorizedSenders: readonly string[];
   logger: Logger;
 }
 
-export function createCampaignService({ db, sending, authorizedSenders, logger }: CampaignServiceDeps) {
+export function createCampaignService({ db, sending, segments, authorizedSenders, logger }: CampaignServiceDeps) {
   const repo = campaignRepository(db);
   const isAuthorized = authorizedSenderCheck(authorizedSenders);
 
@@ -180,16 +182,24 @@ export function createCampaignService({ db, sending, authorizedSenders, logger }
       for (const field of ['fromName', 'subject', 'previewText'] as const) oneLine(field, fields[field]);
       noNul(fields.fromName, fields.fromEmail, fields.subject, fields.previewText);
       if (fields.audienceId) await audienceOrThrow(repo, fields.audienceId);
+      // A segment belongs to one audience: another audience drops it, unless the save names one of the new audience's.
+      const audienceId = fields.audienceId !== undefined ? fields.audienceId : current.audienceId;
+      if (fields.segmentId === undefined && fields.audienceId !== undefined && fields.audienceId !== current.audienceId && current.segment)
+        fields.segmentId = null;
+      if (fields.segmentId && audienceId === null) throw new DomainError('invalid', SEGMENT_NOT_IN_AUDIENCE);
       if (fields.templateId) await templateOrThrow(repo, fields.templateId);
       await db.transaction(async (tx) => {
         const before = await repo.lockName(tx, id);
         if (before === undefined) throw new DomainError('not-found', CAMPAIGN_NOT_FOUND);
+        // Held until the save commits: a delete of the segment then sees this campaign target it.
+        if (fields.segmentId && audienceId !== null) await segments.targetOf(tx, fields.segmentId, audienceId);
         // Sent or scheduled between the read and the write.
         if (!(await repo.update(tx, id, name, fields, actor.email))) throw statusConflict(await repo.status(id), ONLY_DRAFTS_EDITED);
         if (before !== name)
           await recordActivity(tx, { actor, kind: 'rename', object: { type: 'campaign', id, name }, details: { from: before } });
         // A save of the draft's content is recorded with the fields it changed; one that changed none is no edit.
-        const changed = DRAFT_FIELDS.filter((key) => key in fields && (fields[key] ?? null) !== (current[key] ?? null));
+        const was = { ...current, segmentId: current.segment?.id ?? null };
+        const changed = DRAFT_FIELDS.filter((key) => key in fields && (fields[key] ?? null) !== (was[key] ?? null));
         if (changed.length > 0)
           await recordActivity(tx, { actor, kind: 'edit', object: { type: 'campaign', id, name }, details: { fields: changed } });
       });
@@ -242,8 +252,11 @@ export function createCampaignService({ db, sending, authorizedSenders, logger }
           const source = fields.get(tag);
           return { tag, key: source?.kind === 'data' ? source.key : null };
         });
-      // A follow-up is validated on the people it goes to, as its send confirmation counts them.
-      return repo.contactsMissingFields(target.id, checked, VALIDATION_LIMIT, campaign?.followUp ? campaign.id : undefined);
+      // A follow-up is validated on the people it goes to, as its send confirmation counts them; a campaign that
+      // targets a segment of this audience, on the segment's contacts.
+      const segment =
+        campaign?.segment && campaign.audienceId === target.id ? await segments.ruleOf(campaign.segment.rule, target.id) : undefined;
+      return repo.contactsMissingFields(target.id, checked, VALIDATION_LIMIT, campaign?.followUp ? campaign.id : undefined, segment);
     },
 
     /** The pre-send checks, then the jobs are created and published (202). */

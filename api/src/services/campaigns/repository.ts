@@ -7,11 +7,18 @@
 import type { Campaign, CampaignSummary, FollowUp, FollowUpRecipients, ValidationResult } from '@mailroom/api-client';
 import { literal, Op, type FindAttributeOptions, type WhereOptions } from 'sequelize';
 import type { Database, Tx } from '../../db/database.js';
-import type { Audience as AudienceRow, Campaign as CampaignRow, Template as TemplateRow } from '../../db/models/index.js';
+import type {
+  Audience as AudienceRow,
+  Campaign as CampaignRow,
+  Segment as SegmentRow,
+  Template as TemplateRow,
+} from '../../db/models/index.js';
 import type { FieldValue } from '@mailroom/api-client/fields';
 import { likeContains } from '../contacts/repository.js';
 import { audienceMergeFields, type MergeFieldRow } from '../fields/repository.js';
 import { offsetOf, type PageQuery } from '../paging.js';
+import { compileRule, STATEMENT_SETTINGS } from '../segments/compile-repository.js';
+import type { CheckedRule } from '../segments/rule.js';
 
 export type { Campaign, CampaignSummary, FollowUpRecipients, ValidationResult };
 
@@ -23,6 +30,8 @@ export interface CampaignDraftFields {
   fromEmail?: string | null;
   subject?: string | null;
   previewText?: string | null;
+  /** A segment of the audience (issue 26), null for the whole audience. */
+  segmentId?: number | null;
 }
 
 export interface CampaignTemplateContent {
@@ -53,7 +62,18 @@ export interface TagKey {
   key: string | null;
 }
 
-type Row = CampaignRow & { audience?: AudienceRow | null; template?: TemplateRow | null };
+type Row = CampaignRow & { audience?: AudienceRow | null; template?: TemplateRow | null; segment?: SegmentRow | null };
+
+/**
+ * The segment a campaign targets (issue 26): once sending started, its name and rule as sent (the id null once
+ * the segment is deleted); before, the segment as it is now.
+ */
+const segmentOf = (row: Row): CampaignSummary['segment'] =>
+  row.segmentRule !== null
+    ? { id: row.segmentId, name: row.segmentName ?? '', rule: row.segmentRule }
+    : row.segment
+      ? { id: row.segment.id, name: row.segment.name, rule: row.segment.rule }
+      : null;
 
 /**
  * The jobs a person opened and clicked (an addition to the spec), from the counts the triggers keep
@@ -103,6 +123,7 @@ const toSummary = (row: Row): CampaignSummary => ({
   errorMessage: row.errorMessage,
   // A list row names what a follow-up follows instead of the audience.
   followUp: followUpOf(row),
+  segment: segmentOf(row),
 });
 
 const toCampaign = (row: Row): Campaign => ({
@@ -112,8 +133,16 @@ const toCampaign = (row: Row): Campaign => ({
 });
 
 export function campaignRepository(db: Database) {
-  const { Campaign: Campaigns, Audience: Audiences, Template: Templates, Contact: Contacts, CampaignJob: Jobs } = db.models;
+  const {
+    Campaign: Campaigns,
+    Audience: Audiences,
+    Template: Templates,
+    Contact: Contacts,
+    CampaignJob: Jobs,
+    Segment: Segments,
+  } = db.models;
   const audience = { model: Audiences, as: 'audience', attributes: ['name', 'numberOfContacts'] };
+  const segment = { model: Segments, as: 'segment', attributes: ['id', 'name', 'rule'] };
   const summaryAttributes: FindAttributeOptions = { exclude: ['html', 'plainText'], include: HUMAN_COUNTS };
   const campaignAttributes: FindAttributeOptions = { include: HUMAN_COUNTS };
 
@@ -124,7 +153,7 @@ export function campaignRepository(db: Database) {
       const { rows, count } = await Campaigns.findAndCountAll({
         where,
         attributes: summaryAttributes,
-        include: [audience],
+        include: [audience, segment],
         order: [
           ['updatedAt', 'DESC'],
           ['id', 'DESC'],
@@ -140,7 +169,7 @@ export function campaignRepository(db: Database) {
       const row = await Campaigns.findByPk(id, {
         ...(tx ? { transaction: tx.transaction } : {}),
         attributes: campaignAttributes,
-        include: [audience, { model: Templates, as: 'template', attributes: ['id', 'name', 'html', 'preview'] }],
+        include: [audience, segment, { model: Templates, as: 'template', attributes: ['id', 'name', 'html', 'preview'] }],
       });
       return row ? toCampaign(row) : undefined;
     },
@@ -181,6 +210,11 @@ export function campaignRepository(db: Database) {
       return count === 1;
     },
 
+    /** The segment a campaign targets (a follow-up's, written for it). */
+    async setSegment(tx: Tx, id: number, segmentId: number): Promise<void> {
+      await Campaigns.update({ segmentId }, { where: { id }, transaction: tx.transaction });
+    },
+
     /** A new DRAFT with the content of `id` (not its sending, report or snapshot). */
     async replicate(tx: Tx, id: number, name: string, updatedByEmail: string | null): Promise<number | undefined> {
       const source = await Campaigns.findByPk(id, { transaction: tx.transaction });
@@ -194,6 +228,8 @@ export function campaignRepository(db: Database) {
           fromEmail: source.fromEmail,
           subject: source.subject,
           previewText: source.previewText,
+          // The segment itself, not the rule it was sent with: the copy is a new draft (null once it is deleted).
+          segmentId: source.segmentId,
           updatedByEmail,
         },
         { transaction: tx.transaction },
@@ -241,28 +277,48 @@ export function campaignRepository(db: Database) {
      * The valid contacts, in file order, lacking a value for one of `tags` (an empty cell, or a tag
      * the audience has no header for), with those tags; at most `limit`.
      */
-    async contactsMissingFields(audienceId: number, tags: TagKey[], limit: number, followUpId?: number): Promise<ValidationResult[]> {
+    async contactsMissingFields(
+      audienceId: number,
+      tags: TagKey[],
+      limit: number,
+      followUpId?: number,
+      segment?: CheckedRule,
+    ): Promise<ValidationResult[]> {
       if (tags.length === 0) return [];
+      const params: unknown[] = [
+        audienceId,
+        tags.map((t) => t.tag),
+        tags.map((t) => t.key),
+        limit,
+        ...(followUpId === undefined ? [] : [followUpId]),
+      ];
+      // A segment's contacts only (issue 26), as its send would choose them.
+      const compiled = segment && compileRule(segment, '$1', params.length + 1);
+      if (compiled) params.push(...compiled.params);
+      const inSegment = compiled ? `AND c.error_message IS NULL AND c.unsubscribed_at IS NULL AND (${compiled.sql})` : '';
       const missing = `ARRAY(SELECT tag.name FROM tag WHERE tag.key IS NULL OR coalesce(c.data ->> tag.key, '') = '' ORDER BY tag.n)
                   AS "missingFields"`;
       const lacks = `EXISTS (SELECT 1 FROM tag WHERE tag.key IS NULL OR coalesce(c.data ->> tag.key, '') = '')`;
-      const { rows } = await db.query<ValidationResult>(
-        // A follow-up's recipients (contacts of the audience, in the original's job order) instead of the audience's.
-        followUpId === undefined
-          ? `WITH tag AS (SELECT * FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS t(name, key, n))
+      const { rows } = await db.transaction(async (tx) => {
+        if (compiled) await tx.query(STATEMENT_SETTINGS);
+        return tx.query<ValidationResult>(
+          // A follow-up's recipients (contacts of the audience, in the original's job order) instead of the audience's.
+          followUpId === undefined
+            ? `WITH tag AS (SELECT * FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS t(name, key, n))
              SELECT c.id AS "contactId", c.email, ${missing}
                FROM contacts c
-              WHERE c.audience_id = $1 AND c.valid_seq IS NOT NULL AND ${lacks}
+              WHERE c.audience_id = $1 AND c.valid_seq IS NOT NULL AND ${lacks} ${inSegment}
               ORDER BY c.valid_seq
               LIMIT $4`
-          : `WITH tag AS (SELECT * FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS t(name, key, n))
+            : `WITH tag AS (SELECT * FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS t(name, key, n))
              SELECT c.id AS "contactId", c.email, ${missing}
                FROM follow_up_recipients r JOIN contacts c ON c.id = r.contact_id
-              WHERE r.campaign_id = $5 AND c.audience_id = $1 AND c.valid_seq IS NOT NULL AND ${lacks}
+              WHERE r.campaign_id = $5 AND c.audience_id = $1 AND c.valid_seq IS NOT NULL AND ${lacks} ${inSegment}
               ORDER BY r.seq
               LIMIT $4`,
-        [audienceId, tags.map((t) => t.tag), tags.map((t) => t.key), limit, ...(followUpId === undefined ? [] : [followUpId])],
-      );
+          params,
+        );
+      });
       return rows;
     },
   };

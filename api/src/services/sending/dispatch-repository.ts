@@ -8,6 +8,8 @@
 import type { Database, Tx } from '../../db/database.js';
 import type { CampaignStatus } from '../../db/models/index.js';
 import type { SnapshotLink } from '../../mail/links.js';
+import { compileRule, STATEMENT_SETTINGS } from '../segments/compile-repository.js';
+import type { CheckedRule, SegmentRule } from '../segments/rule.js';
 import { erasedMail, isSuppressed } from '../suppressions/erased.js';
 
 export interface NewJobs {
@@ -31,6 +33,9 @@ export interface LockedCampaign {
   name: string;
   /** A follow-up (migration 0012) goes only to its frozen recipients, never to the rest of the audience. */
   followUp: boolean;
+  /** The segment it targets (migration 0030), and its rule as sent once sending started (null before). */
+  segmentId: number | null;
+  segmentRule: SegmentRule | null;
 }
 
 /** What createJobs made: how many, and the range of their ids (all of this campaign's jobs in it are new). */
@@ -65,12 +70,29 @@ export function dispatchRepository(db: Database) {
      * with `skipLocked`, a row another transaction holds is answered as none at once.
      */
     async lockCampaign(tx: Tx, id: number, options: { skipLocked?: boolean } = {}): Promise<LockedCampaign | undefined> {
-      const { rows } = await tx.query<{ status: CampaignStatus; audience_id: number | null; name: string; follow_up: boolean }>(
-        `SELECT status, audience_id, name, follow_up_recipients IS NOT NULL AS follow_up FROM campaigns WHERE id = $1
+      const { rows } = await tx.query<{
+        status: CampaignStatus;
+        audience_id: number | null;
+        name: string;
+        follow_up: boolean;
+        segment_id: number | null;
+        segment_rule: SegmentRule | null;
+      }>(
+        `SELECT status, audience_id, name, follow_up_recipients IS NOT NULL AS follow_up, segment_id, segment_rule FROM campaigns WHERE id = $1
             FOR UPDATE${options.skipLocked ? ' SKIP LOCKED' : ''}`,
         [id],
       );
-      return rows[0] && { status: rows[0].status, audienceId: rows[0].audience_id, name: rows[0].name, followUp: rows[0].follow_up };
+      const row = rows[0];
+      return (
+        row && {
+          status: row.status,
+          audienceId: row.audience_id,
+          name: row.name,
+          followUp: row.follow_up,
+          segmentId: row.segment_id,
+          segmentRule: row.segment_rule,
+        }
+      );
     },
 
     /**
@@ -118,6 +140,11 @@ export function dispatchRepository(db: Database) {
       await tx.query('UPDATE campaigns SET html = $2, plain_text = $3, delivery_date = now() WHERE id = $1', [campaignId, html, plainText]);
     },
 
+    /** The segment's name and rule as sent (migration 0030): what the report shows whatever becomes of the segment. */
+    async saveSegmentSnapshot(tx: Tx, campaignId: number, segment: { name: string; rule: SegmentRule }): Promise<void> {
+      await tx.query('UPDATE campaigns SET segment_name = $2, segment_rule = $3 WHERE id = $1', [campaignId, segment.name, segment.rule]);
+    },
+
     /**
      * Creates the jobs of contacts that have none (valid, in the audience still, not suppressed): of the audience, or of a
      * follow-up's frozen recipients (`followUp`), all or one. Answers how many and their id range
@@ -125,11 +152,25 @@ export function dispatchRepository(db: Database) {
      * exactly these. Contacts with a job are left out by reading, not by the insert's conflict check:
      * that check waits for a worker whose claim or record holds the job's row while its count trigger
      * waits for the campaign row this transaction holds, a deadlock (seen as a 500 on concurrent "send
-     * to contact").
+     * to contact"). With a segment's rule (`segment`), only the contacts it matches: the recipients frozen by this
+     * one INSERT ... SELECT.
      */
-    async createJobs(tx: Tx, campaignId: number, audienceId: number, jobs: NewJobs, followUp = false): Promise<CreatedJobs> {
+    async createJobs(
+      tx: Tx,
+      campaignId: number,
+      audienceId: number,
+      jobs: NewJobs,
+      followUp = false,
+      segment?: CheckedRule,
+    ): Promise<CreatedJobs> {
       const params: unknown[] = [campaignId, audienceId];
       const one = jobs.contacts === 'all' ? '' : `AND c.id = $${params.push(jobs.contacts.contactId)}`;
+      const compiled = segment && compileRule(segment, '$2', params.length + 1);
+      if (compiled) {
+        params.push(...compiled.params);
+        await tx.query(STATEMENT_SETTINGS);
+      }
+      const inSegment = compiled ? `AND (${compiled.sql})` : '';
       const source = followUp
         ? `FROM follow_up_recipients r JOIN contacts c ON c.id = r.contact_id WHERE r.campaign_id = $1 AND c.audience_id = $2`
         : `FROM contacts c WHERE c.audience_id = $2`;
@@ -139,7 +180,7 @@ export function dispatchRepository(db: Database) {
            SELECT $1, c.id, c.email ${source}
               AND c.error_message IS NULL AND c.unsubscribed_at IS NULL AND NOT ${SUPPRESSED}
               AND NOT EXISTS (SELECT 1 FROM campaign_jobs j WHERE j.campaign_id = $1 AND j.contact_id = c.id)
-              ${one}
+              ${one} ${inSegment}
             ORDER BY ${followUp ? 'r.seq' : 'c.valid_seq'}
            ON CONFLICT (campaign_id, contact_id) DO NOTHING
            RETURNING id)

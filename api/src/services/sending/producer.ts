@@ -9,7 +9,7 @@
  * twice is harmless, because the consumer's claims decide what is sent.
  */
 import type { SendingSettings } from '../../config.js';
-import type { Database } from '../../db/database.js';
+import type { Database, Tx } from '../../db/database.js';
 import type { CampaignStatus } from '../../db/models/index.js';
 import type { Logger } from '../../logger.js';
 import { snapshotLinks } from '../../mail/links.js';
@@ -18,7 +18,9 @@ import type { sendingQueues } from './queues.js';
 import { recordActivity, type ActivityKind, type Actor } from '../activity/activity-service.js';
 import { DomainError } from '../errors.js';
 import { claimRepository } from './claim-repository.js';
-import { dispatchRepository, type CreatedJobs, type NewJobs, type Requeue } from './dispatch-repository.js';
+import { dispatchRepository, type CreatedJobs, type LockedCampaign, type NewJobs, type Requeue } from './dispatch-repository.js';
+import { segmentRepository } from '../segments/repository.js';
+import { checkRule, type CheckedRule } from '../segments/rule.js';
 
 export const CAMPAIGN_NOT_FOUND = 'Campaign not found';
 const PUBLISHES_AT_ONCE = 8;
@@ -57,6 +59,7 @@ export interface ProducerDeps {
 export function createProducer({ db, messageQueue, settings, publicUrl, logger }: ProducerDeps) {
   const repo = dispatchRepository(db);
   const claims = claimRepository(db);
+  const segments = segmentRepository(db);
 
   /**
    * Publishes job ids read a page at a time (`pages`), in messages sized for `total` jobs; answers how
@@ -94,6 +97,29 @@ export function createProducer({ db, messageQueue, settings, publicUrl, logger }
   }
 
   /**
+   * The rule a dispatch's new jobs follow when the campaign targets a segment (issue 26). The first send reads
+   * the segment (its row held until the send commits, so it is not deleted meanwhile), checks its rule against
+   * the audience as it is now and copies its name and rule beside the campaign in the same transaction; every
+   * later dispatch (continue, NOT_SENT, one contact) follows that copy, whatever became of the segment.
+   */
+  const segmentOf = async (
+    tx: Tx,
+    campaignId: number,
+    audienceId: number,
+    campaign: LockedCampaign,
+    firstSend: boolean,
+  ): Promise<CheckedRule | undefined> => {
+    if (campaign.segmentRule === null && (!firstSend || campaign.segmentId === null)) return undefined;
+    const context = await segments.ruleContext(audienceId, tx);
+    if (campaign.segmentRule !== null) return checkRule(campaign.segmentRule, { ...context, mode: 'as-sent' });
+    const segment = await segments.lock(tx, campaign.segmentId!, 'share');
+    if (!segment) return undefined;
+    const rule = checkRule(segment.rule, context);
+    await repo.saveSegmentSnapshot(tx, campaignId, segment);
+    return rule;
+  };
+
+  /**
    * Creates or resets jobs, marks the campaign SENDING and publishes its queued jobs (all of them
    * when it was not sending; only this dispatch's when it was). Answers how many were published.
    */
@@ -110,9 +136,13 @@ export function createProducer({ db, messageQueue, settings, publicUrl, logger }
       }
       // A follow-up's first send leaves out whom the original reached after the follow-up was made.
       const droppedRecipients = plan.snapshot && campaign.followUp ? await repo.dropReachedRecipients(tx, campaignId) : 0;
+      const segment =
+        campaign.audienceId === null
+          ? undefined
+          : await segmentOf(tx, campaignId, campaign.audienceId, campaign, plan.snapshot !== undefined);
       const created: CreatedJobs =
         plan.newJobs && campaign.audienceId !== null
-          ? await repo.createJobs(tx, campaignId, campaign.audienceId, plan.newJobs, campaign.followUp)
+          ? await repo.createJobs(tx, campaignId, campaign.audienceId, plan.newJobs, campaign.followUp, segment)
           : { count: 0, firstId: null, lastId: null };
       const requeued = plan.requeue ? await repo.requeue(tx, campaignId, plan.requeue) : { ids: [], failed: 0 };
       await repo.markSending(tx, campaignId, created.count, requeued.failed);

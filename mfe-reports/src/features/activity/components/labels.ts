@@ -31,6 +31,9 @@ export const KIND_LABELS: Record<ActivityKind, string> = {
   'contact-add': 'Added a contact',
   'contact-edit': 'Edited a contact',
   'contact-delete': 'Deleted a contact',
+  'segment-create': 'Created a segment',
+  'segment-change': 'Changed a segment',
+  'segment-delete': 'Deleted a segment',
 };
 
 export const OBJECT_LABELS: Record<ActivityObjectType, string> = {

@@ -30,6 +30,18 @@ function list(items: string[]): string {
   return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }
 
+/** A member's change to one segment of the audience (issue 26), named as it was then. */
+function segmentSentence(kind: 'segment-create' | 'segment-change' | 'segment-delete', details: Record<string, unknown>): string {
+  const name = text(details.name);
+  const segment = name === undefined ? 'a segment' : `the segment “${name}”`;
+  if (kind === 'segment-create') return `Created ${segment}.`;
+  if (kind === 'segment-delete') return `Deleted ${segment}.`;
+  const from = text(details.from);
+  const changed = Array.isArray(details.changed) ? details.changed.filter((c): c is string => typeof c === 'string') : [];
+  const parts = [...(from !== undefined ? [`renamed it from “${from}”`] : []), ...(changed.includes('rule') ? ['changed its rule'] : [])];
+  return parts.length === 0 ? `Changed ${segment}.` : `Changed ${segment}: ${list(parts)}.`;
+}
+
 /** The fields a campaign's save changed, as the editor names them. */
 const CAMPAIGN_FIELDS: Record<string, string> = {
   audienceId: 'the audience',
@@ -38,6 +50,7 @@ const CAMPAIGN_FIELDS: Record<string, string> = {
   fromEmail: 'the sender address',
   subject: 'the subject',
   previewText: 'the preview text',
+  segmentId: 'the segment',
 };
 
 /** A field's type in a sentence: 'yes / no', 'one of a list'. */
@@ -232,5 +245,9 @@ export function activitySentence(entry: Pick<ActivityEntry, 'kind' | 'objectType
     case 'contact-edit':
     case 'contact-delete':
       return contactSentence(entry.kind, details);
+    case 'segment-create':
+    case 'segment-change':
+    case 'segment-delete':
+      return segmentSentence(entry.kind, details);
   }
 }
