@@ -136,6 +136,8 @@ const ADDITIONS: [string, string, string, string[]][] = [
   ['DELETE', '/api/suppressions/{id}', 'removeSuppression', ['confirmComplaint', 'confirmUnsubscribe']],
   ['POST', '/api/campaigns/{id}/schedule', 'scheduleCampaign', []],
   ['POST', '/api/campaigns/{id}/unschedule', 'unscheduleCampaign', []],
+  // Stop a sending campaign, one paused at the daily quota mostly (issue 28, docs/decisions/sending.md).
+  ['POST', '/api/campaigns/{id}/stop', 'stopCampaign', []],
   ['POST', '/api/campaigns/{id}/follow-up', 'followUpCampaign', []],
   ['GET', '/api/campaigns/{id}/recipients', 'listFollowUpRecipients', ['page', 'limit']],
   ['GET', '/api/campaigns/{id}/reached-recipients', 'countReachedFollowUpRecipients', []],

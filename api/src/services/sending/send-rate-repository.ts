@@ -1,5 +1,5 @@
 /**
- * The statements of the shared send rate (table send_rate, migrations 0005 and 0007; the
+ * The statements of the shared send rate (table send_rate, migrations 0005, 0007 and 0031; the
  * reservation and the throttle are PL/pgSQL functions there, so each is one round trip and one
  * row lock). send-rate.ts holds the pacing rules.
  */
@@ -40,9 +40,18 @@ export function sendRateRepository(db: Sql) {
       return rows[0]!;
     },
 
-    /** SES answered 429: every worker pauses for `pauseMs` and the shared pace halves. */
-    async throttled(pauseMs: number): Promise<void> {
-      await db.query('SELECT send_rate_throttled($1)', [pauseMs]);
+    /** SES answered 429: the shared pace is cut (at most once a second); answers the pace now in force. */
+    async throttled(): Promise<number> {
+      const { rows } = await db.query<{ pace: number }>('SELECT send_rate_throttled() AS pace');
+      return rows[0]!.pace;
+    },
+
+    /** The shared pace (a fraction of MaxSendRate) now. */
+    async pace(): Promise<number> {
+      const { rows } = await db.query<{ pace: number }>(
+        'SELECT send_rate_pace(slowdown, ceiling, slowed_at, clock_timestamp()) AS pace FROM send_rate WHERE id',
+      );
+      return rows[0]!.pace;
     },
   };
 }
