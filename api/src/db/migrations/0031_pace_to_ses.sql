@@ -3,16 +3,23 @@
 -- 1. The shared pace adapts to the rate SES really grants. SES answers 429 "Maximum sending rate
 --    exceeded" when the account's real rate is lower than its MaxSendRate says (other senders share
 --    it, SES lowers it for a while). The pace (a fraction of MaxSendRate, send_rate_pace) is then:
---     - cut to 85 % of itself at a throttle (to 50 % when the previous cut was under two seconds
---       ago: the pace is still far above what SES grants), at most once a second, however many
---       refusals arrive together; the pace at the throttle is kept as `ceiling`;
---     - brought back linearly in 5 s to 95 % of that ceiling (just under where SES refused),
+--     - cut at a throttle, at most once a second however many refusals arrive together:
+--        - to 85 % of itself, the pace at the throttle kept as `ceiling` (where SES refused);
+--        - when SES still refuses within two seconds of the last cut, the pace is far above what SES
+--          grants: `ceiling` becomes what SES took since that cut (the pace times the share of calls
+--          it did not refuse: slots reserved since the cut, less the refusals counted), and the pace
+--          90 % of that. One step to the right rate, where halving took several seconds of refusals;
+--     - brought back linearly in 5 s to 95 % of the ceiling (just under where SES refused),
 --     - and from there raised by 1 % of the ceiling per second: the probe that finds a rate SES
 --       gives back, whose next refusal costs a handful of calls.
 --    The climb is by time without a throttle, not by counted successes: a statement per mail would
 --    cost more than the rate it tunes. No pause of every worker any more: the cut alone leaves SES's
 --    window room to refill, and a second's pause per refusal lost a second of sending each time.
-ALTER TABLE send_rate ADD COLUMN ceiling double precision NOT NULL DEFAULT 1 CHECK (ceiling > 0 AND ceiling <= 1);
+ALTER TABLE send_rate
+  ADD COLUMN ceiling double precision NOT NULL DEFAULT 1 CHECK (ceiling > 0 AND ceiling <= 1),
+  -- 429s since the last cut, and reserved_total at that cut: the share SES took since.
+  ADD COLUMN refusals bigint NOT NULL DEFAULT 0,
+  ADD COLUMN reserved_at_cut bigint NOT NULL DEFAULT 0;
 
 DROP FUNCTION IF EXISTS send_rate_throttled(double precision);
 
@@ -68,25 +75,33 @@ END $$;
 
 DROP FUNCTION send_rate_pace(double precision, timestamptz, timestamptz);
 
--- SES refused for the rate: the multiplicative cut above, at most once a second. Slots already
--- reserved further ahead than the new pace allows are not taken back (a tenth of a second's worth).
--- Answers the pace now in force.
+-- SES refused for the rate: the cut above, at most once a second; a refusal inside that second is
+-- counted. Slots already reserved further ahead than the new pace allows are not taken back (a tenth
+-- of a second's worth). Answers the pace now in force.
 CREATE FUNCTION send_rate_throttled() RETURNS double precision LANGUAGE plpgsql AS $$
 DECLARE
   r send_rate;
   now_at timestamptz := clock_timestamp();
   pace double precision;
+  calls bigint;
+  taken double precision;
 BEGIN
   SELECT * INTO STRICT r FROM send_rate WHERE id FOR UPDATE;
   pace := send_rate_pace(r.slowdown, r.ceiling, r.slowed_at, now_at);
   IF r.slowed_at >= now_at - interval '1 second' THEN
+    UPDATE send_rate SET refusals = refusals + 1 WHERE id;
     RETURN pace;
   END IF;
-  UPDATE send_rate
-     SET ceiling = greatest(0.01, pace),
-         slowdown = greatest(0.01, pace * CASE WHEN r.slowed_at >= now_at - interval '2 seconds' THEN 0.5 ELSE 0.85 END),
-         slowed_at = now_at
-   WHERE id
+  IF r.slowed_at >= now_at - interval '2 seconds' THEN
+    calls := r.reserved_total - r.reserved_at_cut;
+    taken := least(1, greatest(0.05, 1 - (r.refusals + 1)::double precision / greatest(calls, 1)));
+    UPDATE send_rate
+       SET ceiling = greatest(0.01, pace * taken), slowdown = greatest(0.01, 0.9 * pace * taken)
+     WHERE id;
+  ELSE
+    UPDATE send_rate SET ceiling = greatest(0.01, pace), slowdown = greatest(0.01, 0.85 * pace) WHERE id;
+  END IF;
+  UPDATE send_rate SET slowed_at = now_at, refusals = 0, reserved_at_cut = reserved_total WHERE id
   RETURNING slowdown INTO pace;
   RETURN pace;
 END $$;

@@ -19,7 +19,8 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   await db.pool.query(
-    `UPDATE send_rate SET next_slot_at = clock_timestamp(), slowdown = 1, ceiling = 1, slowed_at = '2000-01-01', quota_left = NULL`,
+    `UPDATE send_rate SET next_slot_at = clock_timestamp(), slowdown = 1, ceiling = 1, slowed_at = '2000-01-01', quota_left = NULL,
+                          refusals = 0, reserved_at_cut = reserved_total`,
   );
 });
 
@@ -101,16 +102,18 @@ describe('the shared send rate', () => {
     await a!.take();
     await b!.take();
     await a!.throttled();
-    // Still refused a second later: the pace was far too high, so the second cut halves it.
-    await db.pool.query(`UPDATE send_rate SET slowed_at = slowed_at - interval '1.2 seconds'`);
+    // Still refused a second later, SES having taken half the calls since the first cut.
+    await db.pool.query(
+      `UPDATE send_rate SET slowed_at = slowed_at - interval '1.2 seconds', reserved_total = reserved_at_cut + 100, refusals = 49`,
+    );
     await a!.throttled();
-    // The other process (its block of slots used up) goes at 93 % of 200 x 0.85 x 0.5, about 79 a second,
+    // The other process (its block of slots used up) goes at 93 % of 200 x 0.87 x 0.5 x 0.9, about 73 a second,
     // climbing slowly; at the full pace it would send 186.
     const times = await sendFor(b!, 1000, 8);
     expect(times.length).toBeLessThan(120);
     expect(times.length).toBeGreaterThan(50);
-    // Its own figure follows the shared pace (climbing back from 0.425 towards 0.81 in 5 s).
-    expect(b!.rate()).toBeLessThan(0.93 * 200 * 0.7);
+    // Its own figure follows the shared pace.
+    expect(b!.rate()).toBeLessThan(0.93 * 200 * 0.6);
   });
 
   it('falls back to one mail a second when SES cannot be read', async () => {
@@ -142,14 +145,23 @@ describe('the rate rule (migration 0031)', () => {
     expect(rows[0]!.ceiling).toBeCloseTo(1, 2);
   });
 
-  it('halves the pace when SES still refuses within two seconds of the last cut, and cuts by 15 % after a calm', async () => {
+  it('cuts to 90 % of what SES took since the last cut when it still refuses within two seconds, and by 15 % after a calm', async () => {
     await repository().throttled();
-    await db.pool.query(`UPDATE send_rate SET slowed_at = slowed_at - interval '1.5 seconds'`);
-    // 1.5 s into the recovery from 0.85 towards 0.95: 0.88; halved.
-    expect(await repository().throttled()).toBeCloseTo(0.88 * 0.5, 2);
+    // Since that cut: 100 slots reserved, 79 refusals counted (this one is the 80th), 1.5 s ago.
+    await db.pool.query(
+      `UPDATE send_rate SET slowed_at = slowed_at - interval '1.5 seconds', reserved_total = reserved_at_cut + 100, refusals = 79`,
+    );
+    // 1.5 s into the recovery from 0.85 towards 0.95 the pace is 0.88; SES took a fifth of the calls.
+    expect(await repository().throttled()).toBeCloseTo(0.9 * 0.88 * 0.2, 3);
+    const { rows } = await db.pool.query<{ ceiling: number; refusals: number }>('SELECT ceiling, refusals::int FROM send_rate');
+    expect(rows[0]!.ceiling).toBeCloseTo(0.88 * 0.2, 3);
+    expect(rows[0]!.refusals).toBe(0);
+    // Refusals inside the second after a cut are counted, not cut again.
+    await repository().throttled();
+    expect((await db.pool.query<{ refusals: number }>('SELECT refusals::int FROM send_rate')).rows[0]!.refusals).toBe(1);
     await db.pool.query(`UPDATE send_rate SET slowed_at = slowed_at - interval '5 seconds'`);
-    // 5 s later the pace is back at 95 % of where SES refused (0.88); cut by 15 %.
-    expect(await repository().throttled()).toBeCloseTo(0.95 * 0.88 * 0.85, 2);
+    // 5 s later the pace is back at 95 % of where SES refused (0.176); cut by 15 %.
+    expect(await repository().throttled()).toBeCloseTo(0.95 * 0.176 * 0.85, 3);
   });
 
   it('climbs back in 5 s to just under where SES refused, then slowly by 1 % of that a second, up to MaxSendRate', async () => {
