@@ -499,6 +499,12 @@ describe('entities, lists and enums', () => {
     expect(quota.required).not.toContain('sendingAndImportsPaused');
   });
 
+  it("a campaign says until when it is paused at the daily quota, optional beside the spec's fields (an addition, issue 28)", () => {
+    const summary = schemaOf('CampaignSummary');
+    expect(deref(propertiesOf(summary).quotaPausedUntil)).toMatchObject({ type: 'string', format: 'date-time', nullable: true });
+    expect(summary.required).not.toContain('quotaPausedUntil');
+  });
+
   it('ids are int64 integers and dates are date-times', () => {
     expect(deref(schemaOf('Id'))).toMatchObject({ type: 'integer', format: 'int64' });
     expect(deref(propertiesOf(schemaOf('Audience')).createdAt)).toMatchObject({ type: 'string', format: 'date-time' });
@@ -692,6 +698,7 @@ describe('express-openapi-validator', () => {
     ['replicateCampaign', 'POST', '/api/campaigns/4/replicate'],
     ['scheduleCampaign', 'POST', '/api/campaigns/4/schedule', json({ at: '2030-01-02T09:30:00+01:00' })],
     ['unscheduleCampaign', 'POST', '/api/campaigns/4/unschedule'],
+    ['stopCampaign', 'POST', '/api/campaigns/4/stop'],
     ['followUpCampaign', 'POST', '/api/campaigns/4/follow-up', json({ recipients: 'NOT_CLICKED' })],
     ['listFollowUpRecipients', 'GET', '/api/campaigns/4/recipients?page=2&limit=10'],
     ['countReachedFollowUpRecipients', 'GET', '/api/campaigns/4/reached-recipients'],
