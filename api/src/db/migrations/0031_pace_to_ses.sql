@@ -8,10 +8,15 @@
 --        - when SES still refuses within two seconds of the last cut, the pace is far above what SES
 --          grants: `ceiling` becomes what SES took since that cut (the pace times the share of calls
 --          it did not refuse: slots reserved since the cut, less the refusals counted), and the pace
---          90 % of that. One step to the right rate, where halving took several seconds of refusals;
+--          90 % of that (half the pace when fewer than 10 calls were made since). One step to the
+--          right rate, where halving took several seconds of refusals;
 --     - brought back linearly in 5 s to 95 % of the ceiling (just under where SES refused),
---     - and from there raised by 1 % of the ceiling per second: the probe that finds a rate SES
---       gives back, whose next refusal costs a handful of calls.
+--     - and from there raised by 1 % of the ceiling per second, plus 0.1 % per second squared: the
+--       probe that finds a rate SES gives back, whose next refusal costs a handful of calls. Near the
+--       ceiling it is about linear (back at the ceiling 8.7 s after the cut, climbing 1.7 % of it a
+--       second there); the longer SES takes everything the faster it climbs (twice the ceiling 33 s
+--       after the cut, all of MaxSendRate from a fifth of it in about 64 s), so a ceiling measured too
+--       low, or a rate SES gave back, is not crawled back to at 1 % a second.
 --    The climb is by time without a throttle, not by counted successes: a statement per mail would
 --    cost more than the rate it tunes. No pause of every worker any more: the cut alone leaves SES's
 --    window room to refill, and a second's pause per refusal lost a second of sending each time.
@@ -29,6 +34,7 @@ RETURN least(1, CASE
   WHEN extract(epoch FROM at - slowed_at) < 5
     THEN slowdown + (greatest(slowdown, 0.95 * ceiling) - slowdown) * extract(epoch FROM at - slowed_at) / 5
   ELSE greatest(slowdown, 0.95 * ceiling) + 0.01 * ceiling * (extract(epoch FROM at - slowed_at) - 5)
+                                         + 0.001 * ceiling * (extract(epoch FROM at - slowed_at) - 5) ^ 2
 END);
 
 -- Same as in 0005, with the pace of this migration.
@@ -75,10 +81,14 @@ END $$;
 
 DROP FUNCTION send_rate_pace(double precision, timestamptz, timestamptz);
 
--- SES refused for the rate: the cut above, at most once a second; a refusal inside that second is
--- counted. Slots already reserved further ahead than the new pace allows are not taken back (a tenth
--- of a second's worth). Answers the pace now in force.
-CREATE FUNCTION send_rate_throttled() RETURNS double precision LANGUAGE plpgsql AS $$
+-- SES refused for the rate a call made at `called_at_ms` (epoch milliseconds, the worker's clock as
+-- reserve_send_slots compares them): the cut above, at most once a second; a refusal inside that
+-- second is counted. A call made before the last cut says nothing of the pace since (it left at the
+-- old one, in flight when the cut came): it neither cuts nor counts, or the calls in flight at a cut
+-- (up to SEND_CONCURRENCY per worker) would make SES seem to take far less than it does. Slots already
+-- reserved further ahead than the new pace allows are not taken back (a tenth of a second's worth).
+-- Answers the pace now in force.
+CREATE FUNCTION send_rate_throttled(called_at_ms double precision DEFAULT NULL) RETURNS double precision LANGUAGE plpgsql AS $$
 DECLARE
   r send_rate;
   now_at timestamptz := clock_timestamp();
@@ -88,13 +98,17 @@ DECLARE
 BEGIN
   SELECT * INTO STRICT r FROM send_rate WHERE id FOR UPDATE;
   pace := send_rate_pace(r.slowdown, r.ceiling, r.slowed_at, now_at);
+  IF called_at_ms IS NOT NULL AND to_timestamp(called_at_ms / 1000) < r.slowed_at THEN
+    RETURN pace;
+  END IF;
   IF r.slowed_at >= now_at - interval '1 second' THEN
     UPDATE send_rate SET refusals = refusals + 1 WHERE id;
     RETURN pace;
   END IF;
   IF r.slowed_at >= now_at - interval '2 seconds' THEN
     calls := r.reserved_total - r.reserved_at_cut;
-    taken := least(1, greatest(0.05, 1 - (r.refusals + 1)::double precision / greatest(calls, 1)));
+    -- Fewer than 10 calls since the cut are no measure (a test mail, a last few jobs): half, then.
+    taken := CASE WHEN calls >= 10 THEN least(1, greatest(0.05, 1 - (r.refusals + 1)::double precision / calls)) ELSE 0.5 END;
     UPDATE send_rate
        SET ceiling = greatest(0.01, pace * taken), slowdown = greatest(0.01, 0.9 * pace * taken)
      WHERE id;

@@ -135,6 +135,7 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
   const outcomeOf = async (
     job: ClaimedJob,
     outcome: SendOutcome,
+    calledAtMs: number,
     stop: (reason: string) => Promise<void>,
     pause: () => Promise<void>,
   ): Promise<JobOutcome> => {
@@ -147,7 +148,7 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
         return { id: job.id, status: 'UNKNOWN', error: outcome.reason };
       case 'throttled':
         // Slowing the other workers down is worth a try, not a lost outcome.
-        await limiter.throttled().catch((err: unknown) => logger.warn({ err }, 'could not share the throttle'));
+        await limiter.throttled(calledAtMs).catch((err: unknown) => logger.warn({ err }, 'could not share the throttle'));
         return { id: job.id, status: 'QUEUED', delayMs: THROTTLED_RETRY_MS, error: outcome.reason, returned: true };
       case 'not-sent':
         if (job.attempts < UNREACHABLE_ATTEMPTS)
@@ -219,7 +220,8 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
           return { id: job.id, status: 'QUEUED', delayMs: 0, returned: true };
         }
         if (stopped) return notSent;
-        return await outcomeOf(job, await mailer.send(prepared), stop, pause);
+        const calledAtMs = Date.now();
+        return await outcomeOf(job, await mailer.send(prepared), calledAtMs, stop, pause);
       };
 
       let sent = 0;

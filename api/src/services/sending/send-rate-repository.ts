@@ -40,9 +40,12 @@ export function sendRateRepository(db: Sql) {
       return rows[0]!;
     },
 
-    /** SES answered 429: the shared pace is cut (at most once a second); answers the pace now in force. */
-    async throttled(): Promise<number> {
-      const { rows } = await db.query<{ pace: number }>('SELECT send_rate_throttled() AS pace');
+    /**
+     * SES answered 429 to a call made at `calledAtMs` (epoch milliseconds; unknown: now): the shared pace
+     * is cut (at most once a second, never for a call made before the last cut); answers the pace now in force.
+     */
+    async throttled(calledAtMs?: number): Promise<number> {
+      const { rows } = await db.query<{ pace: number }>('SELECT send_rate_throttled($1) AS pace', [calledAtMs ?? null]);
       return rows[0]!.pace;
     },
 

@@ -164,12 +164,29 @@ describe('the rate rule (migration 0031)', () => {
     expect(await repository().throttled()).toBeCloseTo(0.95 * 0.176 * 0.85, 3);
   });
 
-  it('climbs back in 5 s to just under where SES refused, then slowly by 1 % of that a second, up to MaxSendRate', async () => {
+  it('neither cuts nor counts a refusal of a call made before the last cut: it left at the old pace', async () => {
+    const before = Date.now() - 50;
+    await repository().throttled();
+    await db.pool.query(`UPDATE send_rate SET slowed_at = slowed_at - interval '1.5 seconds'`);
+    const calledAt = Date.now() - 1600;
+    // In flight when the cut came: nothing changes.
+    expect(await repository().throttled(calledAt - 100)).toBeCloseTo(0.88, 2);
+    expect(await repository().throttled(before - 2000)).toBeCloseTo(0.88, 2);
+    expect((await db.pool.query<{ refusals: number }>('SELECT refusals::int FROM send_rate')).rows[0]!.refusals).toBe(0);
+    // Made since: the cut goes on; with no call reserved since the last cut, nothing to measure SES by: half.
+    expect(await repository().throttled(Date.now())).toBeCloseTo(0.9 * 0.88 * 0.5, 2);
+  });
+
+  it('climbs back in 5 s to just under where SES refused, then by 1 % of that a second and faster the longer SES takes all, up to MaxSendRate', async () => {
     expect(await paceAfter(0.17, 0.2, 0)).toBeCloseTo(0.17, 5);
     expect(await paceAfter(0.17, 0.2, 2.5)).toBeCloseTo(0.18, 5);
     expect(await paceAfter(0.17, 0.2, 5)).toBeCloseTo(0.19, 5);
-    expect(await paceAfter(0.17, 0.2, 10)).toBeCloseTo(0.2, 5);
-    expect(await paceAfter(0.17, 0.2, 15)).toBeCloseTo(0.21, 5);
+    // 0.19 + 0.01 x 0.2 x 5 + 0.001 x 0.2 x 25: the ceiling, 10 s after the cut.
+    expect(await paceAfter(0.17, 0.2, 10)).toBeCloseTo(0.205, 5);
+    expect(await paceAfter(0.17, 0.2, 15)).toBeCloseTo(0.19 + 0.002 * 10 + 0.0002 * 100, 5);
+    // The longer SES takes everything, the faster: past twice the ceiling 38 s after the cut.
+    expect(await paceAfter(0.17, 0.2, 38)).toBeCloseTo(0.19 + 0.002 * 33 + 0.0002 * 33 * 33, 5);
+    expect(await paceAfter(0.17, 0.2, 38)).toBeGreaterThan(0.4);
     // Never above MaxSendRate, and the untouched state is the full pace.
     expect(await paceAfter(0.85, 1, 60)).toBe(1);
     expect(await repository().pace()).toBe(1);

@@ -41,8 +41,8 @@ export type SlotOutcome = 'go' | 'quota-reached';
 export interface SendRateLimiter {
   /** Waits for this process's next send slot; 'quota-reached' once the daily quota is used up. */
   take(): Promise<SlotOutcome>;
-  /** SES answered 429 for the rate: slow every worker down. */
-  throttled(): Promise<void>;
+  /** SES answered 429 for the rate to a call made at `calledAtMs` (Date.now() then): slow every worker down. */
+  throttled(calledAtMs?: number): Promise<void>;
   /** The rate in use (mails per second): the safety margin and the shared pace applied; undefined before the account was read. */
   rate(): number | undefined;
   close(): void;
@@ -165,11 +165,11 @@ export function createSendRateLimiter(
         if (outcome === 'quota-reached') return outcome;
       }
     },
-    async throttled() {
+    async throttled(calledAtMs) {
       // Slots reserved at the old pace go back: the next block is reserved at the new one.
       missed += slots.length;
       slots = [];
-      pace = await repository.throttled();
+      pace = await repository.throttled(calledAtMs);
     },
     rate: () => (maxRate === undefined ? undefined : currentRate() * pace),
     close() {
