@@ -13,10 +13,11 @@
  * 75 ms (the tolerance, a process not scheduled for a moment, the HTTP call itself).
  *
  * The pace adapts to the rate SES really grants (migration 0031; docs/decisions/sending.md): a 429
- * "Maximum sending rate exceeded" cuts the shared pace of every worker to 85 % (50 % when the last
- * cut was under two seconds ago), at most once a second; it climbs back in 5 s to 95 % of where SES
- * refused, then probes upwards by 1 % of that a second, so the next refusal comes rarely and costs
- * a handful of calls.
+ * "Maximum sending rate exceeded" cuts the shared pace of every worker to 85 % (to 90 % of what SES
+ * took since the last cut when that was under two seconds ago), at most once a second, never for a
+ * call made before the last cut; it climbs back in 5 s to 95 % of where SES refused, then probes
+ * upwards by 1 % of that a second, faster the longer SES takes everything, so the next refusal
+ * comes rarely and costs a handful of calls.
  */
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
