@@ -8,6 +8,14 @@
 // database or queue (support/bare-send.mjs); `sendRatio` is the campaign's emails per second over
 // the loop's.
 //
+// With BENCH_SES_TRUE_RATE (for example 200), the endpoint grants that many mails a second (a token
+// bucket answering 429 "Maximum sending rate exceeded" beyond it) while its account advertises five
+// times as many as MaxSendRate, as when other senders share the account or SES lowered its rate
+// (issue 28). The campaign is then 20,000 contacts unless BENCH_CONTACTS says otherwise, there is no
+// ceiling loop, and it prints `trueRateRatio` (mails accepted per second from the first 429 to the
+// last mail, over the true rate; budget >= 0.85), `throttledShare` (429s among the calls made after
+// the first 10 s; budget < 0.02), duplicates and lost (must be 0).
+//
 // This file also exports what the rate-cap and tracking benchmarks share: the stack with two workers
 // and the endpoint, a realistic template, a campaign sent through the API.
 import { readFileSync } from 'node:fs';
@@ -21,7 +29,10 @@ import { startSesEndpoint } from '../../api/test/support/ses-endpoint.ts';
 import { peakRssMb, processTree, spawnNode, stopAll } from './support/processes.mjs';
 import { API_DIR, scriptArgs, startStack } from './support/stack.mjs';
 
-export const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 100_000);
+/** The rate the SES stand-in really grants (mails a second); undefined: it takes all it is sent. */
+const TRUE_RATE = process.env.BENCH_SES_TRUE_RATE ? Number(process.env.BENCH_SES_TRUE_RATE) : undefined;
+if (TRUE_RATE !== undefined && !(TRUE_RATE > 0)) throw new Error(`BENCH_SES_TRUE_RATE must be a positive number of mails a second`);
+export const CONTACTS = Number(process.env.BENCH_CONTACTS ?? (TRUE_RATE ? 20_000 : 100_000));
 const log = (...args) => console.log(...args);
 
 /** About 9 KB of newsletter html: five tracked links, merge tags in text and an attribute. */
@@ -178,7 +189,69 @@ export async function timeSend(stack, id) {
   return seconds;
 }
 
+/** Duplicates (recipients mailed more than once) and lost (contacts never mailed) of the campaign. */
+function countErrors(ses) {
+  let duplicates = 0;
+  for (const n of ses.accepted.values()) duplicates += Math.max(0, n - 1);
+  return { duplicates, lost: CONTACTS - ses.accepted.size };
+}
+
+/** The send against an SES that grants `trueRate` a second while advertising five times as many. */
+async function trueRateMain(trueRate) {
+  const stack = await startCampaignStack({ maxSendRate: 5 * trueRate, max24HourSend: -1, trueRate });
+  try {
+    const id = await seedCampaign(stack, CONTACTS);
+    const seconds = await timeSend(stack, id);
+    const { calledAt, acceptedAt, throttledAt } = stack.ses;
+    const { duplicates, lost } = countErrors(stack.ses);
+    const firstThrottle = throttledAt[0];
+    const end = acceptedAt.at(-1);
+    const afterThrottle = firstThrottle === undefined ? 0 : acceptedAt.filter((at) => at >= firstThrottle).length;
+    const trueRateRatio =
+      firstThrottle === undefined || end <= firstThrottle
+        ? null
+        : Number((afterThrottle / (((end - firstThrottle) / 1000) * trueRate)).toFixed(3));
+    const settledFrom = calledAt[0] + 10_000;
+    const callsAfter = calledAt.filter((at) => at >= settledFrom).length;
+    const throttledAfter = throttledAt.filter((at) => at >= settledFrom).length;
+    const throttledShare = callsAfter === 0 ? 0 : Number((throttledAfter / callsAfter).toFixed(4));
+    const { rows: campaign } = await stack.pool.query('SELECT status, jobs_sent, jobs_failed FROM campaigns WHERE id = $1', [id]);
+    const { rows: attempts } = await stack.pool.query('SELECT max(attempts)::int AS most FROM campaign_jobs WHERE campaign_id = $1', [id]);
+    log(
+      `${CONTACTS} contacts in ${seconds.toFixed(1)} s against a true rate of ${trueRate}/s (MaxSendRate says ${5 * trueRate}); ` +
+        `campaign ${campaign[0].status}, jobsSent ${campaign[0].jobs_sent}, jobsFailed ${campaign[0].jobs_failed}, most attempts ${attempts[0].most}`,
+    );
+    log(
+      `${calledAt.length} SendEmail calls, ${throttledAt.length} answered 429; after the first 10 s ${throttledAfter} of ${callsAfter} ` +
+        `(throttledShare ${throttledShare}, budget < 0.02)`,
+    );
+    log(
+      `${afterThrottle} mails accepted from the first 429 to the last mail, ${((end - (firstThrottle ?? end)) / 1000).toFixed(1)} s: ` +
+        `trueRateRatio ${trueRateRatio} (budget >= 0.85); duplicates ${duplicates}, lost ${lost}`,
+    );
+    log(`load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
+    log(
+      JSON.stringify({
+        bench: 'send',
+        contacts: CONTACTS,
+        trueRate,
+        advertisedRate: 5 * trueRate,
+        seconds: Number(seconds.toFixed(1)),
+        trueRateRatio,
+        throttledShare,
+        calls: calledAt.length,
+        throttled: throttledAt.length,
+        duplicates,
+        lost,
+      }),
+    );
+  } finally {
+    await stack.stop();
+  }
+}
+
 async function main() {
+  if (TRUE_RATE !== undefined) return trueRateMain(TRUE_RATE);
   const stack = await startCampaignStack({ maxSendRate: 10_000, max24HourSend: -1 });
   try {
     const id = await seedCampaign(stack, CONTACTS);
@@ -195,9 +268,7 @@ async function main() {
       [id],
     );
     const { rows: campaign } = await stack.pool.query('SELECT status, jobs_sent FROM campaigns WHERE id = $1', [id]);
-    let duplicates = 0;
-    for (const n of stack.ses.accepted.values()) duplicates += Math.max(0, n - 1);
-    const lost = CONTACTS - stack.ses.accepted.size;
+    const { duplicates, lost } = countErrors(stack.ses);
     const emailsPerSecond = Math.round(CONTACTS / seconds);
     log(`jobs: ${jobs.map((j) => `${j.status} ${j.n}`).join(', ')}; campaign ${campaign[0].status}, jobsSent ${campaign[0].jobs_sent}`);
     log(`SendEmail calls ${[...stack.ses.calls.values()].reduce((a, b) => a + b, 0)}, recipients mailed ${stack.ses.accepted.size}`);

@@ -136,6 +136,8 @@ const ADDITIONS: [string, string, string, string[]][] = [
   ['DELETE', '/api/suppressions/{id}', 'removeSuppression', ['confirmComplaint', 'confirmUnsubscribe']],
   ['POST', '/api/campaigns/{id}/schedule', 'scheduleCampaign', []],
   ['POST', '/api/campaigns/{id}/unschedule', 'unscheduleCampaign', []],
+  // Stop a sending campaign, one paused at the daily quota mostly (issue 28, docs/decisions/sending.md).
+  ['POST', '/api/campaigns/{id}/stop', 'stopCampaign', []],
   ['POST', '/api/campaigns/{id}/follow-up', 'followUpCampaign', []],
   ['GET', '/api/campaigns/{id}/recipients', 'listFollowUpRecipients', ['page', 'limit']],
   ['GET', '/api/campaigns/{id}/reached-recipients', 'countReachedFollowUpRecipients', []],
@@ -504,6 +506,12 @@ describe('entities, lists and enums', () => {
     expect(quota.required).not.toContain('sendingAndImportsPaused');
   });
 
+  it("a campaign says until when it is paused at the daily quota, optional beside the spec's fields (an addition, issue 28)", () => {
+    const summary = schemaOf('CampaignSummary');
+    expect(deref(propertiesOf(summary).quotaPausedUntil)).toMatchObject({ type: 'string', format: 'date-time', nullable: true });
+    expect(summary.required).not.toContain('quotaPausedUntil');
+  });
+
   it('ids are int64 integers and dates are date-times', () => {
     expect(deref(schemaOf('Id'))).toMatchObject({ type: 'integer', format: 'int64' });
     expect(deref(propertiesOf(schemaOf('Audience')).createdAt)).toMatchObject({ type: 'string', format: 'date-time' });
@@ -697,6 +705,7 @@ describe('express-openapi-validator', () => {
     ['replicateCampaign', 'POST', '/api/campaigns/4/replicate'],
     ['scheduleCampaign', 'POST', '/api/campaigns/4/schedule', json({ at: '2030-01-02T09:30:00+01:00' })],
     ['unscheduleCampaign', 'POST', '/api/campaigns/4/unschedule'],
+    ['stopCampaign', 'POST', '/api/campaigns/4/stop'],
     ['followUpCampaign', 'POST', '/api/campaigns/4/follow-up', json({ recipients: 'NOT_CLICKED' })],
     ['listFollowUpRecipients', 'GET', '/api/campaigns/4/recipients?page=2&limit=10'],
     ['countReachedFollowUpRecipients', 'GET', '/api/campaigns/4/reached-recipients'],

@@ -488,7 +488,7 @@ BEGIN
   SELECT * INTO STRICT r FROM send_rate WHERE id FOR UPDATE;
   r.quota_left := r.quota_left + returned;
   r.reserved_total := r.reserved_total - returned;
-  rate := max_rate * send_rate_pace(r.slowdown, r.slowed_at, now_at);
+  rate := max_rate * send_rate_pace(r.slowdown, r.ceiling, r.slowed_at, now_at);
   start_at := greatest(r.next_slot_at, now_at);
   ahead_ms := extract(epoch FROM start_at - now_at)::double precision * 1000;
   IF ahead_ms > horizon_ms THEN
@@ -515,26 +515,50 @@ BEGIN
 END $$;
 
 --
--- Name: send_rate_pace(double precision, timestamp with time zone, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
+-- Name: send_rate_pace(double precision, double precision, timestamp with time zone, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.send_rate_pace(slowdown double precision, slowed_at timestamp with time zone, at timestamp with time zone) RETURNS double precision
+CREATE FUNCTION public.send_rate_pace(slowdown double precision, ceiling double precision, slowed_at timestamp with time zone, at timestamp with time zone) RETURNS double precision
     LANGUAGE sql IMMUTABLE
-    RETURN LEAST((1)::double precision, (slowdown + ((EXTRACT(epoch FROM (at - slowed_at)) / (60)::numeric))::double precision));
+    RETURN LEAST((1)::double precision, CASE WHEN (EXTRACT(epoch FROM (at - slowed_at)) < (5)::numeric) THEN (slowdown + (((GREATEST(slowdown, ((0.95)::double precision * ceiling)) - slowdown) * (EXTRACT(epoch FROM (at - slowed_at)))::double precision) / (5)::double precision)) ELSE ((GREATEST(slowdown, ((0.95)::double precision * ceiling)) + (((0.01)::double precision * ceiling) * ((EXTRACT(epoch FROM (at - slowed_at)) - (5)::numeric))::double precision)) + (((0.001)::double precision * ceiling) * (((EXTRACT(epoch FROM (at - slowed_at)) - (5)::numeric) ^ (2)::numeric))::double precision)) END);
 
 --
 -- Name: send_rate_throttled(double precision); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.send_rate_throttled(pause_ms double precision) RETURNS void
-    LANGUAGE sql
+CREATE FUNCTION public.send_rate_throttled(called_at_ms double precision DEFAULT NULL::double precision) RETURNS double precision
+    LANGUAGE plpgsql
     AS $$
-  UPDATE send_rate
-     SET slowdown = greatest(0.05, send_rate_pace(slowdown, slowed_at, clock_timestamp()) / 2),
-         slowed_at = clock_timestamp(),
-         next_slot_at = greatest(next_slot_at, clock_timestamp()) + make_interval(secs => pause_ms / 1000)
-   WHERE id AND slowed_at < clock_timestamp() - interval '1 second';
-$$;
+DECLARE
+  r send_rate;
+  now_at timestamptz := clock_timestamp();
+  pace double precision;
+  calls bigint;
+  taken double precision;
+BEGIN
+  SELECT * INTO STRICT r FROM send_rate WHERE id FOR UPDATE;
+  pace := send_rate_pace(r.slowdown, r.ceiling, r.slowed_at, now_at);
+  IF called_at_ms IS NOT NULL AND to_timestamp(called_at_ms / 1000) < r.slowed_at THEN
+    RETURN pace;
+  END IF;
+  IF r.slowed_at >= now_at - interval '1 second' THEN
+    UPDATE send_rate SET refusals = refusals + 1 WHERE id;
+    RETURN pace;
+  END IF;
+  IF r.slowed_at >= now_at - interval '2 seconds' THEN
+    calls := r.reserved_total - r.reserved_at_cut;
+    -- Fewer than 10 calls since the cut are no measure (a test mail, a last few jobs): half, then.
+    taken := CASE WHEN calls >= 10 THEN least(1, greatest(0.05, 1 - (r.refusals + 1)::double precision / calls)) ELSE 0.5 END;
+    UPDATE send_rate
+       SET ceiling = greatest(0.01, pace * taken), slowdown = greatest(0.01, 0.9 * pace * taken)
+     WHERE id;
+  ELSE
+    UPDATE send_rate SET ceiling = greatest(0.01, pace), slowdown = greatest(0.01, 0.85 * pace) WHERE id;
+  END IF;
+  UPDATE send_rate SET slowed_at = now_at, refusals = 0, reserved_at_cut = reserved_total WHERE id
+  RETURNING slowdown INTO pace;
+  RETURN pace;
+END $$;
 
 --
 -- Name: soft_bounce_counted(text, text, integer, bigint); Type: FUNCTION; Schema: public; Owner: -
@@ -908,6 +932,7 @@ CREATE TABLE public.campaigns (
     segment_id bigint,
     segment_name text,
     segment_rule jsonb,
+    quota_paused_until timestamp with time zone,
     CONSTRAINT campaigns_follow_up_recipients_check CHECK ((follow_up_recipients = ANY (ARRAY['NOT_OPENED'::text, 'NOT_CLICKED'::text]))),
     CONSTRAINT campaigns_status_check CHECK ((status = ANY (ARRAY['DRAFT'::text, 'SCHEDULED'::text, 'SENDING'::text, 'SENT'::text, 'ERROR'::text])))
 );
@@ -1101,6 +1126,10 @@ CREATE TABLE public.send_rate (
     quota_left double precision,
     reserved_total bigint DEFAULT 0 NOT NULL,
     quota_read_at timestamp with time zone,
+    ceiling double precision DEFAULT 1 NOT NULL,
+    refusals bigint DEFAULT 0 NOT NULL,
+    reserved_at_cut bigint DEFAULT 0 NOT NULL,
+    CONSTRAINT send_rate_ceiling_check CHECK (((ceiling > (0)::double precision) AND (ceiling <= (1)::double precision))),
     CONSTRAINT send_rate_id_check CHECK (id),
     CONSTRAINT send_rate_slowdown_check CHECK (((slowdown > (0)::double precision) AND (slowdown <= (1)::double precision)))
 );

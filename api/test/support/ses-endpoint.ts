@@ -3,6 +3,9 @@
  * pipeline: it answers SendEmail and GetAccount as SES does (JSON, `x-amzn-ErrorType` on errors),
  * keeps every mail it accepted (or only counts them), and can behave like SES under pressure:
  *  - `enforcedRate`: more accepted mails than this in the trailing second -> 429 TooManyRequests;
+ *  - `trueRate`: the rate SES really grants, whatever MaxSendRate says (other senders share the
+ *    account, SES lowered it): a token bucket of that many mails a second, holding a fifth of a
+ *    second's worth, answers 429 "Maximum sending rate exceeded" when empty;
  *  - `enforceDailyQuota`: past `max24HourSend` accepted mails -> "Daily message quota exceeded";
  *  - `intercept`: any other answer for a given request (SendingPaused, MessageRejected, a delay...).
  * The worker talks to it through the real SDK with SES_ENDPOINT; nothing in the code knows.
@@ -49,6 +52,8 @@ export interface SesEndpointOptions {
   /** Accepted earlier (counted in SentLast24Hours and the daily quota). */
   sentBefore?: number;
   enforcedRate?: number;
+  /** Mails a second SES really grants (a token bucket); undefined: no such limit. */
+  trueRate?: number;
   enforceDailyQuota?: boolean;
   /** false: count calls per recipient only, keep no mail (benchmarks). Default true. */
   keepMail?: boolean;
@@ -80,13 +85,20 @@ export interface SesEndpoint {
   calls: Map<string, number>;
   /** performance.now() of every accepted mail, in order. */
   acceptedAt: number[];
-  /** Answers 429 given for the enforced rate. */
+  /** Answers 429 given for the enforced or the true rate. */
   throttled: number;
+  /** performance.now() of every SendEmail call, whatever the answer, in order. */
+  calledAt: number[];
+  /** performance.now() of every 429 for the rate, in order. */
+  throttledAt: number[];
   getAccountCalls: number;
   countFor(email: string): number;
   acceptedTotal(): number;
   close(): Promise<void>;
 }
+
+/** The true rate's bucket holds this many seconds' worth: jitter of a few tens of milliseconds passes, a faster pace does not. */
+const TRUE_RATE_BURST_S = 0.2;
 
 export async function startSesEndpoint(initial: SesEndpointOptions = {}): Promise<SesEndpoint> {
   const options: SesEndpointOptions = { maxSendRate: 14, max24HourSend: 50_000, keepMail: true, ...initial };
@@ -100,6 +112,8 @@ export async function startSesEndpoint(initial: SesEndpointOptions = {}): Promis
     calls: new Map(),
     acceptedAt: [],
     throttled: 0,
+    calledAt: [],
+    throttledAt: [],
     getAccountCalls: 0,
     countFor: (email) => state.accepted.get(email) ?? 0,
     acceptedTotal: () => acceptedTotal,
@@ -116,6 +130,24 @@ export async function startSesEndpoint(initial: SesEndpointOptions = {}): Promis
     return n;
   };
 
+  /** The true rate's token bucket: tokens left, and when it was last filled. */
+  const bucket = { tokens: Number.NaN, at: 0 };
+  /** Takes a token of the true rate's bucket; false when it is empty. */
+  const takeToken = (rate: number, now: number): boolean => {
+    const capacity = Math.max(1, rate * TRUE_RATE_BURST_S);
+    bucket.tokens = Number.isNaN(bucket.tokens) ? capacity : Math.min(capacity, bucket.tokens + ((now - bucket.at) / 1000) * rate);
+    bucket.at = now;
+    if (bucket.tokens < 1) return false;
+    bucket.tokens -= 1;
+    return true;
+  };
+
+  const throttle = (res: ServerResponse, now: number) => {
+    state.throttled++;
+    state.throttledAt.push(now);
+    error(res, 429, 'TooManyRequestsException', 'Maximum sending rate exceeded.');
+  };
+
   const sendEmail = async (body: SendEmailBody, userAgent: string, res: ServerResponse) => {
     const to = body.Destination?.ToAddresses?.[0] ?? '';
     const callForRecipient = (state.calls.get(to) ?? 0) + 1;
@@ -125,10 +157,9 @@ export async function startSesEndpoint(initial: SesEndpointOptions = {}): Promis
     else if (answer) return error(res, answer.status, answer.error, answer.message);
 
     const now = performance.now();
-    if (options.enforcedRate !== undefined && acceptedInLastSecond(now) >= options.enforcedRate) {
-      state.throttled++;
-      return error(res, 429, 'TooManyRequestsException', 'Maximum sending rate exceeded.');
-    }
+    state.calledAt.push(now);
+    if (options.enforcedRate !== undefined && acceptedInLastSecond(now) >= options.enforcedRate) return throttle(res, now);
+    if (options.trueRate !== undefined && !takeToken(options.trueRate, now)) return throttle(res, now);
     const daily = options.max24HourSend ?? -1;
     if (options.enforceDailyQuota && daily >= 0 && (options.sentBefore ?? 0) + acceptedTotal >= daily) {
       return error(res, 400, 'ThrottlingException', 'Daily message quota exceeded.');

@@ -176,6 +176,11 @@ export function createFakeApi(init: FakeApiInit = {}) {
         Object.assign(found, { status: 'DRAFT', scheduledAt: null });
         return json(200, found);
       }
+      if (action === '/stop' && method === 'POST') {
+        if (found.status !== 'SENDING') return json(409, { message: 'Only a campaign that is sending can be stopped.' });
+        Object.assign(found, { status: 'ERROR', quotaPausedUntil: null, errorMessage: 'Sending was stopped by mia@example.org.' });
+        return json(200, found);
+      }
       if (action === '/continue' && method === 'POST') {
         if (found.status !== 'ERROR') return json(409, { message: 'Only a campaign in error can continue' });
         found.status = 'SENDING';

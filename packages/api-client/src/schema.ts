@@ -528,6 +528,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/campaigns/{id}/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop a sending campaign (an addition, issue 28)
+         * @description Cancels the rest of a SENDING campaign, such as one paused at the daily quota: it becomes ERROR with
+         *     errorMessage 'Sending was stopped by <member>. Continue sends to the contacts not sent to yet.'; its
+         *     unsent jobs stay queued for continue, and mails already on their way to SES are recorded as usual.
+         *     409 when the campaign is not SENDING.
+         */
+        post: operations["stopCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/campaigns/{id}/schedule": {
         parameters: {
             query?: never;
@@ -1664,6 +1689,14 @@ export interface components {
              *     the report shows it beside deliveryDate; null when it was never scheduled or the schedule was cancelled.
              */
             scheduledAt?: string | null;
+            /**
+             * Format: date-time
+             * @description An addition to the spec (issue 28): a SENDING campaign that reached the daily quota of Amazon SES
+             *     (Max24HourSend) waits, paused, until this time, when SES's rolling 24 hours let it send again, and
+             *     then resumes by itself; the list and the report say 'Paused: daily quota reached, resumes at HH:mm'.
+             *     Null (or absent) when the campaign is not paused. `POST /api/campaigns/{id}/stop` cancels it.
+             */
+            quotaPausedUntil?: string | null;
             /** Format: date-time */
             updatedAt: string;
             updatedByEmail: string | null;
@@ -2312,9 +2345,10 @@ export interface components {
          *     `segment-create`, `segment-change` and `segment-delete` (additions, issue 26) are a member's change to one
          *     segment: their object is the audience; `details.segmentId` and `details.name` name the segment, a change's
          *     `details.changed` says what changed (name, rule) and `details.from` the name before a rename.
+         *     `stop` (an addition, issue 28) is a member's stop of a sending campaign (one paused at the daily quota, mostly).
          * @enum {string}
          */
-        ActivityKind: "create" | "rename" | "delete" | "import" | "import-finished" | "import-failed" | "export" | "send" | "schedule" | "unschedule" | "continue" | "retry-all-failed" | "retry-job" | "resend-unconfirmed" | "send-to-not-sent" | "send-to-contact" | "test-send" | "follow-up" | "suppression-add" | "suppression-remove" | "edit" | "unsubscribe" | "field-add" | "field-change" | "field-remove" | "erase" | "contact-add" | "contact-edit" | "contact-delete" | "segment-create" | "segment-change" | "segment-delete";
+        ActivityKind: "create" | "rename" | "delete" | "import" | "import-finished" | "import-failed" | "export" | "send" | "schedule" | "unschedule" | "stop" | "continue" | "retry-all-failed" | "retry-job" | "resend-unconfirmed" | "send-to-not-sent" | "send-to-contact" | "test-send" | "follow-up" | "suppression-add" | "suppression-remove" | "edit" | "unsubscribe" | "field-add" | "field-change" | "field-remove" | "erase" | "contact-add" | "contact-edit" | "contact-delete" | "segment-create" | "segment-change" | "segment-delete";
         /**
          * @description `person` (an addition, issue 24): one address across audiences; an `export` of one names the address, an
          *     `erase` names its erased key, never the address.
@@ -3785,6 +3819,34 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Error"];
+        };
+    };
+    stopCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The campaign, now in ERROR */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Campaign"];
                 };
             };
             400: components["responses"]["BadRequest"];

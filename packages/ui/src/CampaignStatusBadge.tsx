@@ -1,6 +1,7 @@
-import { Badge, Tooltip, type BadgeProps } from '@fluentui/react-components';
+import { Badge, makeStyles, Tooltip, type BadgeProps } from '@fluentui/react-components';
 import type { CampaignStatus } from '@mailroom/api-client';
 import { CAMPAIGN_STATUS_LABELS } from '@mailroom/api-client/labels';
+import { formatDateTime } from './format';
 
 type Look = Pick<BadgeProps, 'appearance' | 'color'>;
 
@@ -19,20 +20,44 @@ const NEUTRAL: Look = { appearance: 'tint', color: 'informative' };
 /** Said when a campaign in ERROR carries no message of its own. */
 export const SENDING_STOPPED = 'Sending stopped';
 
+/**
+ * What the list and the report say of a SENDING campaign waiting for SES's daily quota (issue 28):
+ * the time it resumes, to the minute in the member's local time as the screens' other times. It is
+ * about a day ahead (SES's rolling 24 hours), so the hour and minute are what a member needs.
+ */
+export const quotaPausedText = (until: string | Date): string =>
+  `Paused: daily quota reached, resumes at ${formatDateTime(until, 'HH:mm')}`;
+
+const useStyles = makeStyles({
+  // The sentence may wrap in a narrow column (390 px) rather than overflow it.
+  paused: { height: 'auto', minHeight: '24px', whiteSpace: 'normal', textAlign: 'start' },
+});
+
 export interface CampaignStatusBadgeProps {
   status: CampaignStatus;
   /** Why sending stopped: the ERROR chip's tooltip. */
   errorMessage?: string | null | undefined;
   /** The editor's look: Sent green, every other status neutral. */
   neutralUnlessSent?: boolean;
+  /** A SENDING campaign paused at the daily quota until then (`quotaPausedUntil`): the chip says so. */
+  quotaPausedUntil?: string | null | undefined;
 }
 
 /**
  * A campaign's status chip, one for every screen that shows one (the campaigns list, the editor, the
  * report). The ERROR chip takes the keyboard's focus, so its tooltip, the error message, is reachable.
  */
-export function CampaignStatusBadge({ status, errorMessage, neutralUnlessSent = false }: CampaignStatusBadgeProps) {
+export function CampaignStatusBadge({ status, errorMessage, neutralUnlessSent = false, quotaPausedUntil }: CampaignStatusBadgeProps) {
+  const styles = useStyles();
   const look = neutralUnlessSent && status !== 'SENT' ? NEUTRAL : LOOKS[status];
+  if (status === 'SENDING' && quotaPausedUntil) {
+    // Still sending as far as the contract goes, but nothing leaves until then: not the Sending look.
+    return (
+      <Badge appearance="tint" color="warning" shape="rounded" size="large" className={styles.paused}>
+        {quotaPausedText(quotaPausedUntil)}
+      </Badge>
+    );
+  }
   if (status !== 'ERROR') {
     return (
       <Badge {...look} shape="rounded" size="large">

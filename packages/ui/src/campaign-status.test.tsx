@@ -5,7 +5,7 @@ import type { CampaignStatus } from '@mailroom/api-client';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { CampaignStatusBadge, SENDING_STOPPED, type CampaignStatusBadgeProps } from './CampaignStatusBadge';
+import { CampaignStatusBadge, quotaPausedText, SENDING_STOPPED, type CampaignStatusBadgeProps } from './CampaignStatusBadge';
 
 /** The statuses the contract lists (openapi.yaml, CampaignStatus), read from the contract itself. */
 const CONTRACT_STATUSES = (() => {
@@ -83,5 +83,24 @@ describe('CampaignStatusBadge', () => {
     for (const status of CONTRACT_STATUSES.filter((s) => s !== 'ERROR')) {
       expect(screen.getByText(LABELS[status]).getAttribute('tabindex'), status).toBeNull();
     }
+  });
+
+  it('says a sending campaign paused at the daily quota is paused, and when it resumes in local time, in a look of its own', () => {
+    // 09:05 in the machine's own zone, whatever it is: the chip shows local time.
+    const until = new Date(2026, 10, 29, 9, 5).toISOString();
+    const sending = chip({ status: 'SENDING' }).look;
+    const view = render(
+      <FluentProvider theme={webLightTheme}>
+        <CampaignStatusBadge status="SENDING" quotaPausedUntil={until} />
+      </FluentProvider>,
+    );
+    const paused = view.getByText('Paused: daily quota reached, resumes at 09:05', { exact: true });
+    expect(quotaPausedText(until)).toBe('Paused: daily quota reached, resumes at 09:05');
+    expect(paused.className).not.toBe(sending);
+    expect(view.queryByText('Sending')).toBeNull();
+    view.unmount();
+    // Not paused (null), or not sending any more: the status's own chip.
+    expect(chip({ status: 'SENDING', quotaPausedUntil: null }).look).toBe(sending);
+    expect(chip({ status: 'SENT', quotaPausedUntil: until }).element.textContent).toBe('Sent');
   });
 });

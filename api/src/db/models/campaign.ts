@@ -24,6 +24,8 @@ export class Campaign extends Model<InferAttributes<Campaign>, InferCreationAttr
   declare deliveryDate: CreationOptional<Date | null>;
   /** When a SCHEDULED campaign is to start (kept once it started: planned beside deliveryDate). */
   declare scheduledAt: CreationOptional<Date | null>;
+  /** A SENDING campaign waiting for SES's daily quota until then (migration 0031); null when not paused. */
+  declare quotaPausedUntil: CreationOptional<Date | null>;
   /** Jobs created for this campaign. */
   declare contactCount: CreationOptional<number>;
   declare jobsSent: CreationOptional<number>;
@@ -64,6 +66,7 @@ export class Campaign extends Model<InferAttributes<Campaign>, InferCreationAttr
         errorMessage: { type: DataTypes.TEXT, allowNull: true },
         deliveryDate: { type: DataTypes.DATE, allowNull: true },
         scheduledAt: { type: DataTypes.DATE, allowNull: true },
+        quotaPausedUntil: { type: DataTypes.DATE, allowNull: true },
         contactCount: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
         jobsSent: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
         jobsFailed: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },

@@ -68,6 +68,10 @@ export function campaignsRouter({ services }: Pick<AppDeps, 'services'>): Router
     res.status(202).json(await campaigns.continue(id(req), member(req)));
   });
 
+  router.post('/api/campaigns/:id/stop', async (req, res) => {
+    res.json(await campaigns.stop(id(req), member(req)));
+  });
+
   router.post('/api/campaigns/:id/schedule', async (req, res) => {
     res.json(await scheduling.schedule(id(req), (req.body as { at: string }).at, member(req)));
   });

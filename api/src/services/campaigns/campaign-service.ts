@@ -45,6 +45,9 @@ export const ONLY_DRAFTS_EDITED = 'Only a draft campaign can be edited; a sent c
 export const NOT_WHILE_SENDING = 'A campaign cannot be deleted while it is sending.';
 export const ONLY_DRAFTS_SENT = 'Only a draft campaign can be sent.';
 export const ONLY_ERRORS_CONTINUED = 'Only a campaign stopped by an error can continue sending.';
+export const ONLY_SENDING_STOPPED = 'Only a campaign that is sending can be stopped.';
+/** The error of a campaign a member stopped (issue 28): continue picks it up as any stopped campaign. */
+export const stoppedBy = (email: string) => `Sending was stopped by ${email}. Continue sends to the contacts not sent to yet.`;
 // The pre-send checks, in the spec's order and words (docs/product.md, the screens' checks).
 export const SELECT_AUDIENCE = 'Please select an audience';
 export const SELECT_TEMPLATE = 'Please select a template';
@@ -272,6 +275,24 @@ export function createCampaignService({ db, sending, segments, authorizedSenders
       logger.info({ campaignId: id, jobs: queued, droppedRecipients }, 'campaign sending started');
       const dropped = campaign.followUp && droppedRecipients > 0 ? ` ${droppedNote(campaign.followUp, droppedRecipients)}` : '';
       return { message: `${SENDING_STARTED}${dropped}` };
+    },
+
+    /**
+     * A SENDING campaign (one paused at the daily quota, mostly) stops as an error stops it: ERROR
+     * with the member named, its unsent jobs kept queued for continue. Workers claim only from SENDING
+     * campaigns, so nothing more leaves once this commits; mails already handed to SES are recorded.
+     */
+    async stop(id: number, actor: Actor): Promise<Campaign> {
+      const stopped = await db.transaction(async (tx) => {
+        const current = await repo.lockStatus(tx, id);
+        if (current === undefined) throw new DomainError('not-found', CAMPAIGN_NOT_FOUND);
+        if (current.status !== 'SENDING') throw statusConflict(current.status, ONLY_SENDING_STOPPED);
+        await repo.markStopped(tx, id, stoppedBy(actor.email));
+        await recordActivity(tx, { actor, kind: 'stop', object: { type: 'campaign', id, name: current.name } });
+        return campaignOrThrow(repo, id, tx);
+      });
+      logger.info({ campaignId: id }, 'campaign sending stopped by a member');
+      return stopped;
     },
 
     /** An ERROR campaign sends on to the contacts not sent to yet (its queued jobs, and contacts without one). */

@@ -112,6 +112,8 @@ const toSummary = (row: Row): CampaignSummary => ({
   templateId: row.templateId,
   deliveryDate: row.deliveryDate?.toISOString() ?? null,
   scheduledAt: row.scheduledAt?.toISOString() ?? null,
+  // Only while SENDING: a cancelled campaign keeps no stale pause.
+  quotaPausedUntil: row.status === 'SENDING' ? (row.quotaPausedUntil?.toISOString() ?? null) : null,
   updatedAt: row.updatedAt.toISOString(),
   updatedByEmail: row.updatedByEmail,
   jobsSent: row.jobsSent,
@@ -196,6 +198,14 @@ export function campaignRepository(db: Database) {
     async lockStatus(tx: Tx, id: number): Promise<{ name: string; status: CampaignRow['status'] } | undefined> {
       const row = await Campaigns.findByPk(id, { attributes: ['name', 'status'], transaction: tx.transaction, lock: true });
       return row ? { name: row.name, status: row.status } : undefined;
+    },
+
+    /** A SENDING campaign becomes ERROR with `reason`, any daily-quota pause dropped (the caller holds its row lock). */
+    async markStopped(tx: Tx, id: number, reason: string): Promise<void> {
+      await Campaigns.update(
+        { status: 'ERROR', errorMessage: reason, quotaPausedUntil: null },
+        { where: { id, status: 'SENDING' }, transaction: tx.transaction },
+      );
     },
 
     /**

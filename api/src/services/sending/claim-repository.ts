@@ -45,7 +45,8 @@ export type JobOutcome =
   | { id: number; status: 'FAILED' | 'UNKNOWN'; error: string }
   /**
    * Not sent: back in the queue, not before `delayMs` (0 when the campaign stopped). `returned`: SES
-   * was never called (the worker lost the database before), so the claim does not count as an attempt.
+   * did not take it and it is no attempt that failed (never called, the database lost before; refused
+   * for the rate; over the daily quota), so the claim does not count as an attempt.
    */
   | { id: number; status: 'QUEUED'; delayMs: number; error?: string; returned?: boolean };
 
@@ -64,7 +65,7 @@ export function claimRepository(db: Database) {
     },
 
     /**
-     * Claims the jobs of `ids` that are QUEUED while their campaign is SENDING (committed on return,
+     * Claims the jobs of `ids` that are QUEUED while their campaign is SENDING and not paused at the daily quota (committed on return,
      * before SES is called): another worker, or a redelivered message, finds them taken. The claim is
      * named by `token`: run again with the same token (its answer was lost with the database), it
      * answers the jobs it had taken as well, without counting another attempt.
@@ -86,7 +87,7 @@ export function claimRepository(db: Database) {
              FROM campaign_jobs j LEFT JOIN contacts c ON c.id = j.contact_id
             WHERE j.id = ANY($2::bigint[]) AND j.campaign_id = $1 AND j.status = 'QUEUED'
               AND (c.unsubscribed_at IS NOT NULL OR ${SUPPRESSED_JOB})
-              AND EXISTS (SELECT 1 FROM campaigns WHERE id = $1 AND status = 'SENDING')),
+              AND EXISTS (SELECT 1 FROM campaigns WHERE id = $1 AND status = 'SENDING' AND quota_paused_until IS NULL)),
          skipped AS (
            DELETE FROM campaign_jobs j USING candidate k
             WHERE j.id = k.id AND k.traceless AND j.status = 'QUEUED'
@@ -112,7 +113,7 @@ export function claimRepository(db: Database) {
                   attempts = attempts + CASE WHEN j.status = 'QUEUED' THEN 1 ELSE 0 END, not_before = NULL, updated_at = now()
             WHERE j.id = ANY($2::bigint[]) AND j.campaign_id = $1
               AND ((j.status = 'QUEUED' AND j.id NOT IN (SELECT id FROM candidate)) OR (j.status = 'SENDING' AND j.claim_token = $3))
-              AND EXISTS (SELECT 1 FROM campaigns WHERE id = $1 AND status = 'SENDING')
+              AND EXISTS (SELECT 1 FROM campaigns WHERE id = $1 AND status = 'SENDING' AND quota_paused_until IS NULL)
            RETURNING j.id, j.contact_id, j.email, j.attempts)
          SELECT claimed.id, claimed.email, claimed.attempts, coalesce(c.data, '{}') AS data
            FROM claimed LEFT JOIN contacts c ON c.id = claimed.contact_id
@@ -183,10 +184,48 @@ export function claimRepository(db: Database) {
     /** SENDING -> ERROR with the reason the list shows; false if it was not sending. */
     async stop(campaignId: number, reason: string): Promise<boolean> {
       const { rowCount } = await db.query(
-        `UPDATE campaigns SET status = 'ERROR', error_message = $2 WHERE id = $1 AND status = 'SENDING'`,
+        `UPDATE campaigns SET status = 'ERROR', error_message = $2, quota_paused_until = NULL WHERE id = $1 AND status = 'SENDING'`,
         [campaignId, reason],
       );
       return rowCount === 1;
+    },
+
+    /**
+     * The daily quota of SES is used up: the SENDING campaign pauses until the rolling 24 hours let it
+     * send again; answers that time, or undefined when it was not sending or already paused.
+     *
+     * The time is when the oldest hour of the deployment's sending still counted by SES has left the
+     * 24 hours (campaign_hourly_counts, per hour: one row per campaign and hour, never the jobs): then
+     * that hour's mails are free again. At least 5 minutes ahead, so a quota another sender of the
+     * account used up does not wake the campaign every sweep; an hour ahead when no mail of ours is
+     * in the window (the quota is someone else's: SES is asked again then).
+     */
+    async pauseForQuota(campaignId: number): Promise<Date | undefined> {
+      const { rows } = await db.query<{ until: Date }>(
+        `UPDATE campaigns
+            SET quota_paused_until = greatest(
+                  now() + interval '5 minutes',
+                  coalesce((SELECT min(hour) FROM campaign_hourly_counts WHERE sent > 0 AND hour > now() - interval '25 hours')
+                             + interval '25 hours',
+                           now() + interval '1 hour'))
+          WHERE id = $1 AND status = 'SENDING' AND quota_paused_until IS NULL
+          RETURNING quota_paused_until AS until`,
+        [campaignId],
+      );
+      return rows[0]?.until;
+    },
+
+    /**
+     * SENDING campaigns whose daily-quota pause is over: the pause is dropped and their ids answered
+     * (one sweep takes each), to publish their queued jobs again.
+     */
+    async takeResumedCampaigns(): Promise<number[]> {
+      const { rows } = await db.query<{ id: number }>(
+        `UPDATE campaigns SET quota_paused_until = NULL, progress_at = now()
+          WHERE status = 'SENDING' AND quota_paused_until <= now()
+          RETURNING id`,
+      );
+      return rows.map((row) => row.id);
     },
 
     /**
@@ -228,14 +267,15 @@ export function claimRepository(db: Database) {
     },
 
     /**
-     * SENDING campaigns with no progress for `idleMs` (their messages were lost: a publish that
+     * SENDING campaigns, not paused, with no progress for `idleMs` (their messages were lost: a publish that
      * failed, a dead-lettered batch): marks them as progressing now and answers their ids, so one
      * sweep republishes them and the next waits for another idle period.
      */
     async takeIdleCampaigns(idleMs: number): Promise<number[]> {
       const { rows } = await db.query<{ id: number }>(
         `UPDATE campaigns SET progress_at = now()
-          WHERE status = 'SENDING' AND (progress_at IS NULL OR progress_at < now() - $1 * interval '1 millisecond')
+          WHERE status = 'SENDING' AND quota_paused_until IS NULL
+            AND (progress_at IS NULL OR progress_at < now() - $1 * interval '1 millisecond')
           RETURNING id`,
         [idleMs],
       );

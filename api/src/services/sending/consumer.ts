@@ -7,9 +7,12 @@
  * it handles at once), so a worker that dies leaves UNKNOWN only what was on its way to SES. Each
  * claimed job takes a slot of the shared send rate and one SES call; the outcomes of a claim are
  * recorded in one statement. A job another worker (or an earlier delivery of the same message)
- * claimed is skipped. Throttled jobs go back to the queue with a growing delay; a daily quota, a
- * paused or suspended account stops the campaign in ERROR with the reason (its unsent jobs stay
- * QUEUED for continue). The campaign is SENT once no job is left.
+ * claimed is skipped. A job SES refused for the rate (429) goes back to the queue for a second
+ * later, not counted as an attempt, and the shared rate slows down. The daily quota pauses the
+ * campaign (still SENDING, `quota_paused_until`) until the rolling 24 hours allow; its unsent jobs
+ * stay QUEUED, unclaimed meanwhile, and the sweep publishes them again then. A paused or suspended
+ * account stops the campaign in ERROR with the reason (its unsent jobs stay QUEUED for continue).
+ * The campaign is SENT once no job is left.
  *
  * A database outage loses nothing of a living worker: each claim is named by a token; a claim, a
  * record or a stop that finds the database gone is tried again (0.2 s, doubling to 1 s) until it
@@ -46,7 +49,13 @@ const COMPILED_CAMPAIGNS = 16;
 export const heartbeatMs = (settings: Pick<SendingSettings, 'staleAfterMs'>): number =>
   Math.max(250, settings.staleAfterMs / HEARTBEATS_PER_STALE);
 
-/** Delay before a throttled or unreachable job is tried again: 1, 2, 4... s, at most a minute. */
+/**
+ * Delay before a job SES refused for the rate is tried again. Fixed, as the refusal is no attempt:
+ * the shared rate has slowed down meanwhile, and a second later the mail goes out at the new pace.
+ */
+export const THROTTLED_RETRY_MS = 1_000;
+
+/** Delay before an unreachable job is tried again: 1, 2, 4... s, at most a minute. */
 export const retryDelayMs = (attempts: number): number => Math.min(60_000, 1000 * 2 ** Math.max(0, attempts - 1));
 
 /** Jobs claimed at once: about 0.2 s of sending at the current rate, 1 to 50. */
@@ -123,7 +132,13 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
     return mail;
   };
 
-  const outcomeOf = async (job: ClaimedJob, outcome: SendOutcome, stop: (reason: string) => Promise<void>): Promise<JobOutcome> => {
+  const outcomeOf = async (
+    job: ClaimedJob,
+    outcome: SendOutcome,
+    calledAtMs: number,
+    stop: (reason: string) => Promise<void>,
+    pause: () => Promise<void>,
+  ): Promise<JobOutcome> => {
     switch (outcome.kind) {
       case 'sent':
         return { id: job.id, status: 'SENT_WAIT_ACK', messageId: outcome.messageId };
@@ -133,14 +148,19 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
         return { id: job.id, status: 'UNKNOWN', error: outcome.reason };
       case 'throttled':
         // Slowing the other workers down is worth a try, not a lost outcome.
-        await limiter.throttled().catch((err: unknown) => logger.warn({ err }, 'could not share the throttle'));
-        return { id: job.id, status: 'QUEUED', delayMs: retryDelayMs(job.attempts), error: outcome.reason };
+        await limiter.throttled(calledAtMs).catch((err: unknown) => logger.warn({ err }, 'could not share the throttle'));
+        return { id: job.id, status: 'QUEUED', delayMs: THROTTLED_RETRY_MS, error: outcome.reason, returned: true };
       case 'not-sent':
         if (job.attempts < UNREACHABLE_ATTEMPTS)
           return { id: job.id, status: 'QUEUED', delayMs: retryDelayMs(job.attempts), error: outcome.reason };
         await stop(outcome.reason);
         return { id: job.id, status: 'QUEUED', delayMs: 0, error: outcome.reason };
       case 'stopped':
+        // SES's own answer that the daily quota is used up (another sender of the account used it): a pause.
+        if (outcome.reason === DAILY_QUOTA_REACHED) {
+          await pause();
+          return { id: job.id, status: 'QUEUED', delayMs: 0, returned: true };
+        }
         await stop(outcome.reason);
         return { id: job.id, status: 'QUEUED', delayMs: 0 };
     }
@@ -158,12 +178,19 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
       // Deleted, never sent, or stopped: nothing of this message can go.
       if (!mail) return { sent: 0 };
 
+      /** Why this batch sends no more: the campaign stopped, or paused at the daily quota. */
       let stopped: string | undefined;
       const stop = async (reason: string) => {
         if (stopped) return;
         stopped = reason;
         if (await untilAnswered('stop the campaign', () => repo.stop(campaignId, reason)))
           logger.warn({ campaignId, reason }, 'campaign stopped');
+      };
+      const pause = async () => {
+        if (stopped) return;
+        stopped = DAILY_QUOTA_REACHED;
+        const until = await untilAnswered('pause the campaign', () => repo.pauseForQuota(campaignId));
+        if (until) logger.warn({ campaignId, until }, 'campaign paused: the daily quota of SES is used up');
       };
 
       /** Why a claimed job could not be handed to SES (the database went away, mostly); per chunk. */
@@ -174,7 +201,8 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
        * the process, so until it is written the job still counts against SEND_CONCURRENCY.
        */
       const sendJob = async (job: ClaimedJob): Promise<JobOutcome> => {
-        const notSent: JobOutcome = { id: job.id, status: 'QUEUED', delayMs: 0 };
+        // SES is not called for it: back in the queue, not counted as an attempt.
+        const notSent: JobOutcome = { id: job.id, status: 'QUEUED', delayMs: 0, returned: true };
         if (stopped) return notSent;
         let prepared: PreparedMail;
         try {
@@ -183,7 +211,7 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
             mail({ jobId: job.id, email: job.email, data: job.data, tags: { campaign_id: campaignId, job_id: job.id } }),
           );
           if ((await limiter.take()) === 'quota-reached') {
-            await stop(DAILY_QUOTA_REACHED);
+            await pause();
             return notSent;
           }
         } catch (error) {
@@ -192,7 +220,8 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
           return { id: job.id, status: 'QUEUED', delayMs: 0, returned: true };
         }
         if (stopped) return notSent;
-        return await outcomeOf(job, await mailer.send(prepared), stop);
+        const calledAtMs = Date.now();
+        return await outcomeOf(job, await mailer.send(prepared), calledAtMs, stop, pause);
       };
 
       let sent = 0;
@@ -233,11 +262,10 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
           for (const outcome of outcomes) {
             if (outcome.status === 'SENT_WAIT_ACK') sent++;
             if (outcome.status !== 'QUEUED') continue;
-            if (outcome.returned) pending.push(outcome.id);
-            else if (outcome.delayMs > 0) {
+            if (outcome.delayMs > 0) {
               later.push(outcome.id);
               laterDelayMs = Math.max(laterDelayMs, outcome.delayMs);
-            }
+            } else if (outcome.returned) pending.push(outcome.id);
           }
         } finally {
           held.delete(token);

@@ -1,5 +1,5 @@
 /**
- * The statements of the shared send rate (table send_rate, migrations 0005 and 0007; the
+ * The statements of the shared send rate (table send_rate, migrations 0005, 0007 and 0031; the
  * reservation and the throttle are PL/pgSQL functions there, so each is one round trip and one
  * row lock). send-rate.ts holds the pacing rules.
  */
@@ -40,9 +40,21 @@ export function sendRateRepository(db: Sql) {
       return rows[0]!;
     },
 
-    /** SES answered 429: every worker pauses for `pauseMs` and the shared pace halves. */
-    async throttled(pauseMs: number): Promise<void> {
-      await db.query('SELECT send_rate_throttled($1)', [pauseMs]);
+    /**
+     * SES answered 429 to a call made at `calledAtMs` (epoch milliseconds; unknown: now): the shared pace
+     * is cut (at most once a second, never for a call made before the last cut); answers the pace now in force.
+     */
+    async throttled(calledAtMs?: number): Promise<number> {
+      const { rows } = await db.query<{ pace: number }>('SELECT send_rate_throttled($1) AS pace', [calledAtMs ?? null]);
+      return rows[0]!.pace;
+    },
+
+    /** The shared pace (a fraction of MaxSendRate) now. */
+    async pace(): Promise<number> {
+      const { rows } = await db.query<{ pace: number }>(
+        'SELECT send_rate_pace(slowdown, ceiling, slowed_at, clock_timestamp()) AS pace FROM send_rate WHERE id',
+      );
+      return rows[0]!.pace;
     },
   };
 }

@@ -4,6 +4,7 @@ import { createTestDatabase, type TestDatabase } from '../../../test/support/db.
 import { createLogger } from '../../logger.js';
 import type { SendQuota } from '../quota/quota-service.js';
 import { blockSize, createSendRateLimiter, type SendRateLimiter } from './send-rate.js';
+import { sendRateRepository } from './send-rate-repository.js';
 
 let db: TestDatabase;
 const logger = createLogger({ logLevel: 'silent' });
@@ -17,7 +18,10 @@ afterAll(async () => {
   await db?.drop();
 });
 beforeEach(async () => {
-  await db.pool.query(`UPDATE send_rate SET next_slot_at = clock_timestamp(), slowdown = 1, slowed_at = '2000-01-01', quota_left = NULL`);
+  await db.pool.query(
+    `UPDATE send_rate SET next_slot_at = clock_timestamp(), slowdown = 1, ceiling = 1, slowed_at = '2000-01-01', quota_left = NULL,
+                          refusals = 0, reserved_at_cut = reserved_total`,
+  );
 });
 
 function limiter(account: () => Promise<SendQuota>): SendRateLimiter {
@@ -92,19 +96,24 @@ describe('the shared send rate', () => {
     expect(calls).toBeGreaterThan(before);
   });
 
-  it('slows every limiter down after SES throttles', async () => {
+  it('slows every limiter down after SES throttles, together', async () => {
     const account = async () => ({ maxSendRate: 200, max24HourSend: -1, sentLast24Hours: 0 });
     const [a, b] = [limiter(account), limiter(account)];
     await a!.take();
+    await b!.take();
     await a!.throttled();
-    const started = performance.now();
-    expect(await b!.take()).toBe('go');
-    // The one-second pause applies to the other process too...
-    expect(performance.now() - started).toBeGreaterThan(700);
-    // ...and then the pace is about half (93 % of 200 / 2, recovering slowly).
+    // Still refused a second later, SES having taken half the calls since the first cut.
+    await db.pool.query(
+      `UPDATE send_rate SET slowed_at = slowed_at - interval '1.2 seconds', reserved_total = reserved_at_cut + 100, refusals = 49`,
+    );
+    await a!.throttled();
+    // The other process (its block of slots used up) goes at 93 % of 200 x 0.87 x 0.5 x 0.9, about 73 a second,
+    // climbing slowly; at the full pace it would send 186.
     const times = await sendFor(b!, 1000, 8);
     expect(times.length).toBeLessThan(120);
-    expect(times.length).toBeGreaterThan(60);
+    expect(times.length).toBeGreaterThan(50);
+    // Its own figure follows the shared pace.
+    expect(b!.rate()).toBeLessThan(0.93 * 200 * 0.6);
   });
 
   it('falls back to one mail a second when SES cannot be read', async () => {
@@ -113,5 +122,73 @@ describe('the shared send rate', () => {
     });
     expect(await broken.take()).toBe('go');
     expect(broken.rate()).toBeCloseTo(0.93);
+  });
+});
+
+/** The pace (a fraction of MaxSendRate) `seconds` after a cut to `slowdown` below a throttle at `ceiling`. */
+async function paceAfter(slowdown: number, ceiling: number, seconds: number): Promise<number> {
+  const { rows } = await db.pool.query<{ pace: number }>(
+    `SELECT send_rate_pace($1, $2, '2030-01-01T00:00:00Z', '2030-01-01T00:00:00Z'::timestamptz + make_interval(secs => $3)) AS pace`,
+    [slowdown, ceiling, seconds],
+  );
+  return rows[0]!.pace;
+}
+
+describe('the rate rule (migration 0031)', () => {
+  const repository = () => sendRateRepository(db.database);
+
+  it('cuts the shared pace to 85 % on a throttle, once however many refusals arrive together', async () => {
+    const paces = await Promise.all(Array.from({ length: 10 }, () => repository().throttled()));
+    expect(Math.min(...paces)).toBeCloseTo(0.85, 2);
+    expect(await repository().pace()).toBeCloseTo(0.85, 2);
+    const { rows } = await db.pool.query<{ ceiling: number }>('SELECT ceiling FROM send_rate');
+    expect(rows[0]!.ceiling).toBeCloseTo(1, 2);
+  });
+
+  it('cuts to 90 % of what SES took since the last cut when it still refuses within two seconds, and by 15 % after a calm', async () => {
+    await repository().throttled();
+    // Since that cut: 100 slots reserved, 79 refusals counted (this one is the 80th), 1.5 s ago.
+    await db.pool.query(
+      `UPDATE send_rate SET slowed_at = slowed_at - interval '1.5 seconds', reserved_total = reserved_at_cut + 100, refusals = 79`,
+    );
+    // 1.5 s into the recovery from 0.85 towards 0.95 the pace is 0.88; SES took a fifth of the calls.
+    expect(await repository().throttled()).toBeCloseTo(0.9 * 0.88 * 0.2, 3);
+    const { rows } = await db.pool.query<{ ceiling: number; refusals: number }>('SELECT ceiling, refusals::int FROM send_rate');
+    expect(rows[0]!.ceiling).toBeCloseTo(0.88 * 0.2, 3);
+    expect(rows[0]!.refusals).toBe(0);
+    // Refusals inside the second after a cut are counted, not cut again.
+    await repository().throttled();
+    expect((await db.pool.query<{ refusals: number }>('SELECT refusals::int FROM send_rate')).rows[0]!.refusals).toBe(1);
+    await db.pool.query(`UPDATE send_rate SET slowed_at = slowed_at - interval '5 seconds'`);
+    // 5 s later the pace is back at 95 % of where SES refused (0.176); cut by 15 %.
+    expect(await repository().throttled()).toBeCloseTo(0.95 * 0.176 * 0.85, 3);
+  });
+
+  it('neither cuts nor counts a refusal of a call made before the last cut: it left at the old pace', async () => {
+    const before = Date.now() - 50;
+    await repository().throttled();
+    await db.pool.query(`UPDATE send_rate SET slowed_at = slowed_at - interval '1.5 seconds'`);
+    const calledAt = Date.now() - 1600;
+    // In flight when the cut came: nothing changes.
+    expect(await repository().throttled(calledAt - 100)).toBeCloseTo(0.88, 2);
+    expect(await repository().throttled(before - 2000)).toBeCloseTo(0.88, 2);
+    expect((await db.pool.query<{ refusals: number }>('SELECT refusals::int FROM send_rate')).rows[0]!.refusals).toBe(0);
+    // Made since: the cut goes on; with no call reserved since the last cut, nothing to measure SES by: half.
+    expect(await repository().throttled(Date.now())).toBeCloseTo(0.9 * 0.88 * 0.5, 2);
+  });
+
+  it('climbs back in 5 s to just under where SES refused, then by 1 % of that a second and faster the longer SES takes all, up to MaxSendRate', async () => {
+    expect(await paceAfter(0.17, 0.2, 0)).toBeCloseTo(0.17, 5);
+    expect(await paceAfter(0.17, 0.2, 2.5)).toBeCloseTo(0.18, 5);
+    expect(await paceAfter(0.17, 0.2, 5)).toBeCloseTo(0.19, 5);
+    // 0.19 + 0.01 x 0.2 x 5 + 0.001 x 0.2 x 25: the ceiling, 10 s after the cut.
+    expect(await paceAfter(0.17, 0.2, 10)).toBeCloseTo(0.205, 5);
+    expect(await paceAfter(0.17, 0.2, 15)).toBeCloseTo(0.19 + 0.002 * 10 + 0.0002 * 100, 5);
+    // The longer SES takes everything, the faster: past twice the ceiling 38 s after the cut.
+    expect(await paceAfter(0.17, 0.2, 38)).toBeCloseTo(0.19 + 0.002 * 33 + 0.0002 * 33 * 33, 5);
+    expect(await paceAfter(0.17, 0.2, 38)).toBeGreaterThan(0.4);
+    // Never above MaxSendRate, and the untouched state is the full pace.
+    expect(await paceAfter(0.85, 1, 60)).toBe(1);
+    expect(await repository().pace()).toBe(1);
   });
 });

@@ -12,8 +12,12 @@
  * put at most floor(r (1 + J)) + 1 mails in any one second, under MaxSendRate while J stays under
  * 75 ms (the tolerance, a process not scheduled for a moment, the HTTP call itself).
  *
- * When SES throttles anyway (429), every worker pauses for a second and the shared pace halves,
- * then recovers over a minute.
+ * The pace adapts to the rate SES really grants (migration 0031; docs/decisions/sending.md): a 429
+ * "Maximum sending rate exceeded" cuts the shared pace of every worker to 85 % (to 90 % of what SES
+ * took since the last cut when that was under two seconds ago), at most once a second, never for a
+ * call made before the last cut; it climbs back in 5 s to 95 % of where SES refused, then probes
+ * upwards by 1 % of that a second, faster the longer SES takes everything, so the next refusal
+ * comes rarely and costs a handful of calls.
  */
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -29,8 +33,6 @@ export interface SendRateOptions {
   toleranceMs?: number;
   /** How often SES's account is read again. Default 60 s. */
   refreshMs?: number;
-  /** Pause of every worker after a 429. Default 1 s. */
-  throttlePauseMs?: number;
   /** The rate used while SES's account could never be read (SES's own sandbox rate). Default 1. */
   fallbackRate?: number;
 }
@@ -40,9 +42,9 @@ export type SlotOutcome = 'go' | 'quota-reached';
 export interface SendRateLimiter {
   /** Waits for this process's next send slot; 'quota-reached' once the daily quota is used up. */
   take(): Promise<SlotOutcome>;
-  /** SES answered 429: slow every worker down. */
-  throttled(): Promise<void>;
-  /** The rate in use (mails per second), after the safety margin; undefined before the account was read. */
+  /** SES answered 429 for the rate to a call made at `calledAtMs` (Date.now() then): slow every worker down. */
+  throttled(calledAtMs?: number): Promise<void>;
+  /** The rate in use (mails per second): the safety margin and the shared pace applied; undefined before the account was read. */
   rate(): number | undefined;
   close(): void;
 }
@@ -65,11 +67,12 @@ export function createSendRateLimiter(
   const safety = options.safety ?? 0.93;
   const toleranceMs = options.toleranceMs ?? 25;
   const refreshMs = options.refreshMs ?? 60_000;
-  const throttlePauseMs = options.throttlePauseMs ?? 1_000;
   const fallbackRate = options.fallbackRate ?? 1;
   const repository = sendRateRepository(db);
 
   let maxRate: number | undefined;
+  /** The shared pace (a fraction of MaxSendRate) as last seen by this process. */
+  let pace = 1;
   let readAt = -Infinity;
   let reading: Promise<void> | undefined;
   let refilling: Promise<SlotOutcome | undefined> | undefined;
@@ -117,11 +120,14 @@ export function createSendRateLimiter(
       const rate = currentRate();
       const returned = missed;
       missed = 0;
-      const r = await repository.reserve(blockSize(rate), rate, Math.max(300, 2000 / rate), returned);
+      // Blocks of about 100 ms at the pace last seen: a throttled pace must not be reserved far ahead.
+      const paced = rate * pace;
+      const r = await repository.reserve(blockSize(paced), rate, Math.max(300, 2000 / paced), returned);
       if (r.granted > 0) {
         // The schedule is in PostgreSQL's clock: compare it with ours (the same host's, or NTP's),
         // not with when the answer arrived, or a slow answer would shift this process's slots.
         const first = performance.now() + (r.first_at_ms - Date.now());
+        pace = Math.min(1, 1000 / r.spacing_ms / rate);
         slots = Array.from({ length: r.granted }, (_, i) => first + i * r.spacing_ms);
         return undefined;
       }
@@ -160,12 +166,13 @@ export function createSendRateLimiter(
         if (outcome === 'quota-reached') return outcome;
       }
     },
-    async throttled() {
+    async throttled(calledAtMs) {
+      // Slots reserved at the old pace go back: the next block is reserved at the new one.
       missed += slots.length;
       slots = [];
-      await repository.throttled(throttlePauseMs);
+      pace = await repository.throttled(calledAtMs);
     },
-    rate: () => (maxRate === undefined ? undefined : currentRate()),
+    rate: () => (maxRate === undefined ? undefined : currentRate() * pace),
     close() {
       closed = true;
       clearInterval(timer);

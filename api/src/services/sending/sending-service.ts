@@ -57,8 +57,9 @@ export function createSendingService(deps: SendingServiceDeps) {
     async sendOne(input: SendEmailCommandInput): Promise<SendOutcome> {
       const prepared = await mailer.prepare(input);
       if ((await limiter.take()) === 'quota-reached') return { kind: 'stopped', reason: DAILY_QUOTA_REACHED };
+      const calledAtMs = Date.now();
       const outcome = await mailer.send(prepared);
-      if (outcome.kind === 'throttled') await limiter.throttled();
+      if (outcome.kind === 'throttled') await limiter.throttled(calledAtMs);
       return outcome;
     },
 

@@ -3,7 +3,8 @@
  * the whole protocol:
  *  - jobs whose claim had no heartbeat for the stale time (their worker died mid-send) become
  *    UNKNOWN and are never resent by themselves;
- *  - queued jobs of a campaign idle for that long are published again (their message was lost);
+ *  - queued jobs of a campaign idle for that long are published again (their message was lost), and
+ *    those of a campaign whose daily-quota pause is over (it resumes by itself);
  *  - finished campaigns become SENT.
  */
 import type { SendingSettings } from '../../config.js';
@@ -35,6 +36,11 @@ export function createSweep({ db, producer, settings, logger }: SweepDeps) {
     let republished = 0;
     for (const campaignId of await repo.takeIdleCampaigns(settings.staleAfterMs)) republished += await producer.publishQueued(campaignId);
     if (republished > 0) logger.warn({ jobs: republished }, 'queued jobs of idle campaigns published again');
+    for (const campaignId of await repo.takeResumedCampaigns()) {
+      const resumed = await producer.publishQueued(campaignId);
+      logger.info({ campaignId, jobs: resumed }, 'campaign resumed after its daily-quota pause');
+      republished += resumed;
+    }
     let finished = 0;
     for (const campaignId of await repo.sendingCampaignIds()) if (await repo.finishIfDone(campaignId)) finished++;
     return { unknown, republished, finished };

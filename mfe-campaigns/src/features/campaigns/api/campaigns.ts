@@ -92,3 +92,16 @@ export function useContinueCampaign(id: number) {
     onSuccess: invalidateLists,
   });
 }
+
+/** Stops a sending campaign (one paused at the daily quota): it becomes ERROR, and continue sends the rest. */
+export function useStopCampaign(id: number) {
+  const client = useApiClient();
+  const invalidateLists = useInvalidateLists();
+  return useMutation({
+    mutationFn: async () => {
+      const { data } = await client.POST('/api/campaigns/{id}/stop', { params: { path: { id } } });
+      return expectBody(data);
+    },
+    onSuccess: invalidateLists,
+  });
+}

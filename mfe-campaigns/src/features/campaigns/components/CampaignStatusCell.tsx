@@ -3,12 +3,14 @@ import { errorMessage, type CampaignSummary } from '@mailroom/api-client';
 import { useRemote } from '@mailroom/mf-contract/react';
 import { CampaignStatusBadge, formatInMemberZone } from '@mailroom/ui';
 import { lazy, Suspense, useState } from 'react';
-import { useContinueCampaign } from '../api/campaigns';
+import { useContinueCampaign, useStopCampaign } from '../api/campaigns';
 
 // Fetched when first opened, like the list's other dialogs.
 const ContinueCampaignDialog = lazy(() =>
   import('./ContinueCampaignDialog').then((module) => ({ default: module.ContinueCampaignDialog })),
 );
+
+const StopCampaignDialog = lazy(() => import('./StopCampaignDialog').then((module) => ({ default: module.StopCampaignDialog })));
 
 // Fetched only when a campaign on the page is sending (the progress bar's component is not needed otherwise):
 // most lists have none, and the move to /campaigns stays within its budget (tests/bench/bundle.mjs).
@@ -18,6 +20,8 @@ const CampaignSendingProgress = lazy(() =>
 
 export const CONTINUE_SUCCESS = 'Campaign will continue sending to remaining contacts.';
 export const CONTINUE_FAILURE = 'Failed to continue campaign';
+export const STOP_SUCCESS = 'Sending stopped. Continue sending sends to the contacts not sent to yet.';
+export const STOP_FAILURE = 'Failed to stop campaign';
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', alignItems: 'flex-start', rowGap: tokens.spacingVerticalS, minWidth: '120px' },
@@ -28,17 +32,19 @@ const useStyles = makeStyles({
 
 /**
  * The status chip (docs/product.md, the screens and their states): Sending with its progress, Sent, and Error with its message as a tooltip and
- * 'Continue sending', which stays disabled while this campaign's continue request runs.
+ * 'Continue sending', which stays disabled while this campaign's continue request runs. A sending campaign paused at the daily quota
+ * says until when, with 'Stop sending' (issue 28).
  */
 export function CampaignStatusCell({ campaign }: { campaign: CampaignSummary }) {
   const styles = useStyles();
   if (campaign.status === 'SENDING') {
     return (
       <div className={styles.root}>
-        <CampaignStatusBadge status="SENDING" />
+        <CampaignStatusBadge status="SENDING" quotaPausedUntil={campaign.quotaPausedUntil} />
         <Suspense fallback={<div className={styles.progress} />}>
           <CampaignSendingProgress campaign={campaign} />
         </Suspense>
+        {campaign.quotaPausedUntil && <StopSending campaign={campaign} />}
       </div>
     );
   }
@@ -88,6 +94,36 @@ function ContinueSending({ campaign }: { campaign: CampaignSummary }) {
       <Suspense fallback={null}>
         {confirming && <ContinueCampaignDialog onConfirm={confirm} onCancel={() => setConfirming(false)} />}
       </Suspense>
+    </>
+  );
+}
+
+/** A campaign paused at the daily quota resumes by itself; a member who would rather not stops it here. */
+function StopSending({ campaign }: { campaign: CampaignSummary }) {
+  const { notify } = useRemote();
+  const [confirming, setConfirming] = useState(false);
+  const stopCampaign = useStopCampaign(campaign.id);
+
+  const confirm = () => {
+    setConfirming(false);
+    stopCampaign.mutate(undefined, {
+      onSuccess: () => notify('success', STOP_SUCCESS),
+      onError: (error) => notify('error', errorMessage(error, STOP_FAILURE)),
+    });
+  };
+
+  return (
+    <>
+      <Button
+        size="small"
+        disabled={stopCampaign.isPending}
+        icon={stopCampaign.isPending ? <Spinner size="extra-tiny" /> : undefined}
+        aria-label={`Stop sending ${campaign.name}`}
+        onClick={() => setConfirming(true)}
+      >
+        Stop sending
+      </Button>
+      <Suspense fallback={null}>{confirming && <StopCampaignDialog onConfirm={confirm} onCancel={() => setConfirming(false)} />}</Suspense>
     </>
   );
 }

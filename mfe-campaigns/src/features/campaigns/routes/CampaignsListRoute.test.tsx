@@ -143,6 +143,33 @@ describe('Campaigns list', () => {
     expect(within(row('Summer gala')).getByRole('button', { name: 'Continue sending Summer gala' })).toBeTruthy();
   });
 
+  it('says a campaign paused at the daily quota resumes at a local time, and stops it after asking', async () => {
+    // 06:40 in the test machine's own zone: the list shows local time.
+    const until = new Date(2030, 5, 8, 6, 40).toISOString();
+    const paused = campaign({ ...sending, id: 6, name: 'Paused news', quotaPausedUntil: until });
+    const api = createFakeApi({ campaigns: [paused, sending] });
+    const { user } = renderApp('/campaigns', api);
+    await screen.findByText('Paused news');
+    const cells = within(row('Paused news'));
+    expect(cells.getByText('Paused: daily quota reached, resumes at 06:40')).toBeTruthy();
+    expect(cells.queryByText('Sending')).toBeNull();
+    // A campaign that is only sending says so, and offers no stop.
+    expect(within(row('Autumn drive')).getByText('Sending')).toBeTruthy();
+    expect(within(row('Autumn drive')).queryByRole('button', { name: /Stop sending/ })).toBeNull();
+
+    await user.click(cells.getByRole('button', { name: 'Stop sending Paused news' }));
+    let dialog = await screen.findByRole('alertdialog', { name: 'Stop Campaign' });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(api.calls('POST', '/api/campaigns/6/stop')).toHaveLength(0);
+    await user.click(within(row('Paused news')).getByRole('button', { name: 'Stop sending Paused news' }));
+    dialog = await screen.findByRole('alertdialog', { name: 'Stop Campaign' });
+    await user.click(within(dialog).getByRole('button', { name: 'Stop Sending' }));
+    await waitFor(() => expect(api.calls('POST', '/api/campaigns/6/stop')).toHaveLength(1));
+    // Read again: the campaign is stopped, and continue is offered.
+    expect(await within(row('Paused news')).findByRole('button', { name: 'Continue sending Paused news' })).toBeTruthy();
+    expect(within(row('Paused news')).queryByText(/Paused: daily quota reached/)).toBeNull();
+  });
+
   it("shows a scheduled campaign's chip with its time, opens it in the editor and offers no rename or delete", async () => {
     const at = new Date(2030, 5, 7, 8, 30).toISOString();
     const scheduled = campaign({ id: 5, name: 'Later news', status: 'SCHEDULED', scheduledAt: at });

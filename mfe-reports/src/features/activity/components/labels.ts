@@ -12,6 +12,7 @@ export const KIND_LABELS: Record<ActivityKind, string> = {
   send: 'Sent',
   schedule: 'Scheduled',
   unschedule: 'Schedule cancelled',
+  stop: 'Stopped sending',
   continue: 'Continued sending',
   'retry-all-failed': 'Retried all failed',
   'retry-job': 'Retried an email',

@@ -161,6 +161,8 @@ export function activitySentence(entry: Pick<ActivityEntry, 'kind' | 'objectType
     }
     case 'unschedule':
       return 'Cancelled the schedule: the campaign is a draft again.';
+    case 'stop':
+      return 'Stopped sending: continue sends to the contacts not sent to yet.';
     case 'continue':
       return jobs === undefined ? 'Continued sending.' : `Continued sending: ${counted(jobs, 'email')} queued.`;
     case 'retry-all-failed':

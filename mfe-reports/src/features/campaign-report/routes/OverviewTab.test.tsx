@@ -108,6 +108,18 @@ describe('Campaign report: Overview', () => {
     expect(screen.getByText('25%')).toBeTruthy();
   });
 
+  it("a campaign paused at the daily quota says 'Paused: daily quota reached, resumes at HH:mm' in local time, with its progress", async () => {
+    // 23:05 in the test machine's own zone.
+    const quotaPausedUntil = new Date(2026, 10, 29, 23, 5).toISOString();
+    setup(
+      { id: 5, name: 'April newsletter', status: 'SENDING', contactCount: 20, quotaPausedUntil },
+      { jobsSent: 4, jobsFailed: 1, totalContactsCount: 20 },
+    );
+    expect(await screen.findByText('Paused: daily quota reached, resumes at 23:05')).toBeTruthy();
+    expect(screen.queryByText('Sending')).toBeNull();
+    expect(screen.getByRole('progressbar', { name: 'Sending progress' }).getAttribute('aria-valuenow')).toBe('0.25');
+  });
+
   it('no progress once sent: a Sent chip', async () => {
     setup();
     expect(await screen.findByText('Sent')).toBeTruthy();

@@ -36,7 +36,7 @@ export function OverviewTab({ campaign, stats }: { campaign: Campaign; stats: Ca
         <Text size={500} weight="semibold">
           {`Sent to: ${stats.jobsSent} / ${stats.totalContactsCount} Recipients (${stats.jobsFailed} failed)`}
         </Text>
-        <CampaignStatusBadge status={campaign.status} errorMessage={campaign.errorMessage} />
+        <CampaignStatusBadge status={campaign.status} errorMessage={campaign.errorMessage} quotaPausedUntil={campaign.quotaPausedUntil} />
       </div>
       {campaign.status === 'SENDING' && (
         <SendingProgress value={sendingProgress(stats.jobsSent, stats.jobsFailed, campaign.contactCount)} />
