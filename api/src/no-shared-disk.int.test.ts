@@ -15,11 +15,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Connection } from 'rabbitmq-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_AMQP_URL } from '../test/support/app.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/db.js';
 import { startApiProcess, waitFor, type ApiProcess } from '../test/support/processes.js';
+import { deleteProductQueues } from '../test/support/queues.js';
 import { startS3Endpoint, type S3Endpoint } from '../test/support/s3.js';
 import { seedTemplate } from '../test/support/seed.js';
 import { startSesEndpoint, type SesEndpoint } from '../test/support/ses-endpoint.js';
@@ -147,17 +147,7 @@ afterAll(async () => {
   await ses?.close();
   await s3?.close();
   await db?.drop();
-  const broker = new Connection({ url: TEST_AMQP_URL, connectionName: 'mailroom-no-shared-disk-test' });
-  for (const base of ['contact-import', 'audience-delete', 'campaign-send']) {
-    for (const queue of [
-      prefix + base,
-      `${prefix + base}.dead`,
-      ...Array.from({ length: 16 }, (_, i) => `${prefix + base}.retry.${2 ** (i + 4)}ms`),
-    ]) {
-      await broker.queueDelete({ queue }).catch(() => undefined);
-    }
-  }
-  await broker.close();
+  await deleteProductQueues(TEST_AMQP_URL, prefix);
   await rm(root, { recursive: true, force: true });
 }, 60_000);
 

@@ -8,7 +8,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
@@ -16,6 +15,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deleteProductQueues } from '../../api/test/support/queues.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const SERVER_URL = process.env.TEST_DATABASE_SERVER_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -117,28 +117,6 @@ async function answers(url: string, child: ChildProcess & { output: () => string
   throw new Error(`${url} did not answer 200:\n${child.output()}`);
 }
 
-async function deleteQueues(): Promise<void> {
-  const require = createRequire(join(tree, 'api/package.json'));
-  // The broker client of the tree itself (the tests package has none of its own).
-  const { Connection } = (await import(require.resolve('rabbitmq-client'))) as {
-    Connection: new (options: { url: string; connectionName: string }) => {
-      queueDelete(options: { queue: string }): Promise<unknown>;
-      close(): Promise<void>;
-    };
-  };
-  const broker = new Connection({ url: AMQP_URL, connectionName: 'mailroom-deploy-test-cleanup' });
-  try {
-    const names = ['contact-import', 'audience-delete', 'campaign-send', 'signup-mail'].flatMap((base) => [
-      queuePrefix + base,
-      `${queuePrefix}${base}.dead`,
-      ...Array.from({ length: 16 }, (_, i) => `${queuePrefix}${base}.retry.${2 ** (i + 4)}ms`),
-    ]);
-    for (const queue of names) await broker.queueDelete({ queue }).catch(() => undefined);
-  } finally {
-    await broker.close();
-  }
-}
-
 beforeAll(() => {
   const built = spawnSync('sh', [join(repo, 'deploy/production-tree.sh'), tree, '--offline'], { cwd: repo, encoding: 'utf8' });
   if (built.status !== 0) throw new Error(`deploy/production-tree.sh failed:\n${built.stdout}\n${built.stderr}`);
@@ -147,7 +125,7 @@ beforeAll(() => {
 afterAll(async () => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   await Promise.all(children.map(exited));
-  if (existsSync(join(tree, 'api/node_modules'))) await deleteQueues().catch(() => undefined);
+  await deleteProductQueues(AMQP_URL, queuePrefix).catch(() => undefined);
   await onServer(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => undefined);
   rmSync(work, { recursive: true, force: true });
 }, 60_000);

@@ -6,9 +6,9 @@ import type { AddressInfo } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
-import { Connection } from 'rabbitmq-client';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEmptyDatabase } from '../../test/support/db.js';
+import { deleteProductQueues } from '../../test/support/queues.js';
 import { createLogger } from '../logger.js';
 import { startHttpServer } from './server.js';
 
@@ -161,13 +161,7 @@ describe('the entry points shut down gracefully on SIGTERM', { timeout: 90_000 }
     const prefix = `t-${randomBytes(5).toString('hex')}.`;
     const worker = start('src/workers/main.ts', { DATABASE_URL: database.url, AMQP_URL: amqpUrl, QUEUE_PREFIX: prefix });
     cleanups.push(async () => void worker.child.kill('SIGKILL'));
-    const consumed = () => worker.lines.filter((line) => line.msg === 'consuming').map((line) => String(line.queue));
-    cleanups.push(() =>
-      deleteQueues(
-        amqpUrl,
-        consumed().filter((queue) => queue.startsWith(prefix)),
-      ),
-    );
+    cleanups.push(() => deleteProductQueues(amqpUrl, prefix));
 
     const started = await worker.waitFor('workers started');
     if ((started.consumers as number) > 0) {
@@ -188,15 +182,4 @@ async function freePort(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   await new Promise((resolve) => server.close(resolve));
   return port;
-}
-
-async function deleteQueues(url: string, names: string[]): Promise<void> {
-  const connection = new Connection(url);
-  try {
-    for (const name of names) {
-      for (const queue of [name, `${name}.dead`]) await connection.queueDelete({ queue });
-    }
-  } finally {
-    await connection.close();
-  }
 }

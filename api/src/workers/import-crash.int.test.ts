@@ -19,6 +19,7 @@ import { Connection } from 'rabbitmq-client';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_AMQP_URL, type TestApp } from '../../test/support/app.js';
+import { deleteProductQueues } from '../../test/support/queues.js';
 import { startApiProcess, type ApiProcess } from '../../test/support/processes.js';
 import { bearer } from '../../test/support/tokens.js';
 import { createLogger } from '../logger.js';
@@ -251,14 +252,9 @@ afterAll(async () => {
   await Promise.allSettled(workers.map((worker) => killHard(worker)));
   await t?.close();
   if (broker) {
-    // The queues the workers declared too (the app's own queue deletes those it declared).
-    const names = ['contact-import', 'audience-delete'].flatMap((base) => [
-      prefix + base,
-      `${prefix + base}.dead`,
-      ...Array.from({ length: 16 }, (_, i) => `${prefix + base}.retry.${2 ** (i + 4)}ms`),
-    ]);
-    for (const queue of names) await broker.queueDelete({ queue }).catch(() => undefined);
     await broker.close();
+    // The queues the workers declared too (the app's own queue deletes those it declared).
+    await deleteProductQueues(TEST_AMQP_URL, prefix);
   }
   if (workDir) await rm(workDir, { recursive: true, force: true });
 }, 60_000);

@@ -7,10 +7,10 @@
  * The processes tell themselves apart to the endpoint by their SDK app id (AWS_SDK_UA_APP_ID).
  */
 import { randomBytes } from 'node:crypto';
-import { Connection } from 'rabbitmq-client';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_AMQP_URL, type TestApp } from '../../test/support/app.js';
+import { deleteProductQueues } from '../../test/support/queues.js';
 import { startApiProcess, waitFor, type ApiProcess } from '../../test/support/processes.js';
 import { seedGeneratedAudience, seedTemplate } from '../../test/support/seed.js';
 import { startSesEndpoint, type SesEndpoint } from '../../test/support/ses-endpoint.js';
@@ -59,15 +59,7 @@ afterAll(async () => {
   await t?.close();
   await ses?.close();
   // The queues the worker processes declared (the app deletes those it declared itself).
-  const broker = new Connection({ url: TEST_AMQP_URL, connectionName: 'mailroom-send-processes-test' });
-  const base = `${prefix}campaign-send`;
-  for (const queue of [base, `${base}.dead`, ...Array.from({ length: 16 }, (_, i) => `${base}.retry.${2 ** (i + 4)}ms`)]) {
-    await broker.queueDelete({ queue }).catch(() => undefined);
-  }
-  for (const other of ['contact-import', 'audience-delete']) {
-    for (const queue of [prefix + other, `${prefix + other}.dead`]) await broker.queueDelete({ queue }).catch(() => undefined);
-  }
-  await broker.close();
+  await deleteProductQueues(TEST_AMQP_URL, prefix);
 }, 60_000);
 
 async function sendCampaign(audienceId: number): Promise<number> {

@@ -1,7 +1,6 @@
 // The API and the worker as separate processes, as production runs them, against a fresh database on
 // the local PostgreSQL and queues of their own on the local RabbitMQ.
 import { randomBytes } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -9,6 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { deleteProductQueues } from '../../../api/test/support/queues.ts';
 import { startS3Endpoint } from '../../../api/test/support/s3.ts';
 import { mintToken, testAudience, testIssuer, testJwks, testOrgEmailDomain } from '../../../api/test/support/tokens.ts';
 import { spawnNode, stopAll } from './processes.mjs';
@@ -38,25 +38,6 @@ async function onDatabase(url, sql) {
 const onServer = (sql) => onDatabase(SERVER_URL, sql);
 
 const JANITOR = fileURLToPath(new URL('./janitor.mjs', import.meta.url));
-const { Connection } = createRequire(join(API_DIR, 'package.json'))('rabbitmq-client');
-
-/** Queue names the API and workers declare under a prefix, for the clean-up. */
-function queueNames(prefix) {
-  return ['contact-import', 'audience-delete', 'campaign-send', 'signup-mail'].flatMap((base) => [
-    prefix + base,
-    `${prefix + base}.dead`,
-    ...Array.from({ length: 16 }, (_, i) => `${prefix + base}.retry.${2 ** (i + 4)}ms`),
-  ]);
-}
-
-async function deleteQueues(prefix) {
-  const broker = new Connection({ url: AMQP_URL, connectionName: 'mailroom-bench-cleanup' });
-  try {
-    for (const queue of queueNames(prefix)) await broker.queueDelete({ queue }).catch(() => undefined);
-  } finally {
-    await broker.close();
-  }
-}
 
 /** A new empty database on the server. */
 async function freshDatabase() {
@@ -144,7 +125,7 @@ export async function startStack({ env: extraEnv = {}, spool = process.env.BENCH
       await s3?.close();
       // Once nothing uses them: the janitor drops the database and removes the import folder.
       await stopAll([janitor]);
-      await deleteQueues(queuePrefix).catch((error) => console.error('could not delete the benchmark queues:', error));
+      await deleteProductQueues(AMQP_URL, queuePrefix).catch((error) => console.error('could not delete the benchmark queues:', error));
     })());
   // Interrupted: clean up, then end as the signal would have.
   const onSignal = (signal) => {
