@@ -56,6 +56,15 @@ const FLUENT_SHARED = [
 ];
 
 /**
+ * Fluent's `tokens` object (the CSS variable of every design token), which component styles read at
+ * run time: each app bundled its own copy (3.2 KB gzip), so the first view of /audiences loaded it
+ * twice and every move to another remote once more. Shared as this one module of @fluentui/tokens
+ * (matched by its resolved path, whatever file imports it): the package's index also holds every
+ * theme, and a shared module is not tree-shaken.
+ */
+const FLUENT_TOKENS_MODULE = 'lib/tokens.js';
+
+/**
  * The Module Federation runtime from its ES module build. Rspack's federation plugin finds the bundler
  * runtime (and the runtime under it) with require.resolve, so it bundles their CommonJS builds, which
  * cannot be tree-shaken: the parts `experiments.optimization` switches off (the manifest "snapshot"
@@ -110,10 +119,11 @@ export function griffelAliases(dir) {
  *   Both names lead to one share key and to shared/react-router.mjs, the declarative routing API only
  *   (see there why; `routerAliases` makes the apps' imports resolve to it too).
  * - @tanstack/react-query: remotes use the shell's QueryClient through its context.
- * - Fluent UI: FLUENT_SHARED (contexts and plumbing), never @fluentui/react-components, which would ship
- *   every component (about 320 KB gzip) to every page; @griffel/react carries the style renderer and
- *   text-direction contexts and @griffel/core the class-merging lookup table, so the CSS of every
- *   remote goes through one renderer. Each remote bundles (and tree-shakes) the components it uses.
+ * - Fluent UI: FLUENT_SHARED (contexts and plumbing) and the `tokens` module (FLUENT_TOKENS_MODULE), never
+ *   @fluentui/react-components, which would ship every component (about 320 KB gzip) to every page;
+ *   @griffel/react carries the style renderer and text-direction contexts and @griffel/core the
+ *   class-merging lookup table, so the CSS of every remote goes through one renderer. Each remote
+ *   bundles (and tree-shakes) the components it uses.
  *   Both are shared as facades (shared/griffel-*.mjs) without the run-time CSS compiler: every style is
  *   pre-computed and its CSS extracted at build time (./griffel.mjs).
  *
@@ -157,8 +167,12 @@ export function sharedDependencies(dir) {
   const menuDir = packageDir('@fluentui/react-menu', fluentDir);
   const fluent = (name) => transitive(name, readJson(path.join(fluentDir, 'package.json')).dependencies[name] ? fluentDir : menuDir);
   const fluentShared = Object.fromEntries(FLUENT_SHARED.map((name) => [name, singleton(fluent(name))]));
+  const tokens = transitive('@fluentui/tokens', packageDir('@fluentui/react-theme', fluentDir));
+  const tokensFile = path.join(tokens.import, FLUENT_TOKENS_MODULE);
   return {
     ...fluentShared,
+    // Keyed by its resolved path, which shares this one module of the package (see FLUENT_TOKENS_MODULE).
+    [tokensFile]: singleton({ ...tokens, import: tokensFile, shareKey: `@fluentui/tokens/${FLUENT_TOKENS_MODULE}` }),
     react: singleton({ version: installed('react'), requiredVersion: direct('react') }),
     'react/jsx-runtime': singleton({ version: installed('react'), requiredVersion: direct('react') }),
     'react-dom': singleton({ version: installed('react-dom'), requiredVersion: direct('react-dom') }),

@@ -3,10 +3,12 @@ import { ErrorCircleRegular } from '@fluentui/react-icons';
 import type { Audience } from '@mailroom/api-client';
 import { useRemote } from '@mailroom/mf-contract/react';
 import { ColumnHeaders, DeleteMenuItem, RenameMenuItem, RowActions, ScrollingTable, TruncatedText, formatDateTime } from '@mailroom/ui';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { DeleteAudienceDialog } from './DeleteAudienceDialog';
-import { RenameAudienceDialog } from './RenameAudienceDialog';
+
+// The dialogs are fetched when first opened, which keeps the list (the first view after signing in) small.
+const RenameAudienceDialog = lazy(() => import('./RenameAudienceDialog').then((module) => ({ default: module.RenameAudienceDialog })));
+const DeleteAudienceDialog = lazy(() => import('./DeleteAudienceDialog').then((module) => ({ default: module.DeleteAudienceDialog })));
 
 const useStyles = makeStyles({
   name: { display: 'flex', alignItems: 'center', columnGap: tokens.spacingHorizontalS },
@@ -63,8 +65,10 @@ export function AudiencesTable({ audiences }: { audiences: Audience[] }) {
           ))}
         </TableBody>
       </ScrollingTable>
-      {pending?.kind === 'rename' && <RenameAudienceDialog audience={pending.audience} onClose={() => setPending(null)} />}
-      {pending?.kind === 'delete' && <DeleteAudienceDialog audience={pending.audience} onClose={() => setPending(null)} />}
+      <Suspense fallback={null}>
+        {pending?.kind === 'rename' && <RenameAudienceDialog audience={pending.audience} onClose={() => setPending(null)} />}
+        {pending?.kind === 'delete' && <DeleteAudienceDialog audience={pending.audience} onClose={() => setPending(null)} />}
+      </Suspense>
     </>
   );
 }
