@@ -427,6 +427,8 @@ test.describe('Campaign editor', () => {
       subject: SUBJECT,
       previewText: PREVIEW_TEXT,
       templateId,
+      // The whole audience: no segment was chosen (issue 26).
+      segmentId: null,
     });
     await expect(page).toHaveURL(/\/campaigns$/);
     await expect(campaignRow(page, name)).toContainText(`To: ${audience.name}`);

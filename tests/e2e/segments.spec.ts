@@ -12,6 +12,10 @@ import { expectNoAxeViolations } from './support/browser-checks';
 import { authorizedSenders, openSection, seedCampaign, seedTemplate, uniqueTag, waitForStatus } from './support/campaigns';
 import { mailsTo } from './support/local-ses';
 
+const SEGMENT_NEWS_HTML =
+  '<!doctype html><html><head><meta charset="utf-8"><title>News</title></head><body>' +
+  '<p>Dear {{firstName}},</p><p>News for readers over forty.</p></body></html>';
+
 const PEOPLE = [
   { firstName: 'Ann', age: 25 },
   { firstName: 'Bo', age: 35 },
@@ -102,7 +106,8 @@ for (const { theme, width } of [
     const segment = segments.items.find((s) => s.name === 'Over forty')!;
 
     // The campaign editor: the To section offers the audience's segments after the audience.
-    const templateId = await seedTemplate(api, `Segment news ${tag}`);
+    // Its merge tags are the audience's own (a tag the audience lacks stops the send).
+    const templateId = await seedTemplate(api, `Segment news ${tag}`, SEGMENT_NEWS_HTML);
     const [sender] = await authorizedSenders(api);
     const campaignId = await seedCampaign(api, `To over forty ${tag}`, {
       audienceId: id,

@@ -1,8 +1,9 @@
 import { configure } from '@testing-library/react';
 
-// The report's route is lazy and Fluent's trees are large: on a shared two-core machine the first render
-// of a test can take longer than Testing Library's default second.
-configure({ asyncUtilTimeout: 5000 });
+// The report's route and its dialogs are lazy and Fluent's trees are large: on a shared two-core machine, with
+// the other suites running, the first render of a test or a dialog's first load can take longer than Testing
+// Library's default second (5 s once failed to show the Resend dialog in a full run).
+configure({ asyncUtilTimeout: 10_000 });
 
 // jsdom lays nothing out: SVG text has no length and no box. Fluent's charts measure their axis labels
 // to wrap them; a zero size lets the timeline chart render in component tests (its figures are checked
