@@ -11,6 +11,8 @@ RUN npm install -g pnpm@10.34.9
 WORKDIR /src
 # Dependencies first, so a code change reuses this layer.
 COPY package.json pnpm-lock.yaml pnpm-workspace.yaml .npmrc ./
+# Fixes to dependencies, applied by pnpm install (package.json, pnpm.patchedDependencies).
+COPY patches/ patches/
 COPY api/package.json api/
 COPY shell/package.json shell/
 COPY mfe-audiences/package.json mfe-audiences/

@@ -314,6 +314,28 @@ describe('a submission', () => {
     expect(await stored()).toMatchObject({ pending: before.pending, mails: before.mails });
   });
 
+  it('keeps every rule for sign-ups that arrive together and are written in one batch', async () => {
+    const email = 'burst@example.org';
+    const before = await stored();
+    const shared = await solved(slug);
+    const payloads = await Promise.all(Array.from({ length: 4 }, () => solved(slug)));
+    const answers = await Promise.all([
+      // The same address three times, as a person who clicks again.
+      ...[email, email.toUpperCase(), 'Burst@Example.org'].map((address, i) =>
+        postJson(slug, { email: address, fullName: 'B', consent: 'yes', altcha: payloads[i] }),
+      ),
+      // One solution sent twice: one of the two is a replay.
+      postJson(slug, { email: 'burst-a@example.org', fullName: 'B', consent: 'yes', altcha: shared }),
+      postJson(slug, { email: 'burst-b@example.org', fullName: 'B', consent: 'yes', altcha: shared }),
+      postJson(slug, { email: 'burst-c@example.org', fullName: 'B', consent: 'yes', altcha: payloads[3] }),
+    ]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 200, 200, 200, 200, 400]);
+    expect(answers.find((answer) => answer.status === 400)!.body.message).toBe(CHALLENGE_REPLAYED);
+    await mailsSettled();
+    expect(ses.countFor(email) + ses.countFor(email.toUpperCase()) + ses.countFor('Burst@Example.org')).toBe(1);
+    expect(await stored()).toMatchObject({ pending: before.pending + 3, mails: before.mails + 3, challenges: before.challenges + 5 });
+  });
+
   it('allows three mails a day: the older ones no longer count after an hour, the day still does', async () => {
     const email = 'daily@example.org';
     for (let i = 0; i < 4; i++) {

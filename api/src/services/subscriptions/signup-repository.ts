@@ -51,76 +51,118 @@ const toPending = (row: PendingRow): PendingSignup => ({
   expiresAt: row.expires_at,
 });
 
+/** What `openSubmissions` needs of one submission: its audience, address and solved challenge, if any. */
+export interface SubmissionKey {
+  audienceId: number;
+  email: string;
+  challenge: { signature: string; expiresAt: Date } | undefined;
+}
+
+export interface SubmissionState {
+  challengeTaken: boolean;
+  suppressed: string | null;
+  leftAudience: boolean;
+}
+
 export type AppendOutcome = 'added' | 'already-there' | 'audience-gone' | 'audience-importing';
 
 export function signupRepository(db: Database) {
   const forms = formsRepository(db);
   return {
     /**
-     * Opens a submission's transaction in one statement: takes the solved challenge (`challengeTaken` false when it
-     * was taken before: a replay; true without one), locks the address and audience for the mail limits until the
-     * transaction ends, and reads what a sign-up must know of the address: why it is suppressed (its erased key
-     * counts as 'ERASED'), or null, and whether its contact in the audience left it alone (`unsubscribed_at`).
-     * A statement that follows sees what was committed before the lock was held.
+     * Opens the transaction of one or more submissions (a batch: http/routes/subscribe.ts writes the sign-ups of
+     * a burst together) in one statement. For each, in order:
+     *  - takes its solved challenge (`challengeTaken` false when it was taken before, by an earlier transaction or
+     *    by an earlier submission of the batch: a replay; true without a challenge);
+     *  - locks its address and audience for the mail limits until the transaction ends (in key order, so two
+     *    batches that share addresses never wait for each other in a circle);
+     *  - reads what a sign-up must know of the address: why it is suppressed (its erased key counts as 'ERASED'),
+     *    or null, and whether its contact in the audience left it alone (`unsubscribed_at`).
+     * A statement that follows sees what was committed before the locks were held.
      */
-    async openSubmission(
-      tx: Tx,
-      audienceId: number,
-      email: string,
-      challenge: { signature: string; expiresAt: Date } | undefined,
-    ): Promise<{ challengeTaken: boolean; suppressed: string | null; leftAudience: boolean }> {
+    async openSubmissions(tx: Tx, submissions: readonly SubmissionKey[]): Promise<SubmissionState[]> {
       const { rows } = await tx.query<{ taken: boolean; suppressed: string | null; left_audience: boolean }>(
-        `WITH taken AS (
-           INSERT INTO signup_used_challenges (signature, expires_at) SELECT $3, $4 WHERE $3::text IS NOT NULL
-           ON CONFLICT (signature) DO NOTHING RETURNING 1)
-         SELECT pg_advisory_xact_lock(hashtextextended('signup-mail:' || $1::bigint || ':' || address_key($2), 0)) AS locked,
-                $3::text IS NULL OR EXISTS (SELECT 1 FROM taken) AS taken,
-                (SELECT reason FROM suppressions WHERE email_lower IN (address_key($2), erased_key($2))
+        `WITH input AS (
+           SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::timestamptz[])
+                    WITH ORDINALITY AS i (audience_id, email, signature, expires_at, n)),
+         taken AS (
+           INSERT INTO signup_used_challenges (signature, expires_at)
+           SELECT DISTINCT ON (signature) signature, expires_at FROM input WHERE signature IS NOT NULL ORDER BY signature, n
+           ON CONFLICT (signature) DO NOTHING RETURNING signature),
+         locked AS (
+           SELECT count(*) AS locks FROM (
+             SELECT pg_advisory_xact_lock(key) FROM (
+               SELECT DISTINCT hashtextextended('signup-mail:' || audience_id || ':' || address_key(email), 0) AS key
+                 FROM input ORDER BY key) AS keys) AS held)
+         SELECT (SELECT locks FROM locked) AS locks,
+                i.signature IS NULL
+                  OR (EXISTS (SELECT 1 FROM taken WHERE taken.signature = i.signature)
+                      AND i.n = (SELECT min(same.n) FROM input same WHERE same.signature = i.signature)) AS taken,
+                (SELECT reason FROM suppressions WHERE email_lower IN (address_key(i.email), erased_key(i.email))
                   ORDER BY reason = 'ERASED' DESC LIMIT 1) AS suppressed,
-                EXISTS (SELECT 1 FROM contacts WHERE audience_id = $1::bigint AND address_key(email) = address_key($2)
-                          AND unsubscribed_at IS NOT NULL) AS left_audience`,
-        [audienceId, email, challenge?.signature ?? null, challenge?.expiresAt ?? null],
+                EXISTS (SELECT 1 FROM contacts WHERE audience_id = i.audience_id AND address_key(email) = address_key(i.email)
+                          AND unsubscribed_at IS NOT NULL) AS left_audience
+           FROM input i ORDER BY i.n`,
+        [
+          submissions.map((s) => s.audienceId),
+          submissions.map((s) => s.email),
+          submissions.map((s) => s.challenge?.signature ?? null),
+          submissions.map((s) => s.challenge?.expiresAt ?? null),
+        ],
       );
-      const row = rows[0]!;
-      return { challengeTaken: row.taken, suppressed: row.suppressed, leftAudience: row.left_audience };
+      return rows.map((row) => ({ challengeTaken: row.taken, suppressed: row.suppressed, leftAudience: row.left_audience }));
     },
 
     /**
-     * A pending sign-up and its confirmation mail's row ('queued'), unless the address and audience had `perHour`
-     * mails in the last hour or `perDay` in the day: then nothing, and undefined. The transaction holds the pair's
-     * lock from `openSubmission` (a statement sees what was committed before it began: the count begins after the
-     * lock is held), so two submissions at once cannot both pass the limit. The count and both rows are one statement.
+     * For each input, a pending sign-up and its confirmation mail's row ('queued'), unless its address and audience
+     * had `perHour` mails in the last hour or `perDay` in the day: then nothing, and undefined. The transaction holds
+     * the pairs' locks from `openSubmissions` (a statement sees what was committed before it began: the count begins
+     * after the locks are held), so two submissions at once cannot both pass the limit; within one batch, an earlier
+     * input of the same address counts as a mail already asked for. The counts and all rows are one statement.
      */
-    async insertPendingWithinLimits(
+    async insertPendingsWithinLimits(
       tx: Tx,
-      input: PendingSignupInput,
+      inputs: readonly PendingSignupInput[],
       limits: { perHour: number; perDay: number },
-    ): Promise<{ pendingId: number; mailId: number } | undefined> {
-      const { rows } = await tx.query<{ pending_id: string; mail_id: string }>(
-        `WITH mails AS (
-           SELECT count(*) FILTER (WHERE created_at > now() - interval '1 hour') AS hour, count(*) AS day
-             FROM signup_mails WHERE audience_id = $2 AND address_key = address_key($3) AND created_at > now() - interval '1 day'),
+    ): Promise<({ pendingId: number; mailId: number } | undefined)[]> {
+      if (inputs.length === 0) return [];
+      const { rows } = await tx.query<{ n: string; pending_id: string; mail_id: string }>(
+        `WITH input AS (
+           SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[], $8::timestamptz[])
+                    WITH ORDINALITY AS i (form_id, audience_id, email, data, consent_version, client_address, user_agent, expires_at, n)),
+         ranked AS (
+           SELECT input.*, address_key(email) AS key,
+                  row_number() OVER (PARTITION BY audience_id, address_key(email) ORDER BY n) - 1 AS earlier
+             FROM input),
+         allowed AS (
+           SELECT ranked.*, nextval(pg_get_serial_sequence('pending_signups', 'id')) AS pending_id,
+                  nextval(pg_get_serial_sequence('signup_mails', 'id')) AS mail_id
+             FROM ranked CROSS JOIN LATERAL (
+               SELECT count(*) FILTER (WHERE created_at > now() - interval '1 hour') AS hour, count(*) AS day
+                 FROM signup_mails
+                WHERE audience_id = ranked.audience_id AND address_key = ranked.key AND created_at > now() - interval '1 day') AS sent
+            WHERE sent.hour + ranked.earlier < $9 AND sent.day + ranked.earlier < $10),
          pending AS (
-           INSERT INTO pending_signups (form_id, audience_id, email, data, consent_version, client_address, user_agent, expires_at)
-           SELECT $1, $2, $3, $4::jsonb, $5, $6, $7, $8 FROM mails WHERE mails.hour < $9 AND mails.day < $10
-           RETURNING id),
+           INSERT INTO pending_signups (id, form_id, audience_id, email, data, consent_version, client_address, user_agent, expires_at)
+           SELECT pending_id, form_id, audience_id, email, data::jsonb, consent_version, client_address, user_agent, expires_at FROM allowed),
          mail AS (
-           INSERT INTO signup_mails (audience_id, address_key, pending_id) SELECT $2, address_key($3), id FROM pending RETURNING id, pending_id)
-         SELECT pending_id, id AS mail_id FROM mail`,
+           INSERT INTO signup_mails (id, audience_id, address_key, pending_id) SELECT mail_id, audience_id, key, pending_id FROM allowed)
+         SELECT n, pending_id, mail_id FROM allowed`,
         [
-          input.formId,
-          input.audienceId,
-          input.email,
-          JSON.stringify(input.data),
-          input.consentVersion,
-          input.clientAddress,
-          input.userAgent,
-          input.expiresAt,
+          inputs.map((input) => input.formId),
+          inputs.map((input) => input.audienceId),
+          inputs.map((input) => input.email),
+          inputs.map((input) => JSON.stringify(input.data)),
+          inputs.map((input) => input.consentVersion),
+          inputs.map((input) => input.clientAddress),
+          inputs.map((input) => input.userAgent),
+          inputs.map((input) => input.expiresAt),
           limits.perHour,
           limits.perDay,
         ],
       );
-      return rows[0] && { pendingId: Number(rows[0].pending_id), mailId: Number(rows[0].mail_id) };
+      const kept = new Map(rows.map((row) => [Number(row.n), { pendingId: Number(row.pending_id), mailId: Number(row.mail_id) }]));
+      return inputs.map((_, i) => kept.get(i + 1));
     },
 
     /**

@@ -23,7 +23,14 @@ import type { SignupChallenges } from './challenge.js';
 import { confirmationMail } from './confirmation-mail.js';
 import type { ConfirmTokens } from './confirm-token.js';
 import { formsRepository, type AudienceFieldRule, type FormRecord } from './forms-repository.js';
-import { signupRepository, type AppendOutcome } from './signup-repository.js';
+import {
+  signupRepository,
+  type AppendOutcome,
+  type PendingSignupInput,
+  type SubmissionKey,
+  type SubmissionState,
+} from './signup-repository.js';
+import { groupCommit } from '../../db/group-commit.js';
 import { readSubmission, type FormFieldRule } from './submission.js';
 import { windowCounter } from './limits.js';
 import type { signupQueues } from './queues.js';
@@ -44,6 +51,7 @@ export const SUBMISSIONS_PER_ADDRESS_PER_HOUR = 5;
 /** Confirmation mails per address and audience: never more, whatever is submitted. */
 export const MAILS_PER_HOUR = 1;
 export const MAILS_PER_DAY = 3;
+const MAIL_LIMITS = { perHour: MAILS_PER_HOUR, perDay: MAILS_PER_DAY };
 const HOUR_MS = 60 * 60_000;
 /**
  * How long a process reuses a form (with its fields) that it read for the public routes: a burst of sign-ups
@@ -154,6 +162,36 @@ export function createSignupService(deps: SignupServiceDeps) {
     });
   }
 
+  /** A submission whose challenge was taken before: refused (CHALLENGE_REPLAYED). */
+  const REPLAYED = 'replayed' as const;
+  /**
+   * Whether a submission, its transaction opened, goes on: not when its challenge was a replay, nor for a hard
+   * bounce, a complaint, an erasure...: nothing is mailed and nothing kept, and the answer is the same.
+   */
+  const admits = (state: SubmissionState) => state.challengeTaken && !(state.suppressed !== null && STAYS_SUPPRESSED.has(state.suppressed));
+
+  /**
+   * The submissions to forms that ask for confirmation, written together (db/group-commit.ts): one transaction
+   * opens them all, then keeps a pending sign-up and its mail for each one admitted and within the mail limits.
+   * Each gets its mail, nothing (over the limits, suppressed), or REPLAYED.
+   */
+  const writePendingTogether = groupCommit((submissions: readonly { key: SubmissionKey; pending: PendingSignupInput }[]) =>
+    db.transaction(async (tx) => {
+      const states = await repo.openSubmissions(
+        tx,
+        submissions.map((submission) => submission.key),
+      );
+      const admitted = submissions.flatMap((submission, i) => (admits(states[i]!) ? [{ i, pending: submission.pending }] : []));
+      const mails = await repo.insertPendingsWithinLimits(
+        tx,
+        admitted.map((entry) => entry.pending),
+        MAIL_LIMITS,
+      );
+      const mailOf = new Map(admitted.map((entry, k) => [entry.i, mails[k]]));
+      return states.map((state, i) => (state.challengeTaken ? mailOf.get(i) : REPLAYED));
+    }),
+  );
+
   return {
     /** The form and the fields its page shows. */
     page: (slug: string) => formBySlug(slug),
@@ -210,47 +248,47 @@ export function createSignupService(deps: SignupServiceDeps) {
       if (wording === undefined) throw new DomainError('invalid', WORDING_CHANGED);
 
       const who = { clientAddress: client.address ?? null, userAgent: client.userAgent?.slice(0, 500) ?? null };
-      const expiresAt = new Date(Date.now() + linkMs);
-      // One transaction whatever follows, opened by one statement (signup-repository.ts, openSubmission): the
-      // solution is taken once (else a replay's answer would tell which address came before), the address and
-      // audience are locked for the mail limits, and the address's state is read. A refusal keeps nothing.
-      const queued = await db.transaction(async (tx) => {
-        const state = await repo.openSubmission(tx, form.audienceId, submission.email, solved);
-        if (!state.challengeTaken) throw new DomainError('invalid', CHALLENGE_REPLAYED);
-        // A hard bounce, a complaint, an erasure...: nothing is mailed and nothing kept; the answer is the same.
-        if (state.suppressed !== null && STAYS_SUPPRESSED.has(state.suppressed)) return undefined;
-        // A person who unsubscribed (from everything or from this audience) comes back only by the mail's link,
-        // even through a form that asks no confirmation: nobody re-subscribes a stranger without it.
-        const unsubscribed = state.suppressed === 'UNSUBSCRIBE' || state.leftAudience;
-        if (!form.confirmationRequired && !unsubscribed) {
-          unavailableUnlessAdded(await repo.appendContact(tx, form.audienceId, submission.email, submission.data));
-          await appendConsent(tx, {
-            audienceId: form.audienceId,
-            email: submission.email,
-            event: 'SUBSCRIBED',
-            formId: form.id,
-            formName: form.name,
-            consentVersion,
-            wording,
-            ...who,
+      const key = { audienceId: form.audienceId, email: submission.email, challenge: solved };
+      const pending: PendingSignupInput = {
+        formId: form.id,
+        audienceId: form.audienceId,
+        email: submission.email,
+        data: submission.data,
+        consentVersion,
+        expiresAt: new Date(Date.now() + linkMs),
+        ...who,
+      };
+      // The usual case, a form that asks for confirmation, is written with the other sign-ups of the moment: one
+      // transaction for a burst's submissions (writePendingTogether).
+      const queued = form.confirmationRequired
+        ? await writePendingTogether({ key, pending })
+        : // One transaction whatever follows: the solution is taken once (else a replay's answer would tell which
+          // address came before), the address and audience are locked for the mail limits, and the address's state is
+          // read. A refusal keeps nothing.
+          await db.transaction(async (tx) => {
+            const [state] = await repo.openSubmissions(tx, [key]);
+            if (!state!.challengeTaken) return REPLAYED;
+            if (!admits(state!)) return undefined;
+            // A person who unsubscribed (from everything or from this audience) comes back only by the mail's link,
+            // even through a form that asks no confirmation: nobody re-subscribes a stranger without it.
+            if (state!.suppressed !== 'UNSUBSCRIBE' && !state!.leftAudience) {
+              unavailableUnlessAdded(await repo.appendContact(tx, form.audienceId, submission.email, submission.data));
+              await appendConsent(tx, {
+                audienceId: form.audienceId,
+                email: submission.email,
+                event: 'SUBSCRIBED',
+                formId: form.id,
+                formName: form.name,
+                consentVersion,
+                wording,
+                ...who,
+              });
+              return undefined;
+            }
+            const [mail] = await repo.insertPendingsWithinLimits(tx, [pending], MAIL_LIMITS);
+            return mail;
           });
-          return undefined;
-        }
-        // Over the mail limits nothing new is kept or sent: the earlier mail's link still works.
-        return repo.insertPendingWithinLimits(
-          tx,
-          {
-            formId: form.id,
-            audienceId: form.audienceId,
-            email: submission.email,
-            data: submission.data,
-            consentVersion,
-            expiresAt,
-            ...who,
-          },
-          { perHour: MAILS_PER_HOUR, perDay: MAILS_PER_DAY },
-        );
-      });
+      if (queued === REPLAYED) throw new DomainError('invalid', CHALLENGE_REPLAYED);
       if (queued) queueMail(queued.mailId);
       return { kind: 'accepted', form };
     },
