@@ -17,19 +17,28 @@ function recordingWrite() {
 }
 
 describe('groupCommit', () => {
-  it('writes the items of one turn together, and what arrives during a write in the next one, each answered in order', async () => {
+  it('writes the items of one turn together, two writes at most at once, the rest after, each answered in order', async () => {
     const { batches, write, finishNext } = recordingWrite();
     const submit = groupCommit(write);
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
     const first = [1, 2, 3].map(submit);
-    await new Promise((resolve) => setImmediate(resolve));
-    // The first write is in flight: these wait for it.
+    await turn();
+    // The first write is in flight: a second one takes what arrives now.
     const second = [4, 5].map(submit);
-    await finishNext();
-    await finishNext();
-    expect(await Promise.all([...first, ...second])).toEqual([10, 20, 30, 40, 50]);
+    await turn();
+    // Two are in flight: these wait for one of them to end.
+    const third = [6, 7].map(submit);
+    await turn();
     expect(batches).toEqual([
       [1, 2, 3],
       [4, 5],
+    ]);
+    for (let i = 0; i < 3; i++) await finishNext();
+    expect(await Promise.all([...first, ...second, ...third])).toEqual([10, 20, 30, 40, 50, 60, 70]);
+    expect(batches).toEqual([
+      [1, 2, 3],
+      [4, 5],
+      [6, 7],
     ]);
   });
 
