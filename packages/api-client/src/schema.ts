@@ -2346,9 +2346,13 @@ export interface components {
          *     segment: their object is the audience; `details.segmentId` and `details.name` name the segment, a change's
          *     `details.changed` says what changed (name, rule) and `details.from` the name before a rename.
          *     `stop` (an addition, issue 28) is a member's stop of a sending campaign (one paused at the daily quota, mostly).
+         *     `form-create`, `form-change` and `form-delete` (additions, issue 25) are a member's change to one sign-up form:
+         *     their object is the audience; `details.formId` and `details.name` name the form, a change's `details.changed`
+         *     says what a person would see changed (name, consentWording), `details.from` the name before a rename and
+         *     `details.consentVersion` the new wording's version when one was made.
          * @enum {string}
          */
-        ActivityKind: "create" | "rename" | "delete" | "import" | "import-finished" | "import-failed" | "export" | "send" | "schedule" | "unschedule" | "stop" | "continue" | "retry-all-failed" | "retry-job" | "resend-unconfirmed" | "send-to-not-sent" | "send-to-contact" | "test-send" | "follow-up" | "suppression-add" | "suppression-remove" | "edit" | "unsubscribe" | "field-add" | "field-change" | "field-remove" | "erase" | "contact-add" | "contact-edit" | "contact-delete" | "segment-create" | "segment-change" | "segment-delete";
+        ActivityKind: "create" | "rename" | "delete" | "import" | "import-finished" | "import-failed" | "export" | "send" | "schedule" | "unschedule" | "stop" | "continue" | "retry-all-failed" | "retry-job" | "resend-unconfirmed" | "send-to-not-sent" | "send-to-contact" | "test-send" | "follow-up" | "suppression-add" | "suppression-remove" | "edit" | "unsubscribe" | "field-add" | "field-change" | "field-remove" | "erase" | "contact-add" | "contact-edit" | "contact-delete" | "segment-create" | "segment-change" | "segment-delete" | "form-create" | "form-change" | "form-delete";
         /**
          * @description `person` (an addition, issue 24): one address across audiences; an `export` of one names the address, an
          *     `erase` names its erased key, never the address.

@@ -25,11 +25,11 @@ export function formsRouter({ services }: Pick<AppDeps, 'services'>): Router {
   });
 
   router.put('/api/forms/:id', async (req, res) => {
-    res.json(await forms.update(id(req), req.body as SignupFormInput));
+    res.json(await forms.update(id(req), req.body as SignupFormInput, memberOf(req)));
   });
 
   router.delete('/api/forms/:id', async (req, res) => {
-    await forms.remove(id(req));
+    await forms.remove(id(req), memberOf(req));
     res.status(204).end();
   });
 

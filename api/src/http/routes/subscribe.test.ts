@@ -160,6 +160,43 @@ describe('sign-up forms (member calls)', () => {
     expect((await api().get(`/api/audiences/${audienceId}/forms`)).status).toBe(401);
   });
 
+  it('records the making, change and deletion of a form in the activity log, by the member, with what a person sees changed', async () => {
+    const activity = async () =>
+      (
+        await t.db.pool.query(
+          `SELECT kind, member_email, object_type, object_id, details FROM activity WHERE kind LIKE 'form-%' ORDER BY id DESC LIMIT 1`,
+        )
+      ).rows[0];
+    const made = await api()
+      .post(`/api/audiences/${audienceId}/forms`)
+      .set('Authorization', auth)
+      .send({ name: 'Logged form', consentWording: 'Yes, please.' })
+      .expect(201);
+    const id = made.body.id as number;
+    expect(await activity()).toMatchObject({
+      kind: 'form-create',
+      object_type: 'audience',
+      object_id: audienceId,
+      details: { formId: id, name: 'Logged form' },
+    });
+    expect((await activity()).member_email).toMatch(/@/);
+    await api()
+      .put(`/api/forms/${id}`)
+      .set('Authorization', auth)
+      .send({ name: 'Logged form, renamed', consentWording: 'Yes, monthly.' })
+      .expect(200);
+    expect(await activity()).toMatchObject({
+      kind: 'form-change',
+      details: { formId: id, name: 'Logged form, renamed', from: 'Logged form', changed: ['name', 'consentWording'] },
+    });
+    await api().delete(`/api/forms/${id}`).set('Authorization', auth).expect(204);
+    expect(await activity()).toMatchObject({ kind: 'form-delete', details: { formId: id, name: 'Logged form, renamed' } });
+    // A form that is not there: 404, and nothing recorded.
+    await api().delete(`/api/forms/${id}`).set('Authorization', auth).expect(404);
+    expect((await activity()).kind).toBe('form-delete');
+    expect(Number((await t.db.pool.query(`SELECT count(*) AS n FROM activity WHERE kind = 'form-delete'`)).rows[0].n)).toBe(1);
+  });
+
   it('rewrites unused consent wording, and keeps a used one as its version while the new one becomes the next', async () => {
     const edit = (consentWording: string) =>
       api()

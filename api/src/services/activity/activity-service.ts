@@ -14,6 +14,7 @@ import type { Database, Sql } from '../../db/database.js';
 import type { Logger } from '../../logger.js';
 import {
   activityRepository,
+  audienceObject,
   insertActivity,
   recordedLately,
   type ActivityCursor,
@@ -24,6 +25,7 @@ import {
 } from './repository.js';
 
 export type { ActivityCursor, ActivityEntry, ActivityFilters, ActivityKind, ActivityObjectType };
+export { audienceObject };
 
 /** The signed-in member who acts (the verified token's e-mail). */
 export interface Actor {

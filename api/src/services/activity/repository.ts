@@ -89,6 +89,15 @@ function filterSql(filters: RangeFilters, params: unknown[]): string[] {
   return where;
 }
 
+/**
+ * The entry's object for a change inside an audience (a segment's, a form's): the audience, named as it is now.
+ * Read on the change's transaction, so a rename committed before it is what the entry says.
+ */
+export async function audienceObject(sql: Sql, audienceId: number): Promise<{ type: 'audience'; id: number; name: string | null }> {
+  const { rows } = await sql.query<{ name: string }>('SELECT name FROM audiences WHERE id = $1', [audienceId]);
+  return { type: 'audience', id: audienceId, name: rows[0]?.name ?? null };
+}
+
 /** Appends one entry on `sql` (the transaction of the change it records). */
 export async function insertActivity(sql: Sql, row: ActivityRow): Promise<void> {
   await sql.query(

@@ -52,11 +52,6 @@ export function segmentRepository(db: Database) {
     },
 
     /** The audience's name, for the activity log's entry (deleted or not). */
-    async audienceName(tx: Tx, audienceId: number): Promise<string | null> {
-      const { rows } = await tx.query<{ name: string }>('SELECT name FROM audiences WHERE id = $1', [audienceId]);
-      return rows[0]?.name ?? null;
-    },
-
     /** What a rule of the audience is checked against: its fields, and its campaigns that were sent or are sending. */
     async ruleContext(audienceId: number, tx?: Tx): Promise<RuleContext> {
       const [fields, { rows }] = await Promise.all([

@@ -7,7 +7,7 @@
  */
 import type { Contact } from '@mailroom/api-client';
 import type { Database, Tx } from '../../db/database.js';
-import { recordActivity, type Actor } from '../activity/activity-service.js';
+import { audienceObject, recordActivity, type Actor } from '../activity/activity-service.js';
 import { AUDIENCE_NOT_FOUND } from '../audiences/audience-service.js';
 import { DomainError } from '../errors.js';
 import { segmentRepository, type Segment } from './repository.js';
@@ -89,7 +89,7 @@ export function createSegmentService({ db }: SegmentServiceDeps) {
         await recordActivity(tx, {
           actor,
           kind: 'segment-create',
-          object: { type: 'audience', id: audienceId, name: await repo.audienceName(tx, audienceId) },
+          object: await audienceObject(tx, audienceId),
           details: { segmentId: segment.id, name },
         });
         return segment;
@@ -110,7 +110,7 @@ export function createSegmentService({ db }: SegmentServiceDeps) {
           await recordActivity(tx, {
             actor,
             kind: 'segment-change',
-            object: { type: 'audience', id: before.audienceId, name: await repo.audienceName(tx, before.audienceId) },
+            object: await audienceObject(tx, before.audienceId),
             details: { segmentId: id, name, changed, ...(before.name !== name ? { from: before.name } : {}) },
           });
       });
@@ -128,7 +128,7 @@ export function createSegmentService({ db }: SegmentServiceDeps) {
         await recordActivity(tx, {
           actor,
           kind: 'segment-delete',
-          object: { type: 'audience', id: segment.audienceId, name: await repo.audienceName(tx, segment.audienceId) },
+          object: await audienceObject(tx, segment.audienceId),
           details: { segmentId: id, name: segment.name },
         });
       });

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { SignupForm, SignupFormInput } from '@mailroom/api-client';
 import type { Database } from '../../db/database.js';
-import type { Actor } from '../activity/activity-service.js';
+import { audienceObject, recordActivity, type Actor } from '../activity/activity-service.js';
 import { DomainError } from '../errors.js';
 import { formsRepository, type FormRecord, type FormValues } from './forms-repository.js';
 
@@ -179,11 +179,20 @@ export function createFormService({ db, publicUrl, orgName, authorizedSenders, o
     async create(audienceId: number, input: SignupFormInput, actor: Actor): Promise<SignupForm> {
       if (!(await repo.audienceExists(audienceId))) throw new DomainError('not-found', AUDIENCE_NOT_FOUND);
       const checked = await values(audienceId, input);
-      const id = await db.transaction((tx) => repo.create(tx, audienceId, newSlug(checked.name), checked, actor.email));
+      const id = await db.transaction(async (tx) => {
+        const formId = await repo.create(tx, audienceId, newSlug(checked.name), checked, actor.email);
+        await recordActivity(tx, {
+          actor,
+          kind: 'form-create',
+          object: await audienceObject(tx, audienceId),
+          details: { formId, name: checked.name },
+        });
+        return formId;
+      });
       return toApi(await formOrThrow(id));
     },
 
-    async update(id: number, input: SignupFormInput): Promise<SignupForm> {
+    async update(id: number, input: SignupFormInput, actor: Actor): Promise<SignupForm> {
       const existing = await formOrThrow(id);
       const checked = await values(existing.audienceId, input);
       await db.transaction(async (tx) => {
@@ -196,13 +205,40 @@ export function createFormService({ db, publicUrl, orgName, authorizedSenders, o
           await repo.putWording(tx, id, version, checked.consentWording);
         }
         await repo.update(tx, id, checked, version);
+        // What the person sees changed: the public name, or the wording they agree to (a new version or not).
+        const changed = [
+          ...(checked.name !== form.name ? ['name'] : []),
+          ...(checked.consentWording !== form.consentWording ? ['consentWording'] : []),
+        ];
+        await recordActivity(tx, {
+          actor,
+          kind: 'form-change',
+          object: await audienceObject(tx, form.audienceId),
+          details: {
+            formId: id,
+            name: checked.name,
+            changed,
+            ...(checked.name !== form.name ? { from: form.name } : {}),
+            ...(version !== form.consentVersion ? { consentVersion: version } : {}),
+          },
+        });
       });
       onChange();
       return toApi(await formOrThrow(id));
     },
 
-    async remove(id: number): Promise<void> {
-      if (!(await repo.remove(id))) throw new DomainError('not-found', FORM_NOT_FOUND);
+    async remove(id: number, actor: Actor): Promise<void> {
+      await db.transaction(async (tx) => {
+        const form = await repo.lock(tx, id);
+        if (!form) throw new DomainError('not-found', FORM_NOT_FOUND);
+        await repo.remove(id, tx);
+        await recordActivity(tx, {
+          actor,
+          kind: 'form-delete',
+          object: await audienceObject(tx, form.audienceId),
+          details: { formId: id, name: form.name },
+        });
+      });
       onChange();
     },
   };

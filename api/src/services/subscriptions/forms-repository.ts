@@ -174,8 +174,8 @@ export function formsRepository(db: Database) {
       return rows[0]?.wording;
     },
 
-    async remove(id: number): Promise<boolean> {
-      const { rowCount } = await db.query('DELETE FROM signup_forms WHERE id = $1', [id]);
+    async remove(id: number, sql: Sql = db): Promise<boolean> {
+      const { rowCount } = await sql.query('DELETE FROM signup_forms WHERE id = $1', [id]);
       return rowCount > 0;
     },
   };

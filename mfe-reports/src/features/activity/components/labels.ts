@@ -35,6 +35,9 @@ export const KIND_LABELS: Record<ActivityKind, string> = {
   'segment-create': 'Created a segment',
   'segment-change': 'Changed a segment',
   'segment-delete': 'Deleted a segment',
+  'form-create': 'Created a sign-up form',
+  'form-change': 'Changed a sign-up form',
+  'form-delete': 'Deleted a sign-up form',
 };
 
 export const OBJECT_LABELS: Record<ActivityObjectType, string> = {

@@ -42,6 +42,24 @@ function segmentSentence(kind: 'segment-create' | 'segment-change' | 'segment-de
   return parts.length === 0 ? `Changed ${segment}.` : `Changed ${segment}: ${list(parts)}.`;
 }
 
+/** A member's change to one sign-up form of the audience (issue 25), named as it was then. */
+function formSentence(kind: 'form-create' | 'form-change' | 'form-delete', details: Record<string, unknown>): string {
+  const name = text(details.name);
+  const form = name === undefined ? 'a sign-up form' : `the sign-up form “${name}”`;
+  if (kind === 'form-create') return `Created ${form}.`;
+  if (kind === 'form-delete') return `Deleted ${form}.`;
+  const from = text(details.from);
+  const version = num(details.consentVersion);
+  const changed = Array.isArray(details.changed) ? details.changed.filter((c): c is string => typeof c === 'string') : [];
+  const parts = [
+    ...(from !== undefined ? [`renamed it from “${from}”`] : []),
+    ...(changed.includes('consentWording')
+      ? [version === undefined ? 'changed its consent wording' : `changed its consent wording (now version ${version})`]
+      : []),
+  ];
+  return parts.length === 0 ? `Changed ${form}.` : `Changed ${form}: ${list(parts)}.`;
+}
+
 /** The fields a campaign's save changed, as the editor names them. */
 const CAMPAIGN_FIELDS: Record<string, string> = {
   audienceId: 'the audience',
@@ -251,5 +269,9 @@ export function activitySentence(entry: Pick<ActivityEntry, 'kind' | 'objectType
     case 'segment-change':
     case 'segment-delete':
       return segmentSentence(entry.kind, details);
+    case 'form-create':
+    case 'form-change':
+    case 'form-delete':
+      return formSentence(entry.kind, details);
   }
 }

@@ -216,6 +216,16 @@ describe('Activity', () => {
     );
   });
 
+  it("says what a sign-up form's change did: made, renamed, a new consent wording's version, deleted", () => {
+    const say = (kind: ActivityKind, details: Record<string, unknown>) => activitySentence({ kind, objectType: 'audience', details });
+    expect(say('form-create', { formId: 3, name: 'Tree news' })).toBe('Created the sign-up form “Tree news”.');
+    expect(
+      say('form-change', { formId: 3, name: 'Tree letters', from: 'Tree news', changed: ['name', 'consentWording'], consentVersion: 2 }),
+    ).toBe('Changed the sign-up form “Tree letters”: renamed it from “Tree news” and changed its consent wording (now version 2).');
+    expect(say('form-change', { formId: 3, name: 'Tree letters', changed: [] })).toBe('Changed the sign-up form “Tree letters”.');
+    expect(say('form-delete', { formId: 3 })).toBe('Deleted a sign-up form.');
+  });
+
   it('says so when the log is empty', async () => {
     fakeLog([]);
     render();
