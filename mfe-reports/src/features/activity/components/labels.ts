@@ -35,6 +35,7 @@ export const KIND_LABELS: Record<ActivityKind, string> = {
   'segment-create': 'Created a segment',
   'segment-change': 'Changed a segment',
   'segment-delete': 'Deleted a segment',
+  'ab-test-winner': "Picked an A/B test's winner",
 };
 
 export const OBJECT_LABELS: Record<ActivityObjectType, string> = {
