@@ -20,6 +20,7 @@ import { createAudienceService, type AudienceService } from './services/audience
 import { audienceQueues } from './services/audiences/queues.js';
 import { createCampaignService, type CampaignService } from './services/campaigns/campaign-service.js';
 import { createFollowUpService, type FollowUpService } from './services/campaigns/follow-up-service.js';
+import { createAbTestService, type AbTestService } from './services/campaigns/ab-test-service.js';
 import { createSchedulingService, type SchedulingService } from './services/campaigns/scheduling-service.js';
 import { createTestMailService, type TestMailService } from './services/campaigns/test-mail-service.js';
 import { createContactService, type ContactService } from './services/contacts/contact-service.js';
@@ -69,6 +70,7 @@ export interface Services {
   campaigns: CampaignService;
   scheduling: SchedulingService;
   followUps: FollowUpService;
+  abTests: AbTestService;
   testMails: TestMailService;
   reports: ReportService;
   tracking: TrackingService;
@@ -175,6 +177,7 @@ function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverride
     campaigns,
     scheduling: createSchedulingService({ db, campaigns, logger: logger.child({ component: 'scheduling' }) }),
     followUps: createFollowUpService({ db, segments }),
+    abTests: createAbTestService({ db, sending, logger: logger.child({ component: 'ab-tests' }) }),
     testMails: createTestMailService({
       db,
       activityLog: activity,

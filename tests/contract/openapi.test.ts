@@ -138,6 +138,11 @@ const ADDITIONS: [string, string, string, string[]][] = [
   ['POST', '/api/campaigns/{id}/unschedule', 'unscheduleCampaign', []],
   // Stop a sending campaign, one paused at the daily quota mostly (issue 28, docs/decisions/sending.md).
   ['POST', '/api/campaigns/{id}/stop', 'stopCampaign', []],
+  // A/B tests judged by people (issue 28, docs/decisions/ab-tests.md).
+  ['GET', '/api/campaigns/{id}/ab-test', 'getAbTest', []],
+  ['PUT', '/api/campaigns/{id}/ab-test', 'saveAbTest', []],
+  ['DELETE', '/api/campaigns/{id}/ab-test', 'deleteAbTest', []],
+  ['POST', '/api/campaigns/{id}/ab-test/winner', 'pickAbTestWinner', []],
   ['POST', '/api/campaigns/{id}/follow-up', 'followUpCampaign', []],
   ['GET', '/api/campaigns/{id}/recipients', 'listFollowUpRecipients', ['page', 'limit']],
   ['GET', '/api/campaigns/{id}/reached-recipients', 'countReachedFollowUpRecipients', []],
@@ -706,6 +711,21 @@ describe('express-openapi-validator', () => {
     ['scheduleCampaign', 'POST', '/api/campaigns/4/schedule', json({ at: '2030-01-02T09:30:00+01:00' })],
     ['unscheduleCampaign', 'POST', '/api/campaigns/4/unschedule'],
     ['stopCampaign', 'POST', '/api/campaigns/4/stop'],
+    ['getAbTest', 'GET', '/api/campaigns/4/ab-test'],
+    [
+      'saveAbTest',
+      'PUT',
+      '/api/campaigns/4/ab-test',
+      json({
+        testShare: 20,
+        waitHours: 4,
+        measure: 'PEOPLE_CLICKS',
+        defaultVariant: 0,
+        variants: [{ subject: 'A' }, { previewText: 'B', fromName: 'The team', templateId: 2 }],
+      }),
+    ],
+    ['deleteAbTest', 'DELETE', '/api/campaigns/4/ab-test'],
+    ['pickAbTestWinner', 'POST', '/api/campaigns/4/ab-test/winner', json({ variant: 1 })],
     ['followUpCampaign', 'POST', '/api/campaigns/4/follow-up', json({ recipients: 'NOT_CLICKED' })],
     ['listFollowUpRecipients', 'GET', '/api/campaigns/4/recipients?page=2&limit=10'],
     ['countReachedFollowUpRecipients', 'GET', '/api/campaigns/4/reached-recipients'],

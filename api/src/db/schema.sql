@@ -807,6 +807,32 @@ CREATE SEQUENCE public.audiences_id_seq
 ALTER SEQUENCE public.audiences_id_seq OWNED BY public.audiences.id;
 
 --
+-- Name: campaign_ab_tests; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.campaign_ab_tests (
+    campaign_id bigint NOT NULL,
+    test_share integer NOT NULL,
+    wait_hours integer NOT NULL,
+    measure text NOT NULL,
+    default_variant integer NOT NULL,
+    seed integer NOT NULL,
+    started_at timestamp with time zone,
+    ends_at timestamp with time zone,
+    winner integer,
+    decided_at timestamp with time zone,
+    decided_by text,
+    verdict jsonb,
+    CONSTRAINT campaign_ab_tests_check CHECK (((winner IS NULL) = (decided_at IS NULL))),
+    CONSTRAINT campaign_ab_tests_decided_by_check CHECK ((decided_by = ANY (ARRAY['AUTOMATIC'::text, 'MEMBER'::text]))),
+    CONSTRAINT campaign_ab_tests_default_variant_check CHECK (((default_variant >= 0) AND (default_variant <= 3))),
+    CONSTRAINT campaign_ab_tests_measure_check CHECK ((measure = ANY (ARRAY['PEOPLE_OPENS'::text, 'PEOPLE_CLICKS'::text]))),
+    CONSTRAINT campaign_ab_tests_test_share_check CHECK (((test_share >= 10) AND (test_share <= 50))),
+    CONSTRAINT campaign_ab_tests_wait_hours_check CHECK (((wait_hours >= 1) AND (wait_hours <= 72))),
+    CONSTRAINT campaign_ab_tests_winner_check CHECK (((winner >= 0) AND (winner <= 3)))
+);
+
+--
 -- Name: campaign_jobs; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -834,8 +860,10 @@ CREATE TABLE public.campaign_jobs (
     claim_token uuid,
     human_opened_at timestamp with time zone,
     human_clicked_at timestamp with time zone,
+    variant integer,
     CONSTRAINT campaign_jobs_bounce_type_check CHECK ((bounce_type = ANY (ARRAY['HARD'::text, 'SOFT'::text]))),
-    CONSTRAINT campaign_jobs_status_check CHECK ((status = ANY (ARRAY['QUEUED'::text, 'SENDING'::text, 'SENT_WAIT_ACK'::text, 'SENT_SUCCESS'::text, 'FAILED'::text, 'UNKNOWN'::text])))
+    CONSTRAINT campaign_jobs_status_check CHECK ((status = ANY (ARRAY['QUEUED'::text, 'SENDING'::text, 'SENT_WAIT_ACK'::text, 'SENT_SUCCESS'::text, 'FAILED'::text, 'UNKNOWN'::text]))),
+    CONSTRAINT campaign_jobs_variant_check CHECK (((variant >= 0) AND (variant <= 3)))
 );
 
 --
@@ -896,6 +924,25 @@ CREATE SEQUENCE public.campaign_links_id_seq
 --
 
 ALTER SEQUENCE public.campaign_links_id_seq OWNED BY public.campaign_links.id;
+
+--
+-- Name: campaign_variants; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.campaign_variants (
+    campaign_id bigint NOT NULL,
+    "position" integer NOT NULL,
+    subject text,
+    preview_text text,
+    from_name text,
+    template_id bigint,
+    html text,
+    plain_text text,
+    CONSTRAINT campaign_variants_from_name_check CHECK ((from_name !~ '[\r\n]'::text)),
+    CONSTRAINT campaign_variants_position_check CHECK ((("position" >= 0) AND ("position" <= 3))),
+    CONSTRAINT campaign_variants_preview_text_check CHECK ((preview_text !~ '[\r\n]'::text)),
+    CONSTRAINT campaign_variants_subject_check CHECK ((subject !~ '[\r\n]'::text))
+);
 
 --
 -- Name: campaigns; Type: TABLE; Schema: public; Owner: -
@@ -1506,6 +1553,13 @@ ALTER TABLE ONLY public.audiences
     ADD CONSTRAINT audiences_pkey PRIMARY KEY (id);
 
 --
+-- Name: campaign_ab_tests campaign_ab_tests_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.campaign_ab_tests
+    ADD CONSTRAINT campaign_ab_tests_pkey PRIMARY KEY (campaign_id);
+
+--
 -- Name: campaign_domain_counts campaign_domain_counts_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1567,6 +1621,13 @@ ALTER TABLE ONLY public.campaign_links
 
 ALTER TABLE ONLY public.campaign_links
     ADD CONSTRAINT campaign_links_pkey PRIMARY KEY (id);
+
+--
+-- Name: campaign_variants campaign_variants_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.campaign_variants
+    ADD CONSTRAINT campaign_variants_pkey PRIMARY KEY (campaign_id, "position");
 
 --
 -- Name: campaigns campaigns_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1755,6 +1816,12 @@ CREATE UNIQUE INDEX audience_fields_folded_key ON public.audience_fields USING b
 --
 
 CREATE INDEX audiences_live_created ON public.audiences USING btree (created_at DESC, id DESC) WHERE (deleted_at IS NULL);
+
+--
+-- Name: campaign_ab_tests_due; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX campaign_ab_tests_due ON public.campaign_ab_tests USING btree (ends_at) WHERE ((winner IS NULL) AND (ends_at IS NOT NULL));
 
 --
 -- Name: campaign_jobs_bounced; Type: INDEX; Schema: public; Owner: -
@@ -2113,6 +2180,13 @@ ALTER TABLE ONLY public.audience_fields
     ADD CONSTRAINT audience_fields_audience_id_fkey FOREIGN KEY (audience_id) REFERENCES public.audiences(id) ON DELETE CASCADE;
 
 --
+-- Name: campaign_ab_tests campaign_ab_tests_campaign_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.campaign_ab_tests
+    ADD CONSTRAINT campaign_ab_tests_campaign_id_fkey FOREIGN KEY (campaign_id) REFERENCES public.campaigns(id) ON DELETE CASCADE;
+
+--
 -- Name: campaign_domain_counts campaign_domain_counts_campaign_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -2160,6 +2234,20 @@ ALTER TABLE ONLY public.campaign_link_counts
 
 ALTER TABLE ONLY public.campaign_links
     ADD CONSTRAINT campaign_links_campaign_id_fkey FOREIGN KEY (campaign_id) REFERENCES public.campaigns(id) ON DELETE CASCADE;
+
+--
+-- Name: campaign_variants campaign_variants_campaign_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.campaign_variants
+    ADD CONSTRAINT campaign_variants_campaign_id_fkey FOREIGN KEY (campaign_id) REFERENCES public.campaign_ab_tests(campaign_id) ON DELETE CASCADE;
+
+--
+-- Name: campaign_variants campaign_variants_template_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.campaign_variants
+    ADD CONSTRAINT campaign_variants_template_id_fkey FOREIGN KEY (template_id) REFERENCES public.templates(id) ON DELETE SET NULL;
 
 --
 -- Name: campaigns campaigns_audience_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

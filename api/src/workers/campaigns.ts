@@ -22,10 +22,12 @@ const BATCHES_AT_ONCE = 4;
  * one read of a partial index holding only scheduled campaigns, so every worker can ask each second.
  */
 export const SCHEDULE_SWEEP_MS = 1_000;
+/** A/B tests are decided within about this long of their wait's end (the wait is counted in hours). */
+export const AB_TEST_DECISION_MS = 30_000;
 
 export function campaignWorkers({ config, messageQueue, services, logger: parent }: AppDeps): Consumer[] {
   const logger = parent.child({ component: 'campaigns-worker' });
-  const { sending, scheduling } = services;
+  const { sending, scheduling, abTests } = services;
 
   const batches = messageQueue.consume(
     'campaign-send',
@@ -43,5 +45,6 @@ export function campaignWorkers({ config, messageQueue, services, logger: parent
     batches,
     periodic('campaign sweep', sweepEveryMs, () => sending.sweep(), logger),
     periodic('schedule sweep', SCHEDULE_SWEEP_MS, () => scheduling.startDue(), logger),
+    periodic('A/B test decision', AB_TEST_DECISION_MS, () => abTests.decideDue(), logger),
   ];
 }

@@ -2,7 +2,17 @@
  * An in-memory stand-in for the API calls the campaigns remote makes (campaigns, and the audiences,
  * contacts and templates its pickers and preview read), installed as the global fetch.
  */
-import type { Audience, Campaign, Contact, Segment, SuppressedContacts, TemplateSummary, ValidationResult } from '@mailroom/api-client';
+import type {
+  AbTest,
+  AbTestInput,
+  Audience,
+  Campaign,
+  Contact,
+  Segment,
+  SuppressedContacts,
+  TemplateSummary,
+  ValidationResult,
+} from '@mailroom/api-client';
 import { createFakeFetch, json, page, type RecordedRequest } from '@mailroom/mf-contract/fake-api';
 
 export type FakeTemplate = TemplateSummary & { html: string };
@@ -78,6 +88,8 @@ export interface FakeApiInit {
   /** Audiences' segments (issue 26), with the count each matches now (segmentCounts, by segment id; 0 when absent). */
   segments?: Segment[];
   segmentCounts?: Record<number, number>;
+  /** Campaigns' A/B tests (issue 28), by campaign id; none when absent. */
+  abTests?: Record<number, AbTest>;
 }
 
 export function createFakeApi(init: FakeApiInit = {}) {
@@ -89,6 +101,7 @@ export function createFakeApi(init: FakeApiInit = {}) {
   const recipients = new Map(Object.entries(init.recipients ?? {}).map(([id, list]) => [Number(id), list]));
   let nextCampaignId = Math.max(0, ...campaigns.keys()) + 1;
   const segments = new Map((init.segments ?? []).map((seg) => [seg.id, seg]));
+  const abTests = new Map(Object.entries(init.abTests ?? {}).map(([id, test]) => [Number(id), test]));
 
   const byName = <T extends { name: string }>(items: Iterable<T>, query: URLSearchParams) => {
     const name = query.get('name')?.toLowerCase();
@@ -138,6 +151,17 @@ export function createFakeApi(init: FakeApiInit = {}) {
       if (!found) return json(404, { message: 'Campaign not found' });
       const action = campaignMatch[2] ?? '';
       if (action === '' && method === 'GET') return json(200, found);
+      if (action === '/ab-test' && method === 'GET') return json(200, { data: abTests.get(found.id) ?? null });
+      if (action === '/ab-test' && method === 'PUT') {
+        if (found.status !== 'DRAFT') return json(409, { message: 'Only a draft campaign can get or change an A/B test.' });
+        const test = abTestOf(input as unknown as AbTestInput, templates);
+        abTests.set(found.id, test);
+        return json(200, { data: test });
+      }
+      if (action === '/ab-test' && method === 'DELETE') {
+        abTests.delete(found.id);
+        return new Response(null, { status: 204 });
+      }
       if (action === '' && method === 'PUT') {
         Object.assign(found, input, { updatedAt: new Date().toISOString() });
         if ('templateId' in input) {
@@ -266,7 +290,30 @@ export function createFakeApi(init: FakeApiInit = {}) {
     return json(404, { message: `No fake for ${method} ${path}` });
   }
 
-  return { ...createFakeFetch(routes), campaigns, audiences, contacts, templates, segments };
+  return { ...createFakeFetch(routes), campaigns, audiences, contacts, templates, segments, abTests };
+}
+
+/** A saved draft's A/B test as the API answers it. */
+export function abTestOf(input: AbTestInput, templates: Map<number, FakeTemplate> = new Map()): AbTest {
+  return {
+    ...input,
+    variants: input.variants.map((v) => ({
+      subject: v.subject ?? null,
+      previewText: v.previewText ?? null,
+      fromName: v.fromName ?? null,
+      templateId: v.templateId ?? null,
+      templateName: v.templateId ? (templates.get(v.templateId)?.name ?? null) : null,
+    })),
+    phase: 'DRAFT',
+    startedAt: null,
+    endsAt: null,
+    winner: null,
+    decidedAt: null,
+    decidedBy: null,
+    verdict: null,
+    figures: [],
+    current: null,
+  };
 }
 
 export type FakeApi = ReturnType<typeof createFakeApi>;

@@ -3,7 +3,15 @@
  * the remote's real API client talks to it, so tests exercise the same requests the product makes. It
  * filters and pages email performance the way the server does, NOT_SENT included.
  */
-import type { Campaign, CampaignLink, EmailPerformanceRow, ReportDomain, ReportOverview, ReportTimeline } from '@mailroom/api-client';
+import type {
+  AbTest,
+  Campaign,
+  CampaignLink,
+  EmailPerformanceRow,
+  ReportDomain,
+  ReportOverview,
+  ReportTimeline,
+} from '@mailroom/api-client';
 import { createFakeFetch, json, page, type RecordedRequest } from '@mailroom/mf-contract/fake-api';
 
 export function campaign(overrides: Partial<Campaign> & Pick<Campaign, 'id' | 'name'>): Campaign {
@@ -130,6 +138,8 @@ export function createFakeApi(
     figures?: Record<number, ReportOverview>;
     timelines?: Record<number, ReportTimeline>;
     domains?: Record<number, ReportDomain[]>;
+    /** Campaigns' A/B tests (issue 28); none when absent. */
+    abTests?: Record<number, AbTest>;
   } = {},
 ) {
   const campaigns = new Map<number, Campaign>((init.campaigns ?? []).map((c) => [c.id, { ...c }]));
@@ -141,6 +151,7 @@ export function createFakeApi(
   const overviews = byId(init.figures);
   const timelines = byId(init.timelines);
   const domains = byId(init.domains);
+  const abTests = byId(init.abTests);
 
   function filtered(id: number, query: URLSearchParams) {
     const email = query.get('email')?.toLowerCase();
@@ -161,11 +172,37 @@ export function createFakeApi(
     );
   }
 
-  function route({ method, path, query }: RecordedRequest): Response {
+  function route({ method, path, query, body }: RecordedRequest): Response {
     const campaignMatch = /^\/api\/campaigns\/(\d+)$/.exec(path);
     if (campaignMatch && method === 'GET') {
       const found = campaigns.get(Number(campaignMatch[1]));
       return found ? json(200, found) : json(404, { message: 'Campaign not found' });
+    }
+    const abTestMatch = /^\/api\/campaigns\/(\d+)\/ab-test(\/winner)?$/.exec(path);
+    if (abTestMatch) {
+      const id = Number(abTestMatch[1]);
+      if (!campaigns.has(id)) return json(404, { message: 'Campaign not found' });
+      const test = abTests.get(id) ?? null;
+      if (!abTestMatch[2] && method === 'GET') return json(200, { data: test });
+      if (abTestMatch[2] && method === 'POST') {
+        if (test?.phase !== 'TESTING') return json(409, { message: 'The A/B test is not in its test phase.' });
+        const { variant } = body as { variant: number };
+        const decided: AbTest = {
+          ...test,
+          phase: 'DECIDED',
+          winner: variant,
+          decidedBy: 'MEMBER',
+          decidedAt: '2024-06-02T10:00:00.000Z',
+          verdict: {
+            rule: 'MEMBER',
+            confidence: test.current?.confidence ?? null,
+            leader: test.current?.leader ?? null,
+            figures: test.figures,
+          },
+        };
+        abTests.set(id, decided);
+        return json(200, { data: decided });
+      }
     }
     const match = /^\/api\/reports\/(\d+)\/([a-z-]+)(?:\/(\d+))?$/.exec(path);
     const found = match ? campaigns.get(Number(match[1])) : undefined;
@@ -212,7 +249,7 @@ export function createFakeApi(
     return json(404, { message: `No fake for ${method} ${path}` });
   }
 
-  return { ...createFakeFetch(route), campaigns, stats, rows, links, overviews, timelines, domains };
+  return { ...createFakeFetch(route), campaigns, stats, rows, links, overviews, timelines, domains, abTests };
 }
 
 export type FakeApi = ReturnType<typeof createFakeApi>;

@@ -18,6 +18,12 @@ export type Template = Schemas['Template'];
 export type TemplateSummary = Schemas['TemplateSummary'];
 export type TemplateList = Schemas['TemplateList'];
 export type Campaign = Schemas['Campaign'];
+/** A campaign's A/B test (issue 28); the API answers null for a campaign without one. */
+export type AbTest = NonNullable<Schemas['AbTest']>;
+export type AbTestInput = Schemas['AbTestInput'];
+export type AbTestMeasure = Schemas['AbTestMeasure'];
+export type AbTestVerdict = NonNullable<Schemas['AbTestVerdict']>;
+export type AbTestVariantFigures = Schemas['AbTestVariantFigures'];
 export type CampaignSummary = Schemas['CampaignSummary'];
 export type CampaignTemplate = Schemas['CampaignTemplate'];
 export type CampaignStatus = Schemas['CampaignStatus'];

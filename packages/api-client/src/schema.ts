@@ -553,6 +553,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/campaigns/{id}/ab-test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The campaign's A/B test, its variants' figures and its verdict (an addition, issue 28)
+         * @description null when the campaign has no A/B test. Each variant's figures count people and machines apart
+         *     (the report's person verdicts); the winner is judged on people only.
+         */
+        get: operations["getAbTest"];
+        /**
+         * Make or change a draft campaign's A/B test (an addition, issue 28)
+         * @description 409 when the campaign is not a DRAFT.
+         */
+        put: operations["saveAbTest"];
+        post?: never;
+        /**
+         * Remove a draft campaign's A/B test (an addition, issue 28)
+         * @description 409 when the campaign is not a DRAFT.
+         */
+        delete: operations["deleteAbTest"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{id}/ab-test/winner": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pick the A/B test's winner by hand before its wait ends, and send it to the rest (an addition, issue 28)
+         * @description The rest of the audience (or of the segment) is sent the variant, exactly once. 409 when the test is
+         *     not in its test phase (not sent yet, or already decided) or the campaign is not SENDING.
+         */
+        post: operations["pickAbTestWinner"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/campaigns/{id}/schedule": {
         parameters: {
             query?: never;
@@ -1724,6 +1778,94 @@ export interface components {
             jobSuccessCount?: number;
         };
         /**
+         * @description What a variant wins by; machines' opens and clicks (privacy proxies, scanners) never count
+         * @enum {string}
+         */
+        AbTestMeasure: "PEOPLE_OPENS" | "PEOPLE_CLICKS";
+        /** @description What the variant changes; a field left null keeps the campaign's own */
+        AbTestVariantInput: {
+            subject?: string | null;
+            previewText?: string | null;
+            fromName?: string | null;
+            templateId?: components["schemas"]["NullableId"];
+        };
+        /** @description A variant as saved; null fields keep the campaign's own */
+        AbTestVariant: {
+            subject: string | null;
+            previewText: string | null;
+            fromName: string | null;
+            templateId: components["schemas"]["NullableId"];
+            templateName: string | null;
+        };
+        AbTestInput: {
+            /** @description Percent of the recipients sent the test phase, split evenly at random among the variants */
+            testShare: number;
+            waitHours: number;
+            measure: components["schemas"]["AbTestMeasure"];
+            /** @description The variant (0-based) that goes when none wins at 95 % confidence */
+            defaultVariant: number;
+            variants: components["schemas"]["AbTestVariantInput"][];
+        };
+        AbTestWinnerInput: {
+            variant: number;
+        };
+        AbTestVariantFigures: {
+            variant: number;
+            /** @description Recipients given this variant (the test phase's, and the rest's for the winner) */
+            recipients: number;
+            sent: number;
+            openedHuman: number;
+            openedMachine: number;
+            clickedHuman: number;
+            clickedMachine: number;
+        };
+        /**
+         * @description How the winner was chosen. SIGNIFICANT: the leader's people rate beats every other variant's in a
+         *     two-proportion test at 95 % confidence. NOT_SIGNIFICANT, TIE and NO_DATA: no variant won, the default
+         *     went. MEMBER: a member picked it before the wait ended. confidence is the weakest of the leader's
+         *     comparisons (null without data).
+         */
+        AbTestVerdict: {
+            /** @enum {string} */
+            rule: "SIGNIFICANT" | "NOT_SIGNIFICANT" | "TIE" | "NO_DATA" | "MEMBER";
+            confidence: number | null;
+            leader: number | null;
+            figures: components["schemas"]["AbTestVariantFigures"][];
+        } | null;
+        /** @description A campaign's A/B test; null when it has none */
+        AbTest: {
+            testShare: number;
+            waitHours: number;
+            measure: components["schemas"]["AbTestMeasure"];
+            defaultVariant: number;
+            variants: components["schemas"]["AbTestVariant"][];
+            /**
+             * @description DRAFT before the send; TESTING while the test share is sent and the rest waits; DECIDED once the winner went to the rest
+             * @enum {string}
+             */
+            phase: "DRAFT" | "TESTING" | "DECIDED";
+            /** Format: date-time */
+            startedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the wait ends and the winner is chosen automatically
+             */
+            endsAt: string | null;
+            winner: number | null;
+            /** Format: date-time */
+            decidedAt: string | null;
+            /** @enum {string|null} */
+            decidedBy: "AUTOMATIC" | "MEMBER" | null;
+            verdict: components["schemas"]["AbTestVerdict"];
+            /** @description Each variant's figures now */
+            figures: components["schemas"]["AbTestVariantFigures"][];
+            /** @description What the rule would decide on the figures now (null before the send) */
+            current: components["schemas"]["AbTestVerdict"];
+        } | null;
+        AbTestResponse: {
+            data: components["schemas"]["AbTest"];
+        };
+        /**
          * @description The original's contacts that no person opened it for (NOT_OPENED), or clicked in it (NOT_CLICKED)
          * @enum {string}
          */
@@ -2350,9 +2492,10 @@ export interface components {
          *     their object is the audience; `details.formId` and `details.name` name the form, a change's `details.changed`
          *     says what a person would see changed (name, consentWording), `details.from` the name before a rename and
          *     `details.consentVersion` the new wording's version when one was made.
+         *     `ab-test-winner` (an addition, issue 28) is a member's pick of an A/B test's winner: `details.variant` names it.
          * @enum {string}
          */
-        ActivityKind: "create" | "rename" | "delete" | "import" | "import-finished" | "import-failed" | "export" | "send" | "schedule" | "unschedule" | "stop" | "continue" | "retry-all-failed" | "retry-job" | "resend-unconfirmed" | "send-to-not-sent" | "send-to-contact" | "test-send" | "follow-up" | "suppression-add" | "suppression-remove" | "edit" | "unsubscribe" | "field-add" | "field-change" | "field-remove" | "erase" | "contact-add" | "contact-edit" | "contact-delete" | "segment-create" | "segment-change" | "segment-delete" | "form-create" | "form-change" | "form-delete";
+        ActivityKind: "create" | "rename" | "delete" | "import" | "import-finished" | "import-failed" | "export" | "send" | "schedule" | "unschedule" | "stop" | "continue" | "retry-all-failed" | "retry-job" | "resend-unconfirmed" | "send-to-not-sent" | "send-to-contact" | "test-send" | "follow-up" | "suppression-add" | "suppression-remove" | "edit" | "unsubscribe" | "field-add" | "field-change" | "field-remove" | "erase" | "contact-add" | "contact-edit" | "contact-delete" | "segment-create" | "segment-change" | "segment-delete" | "form-create" | "form-change" | "form-delete" | "ab-test-winner";
         /**
          * @description `person` (an addition, issue 24): one address across audiences; an `export` of one names the address, an
          *     `erase` names its erased key, never the address.
@@ -3851,6 +3994,123 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Campaign"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getAbTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The A/B test, or null */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AbTestResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    saveAbTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AbTestInput"];
+            };
+        };
+        responses: {
+            /** @description The A/B test */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AbTestResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deleteAbTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed (or there was none) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Error"];
+        };
+    };
+    pickAbTestWinner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AbTestWinnerInput"];
+            };
+        };
+        responses: {
+            /** @description The A/B test, decided */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AbTestResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -144,9 +144,9 @@ export async function openRowMenu(page: Page, name: string): Promise<void> {
   await expect(page.getByRole('menu')).toBeVisible();
 }
 
-export type SectionTitle = 'To' | 'From' | 'Subject' | 'Content';
+export type SectionTitle = 'To' | 'From' | 'Subject' | 'Content' | 'A/B test';
 
-/** One of the editor's four accordion sections, by its heading's title. */
+/** One of the editor's accordion sections (four, and the optional A/B test), by its heading's title. */
 export const editorSection = (page: Page, title: SectionTitle): Locator =>
   page
     .getByRole('main')

@@ -30,6 +30,8 @@ export class CampaignJob extends Model<InferAttributes<CampaignJob>, InferCreati
   declare sentAt: CreationOptional<Date | null>;
   /** Throttled jobs wait until then. */
   declare notBefore: CreationOptional<Date | null>;
+  /** The A/B test variant its mail is (migration 0036), given when the job was made; null without a test. */
+  declare variant: CreationOptional<number | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -59,6 +61,7 @@ export class CampaignJob extends Model<InferAttributes<CampaignJob>, InferCreati
         claimToken: { type: DataTypes.UUID, allowNull: true },
         sentAt: { type: DataTypes.DATE, allowNull: true },
         notBefore: { type: DataTypes.DATE, allowNull: true },
+        variant: { type: DataTypes.INTEGER, allowNull: true },
         createdAt: { type: DataTypes.DATE, allowNull: false },
         updatedAt: { type: DataTypes.DATE, allowNull: false },
       },

@@ -49,6 +49,9 @@ export const SQL_ONLY_TABLES: readonly string[] = [
   'signup_forms',
   'signup_mails',
   'signup_used_challenges',
+  // A/B tests (migration 0036): the test and its variants, written by the A/B test repository's statements and the dispatch.
+  'campaign_ab_tests',
+  'campaign_variants',
 ];
 
 export interface Models {

@@ -22,6 +22,7 @@ import { formsRouter } from './forms.js';
 import { subscribeRouter } from './subscribe.js';
 import { preferencesRouter } from './preferences.js';
 import { segmentsRouter } from './segments.js';
+import { abTestsRouter } from './ab-tests.js';
 
 export function routes(deps: AppDeps): Router {
   const router = Router();
@@ -33,6 +34,7 @@ export function routes(deps: AppDeps): Router {
   router.use(fieldsRouter(deps));
   router.use(contactsRouter(deps));
   router.use(campaignsRouter(deps));
+  router.use(abTestsRouter(deps));
   router.use(reportsRouter(deps));
   router.use(suppressionsRouter(deps));
   router.use(trackingRouter(deps));

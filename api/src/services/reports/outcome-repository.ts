@@ -12,7 +12,18 @@ import type { DomainCounts, HourCounts } from './outcome.js';
 /** How many domains the table names by mails sent (the organisation's own comes on top of them). */
 export const TOP_DOMAINS = 5;
 
-const SENT = `status IN ('SENT_WAIT_ACK', 'SENT_SUCCESS')`;
+export const SENT = `status IN ('SENT_WAIT_ACK', 'SENT_SUCCESS')`;
+
+/**
+ * The report's opens and clicks by people and by machines, summed over rows of `jobs` jobs each with
+ * the per-job verdicts `opened`, `clicked`, `human_opened` and `human_clicked` (campaign_job_counts'
+ * columns; the tracking recorder decides them, services/tracking/classify.ts). An A/B test's winner is
+ * judged on these same figures (services/campaigns/ab-test-repository.ts).
+ */
+export const PEOPLE_AND_MACHINES = `coalesce(sum(jobs) FILTER (WHERE human_opened), 0)::bigint AS "openedHuman",
+                       coalesce(sum(jobs) FILTER (WHERE opened AND NOT human_opened), 0)::bigint AS "openedMachine",
+                       coalesce(sum(jobs) FILTER (WHERE human_clicked), 0)::bigint AS "clickedHuman",
+                       coalesce(sum(jobs) FILTER (WHERE clicked AND NOT human_clicked), 0)::bigint AS "clickedMachine"`;
 
 export function outcomeRepository(db: Sql) {
   return {
@@ -26,10 +37,7 @@ export function outcomeRepository(db: Sql) {
                        coalesce(sum(jobs) FILTER (WHERE status = 'SENT_SUCCESS'), 0)::bigint AS delivered,
                        coalesce(sum(jobs) FILTER (WHERE bounce_type = 'HARD'), 0)::bigint AS "bouncedHard",
                        coalesce(sum(jobs) FILTER (WHERE bounce_type = 'SOFT'), 0)::bigint AS "bouncedSoft",
-                       coalesce(sum(jobs) FILTER (WHERE human_opened), 0)::bigint AS "openedHuman",
-                       coalesce(sum(jobs) FILTER (WHERE opened AND NOT human_opened), 0)::bigint AS "openedMachine",
-                       coalesce(sum(jobs) FILTER (WHERE human_clicked), 0)::bigint AS "clickedHuman",
-                       coalesce(sum(jobs) FILTER (WHERE clicked AND NOT human_clicked), 0)::bigint AS "clickedMachine",
+                       ${PEOPLE_AND_MACHINES},
                        coalesce(sum(jobs) FILTER (WHERE status = 'FAILED'), 0)::bigint AS failed,
                        coalesce(sum(jobs) FILTER (WHERE status = 'UNKNOWN'), 0)::bigint AS unknown
                   FROM campaign_job_counts WHERE campaign_id = c.id) k

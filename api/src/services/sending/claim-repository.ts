@@ -30,6 +30,16 @@ export interface SendingCampaign {
   plainText: string | null;
   /** The audience's fields (keys and types, in headers order): merge tags resolve against them. */
   fields: MergeField[];
+  /** Its A/B test's variants in order (migration 0036): what each changes, null keeping the campaign's. */
+  variants: SendingVariant[];
+}
+
+export interface SendingVariant {
+  subject: string | null;
+  previewText: string | null;
+  fromName: string | null;
+  html: string | null;
+  plainText: string | null;
 }
 
 export interface ClaimedJob {
@@ -37,6 +47,8 @@ export interface ClaimedJob {
   email: string;
   /** Claims of this job so far, this one included. */
   attempts: number;
+  /** Its A/B test variant (null: the campaign's own mail). */
+  variant: number | null;
   data: Record<string, FieldValue>;
 }
 
@@ -56,7 +68,10 @@ export function claimRepository(db: Database) {
       const { rows } = await db.query<SendingCampaign>(
         `SELECT c.id, c.status, c.from_name AS "fromName", c.from_email AS "fromEmail", c.subject,
                 c.preview_text AS "previewText", c.html, c.plain_text AS "plainText",
-                CASE WHEN a.id IS NULL THEN '[]'::jsonb ELSE ${mergeFieldsOf('a')} END AS fields
+                CASE WHEN a.id IS NULL THEN '[]'::jsonb ELSE ${mergeFieldsOf('a')} END AS fields,
+                (SELECT coalesce(jsonb_agg(jsonb_build_object('subject', v.subject, 'previewText', v.preview_text, 'fromName', v.from_name,
+                                                              'html', v.html, 'plainText', v.plain_text) ORDER BY v.position), '[]')
+                   FROM campaign_variants v WHERE v.campaign_id = c.id) AS variants
            FROM campaigns c LEFT JOIN audiences a ON a.id = c.audience_id
           WHERE c.id = $1`,
         [id],
@@ -114,8 +129,8 @@ export function claimRepository(db: Database) {
             WHERE j.id = ANY($2::bigint[]) AND j.campaign_id = $1
               AND ((j.status = 'QUEUED' AND j.id NOT IN (SELECT id FROM candidate)) OR (j.status = 'SENDING' AND j.claim_token = $3))
               AND EXISTS (SELECT 1 FROM campaigns WHERE id = $1 AND status = 'SENDING' AND quota_paused_until IS NULL)
-           RETURNING j.id, j.contact_id, j.email, j.attempts)
-         SELECT claimed.id, claimed.email, claimed.attempts, coalesce(c.data, '{}') AS data
+           RETURNING j.id, j.contact_id, j.email, j.attempts, j.variant)
+         SELECT claimed.id, claimed.email, claimed.attempts, claimed.variant, coalesce(c.data, '{}') AS data
            FROM claimed LEFT JOIN contacts c ON c.id = claimed.contact_id
           ORDER BY claimed.id`,
         [campaignId, ids, token, LEFT_SINCE_FROZEN],
@@ -240,6 +255,12 @@ export function claimRepository(db: Database) {
           campaignId,
         ]);
         if (left.rows.length > 0) return false;
+        // An A/B test's campaign stays SENDING while the rest waits for its winner (migration 0036).
+        const waiting = await tx.query(
+          'SELECT 1 FROM campaign_ab_tests WHERE campaign_id = $1 AND winner IS NULL AND started_at IS NOT NULL',
+          [campaignId],
+        );
+        if (waiting.rows.length > 0) return false;
         await tx.query(`UPDATE campaigns SET status = 'SENT' WHERE id = $1`, [campaignId]);
         return true;
       });

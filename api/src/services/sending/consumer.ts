@@ -33,8 +33,11 @@ import type { TrackingUrls } from '../../mail/tracking-tokens.js';
 import type { MessageQueue } from '../../queue/typed-message-queue.js';
 import type { sendingQueues } from './queues.js';
 import { createSlots } from '../../slots.js';
-import { claimRepository, type ClaimedJob, type JobOutcome } from './claim-repository.js';
+import { claimRepository, type ClaimedJob, type JobOutcome, type SendingVariant } from './claim-repository.js';
 import type { SendRateLimiter } from './send-rate.js';
+
+/** A campaign's mail by a job's A/B test variant (null: the campaign's own). */
+type VariantMail = (variant: number | null) => CampaignMail;
 
 const UNREACHABLE_ATTEMPTS = 5;
 /** The heartbeat of held claims runs this many times per stale time. */
@@ -82,7 +85,7 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
   /** A claim costs a round trip to the database: a batch waits for a few free slots rather than claim one job at a time. */
   const claimAtLeast = Math.ceil(settings.concurrency / 4);
   /** Each campaign's mail, compiled once per worker: its content no longer changes once sending. */
-  const compiledCampaigns = new Map<number, CampaignMail>();
+  const compiledCampaigns = new Map<number, VariantMail>();
   /** Claims this process holds (claimed, outcome not recorded yet): token -> job ids. */
   const held = new Map<string, number[]>();
   const beatEveryMs = heartbeatMs(settings);
@@ -118,15 +121,33 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
     }
   };
 
-  /** The campaign's mail, from the cache or compiled; undefined when the campaign was deleted or never sent. */
-  const compiledCampaign = async (id: number): Promise<CampaignMail | undefined> => {
+  /**
+   * The campaign's mail for a job's A/B test variant (null: its own), from the cache or compiled; undefined
+   * when the campaign was deleted or never sent. Every variant is compiled at once, so a header on two lines
+   * in any of them stops the campaign as its own would.
+   */
+  const compiledCampaign = async (id: number): Promise<VariantMail | undefined> => {
     const cached = compiledCampaigns.get(id);
     if (cached) return cached;
     const campaign = await repo.findSendingCampaign(id);
     if (!campaign?.html || !campaign.fromEmail || campaign.subject === null) return undefined;
-    const { html, plainText, subject, previewText, fields } = campaign;
-    const from = { name: campaign.fromName ?? '', email: campaign.fromEmail };
-    const mail = compileCampaignMail({ subject, previewText, html, plainText, from, fields }, { tracking, configurationSet, locale });
+    const { fields } = campaign;
+    const email = campaign.fromEmail;
+    const compile = (variant?: SendingVariant) =>
+      compileCampaignMail(
+        {
+          subject: variant?.subject ?? campaign.subject!,
+          previewText: variant?.previewText ?? campaign.previewText,
+          html: variant?.html ?? campaign.html!,
+          plainText: variant?.html ? variant.plainText : campaign.plainText,
+          from: { name: variant?.fromName ?? campaign.fromName ?? '', email },
+          fields,
+        },
+        { tracking, configurationSet, locale },
+      );
+    const own = compile();
+    const variants = campaign.variants.map(compile);
+    const mail: VariantMail = (variant) => (variant === null ? own : (variants[variant] ?? own));
     if (compiledCampaigns.size >= COMPILED_CAMPAIGNS) compiledCampaigns.delete(compiledCampaigns.keys().next().value!);
     compiledCampaigns.set(id, mail);
     return mail;
@@ -208,7 +229,7 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
         try {
           // Rendered, serialised and signed before the rate's slot: once it comes, the call goes out at once.
           prepared = await mailer.prepare(
-            mail({ jobId: job.id, email: job.email, data: job.data, tags: { campaign_id: campaignId, job_id: job.id } }),
+            mail(job.variant)({ jobId: job.id, email: job.email, data: job.data, tags: { campaign_id: campaignId, job_id: job.id } }),
           );
           if ((await limiter.take()) === 'quota-reached') {
             await pause();

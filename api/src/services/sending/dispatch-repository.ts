@@ -21,6 +21,32 @@ export interface NewJobs {
 }
 
 /**
+ * The A/B test of a campaign as the dispatch needs it (migration 0036): the split's seed and share,
+ * how many variants, and the winner once decided. Undecided, a dispatch freezes only the test share
+ * (its first send) and the rest waits; decided, new jobs get the winner.
+ */
+export interface DispatchAbTest {
+  seed: number;
+  testShare: number;
+  variants: number;
+  winner: number | null;
+  started: boolean;
+}
+
+/** How the new jobs get their variant: split among the test's variants at random, or all the winner. */
+export type VariantChoice = { split: DispatchAbTest } | { variant: number };
+
+/** A template variant's content to snapshot at the first send. */
+export interface VariantTemplate {
+  position: number;
+  html: string | null;
+  plainText: string | null;
+}
+
+/** Link positions of a template variant's snapshot: its own range, so they never meet the campaign's (campaign_links is unique by position). */
+export const VARIANT_LINK_POSITIONS = 100_000;
+
+/**
  * What a dispatch puts back in the queue: every FAILED job, one FAILED job, or the UNKNOWN jobs that no
  * SES event has confirmed for `unconfirmedForMs` since they were claimed (a deliberate resend: some of
  * those mails may have gone out).
@@ -36,6 +62,8 @@ export interface LockedCampaign {
   /** The segment it targets (migration 0030), and its rule as sent once sending started (null before). */
   segmentId: number | null;
   segmentRule: SegmentRule | null;
+  /** Its A/B test (migration 0036); null without one. */
+  abTest: DispatchAbTest | null;
 }
 
 /** What createJobs made: how many, and the range of their ids (all of this campaign's jobs in it are new). */
@@ -77,9 +105,14 @@ export function dispatchRepository(db: Database) {
         follow_up: boolean;
         segment_id: number | null;
         segment_rule: SegmentRule | null;
+        ab_test: DispatchAbTest | null;
       }>(
-        `SELECT status, audience_id, name, follow_up_recipients IS NOT NULL AS follow_up, segment_id, segment_rule FROM campaigns WHERE id = $1
-            FOR UPDATE${options.skipLocked ? ' SKIP LOCKED' : ''}`,
+        `SELECT status, audience_id, name, follow_up_recipients IS NOT NULL AS follow_up, segment_id, segment_rule,
+                (SELECT jsonb_build_object('seed', t.seed, 'testShare', t.test_share, 'winner', t.winner, 'started', t.started_at IS NOT NULL,
+                                           'variants', (SELECT count(*) FROM campaign_variants v WHERE v.campaign_id = t.campaign_id))
+                   FROM campaign_ab_tests t WHERE t.campaign_id = c.id) AS ab_test
+           FROM campaigns c WHERE id = $1
+            FOR UPDATE OF c${options.skipLocked ? ' SKIP LOCKED' : ''}`,
         [id],
       );
       const row = rows[0];
@@ -91,6 +124,7 @@ export function dispatchRepository(db: Database) {
           followUp: row.follow_up,
           segmentId: row.segment_id,
           segmentRule: row.segment_rule,
+          abTest: row.ab_test,
         }
       );
     },
@@ -162,6 +196,7 @@ export function dispatchRepository(db: Database) {
       jobs: NewJobs,
       followUp = false,
       segment?: CheckedRule,
+      variants?: VariantChoice,
     ): Promise<CreatedJobs> {
       const params: unknown[] = [campaignId, audienceId];
       const one = jobs.contacts === 'all' ? '' : `AND c.id = $${params.push(jobs.contacts.contactId)}`;
@@ -174,20 +209,79 @@ export function dispatchRepository(db: Database) {
       const source = followUp
         ? `FROM follow_up_recipients r JOIN contacts c ON c.id = r.contact_id WHERE r.campaign_id = $1 AND c.audience_id = $2`
         : `FROM contacts c WHERE c.audience_id = $2`;
-      const { rows } = await tx.query<{ count: number; firstId: number | null; lastId: number | null }>(
-        `WITH created AS (
-           INSERT INTO campaign_jobs (campaign_id, contact_id, email)
-           SELECT $1, c.id, c.email ${source}
+      const eligible = `SELECT c.id, c.email, ${followUp ? 'r.seq' : 'c.valid_seq'} AS ord ${source}
               AND c.error_message IS NULL AND c.unsubscribed_at IS NULL AND NOT ${SUPPRESSED}
               AND NOT EXISTS (SELECT 1 FROM campaign_jobs j WHERE j.campaign_id = $1 AND j.contact_id = c.id)
-              ${one} ${inSegment}
-            ORDER BY ${followUp ? 'r.seq' : 'c.valid_seq'}
+              ${one} ${inSegment}`;
+      // An A/B test's first send freezes only its test share, drawn at random by the seed (an md5 of it and
+      // the contact: the same seed and recipients give the same draw), the variants dealt in turn along the
+      // draw so they differ by one recipient at most. The variant is written with the job, once.
+      const chosen =
+        variants === undefined
+          ? `SELECT id, email, ord, NULL::int AS variant FROM (${eligible}) e`
+          : 'variant' in variants
+            ? `SELECT id, email, ord, $${params.push(variants.variant)}::int AS variant FROM (${eligible}) e`
+            : `SELECT id, email, ord, ((draw - 1) % $${params.push(variants.split.variants)})::int AS variant
+                 FROM (SELECT e.*, row_number() OVER (ORDER BY md5($${params.push(variants.split.seed)}::text || ':' || e.id), e.id) AS draw,
+                              count(*) OVER () AS total
+                         FROM (${eligible}) e) d
+                WHERE draw <= ceil(total * $${params.push(variants.split.testShare)}::int / 100.0)`;
+      const { rows } = await tx.query<{ count: number; firstId: number | null; lastId: number | null }>(
+        `WITH created AS (
+           INSERT INTO campaign_jobs (campaign_id, contact_id, email, variant)
+           SELECT $1, id, email, variant FROM (${chosen}) s
+            ORDER BY ord
            ON CONFLICT (campaign_id, contact_id) DO NOTHING
            RETURNING id)
          SELECT count(*)::int AS count, min(id) AS "firstId", max(id) AS "lastId" FROM created`,
         params,
       );
       return rows[0]!;
+    },
+
+    /** The template variants of an A/B test, with their templates' content now (to snapshot at the first send). */
+    async variantTemplates(tx: Tx, campaignId: number): Promise<VariantTemplate[]> {
+      const { rows } = await tx.query<VariantTemplate>(
+        `SELECT v.position, t.html, t.plain_text AS "plainText"
+           FROM campaign_variants v JOIN templates t ON t.id = v.template_id
+          WHERE v.campaign_id = $1 ORDER BY v.position`,
+        [campaignId],
+      );
+      return rows;
+    },
+
+    async saveVariantSnapshot(tx: Tx, campaignId: number, position: number, html: string, plainText: string | null): Promise<void> {
+      await tx.query('UPDATE campaign_variants SET html = $3, plain_text = $4 WHERE campaign_id = $1 AND position = $2', [
+        campaignId,
+        position,
+        html,
+        plainText,
+      ]);
+    },
+
+    /** The test phase is sent: its wait starts now. */
+    async startAbTest(tx: Tx, campaignId: number): Promise<void> {
+      await tx.query(
+        `UPDATE campaign_ab_tests SET started_at = now(), ends_at = now() + wait_hours * interval '1 hour' WHERE campaign_id = $1`,
+        [campaignId],
+      );
+    },
+
+    /**
+     * Records the winner of a test in its test phase; false when it was decided already (or never
+     * started). In the transaction that creates the rest's jobs: the rest is sent once, or not at all.
+     */
+    async decideAbTest(
+      tx: Tx,
+      campaignId: number,
+      decision: { winner: number; decidedBy: 'AUTOMATIC' | 'MEMBER'; verdict: unknown },
+    ): Promise<boolean> {
+      const { rowCount } = await tx.query(
+        `UPDATE campaign_ab_tests SET winner = $2, decided_by = $3, verdict = $4, decided_at = now()
+          WHERE campaign_id = $1 AND winner IS NULL AND started_at IS NOT NULL`,
+        [campaignId, decision.winner, decision.decidedBy, JSON.stringify(decision.verdict)],
+      );
+      return rowCount === 1;
     },
 
     /**

@@ -18,7 +18,15 @@ import type { sendingQueues } from './queues.js';
 import { recordActivity, type ActivityKind, type Actor } from '../activity/activity-service.js';
 import { DomainError } from '../errors.js';
 import { claimRepository } from './claim-repository.js';
-import { dispatchRepository, type CreatedJobs, type LockedCampaign, type NewJobs, type Requeue } from './dispatch-repository.js';
+import {
+  dispatchRepository,
+  VARIANT_LINK_POSITIONS,
+  type CreatedJobs,
+  type LockedCampaign,
+  type NewJobs,
+  type Requeue,
+  type VariantChoice,
+} from './dispatch-repository.js';
 import { segmentRepository } from '../segments/repository.js';
 import { checkRule, type CheckedRule } from '../segments/rule.js';
 
@@ -42,7 +50,17 @@ export interface DispatchPlan {
    * of jobs it created or queued again as `details.jobs`): a refused dispatch records nothing.
    */
   activity?: { actor: Actor; kind: ActivityKind; details?: Record<string, unknown> };
+  /**
+   * The A/B test's winner (issue 28), recorded in the dispatch's transaction before the rest's jobs are made
+   * with it: a test decided already is a conflict, so the rest is sent once whoever decides twice.
+   */
+  abTestDecision?: { winner: number; decidedBy: 'AUTOMATIC' | 'MEMBER'; verdict: unknown };
 }
+
+/** A dispatch that would decide, or mail one of the rest of, an A/B test that is not in its test phase. */
+export const AB_TEST_NOT_TESTING = 'The A/B test is not in its test phase: it was not sent yet, or its winner was already chosen.';
+export const AB_TEST_WAITING = 'The A/B test is in its test phase: the rest of the recipients get the winner once it is chosen.';
+export const AB_TEST_TEMPLATE_EMPTY = 'A template variant of the A/B test has no content yet.';
 
 /** Jobs per message: at most 500, and a small campaign still spreads over about 16 messages (and workers). */
 export const batchSize = (jobs: number): number => Math.min(500, Math.max(10, Math.ceil(jobs / 16)));
@@ -128,11 +146,27 @@ export function createProducer({ db, messageQueue, settings, publicUrl, logger }
       const campaign = await repo.lockCampaign(tx, campaignId, { skipLocked: plan.skipLocked === true });
       if (!campaign) throw plan.skipLocked ? new DomainError('conflict', plan.conflict) : new DomainError('not-found', CAMPAIGN_NOT_FOUND);
       if (!plan.from.includes(campaign.status)) throw new DomainError('conflict', plan.conflict);
+      const ab = campaign.abTest;
+      if (plan.abTestDecision && !(ab && (await repo.decideAbTest(tx, campaignId, plan.abTestDecision))))
+        throw new DomainError('conflict', AB_TEST_NOT_TESTING);
       if (plan.snapshot) {
         // The hidden link leads to the product's own address: a scanner following it harms nothing.
-        const snapshot = snapshotLinks(plan.snapshot.html, `${publicUrl.replace(/\/+$/, '')}/`);
+        const hiddenHref = `${publicUrl.replace(/\/+$/, '')}/`;
+        const snapshot = snapshotLinks(plan.snapshot.html, hiddenHref);
         const linkIds = await repo.insertLinks(tx, campaignId, snapshot.links);
         await repo.saveSnapshot(tx, campaignId, snapshot.html(linkIds), plan.snapshot.plainText);
+        // A template variant is snapshotted as the campaign's own html is, its links in a range of their own.
+        for (const variant of ab ? await repo.variantTemplates(tx, campaignId) : []) {
+          if (!variant.html?.trim()) throw new DomainError('invalid', AB_TEST_TEMPLATE_EMPTY);
+          const own = snapshotLinks(variant.html, hiddenHref);
+          const offset = (variant.position + 1) * VARIANT_LINK_POSITIONS;
+          const ids = await repo.insertLinks(
+            tx,
+            campaignId,
+            own.links.map((link) => ({ ...link, position: link.position + offset })),
+          );
+          await repo.saveVariantSnapshot(tx, campaignId, variant.position, own.html(ids), variant.plainText);
+        }
       }
       // A follow-up's first send leaves out whom the original reached after the follow-up was made.
       const droppedRecipients = plan.snapshot && campaign.followUp ? await repo.dropReachedRecipients(tx, campaignId) : 0;
@@ -140,10 +174,22 @@ export function createProducer({ db, messageQueue, settings, publicUrl, logger }
         campaign.audienceId === null
           ? undefined
           : await segmentOf(tx, campaignId, campaign.audienceId, campaign, plan.snapshot !== undefined);
+      // An A/B test's first send freezes its test share; until the winner is chosen the rest waits (no new job);
+      // then the rest's jobs get the winner.
+      const winner = plan.abTestDecision?.winner ?? ab?.winner ?? null;
+      const variants: VariantChoice | 'wait' | undefined = !ab
+        ? undefined
+        : winner !== null
+          ? { variant: winner }
+          : plan.snapshot && !ab.started
+            ? { split: ab }
+            : 'wait';
+      if (variants === 'wait' && plan.newJobs && plan.newJobs.contacts !== 'all') throw new DomainError('conflict', AB_TEST_WAITING);
       const created: CreatedJobs =
-        plan.newJobs && campaign.audienceId !== null
-          ? await repo.createJobs(tx, campaignId, campaign.audienceId, plan.newJobs, campaign.followUp, segment)
+        plan.newJobs && campaign.audienceId !== null && variants !== 'wait'
+          ? await repo.createJobs(tx, campaignId, campaign.audienceId, plan.newJobs, campaign.followUp, segment, variants)
           : { count: 0, firstId: null, lastId: null };
+      if (variants !== undefined && variants !== 'wait' && 'split' in variants) await repo.startAbTest(tx, campaignId);
       const requeued = plan.requeue ? await repo.requeue(tx, campaignId, plan.requeue) : { ids: [], failed: 0 };
       await repo.markSending(tx, campaignId, created.count, requeued.failed);
       if (plan.activity) {

@@ -34,6 +34,8 @@ export interface ValidateParams {
 export const editorKeys = {
   all: ['campaign-editor'] as const,
   campaign: (id: number) => [...editorKeys.all, 'campaign', id] as const,
+  /** The campaign's A/B test (issue 28), null when it has none. */
+  abTest: (id: number) => [...editorKeys.campaign(id), 'ab-test'] as const,
   senders: () => [...editorKeys.all, 'authorized-senders'] as const,
   audiencePage: (params: PickerParams) => [...editorKeys.all, 'audience-picker', params] as const,
   templatePage: (params: PickerParams) => [...editorKeys.all, 'template-picker', params] as const,

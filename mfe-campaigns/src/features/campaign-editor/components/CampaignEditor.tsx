@@ -11,6 +11,7 @@ import { useBeforeUnload, useNavigate } from 'react-router-dom';
 import { useAuthorizedSenders, useSaveCampaign } from '../api/campaign';
 import { draftOf, followUpOf, updateInputOf, type CampaignDraft } from '../utils/draft';
 import { PRESEND_MESSAGES, presendError } from '../utils/presend';
+import { AbTestSection } from './AbTestSection';
 import { AudiencePickerDialog } from './AudiencePickerDialog';
 import { ContentSection } from './ContentSection';
 import { ErrorDialog } from './ErrorDialog';
@@ -181,6 +182,7 @@ export function CampaignEditor({ campaign }: { campaign: Campaign }) {
         <FromSection fromName={draft.fromName} fromEmail={draft.fromEmail} disabled={!editable} onChange={update} />
         <SubjectSection subject={draft.subject} previewText={draft.previewText} disabled={!editable} onChange={update} />
         <ContentSection template={draft.template} disabled={!editable} onChoose={() => setDialog({ kind: 'template-picker' })} />
+        <AbTestSection campaignId={campaign.id} disabled={!editable} />
       </Accordion>
 
       {dialog?.kind === 'audience-picker' && (

@@ -42,7 +42,7 @@ const toggleSection = async (user: ReturnType<typeof renderApp>['user'], title: 
 const SECTIONS = ['To', 'From', 'Subject', 'Content'];
 
 describe('Campaign editor', () => {
-  it('shows the draft email with its header, name, actions and four sections with their done icons', async () => {
+  it('shows the draft email with its header, name, actions, four sections with their done icons and the optional A/B test', async () => {
     const api = createFakeApi({ campaigns: [campaign({ ...complete, subject: null, fromName: null })], templates: [welcome] });
     renderApp('/campaigns/edit/2', api);
     expect(await screen.findByRole('heading', { level: 1, name: 'Draft Email' })).toBeTruthy();
@@ -54,8 +54,8 @@ describe('Campaign editor', () => {
     expect(screen.getByRole('button', { name: 'Preview Campaign' })).toBeTruthy();
     const titles = screen
       .getAllByRole('heading', { level: 2 })
-      .map((h) => SECTIONS.find((title) => within(h).queryByText(title, { exact: true })));
-    expect(titles).toEqual(SECTIONS);
+      .map((h) => [...SECTIONS, 'A/B test'].find((title) => within(h).queryByText(title, { exact: true })));
+    expect(titles).toEqual([...SECTIONS, 'A/B test']);
     expect(await sectionState('To')).toBe('done');
     expect(await sectionState('From')).toBe('not done');
     expect(await sectionState('Subject')).toBe('not done');

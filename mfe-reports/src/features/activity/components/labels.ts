@@ -38,6 +38,7 @@ export const KIND_LABELS: Record<ActivityKind, string> = {
   'form-create': 'Created a sign-up form',
   'form-change': 'Changed a sign-up form',
   'form-delete': 'Deleted a sign-up form',
+  'ab-test-winner': "Picked an A/B test's winner",
 };
 
 export const OBJECT_LABELS: Record<ActivityObjectType, string> = {

@@ -273,5 +273,11 @@ export function activitySentence(entry: Pick<ActivityEntry, 'kind' | 'objectType
     case 'form-change':
     case 'form-delete':
       return formSentence(entry.kind, details);
+    case 'ab-test-winner': {
+      const variant = num(details.variant);
+      return variant === undefined
+        ? 'Picked the winner of the A/B test and sent it to the rest.'
+        : `Picked variant ${String.fromCharCode(65 + variant)} as the winner of the A/B test and sent it to the rest.`;
+    }
   }
 }

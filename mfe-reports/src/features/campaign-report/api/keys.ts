@@ -35,4 +35,6 @@ export const reportKeys = {
   emailPerformance: (id: number) => [...reportKeys.report(id), 'email-performance'] as const,
   emailPerformancePage: (id: number, params: EmailPerformancePageParams) => [...reportKeys.emailPerformance(id), params] as const,
   links: (id: number) => [...reportKeys.report(id), 'links'] as const,
+  /** The campaign's A/B test, its variants' figures and verdict (issue 28). */
+  abTest: (id: number) => [...reportKeys.report(id), 'ab-test'] as const,
 };

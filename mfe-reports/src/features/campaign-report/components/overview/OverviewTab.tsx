@@ -3,6 +3,7 @@ import type { Campaign, CampaignOverviewStats } from '@mailroom/api-client';
 import { ruleToWords } from '@mailroom/api-client/segments';
 import { REMOTES } from '@mailroom/mf-contract/remotes';
 import { CampaignStatusBadge, counted, EmailFrame, formatDateTime, formatInMemberZone, RouterLink } from '@mailroom/ui';
+import { AbTestPanel } from '../ab-test/AbTestPanel';
 import { CampaignOutcomes } from './CampaignOutcomes';
 import { SendingProgress, sendingProgress } from './SendingProgress';
 
@@ -41,6 +42,7 @@ export function OverviewTab({ campaign, stats }: { campaign: Campaign; stats: Ca
       {campaign.status === 'SENDING' && (
         <SendingProgress value={sendingProgress(stats.jobsSent, stats.jobsFailed, campaign.contactCount)} />
       )}
+      <AbTestPanel campaignId={campaign.id} />
       <CampaignOutcomes campaignId={campaign.id} sending={campaign.status === 'SENDING'} />
       <dl className={styles.details}>
         <dt className={styles.term}>Audience</dt>
