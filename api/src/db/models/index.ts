@@ -49,6 +49,8 @@ export const SQL_ONLY_TABLES: readonly string[] = [
   'signup_forms',
   'signup_mails',
   'signup_used_challenges',
+  // Send approval (migration 0033): its repository's statements.
+  'approval_requests',
 ];
 
 export interface Models {

@@ -42,6 +42,8 @@ export interface DispatchPlan {
    * of jobs it created or queued again as `details.jobs`): a refused dispatch records nothing.
    */
   activity?: { actor: Actor; kind: ActivityKind; details?: Record<string, unknown> };
+  /** More of the same action, in the dispatch's transaction once the campaign's row is held (an approval, issue 27). */
+  within?: (tx: Tx) => Promise<void>;
 }
 
 /** Jobs per message: at most 500, and a small campaign still spreads over about 16 messages (and workers). */
@@ -128,6 +130,7 @@ export function createProducer({ db, messageQueue, settings, publicUrl, logger }
       const campaign = await repo.lockCampaign(tx, campaignId, { skipLocked: plan.skipLocked === true });
       if (!campaign) throw plan.skipLocked ? new DomainError('conflict', plan.conflict) : new DomainError('not-found', CAMPAIGN_NOT_FOUND);
       if (!plan.from.includes(campaign.status)) throw new DomainError('conflict', plan.conflict);
+      if (plan.within) await plan.within(tx);
       if (plan.snapshot) {
         // The hidden link leads to the product's own address: a scanner following it harms nothing.
         const snapshot = snapshotLinks(plan.snapshot.html, `${publicUrl.replace(/\/+$/, '')}/`);

@@ -35,6 +35,10 @@ export const KIND_LABELS: Record<ActivityKind, string> = {
   'segment-create': 'Created a segment',
   'segment-change': 'Changed a segment',
   'segment-delete': 'Deleted a segment',
+  'request-approval': 'Requested approval',
+  approve: 'Approved',
+  decline: 'Declined',
+  'withdraw-approval': 'Withdrew an approval request',
 };
 
 export const OBJECT_LABELS: Record<ActivityObjectType, string> = {
