@@ -2463,7 +2463,7 @@ export interface components {
          *     `details.changed` says what changed (name, rule) and `details.from` the name before a rename.
          *     `stop` (an addition, issue 28) is a member's stop of a sending campaign (one paused at the daily quota, mostly).
          *     `request-approval`, `approve`, `decline` and `withdraw-approval` (additions, issue 27) are send approval's
-         *     steps: `details.at` the schedule asked for (absent to send at once), a decline's `details.reason`, and a
+         *     steps: `details.at` the schedule asked for (absent to send at once), a decline's `details.declineReason` (the member's words), and a
          *     withdrawal's `details.by` ('edit' when a save of the campaign withdrew it).
          * @enum {string}
          */

@@ -278,7 +278,7 @@ describe('decline', () => {
       approval: { state: 'DECLINED', answeredByEmail: APPROVER, reason },
     });
     expect(await jobCount(id)).toBe(0);
-    expect((await activityOf(id)).at(-1)).toMatchObject({ kind: 'decline', member_email: APPROVER, details: { reason } });
+    expect((await activityOf(id)).at(-1)).toMatchObject({ kind: 'decline', member_email: APPROVER, details: { declineReason: reason } });
     await mailsSettled();
     const mail = mailsTo(REQUESTER).find((m) => m.subject === `Declined: Autumn news ${n}`);
     expect(mail).toBeDefined();

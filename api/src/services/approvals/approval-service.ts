@@ -153,7 +153,8 @@ export function createApprovalService({ db, queue, campaigns, scheduling, policy
           actor,
           kind: 'decline',
           object: { type: 'campaign', id, name: current.name },
-          details: { requestedBy: request.requestedByEmail, reason: why },
+          // Not `reason`, which the log's other entries use for a code (a suppression's): this one is a member's words.
+          details: { requestedBy: request.requestedByEmail, declineReason: why },
         });
         return campaignOrThrow(campaignRepo, id, tx);
       });

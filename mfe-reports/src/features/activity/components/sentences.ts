@@ -261,7 +261,7 @@ export function activitySentence(entry: Pick<ActivityEntry, 'kind' | 'objectType
       return by === undefined ? 'Approved the request.' : `Approved the request of ${by}.`;
     }
     case 'decline': {
-      const reason = text(details.reason);
+      const reason = text(details.declineReason);
       return reason === undefined ? 'Declined the request.' : `Declined the request: “${reason}”.`;
     }
     case 'withdraw-approval':
