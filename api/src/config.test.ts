@@ -117,6 +117,24 @@ describe('loadConfig', () => {
     expect(problems({ ...production, S3_BUCKET: 'spool', AWS_REGION: 'eu-west-1' })).toEqual([]);
   });
 
+  it('reads send approval: off by default, for every send, or above a number of contacts; refuses other values', () => {
+    expect(loadConfig({}).approval).toEqual({ always: false, above: undefined });
+    expect(loadConfig({ SEND_APPROVAL: 'true' }).approval).toEqual({ always: true, above: undefined });
+    expect(loadConfig({ SEND_APPROVAL_ABOVE: '5000' }).approval).toEqual({ always: false, above: 5000 });
+    expect(loadConfig({ SEND_APPROVAL: '', SEND_APPROVAL_ABOVE: '' }).approval).toEqual({ always: false, above: undefined });
+    const problems = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+        return [];
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+    };
+    expect(problems({ SEND_APPROVAL: 'yes' })).toEqual([expect.stringMatching(/^SEND_APPROVAL: must be true or false/)]);
+    expect(problems({ SEND_APPROVAL_ABOVE: '-1' })).toEqual([expect.stringMatching(/^SEND_APPROVAL_ABOVE: must be a whole number/)]);
+    expect(problems({ SEND_APPROVAL_ABOVE: '1e3' })).toEqual([expect.stringMatching(/^SEND_APPROVAL_ABOVE: must be a whole number/)]);
+  });
+
   it('is frozen', () => {
     const config = loadConfig({});
     expect(Object.isFrozen(config)).toBe(true);

@@ -11,6 +11,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_MAX_TOKEN_AGE_SECONDS } from './auth/verifier.js';
+import type { ApprovalSettings } from './services/approvals/policy.js';
 import { z } from 'zod';
 
 const DEV_TRACKING_SECRET = 'mailroom-dev-tracking-secret-not-for-production';
@@ -172,6 +173,10 @@ const envSchema = z.object({
   // client address may make without solving the proof-of-work (a browser without JavaScript).
   SIGNUP_LINK_DAYS: positiveInt(7),
   SIGNUP_UNSOLVED_POSTS_PER_HOUR: positiveInt(5),
+  // Send approval (issue 27): every send waits for another member's approval, or only those to an audience of more
+  // contacts than SEND_APPROVAL_ABOVE. Neither set: no approval, the spec's behaviour.
+  SEND_APPROVAL: booleanFlag,
+  SEND_APPROVAL_ABOVE: ifSet(wholeNumber('must be a whole number of contacts')),
   ORG_COLOR: ifSet(z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour such as #0f6cbd')),
   STACK_HOST: optionalString,
   EMBEDDED_POSTGRES_PORT: positiveInt(5433),
@@ -255,6 +260,8 @@ export interface Config {
   orgColor: string;
   /** Sign-up forms: a confirmation link's lifetime; posts an hour per client address taken without the proof-of-work. */
   signup: { linkDays: number; unsolvedPostsPerHour: number };
+  /** Send approval (issue 27): SEND_APPROVAL, SEND_APPROVAL_ABOVE (services/approvals/policy.ts). */
+  approval: ApprovalSettings;
   /** What the one-command stack (api/dev/stack) starts embedded, and where. */
   stack: StackSettings;
   /** The drag-and-drop email editor's script (browser side); its origin is allowed by the shell's CSP. */
@@ -434,6 +441,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, { role = 'api' 
     activity: { retentionDays: e.ACTIVITY_RETENTION_DAYS },
     orgColor: (e.ORG_COLOR ?? '#0f6cbd').toLowerCase(),
     signup: { linkDays: e.SIGNUP_LINK_DAYS, unsolvedPostsPerHour: e.SIGNUP_UNSOLVED_POSTS_PER_HOUR },
+    approval: { always: e.SEND_APPROVAL ?? false, above: e.SEND_APPROVAL_ABOVE },
     stack: {
       host: e.STACK_HOST ?? 'localhost',
       embedded: { postgres: !e.DATABASE_URL, ses: !e.SES_ENDPOINT && !e.AWS_ACCESS_KEY_ID, oidc: !e.OIDC_ISSUER },

@@ -16,6 +16,9 @@ import { createMessageQueueAdapter } from './queue/index.js';
 import type { MessageQueueAdapter } from './queue/message-queue.js';
 import { MessageQueue } from './queue/typed-message-queue.js';
 import { createActivityService, type ActivityService } from './services/activity/activity-service.js';
+import { createApprovalService, type ApprovalService } from './services/approvals/approval-service.js';
+import { approvalPolicy } from './services/approvals/policy.js';
+import { approvalQueues } from './services/approvals/queues.js';
 import { createAudienceService, type AudienceService } from './services/audiences/audience-service.js';
 import { audienceQueues } from './services/audiences/queues.js';
 import { createCampaignService, type CampaignService } from './services/campaigns/campaign-service.js';
@@ -55,6 +58,7 @@ export const QUEUES = {
   ...importQueues,
   ...fieldQueues,
   ...signupQueues,
+  ...approvalQueues,
 };
 
 /** The product's message queue: every feature's queues. */
@@ -84,6 +88,7 @@ export interface Services {
   contacts: ContactService;
   preferences: PreferenceService;
   segments: SegmentService;
+  approvals: ApprovalService;
 }
 
 export interface AppDeps {
@@ -142,8 +147,10 @@ function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverride
     sending,
     segments,
     authorizedSenders: config.authorizedSenders,
+    needsApproval: approvalPolicy(config.approval),
     logger: logger.child({ component: 'campaigns' }),
   });
+  const scheduling = createSchedulingService({ db, campaigns, logger: logger.child({ component: 'scheduling' }) });
   const signups = createSignupService({
     db,
     queue: messageQueue,
@@ -175,7 +182,7 @@ function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverride
     quota: createQuotaService(account),
     sending,
     campaigns,
-    scheduling: createSchedulingService({ db, campaigns, logger: logger.child({ component: 'scheduling' }) }),
+    scheduling,
     followUps: createFollowUpService({ db, segments }),
     abTests: createAbTestService({ db, sending, logger: logger.child({ component: 'ab-tests' }) }),
     testMails: createTestMailService({
@@ -226,6 +233,21 @@ function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverride
     contacts: createContactService({ db }),
     preferences: createPreferenceService({ db, trackingSecret: config.trackingSecret }),
     segments,
+    approvals: createApprovalService({
+      db,
+      queue: messageQueue,
+      campaigns,
+      scheduling,
+      policy: approvalPolicy(config.approval),
+      sending,
+      // The organisation's own sender, as its other notices (the first authorized address).
+      mail: {
+        from: { name: config.orgName, email: config.authorizedSenders[0] ?? `newsletter@${config.orgEmailDomain}` },
+        publicUrl: config.publicUrl,
+        configurationSet: config.aws.sesConfigurationSet,
+      },
+      logger: logger.child({ component: 'approvals' }),
+    }),
   };
 }
 

@@ -187,6 +187,11 @@ const ADDITIONS: [string, string, string, string[]][] = [
   ['GET', '/api/segments/{id}', 'getSegment', []],
   ['PUT', '/api/segments/{id}', 'updateSegment', []],
   ['DELETE', '/api/segments/{id}', 'deleteSegment', []],
+  // Send approval (issue 27, docs/decisions/send-approval.md): a request, its withdrawal, and another member's answer.
+  ['POST', '/api/campaigns/{id}/approval-request', 'requestCampaignApproval', []],
+  ['DELETE', '/api/campaigns/{id}/approval-request', 'withdrawCampaignApproval', []],
+  ['POST', '/api/campaigns/{id}/approve', 'approveCampaign', []],
+  ['POST', '/api/campaigns/{id}/decline', 'declineCampaign', []],
 ];
 
 /** Query parameters added to docs/product.md's own operations (docs/decisions records each). */
@@ -194,6 +199,8 @@ const ADDED_QUERY: Record<string, string[]> = {
   // People, not machines (issue 16): the Opened and Clicked filters can ask for human hits only.
   listEmailPerformance: ['humanOpened', 'humanClicked'],
   exportEmailPerformance: ['humanOpened', 'humanClicked'],
+  // Send approval (issue 27): the waiting requests, `status=AWAITING_APPROVAL`, or any one status.
+  listCampaigns: ['status'],
 };
 
 describe('paths of docs/product.md, The calls', () => {
@@ -524,8 +531,9 @@ describe('entities, lists and enums', () => {
   });
 
   it('enums are the spec values', () => {
-    // SCHEDULED is an addition (scheduled sending, docs/decisions); the spec's four keep their order.
-    expect(deref(schemaOf('CampaignStatus')).enum).toEqual(['DRAFT', 'SCHEDULED', 'SENDING', 'SENT', 'ERROR']);
+    // SCHEDULED is an addition (scheduled sending, docs/decisions); the spec's four keep their order; AWAITING_APPROVAL
+    // (send approval, issue 27) comes last.
+    expect(deref(schemaOf('CampaignStatus')).enum).toEqual(['DRAFT', 'SCHEDULED', 'SENDING', 'SENT', 'ERROR', 'AWAITING_APPROVAL']);
     expect(deref(schemaOf('AudienceSource'))).toMatchObject({ nullable: true, enum: ['CSV', 'TEXT', 'BIG_QUERY', 'FILTERS', null] });
     expect(deref(schemaOf('BounceType')).enum).toEqual(['HARD', 'SOFT']);
     expect(deref(schemaOf('SendStatus')).enum).toEqual(expect.arrayContaining(['FAILED', 'SENT_WAIT_ACK', 'SENT_SUCCESS', 'NOT_SENT']));
@@ -710,6 +718,10 @@ describe('express-openapi-validator', () => {
     ['replicateCampaign', 'POST', '/api/campaigns/4/replicate'],
     ['scheduleCampaign', 'POST', '/api/campaigns/4/schedule', json({ at: '2030-01-02T09:30:00+01:00' })],
     ['unscheduleCampaign', 'POST', '/api/campaigns/4/unschedule'],
+    ['requestCampaignApproval', 'POST', '/api/campaigns/4/approval-request', json({ at: '2030-01-02T09:30:00+01:00' })],
+    ['withdrawCampaignApproval', 'DELETE', '/api/campaigns/4/approval-request'],
+    ['approveCampaign', 'POST', '/api/campaigns/4/approve'],
+    ['declineCampaign', 'POST', '/api/campaigns/4/decline', json({ reason: 'Wrong audience' })],
     ['stopCampaign', 'POST', '/api/campaigns/4/stop'],
     ['getAbTest', 'GET', '/api/campaigns/4/ab-test'],
     [

@@ -23,6 +23,15 @@ export const SEEDED_ACCOUNTS: readonly EmbeddedAccount[] = Object.freeze([
     givenName: 'Mia',
     familyName: 'Member',
   },
+  // A second member of the domain: send approval (issue 27) needs someone other than the requester to answer.
+  {
+    accountId: 'sam-second',
+    email: 'sam@example.org',
+    password: 'mailroom',
+    emailVerified: true,
+    givenName: 'Sam',
+    familyName: 'Second',
+  },
   {
     accountId: 'otto-outsider',
     email: 'otto@outsider.test',

@@ -738,6 +738,44 @@ CREATE TABLE public.activity_members (
 );
 
 --
+-- Name: approval_requests; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.approval_requests (
+    id bigint NOT NULL,
+    campaign_id bigint NOT NULL,
+    requested_by_email text NOT NULL,
+    requested_at timestamp with time zone DEFAULT now() NOT NULL,
+    send_at timestamp with time zone,
+    state text DEFAULT 'WAITING'::text NOT NULL,
+    answered_by_email text,
+    answered_at timestamp with time zone,
+    reason text,
+    mail_state text,
+    mail_queued_at timestamp with time zone,
+    CONSTRAINT approval_requests_check CHECK (((state = 'WAITING'::text) = (answered_at IS NULL))),
+    CONSTRAINT approval_requests_mail_state_check CHECK ((mail_state = ANY (ARRAY['queued'::text, 'sending'::text, 'sent'::text, 'unknown'::text, 'rejected'::text]))),
+    CONSTRAINT approval_requests_state_check CHECK ((state = ANY (ARRAY['WAITING'::text, 'APPROVED'::text, 'DECLINED'::text, 'WITHDRAWN'::text])))
+);
+
+--
+-- Name: approval_requests_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+CREATE SEQUENCE public.approval_requests_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+--
+-- Name: approval_requests_id_seq; Type: SEQUENCE OWNED BY; Schema: public; Owner: -
+--
+
+ALTER SEQUENCE public.approval_requests_id_seq OWNED BY public.approval_requests.id;
+
+--
 -- Name: audience_field_removals; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -981,7 +1019,7 @@ CREATE TABLE public.campaigns (
     segment_rule jsonb,
     quota_paused_until timestamp with time zone,
     CONSTRAINT campaigns_follow_up_recipients_check CHECK ((follow_up_recipients = ANY (ARRAY['NOT_OPENED'::text, 'NOT_CLICKED'::text]))),
-    CONSTRAINT campaigns_status_check CHECK ((status = ANY (ARRAY['DRAFT'::text, 'SCHEDULED'::text, 'SENDING'::text, 'SENT'::text, 'ERROR'::text])))
+    CONSTRAINT campaigns_status_check CHECK ((status = ANY (ARRAY['DRAFT'::text, 'SCHEDULED'::text, 'AWAITING_APPROVAL'::text, 'SENDING'::text, 'SENT'::text, 'ERROR'::text])))
 );
 
 --
@@ -1440,6 +1478,12 @@ ALTER SEQUENCE public.tracking_events_id_seq OWNED BY public.tracking_events.id;
 ALTER TABLE ONLY public.activity ALTER COLUMN id SET DEFAULT nextval('public.activity_id_seq'::regclass);
 
 --
+-- Name: approval_requests id; Type: DEFAULT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.approval_requests ALTER COLUMN id SET DEFAULT nextval('public.approval_requests_id_seq'::regclass);
+
+--
 -- Name: audiences id; Type: DEFAULT; Schema: public; Owner: -
 --
 
@@ -1530,6 +1574,13 @@ ALTER TABLE ONLY public.activity_members
 
 ALTER TABLE ONLY public.activity
     ADD CONSTRAINT activity_pkey PRIMARY KEY (id);
+
+--
+-- Name: approval_requests approval_requests_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.approval_requests
+    ADD CONSTRAINT approval_requests_pkey PRIMARY KEY (id);
 
 --
 -- Name: audience_field_removals audience_field_removals_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1798,6 +1849,24 @@ CREATE INDEX activity_members_part ON public.activity_members USING gin (email p
 --
 
 CREATE INDEX activity_newest ON public.activity USING btree (created_at DESC, id DESC);
+
+--
+-- Name: approval_requests_by_campaign; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX approval_requests_by_campaign ON public.approval_requests USING btree (campaign_id, id DESC);
+
+--
+-- Name: approval_requests_mail_queued; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX approval_requests_mail_queued ON public.approval_requests USING btree (mail_queued_at) WHERE (mail_state = 'queued'::text);
+
+--
+-- Name: approval_requests_waiting; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX approval_requests_waiting ON public.approval_requests USING btree (campaign_id) WHERE (state = 'WAITING'::text);
 
 --
 -- Name: audience_field_removals_folded_key; Type: INDEX; Schema: public; Owner: -
@@ -2164,6 +2233,13 @@ CREATE TRIGGER tracking_events_link_count_insert AFTER INSERT ON public.tracking
 --
 
 CREATE TRIGGER tracking_events_link_count_update AFTER UPDATE ON public.tracking_events REFERENCING OLD TABLE AS old_events NEW TABLE AS new_events FOR EACH STATEMENT EXECUTE FUNCTION public.tracking_events_link_counted();
+
+--
+-- Name: approval_requests approval_requests_campaign_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.approval_requests
+    ADD CONSTRAINT approval_requests_campaign_id_fkey FOREIGN KEY (campaign_id) REFERENCES public.campaigns(id) ON DELETE CASCADE;
 
 --
 -- Name: audience_field_removals audience_field_removals_audience_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

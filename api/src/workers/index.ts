@@ -6,6 +6,7 @@
 import type { AppDeps } from '../deps.js';
 import type { Consumer } from '../queue/message-queue.js';
 import { activityWorkers } from './activity.js';
+import { approvalWorkers } from './approvals.js';
 import { audienceWorkers } from './audiences.js';
 import { campaignWorkers } from './campaigns.js';
 import { signupWorkers } from './signups.js';
@@ -18,6 +19,7 @@ export const registrations: WorkerRegistration[] = [
   campaignWorkers,
   activityWorkers,
   signupWorkers,
+  approvalWorkers,
 ];
 
 export interface Workers {

@@ -122,7 +122,11 @@ export function createFakeApi(init: FakeApiInit = {}) {
 
   function routes({ method, path, query, body }: RecordedRequest): Response {
     const input = (body ?? {}) as Record<string, unknown>;
-    if (path === '/api/campaigns' && method === 'GET') return json(200, { data: page(byName(campaigns.values(), query), query) });
+    if (path === '/api/campaigns' && method === 'GET') {
+      const status = query.get('status');
+      const listed = byName(campaigns.values(), query).filter((c) => !status || c.status === status);
+      return json(200, { data: page(listed, query) });
+    }
     if (path === '/api/campaigns' && method === 'POST') {
       const id = nextCampaignId++;
       campaigns.set(id, campaign({ id, name: input.name as string, templateId: (input.templateId as number | undefined) ?? null }));
@@ -198,6 +202,44 @@ export function createFakeApi(init: FakeApiInit = {}) {
       if (action === '/unschedule' && method === 'POST') {
         if (found.status !== 'SCHEDULED') return json(409, { message: 'This campaign is not scheduled.' });
         Object.assign(found, { status: 'DRAFT', scheduledAt: null });
+        return json(200, found);
+      }
+      // Send approval (issue 27): the fake keeps the request on the campaign; the requester is the signed-in member.
+      if (action === '/approval-request' && method === 'POST') {
+        if (found.status !== 'DRAFT') return json(409, { message: 'Only a draft campaign can be sent for approval.' });
+        const at = (input.at as string | undefined) ?? null;
+        Object.assign(found, {
+          status: 'AWAITING_APPROVAL',
+          approval: {
+            id: found.id,
+            state: 'WAITING',
+            requestedByEmail: 'mia@example.org',
+            requestedAt: new Date().toISOString(),
+            at,
+            answeredByEmail: null,
+            answeredAt: null,
+            reason: null,
+          },
+        });
+        return json(200, found);
+      }
+      if (action === '/approval-request' && method === 'DELETE') {
+        if (found.status !== 'AWAITING_APPROVAL') return json(409, { message: 'This campaign is not waiting for approval.' });
+        Object.assign(found, { status: 'DRAFT', approval: { ...found.approval, state: 'WITHDRAWN' } });
+        return json(200, found);
+      }
+      if (action === '/approve' && method === 'POST') {
+        if (found.status !== 'AWAITING_APPROVAL') return json(409, { message: 'This campaign is not waiting for approval.' });
+        const at = found.approval?.at ?? null;
+        Object.assign(found, { status: at ? 'SCHEDULED' : 'SENDING', scheduledAt: at, approval: { ...found.approval, state: 'APPROVED' } });
+        return json(202, { message: 'Approved: The campaign is being sent.' });
+      }
+      if (action === '/decline' && method === 'POST') {
+        if (found.status !== 'AWAITING_APPROVAL') return json(409, { message: 'This campaign is not waiting for approval.' });
+        Object.assign(found, {
+          status: 'DRAFT',
+          approval: { ...found.approval, state: 'DECLINED', answeredByEmail: 'sam@example.org', reason: input.reason },
+        });
         return json(200, found);
       }
       if (action === '/stop' && method === 'POST') {

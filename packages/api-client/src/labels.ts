@@ -133,16 +133,20 @@ export function followUpRecipientsLabel(recipients: FollowUpRecipients, campaign
 export const CAMPAIGN_STATUS_LABELS: Readonly<Record<CampaignStatus, string>> = {
   DRAFT: 'Draft',
   SCHEDULED: 'Scheduled',
+  // Send approval (issue 27): a send or schedule waiting for another member's answer.
+  AWAITING_APPROVAL: 'Awaiting approval',
   SENDING: 'Sending',
   SENT: 'Sent',
   ERROR: 'Error',
 };
 
 /**
- * Whether a campaign may leave its status by itself: a scheduled one starts at its time, a sending
- * one ends SENT or ERROR. Every screen showing such a status reads it again every STATUS_REFRESH_MS.
+ * Whether a campaign may leave its status without this member: a scheduled one starts at its time, a sending
+ * one ends SENT or ERROR, one awaiting approval is answered by another member. Every screen showing such a status
+ * reads it again every STATUS_REFRESH_MS.
  */
-export const statusMayChange = (status: CampaignStatus): boolean => status === 'SCHEDULED' || status === 'SENDING';
+export const statusMayChange = (status: CampaignStatus): boolean =>
+  status === 'SCHEDULED' || status === 'SENDING' || status === 'AWAITING_APPROVAL';
 
 /** The pace at which a screen follows a status that may change (the quota bar's while mail goes out). */
 export const STATUS_REFRESH_MS = 5000;

@@ -374,7 +374,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A page of campaigns, most recently edited first, optionally filtered by name */
+        /** A page of campaigns, most recently edited first, optionally filtered by name and status */
         get: operations["listCampaigns"];
         put?: never;
         /** Create a draft campaign, optionally from a template */
@@ -649,6 +649,83 @@ export interface paths {
          * @description An addition to the spec. 409 when the campaign is not SCHEDULED (for instance, it has just started).
          */
         post: operations["unscheduleCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{id}/approval-request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask another member to approve a send or a schedule (an addition, issue 27)
+         * @description An addition (docs/decisions/send-approval.md). When send approval applies (SEND_APPROVAL, or an audience above
+         *     SEND_APPROVAL_ABOVE contacts: the campaign's approvalRequired), Send and Schedule answer 409 and the member asks
+         *     for approval instead: without `at` to send it, with `at` to schedule it then. The pre-send checks of Send (and
+         *     the time checks of Schedule) run first, with their messages (400). The campaign becomes AWAITING_APPROVAL and
+         *     read-only; 409 when it is not a DRAFT, or when approval does not apply.
+         */
+        post: operations["requestCampaignApproval"];
+        /**
+         * Withdraw a waiting request; the campaign is a DRAFT again (an addition, issue 27)
+         * @description An addition. A save of the campaign's content withdraws it too. 409 when the campaign is not AWAITING_APPROVAL.
+         */
+        delete: operations["withdrawCampaignApproval"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a waiting request; the campaign is sent or scheduled as asked (an addition, issue 27)
+         * @description An addition. Sends the campaign, or schedules it at the time asked, through Send's and Schedule's own checks
+         *     (400 with their messages; the request then still waits). 403 when the member asked for it themself; 409 when
+         *     the campaign is not AWAITING_APPROVAL. The requester is told by mail; the activity log records the approval.
+         */
+        post: operations["approveCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline a waiting request with a reason; the campaign is a DRAFT again (an addition, issue 27)
+         * @description An addition. 403 when the member asked for it themself; 409 when the campaign is not AWAITING_APPROVAL. The
+         *     requester is told by mail, with the reason; the activity log records the decline.
+         */
+        post: operations["declineCampaign"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1693,10 +1770,43 @@ export interface components {
             preview?: components["schemas"]["TemplatePreview"];
         };
         /**
-         * @description SCHEDULED is an addition to the spec (a draft waiting for its scheduledAt).
+         * @description SCHEDULED is an addition to the spec (a draft waiting for its scheduledAt); AWAITING_APPROVAL too (issue 27:
+         *     a draft whose send or schedule waits for another member's approval, read-only meanwhile).
          * @enum {string}
          */
-        CampaignStatus: "DRAFT" | "SCHEDULED" | "SENDING" | "SENT" | "ERROR";
+        CampaignStatus: "DRAFT" | "SCHEDULED" | "SENDING" | "SENT" | "ERROR" | "AWAITING_APPROVAL";
+        /** @description What is asked for - to send now (no `at`) or to schedule at `at` */
+        ApprovalRequestInput: {
+            /** Format: date-time */
+            at?: string;
+        };
+        DeclineInput: {
+            /** @description Why, for the requester (in their mail and the activity log) */
+            reason: string;
+        };
+        /**
+         * @description An addition (issue 27): the campaign's latest approval request - waiting, or how it was answered. Null when
+         *     none was ever made.
+         */
+        ApprovalRequest: {
+            id: components["schemas"]["Id"];
+            /** @enum {string} */
+            state: "WAITING" | "APPROVED" | "DECLINED" | "WITHDRAWN";
+            requestedByEmail: string;
+            /** Format: date-time */
+            requestedAt: string;
+            /**
+             * Format: date-time
+             * @description The schedule asked for; null to send at once
+             */
+            at: string | null;
+            /** @description Who approved or declined it (or withdrew it) */
+            answeredByEmail: string | null;
+            /** Format: date-time */
+            answeredAt: string | null;
+            /** @description Why it was declined */
+            reason: string | null;
+        } | null;
         ScheduleInput: {
             /**
              * Format: date-time
@@ -1776,6 +1886,12 @@ export interface components {
             html: string | null;
             /** @description Jobs whose delivery was confirmed; only with job_success_count=true */
             jobSuccessCount?: number;
+            /**
+             * @description An addition (issue 27): whether Send and Schedule need another member's approval (SEND_APPROVAL, or
+             *     an audience above SEND_APPROVAL_ABOVE contacts); the editor then offers 'Request approval'.
+             */
+            approvalRequired?: boolean;
+            approval?: components["schemas"]["ApprovalRequest"];
         };
         /**
          * @description What a variant wins by; machines' opens and clicks (privacy proxies, scanners) never count
@@ -2493,9 +2609,12 @@ export interface components {
          *     says what a person would see changed (name, consentWording), `details.from` the name before a rename and
          *     `details.consentVersion` the new wording's version when one was made.
          *     `ab-test-winner` (an addition, issue 28) is a member's pick of an A/B test's winner: `details.variant` names it.
+         *     `request-approval`, `approve`, `decline` and `withdraw-approval` (additions, issue 27) are send approval's
+         *     steps: `details.at` the schedule asked for (absent to send at once), a decline's `details.declineReason` (the member's words), and a
+         *     withdrawal's `details.by` ('edit' when a save of the campaign withdrew it).
          * @enum {string}
          */
-        ActivityKind: "create" | "rename" | "delete" | "import" | "import-finished" | "import-failed" | "export" | "send" | "schedule" | "unschedule" | "stop" | "continue" | "retry-all-failed" | "retry-job" | "resend-unconfirmed" | "send-to-not-sent" | "send-to-contact" | "test-send" | "follow-up" | "suppression-add" | "suppression-remove" | "edit" | "unsubscribe" | "field-add" | "field-change" | "field-remove" | "erase" | "contact-add" | "contact-edit" | "contact-delete" | "segment-create" | "segment-change" | "segment-delete" | "form-create" | "form-change" | "form-delete" | "ab-test-winner";
+        ActivityKind: "create" | "rename" | "delete" | "import" | "import-finished" | "import-failed" | "export" | "send" | "schedule" | "unschedule" | "stop" | "continue" | "retry-all-failed" | "retry-job" | "resend-unconfirmed" | "send-to-not-sent" | "send-to-contact" | "test-send" | "follow-up" | "suppression-add" | "suppression-remove" | "edit" | "unsubscribe" | "field-add" | "field-change" | "field-remove" | "erase" | "contact-add" | "contact-edit" | "contact-delete" | "segment-create" | "segment-change" | "segment-delete" | "form-create" | "form-change" | "form-delete" | "ab-test-winner" | "request-approval" | "approve" | "decline" | "withdraw-approval";
         /**
          * @description `person` (an addition, issue 24): one address across audiences; an `export` of one names the address, an
          *     `erase` names its erased key, never the address.
@@ -2523,7 +2642,7 @@ export interface components {
              * @description A campaign's status now (one of CampaignStatus, where its link leads); null for other objects and deleted campaigns
              * @enum {string|null}
              */
-            campaignStatus: "DRAFT" | "SCHEDULED" | "SENDING" | "SENT" | "ERROR" | null;
+            campaignStatus: "DRAFT" | "SCHEDULED" | "SENDING" | "SENT" | "ERROR" | "AWAITING_APPROVAL" | null;
         };
         ActivityPage: {
             items: components["schemas"]["ActivityEntry"][];
@@ -3670,6 +3789,8 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /** @description Case-insensitive substring of the name */
                 name?: components["parameters"]["NameFilter"];
+                /** @description An addition (issue 27, send approval) - only the campaigns in this status (AWAITING_APPROVAL, the waiting requests) */
+                status?: components["schemas"]["CampaignStatus"];
             };
             header?: never;
             path?: never;
@@ -4163,6 +4284,126 @@ export interface operations {
             cookie?: never;
         };
         requestBody?: never;
+        responses: {
+            /** @description The campaign, a DRAFT again */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Campaign"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Error"];
+        };
+    };
+    requestCampaignApproval: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApprovalRequestInput"];
+            };
+        };
+        responses: {
+            /** @description The campaign, AWAITING_APPROVAL, with its request */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Campaign"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Error"];
+        };
+    };
+    withdrawCampaignApproval: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The campaign, a DRAFT again */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Campaign"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Error"];
+        };
+    };
+    approveCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Approved; sending started or the campaign is SCHEDULED */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Error"];
+        };
+    };
+    declineCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeclineInput"];
+            };
+        };
         responses: {
             /** @description The campaign, a DRAFT again */
             200: {

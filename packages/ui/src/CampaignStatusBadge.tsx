@@ -9,6 +9,7 @@ type Look = Pick<BadgeProps, 'appearance' | 'color'>;
 const LOOKS: Record<CampaignStatus, Look> = {
   DRAFT: { appearance: 'tint', color: 'informative' },
   SCHEDULED: { appearance: 'tint', color: 'brand' },
+  AWAITING_APPROVAL: { appearance: 'tint', color: 'important' },
   SENDING: { appearance: 'filled', color: 'warning' },
   SENT: { appearance: 'filled', color: 'success' },
   ERROR: { appearance: 'outline', color: 'danger' },

@@ -15,7 +15,14 @@ const CONTRACT_STATUSES = (() => {
   return found[1]!.split(',').map((status) => status.trim()) as CampaignStatus[];
 })();
 
-const LABELS: Record<CampaignStatus, string> = { DRAFT: 'Draft', SCHEDULED: 'Scheduled', SENDING: 'Sending', SENT: 'Sent', ERROR: 'Error' };
+const LABELS: Record<CampaignStatus, string> = {
+  DRAFT: 'Draft',
+  SCHEDULED: 'Scheduled',
+  SENDING: 'Sending',
+  SENT: 'Sent',
+  ERROR: 'Error',
+  AWAITING_APPROVAL: 'Awaiting approval',
+};
 
 /** The chip's element and its classes (the look: appearance and colour). */
 function chip(props: CampaignStatusBadgeProps) {

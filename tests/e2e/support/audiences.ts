@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { expect, type APIRequestContext, type APIResponse, type Page, type TestInfo } from '@playwright/test';
-import { signInAsMember } from './auth';
+import { signInAsMember, type Account } from './auth';
 
 export const IMPORT_STARTED = 'Contacts are being imported in the background.';
 export const IMPORTING_BANNER = /Contacts are being imported in the background\. This page refreshes automatically/;
@@ -40,10 +40,10 @@ type Multipart = NonNullable<NonNullable<Parameters<APIRequestContext['post']>[1
 
 const isApiCall = (url: string) => new URL(url).pathname.startsWith('/api/');
 
-/** Signs the member in through the provider's form and keeps the bearer token the shell sends. */
-export async function signInWithApi(page: Page): Promise<MemberApi> {
+/** Signs the member (or `account`) in through the provider's form and keeps the bearer token the shell sends. */
+export async function signInWithApi(page: Page, account?: Account): Promise<MemberApi> {
   const firstApiCall = page.waitForRequest((request) => isApiCall(request.url()), { timeout: 30_000 });
-  await signInAsMember(page);
+  await signInAsMember(page, account);
   const authorization = (await (await firstApiCall).allHeaders())['authorization'];
   expect(authorization, 'the shell sends a bearer token').toMatch(/^Bearer \S+$/);
   const headers = { authorization: authorization! };

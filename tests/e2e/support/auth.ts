@@ -14,6 +14,8 @@ export interface Account {
 }
 
 export const MEMBER: Account = { email: 'mia@example.org', password: 'mailroom', firstName: 'Mia', lastName: 'Member' };
+/** Another member of the domain (send approval: never the requester approves). */
+export const SECOND_MEMBER: Account = { email: 'sam@example.org', password: 'mailroom', firstName: 'Sam', lastName: 'Second' };
 export const OUTSIDER: Account = { email: 'otto@outsider.test', password: 'mailroom', firstName: 'Otto', lastName: 'Outsider' };
 
 export interface ShellConfig {
@@ -47,8 +49,8 @@ export async function signInThroughProvider(page: Page, account: Account): Promi
   await page.waitForURL((url) => url.origin === webOrigin && url.pathname !== '/login/callback', { timeout: 20_000 });
 }
 
-/** Signs the member in and waits for the default signed-in page. */
-export async function signInAsMember(page: Page): Promise<void> {
-  await signInThroughProvider(page, MEMBER);
+/** Signs the member (or `account`) in and waits for the default signed-in page. */
+export async function signInAsMember(page: Page, account: Account = MEMBER): Promise<void> {
+  await signInThroughProvider(page, account);
   await expect(page).toHaveURL(/\/audiences$/);
 }

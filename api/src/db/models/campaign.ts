@@ -3,7 +3,7 @@ import { DataTypes, Model, type CreationOptional, type InferAttributes, type Inf
 
 type SegmentRule = Schemas['SegmentRule'];
 
-export type CampaignStatus = 'DRAFT' | 'SCHEDULED' | 'SENDING' | 'SENT' | 'ERROR';
+export type CampaignStatus = 'DRAFT' | 'SCHEDULED' | 'AWAITING_APPROVAL' | 'SENDING' | 'SENT' | 'ERROR';
 /** Whom a follow-up goes to: the original's contacts who did not open it, or did not click (migration 0012). */
 export type FollowUpRecipients = 'NOT_OPENED' | 'NOT_CLICKED';
 

@@ -52,6 +52,8 @@ export const SQL_ONLY_TABLES: readonly string[] = [
   // A/B tests (migration 0036): the test and its variants, written by the A/B test repository's statements and the dispatch.
   'campaign_ab_tests',
   'campaign_variants',
+  // Send approval (migration 0033): its repository's statements.
+  'approval_requests',
 ];
 
 export interface Models {

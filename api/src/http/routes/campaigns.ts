@@ -4,7 +4,7 @@
  * test mails), answer. openapi.yaml has already validated (and typed) the inputs; the services'
  * DomainErrors become statuses in the one error handler.
  */
-import type { FollowUpRecipients, TestEmail } from '@mailroom/api-client';
+import type { CampaignStatus, FollowUpRecipients, TestEmail } from '@mailroom/api-client';
 import { Router } from 'express';
 import { memberOf } from '../../auth/middleware.js';
 import type { AppDeps } from '../../deps.js';
@@ -12,12 +12,14 @@ import type { CampaignUpdate } from '../../services/campaigns/campaign-service.j
 import { bool, id, pageQuery, str } from '../request.js';
 
 export function campaignsRouter({ services }: Pick<AppDeps, 'services'>): Router {
-  const { campaigns, scheduling, followUps, testMails } = services;
+  const { campaigns, scheduling, followUps, testMails, approvals } = services;
   const router = Router();
   const member = memberOf;
 
   router.get('/api/campaigns', async (req, res) => {
-    res.json(await campaigns.list({ ...pageQuery(req), name: str(req.query.name) }));
+    res.json(
+      await campaigns.list({ ...pageQuery(req), name: str(req.query.name), status: str(req.query.status) as CampaignStatus | undefined }),
+    );
   });
 
   router.post('/api/campaigns', async (req, res) => {
@@ -45,7 +47,7 @@ export function campaignsRouter({ services }: Pick<AppDeps, 'services'>): Router
   });
 
   router.get('/api/campaigns/:id', async (req, res) => {
-    const campaign = await campaigns.get(id(req));
+    const campaign = await approvals.withApproval(await campaigns.get(id(req)));
     // The contract's names (job_success_count, jobSuccessCount) for the campaign's delivered count.
     if (bool(req.query.job_success_count) !== true) res.json(campaign);
     else res.json({ ...campaign, jobSuccessCount: await campaigns.deliveredCount(campaign.id) });
@@ -78,6 +80,25 @@ export function campaignsRouter({ services }: Pick<AppDeps, 'services'>): Router
 
   router.post('/api/campaigns/:id/unschedule', async (req, res) => {
     res.json(await scheduling.unschedule(id(req), member(req)));
+  });
+
+  // Send approval (issue 27, services/approvals): a request, its withdrawal, and another member's answer.
+  router.post('/api/campaigns/:id/approval-request', async (req, res) => {
+    const { at } = req.body as { at?: string };
+    res.json(await approvals.withApproval(await approvals.request(id(req), { at }, member(req))));
+  });
+
+  router.delete('/api/campaigns/:id/approval-request', async (req, res) => {
+    res.json(await approvals.withApproval(await approvals.withdraw(id(req), member(req))));
+  });
+
+  router.post('/api/campaigns/:id/approve', async (req, res) => {
+    res.status(202).json(await approvals.approve(id(req), member(req)));
+  });
+
+  router.post('/api/campaigns/:id/decline', async (req, res) => {
+    const { reason } = req.body as { reason: string };
+    res.json(await approvals.withApproval(await approvals.decline(id(req), reason, member(req))));
   });
 
   router.post('/api/campaigns/:id/replicate', async (req, res) => {

@@ -9,7 +9,7 @@
  * Send runs the spec's five pre-send checks in their order with their messages, then requires an
  * authorized sender and header fields on one line, before anything is created or sent.
  */
-import type { Database } from '../../db/database.js';
+import type { Database, Tx } from '../../db/database.js';
 import type { Logger } from '../../logger.js';
 import { lackingTags, resolveFields, tagsWithoutFallbackIn } from '../../mail/merge-tags.js';
 import { recordActivity, type Actor } from '../activity/activity-service.js';
@@ -17,16 +17,20 @@ import { DomainError } from '../errors.js';
 import { toPage, type Page, type PageQuery } from '../paging.js';
 import type { DispatchPlan, SendingService } from '../sending/sending-service.js';
 import { SEGMENT_NOT_IN_AUDIENCE, type SegmentService } from '../segments/segment-service.js';
+import type { ApprovalPolicy } from '../approvals/policy.js';
+import { approvalRepository } from '../approvals/repository.js';
 import {
   campaignRepository,
   type Campaign,
   type CampaignDraftFields,
+  type CampaignStatus,
   type CampaignSummary,
   type CampaignTemplateContent,
   type FollowUpRecipients,
   type ValidationResult,
 } from './repository.js';
 import {
+  APPROVAL_NEEDED,
   audienceOrThrow,
   authorizedSenderCheck,
   CAMPAIGN_NOT_FOUND,
@@ -86,18 +90,33 @@ export interface CampaignUpdate extends CampaignDraftFields {
 export type SendContent = CampaignTemplateContent & { html: string };
 
 /** How a send starts: from which statuses, the conflict otherwise, and what the activity log records. */
-export type SendStart = Pick<DispatchPlan, 'from' | 'conflict' | 'skipLocked' | 'activity'>;
+export type SendStart = Pick<DispatchPlan, 'from' | 'conflict' | 'skipLocked' | 'activity' | 'within'>;
+
+/** An approved request's send (services/approvals): from AWAITING_APPROVAL, its approval recorded in the send's transaction. */
+export interface ApprovedSend {
+  approval: { within: (tx: Tx) => Promise<void> };
+}
 
 export interface CampaignServiceDeps {
   db: Database;
   sending: SendingService;
   segments: SegmentService;
   authorizedSenders: readonly string[];
+  /** Whether a send or a schedule waits for another member's approval (issue 27); unset: never, the spec's behaviour. */
+  needsApproval?: ApprovalPolicy;
   logger: Logger;
 }
 
-export function createCampaignService({ db, sending, segments, authorizedSenders, logger }: CampaignServiceDeps) {
+export function createCampaignService({
+  db,
+  sending,
+  segments,
+  authorizedSenders,
+  needsApproval = () => false,
+  logger,
+}: CampaignServiceDeps) {
   const repo = campaignRepository(db);
+  const approvals = approvalRepository(db);
   const isAuthorized = authorizedSenderCheck(authorizedSenders);
 
   const validName = (name: unknown): string => {
@@ -148,8 +167,11 @@ export function createCampaignService({ db, sending, segments, authorizedSenders
     /** The pre-send checks of Send, which Schedule and a scheduled start run too (scheduling-service.ts). */
     preSendChecks,
     startSending,
+    needsApproval,
 
-    async list(query: PageQuery & { name?: string | undefined }): Promise<{ data: Page<CampaignSummary> }> {
+    async list(
+      query: PageQuery & { name?: string | undefined; status?: CampaignStatus | undefined },
+    ): Promise<{ data: Page<CampaignSummary> }> {
       const { items, totalItems } = await repo.list({ ...query, name: query.name?.trim() || undefined });
       return { data: toPage(items, totalItems, query) };
     },
@@ -178,7 +200,9 @@ export function createCampaignService({ db, sending, segments, authorizedSenders
       for (const key of DRAFT_FIELDS) if (input[key] !== undefined) Object.assign(fields, { [key]: input[key] });
       const drafting = Object.keys(fields).length > 0;
       const current = await campaignOrThrow(repo, id);
-      if (current.status === 'SCHEDULED' || (drafting && current.status !== 'DRAFT'))
+      // A save of a campaign waiting for approval withdraws the request (issue 27): what was approved is what was asked.
+      const awaiting = current.status === 'AWAITING_APPROVAL';
+      if (current.status === 'SCHEDULED' || (drafting && current.status !== 'DRAFT' && !awaiting))
         throw statusConflict(current.status, ONLY_DRAFTS_EDITED);
       if (current.followUp && fields.audienceId !== undefined && fields.audienceId !== current.audienceId)
         throw new DomainError('conflict', FOLLOW_UP_AUDIENCE);
@@ -194,6 +218,16 @@ export function createCampaignService({ db, sending, segments, authorizedSenders
       await db.transaction(async (tx) => {
         const before = await repo.lockName(tx, id);
         if (before === undefined) throw new DomainError('not-found', CAMPAIGN_NOT_FOUND);
+        const waiting = awaiting ? await approvals.lockWaiting(tx, id) : undefined;
+        if (waiting) {
+          await approvals.answer(tx, waiting.id, { state: 'WITHDRAWN', by: actor.email, mail: false });
+          await recordActivity(tx, {
+            actor,
+            kind: 'withdraw-approval',
+            object: { type: 'campaign', id, name: before },
+            details: { by: 'edit' },
+          });
+        }
         // Held until the save commits: a delete of the segment then sees this campaign target it.
         if (fields.segmentId && audienceId !== null) await segments.targetOf(tx, fields.segmentId, audienceId);
         // Sent or scheduled between the read and the write.
@@ -262,15 +296,21 @@ export function createCampaignService({ db, sending, segments, authorizedSenders
       return repo.contactsMissingFields(target.id, checked, VALIDATION_LIMIT, campaign?.followUp ? campaign.id : undefined, segment);
     },
 
-    /** The pre-send checks, then the jobs are created and published (202). */
-    async send(id: number, actor: Actor): Promise<{ message: string }> {
+    /**
+     * The pre-send checks, then the jobs are created and published (202). A draft that needs approval is refused
+     * (409); an approved request (services/approvals) is sent from AWAITING_APPROVAL, its approval in the same transaction.
+     */
+    async send(id: number, actor: Actor, approved?: ApprovedSend): Promise<{ message: string }> {
       const campaign = await campaignOrThrow(repo, id);
-      if (campaign.status !== 'DRAFT') throw statusConflict(campaign.status, ONLY_DRAFTS_SENT);
+      const from = approved ? 'AWAITING_APPROVAL' : 'DRAFT';
+      if (campaign.status !== from) throw statusConflict(campaign.status, ONLY_DRAFTS_SENT);
+      if (!approved && needsApproval(campaign)) throw new DomainError('conflict', APPROVAL_NEEDED);
       const content = await preSendChecks(campaign);
       const { queued, droppedRecipients } = await startSending(id, content, {
-        from: ['DRAFT'],
+        from: [from],
         conflict: ONLY_DRAFTS_SENT,
         activity: { actor, kind: 'send' },
+        ...(approved ? { within: approved.approval.within } : {}),
       });
       logger.info({ campaignId: id, jobs: queued, droppedRecipients }, 'campaign sending started');
       const dropped = campaign.followUp && droppedRecipients > 0 ? ` ${droppedNote(campaign.followUp, droppedRecipients)}` : '';

@@ -45,7 +45,11 @@ export function followUpRepository(db: Database) {
       if (source.status !== 'SENT') return 'not-sent';
       const pending = await Campaigns.findOne({
         attributes: ['id'],
-        where: { followUpOf: sourceId, followUpRecipients: values.recipients, status: { [Op.in]: ['DRAFT', 'SCHEDULED'] } },
+        where: {
+          followUpOf: sourceId,
+          followUpRecipients: values.recipients,
+          status: { [Op.in]: ['DRAFT', 'SCHEDULED', 'AWAITING_APPROVAL'] },
+        },
         order: [['id', 'ASC']],
         transaction: tx.transaction,
       });

@@ -4,7 +4,7 @@
  * about every valid contact of an audience at once. Scheduling's statements are in
  * schedule-repository.ts, follow-ups' in follow-up-repository.ts, jobs and sending in ../sending.
  */
-import type { Campaign, CampaignSummary, FollowUp, FollowUpRecipients, ValidationResult } from '@mailroom/api-client';
+import type { Campaign, CampaignStatus, CampaignSummary, FollowUp, FollowUpRecipients, ValidationResult } from '@mailroom/api-client';
 import { literal, Op, type FindAttributeOptions, type WhereOptions } from 'sequelize';
 import type { Database, Tx } from '../../db/database.js';
 import type {
@@ -20,7 +20,7 @@ import { offsetOf, type PageQuery } from '../paging.js';
 import { compileRule, STATEMENT_SETTINGS } from '../segments/compile-repository.js';
 import type { CheckedRule } from '../segments/rule.js';
 
-export type { Campaign, CampaignSummary, FollowUpRecipients, ValidationResult };
+export type { Campaign, CampaignStatus, CampaignSummary, FollowUpRecipients, ValidationResult };
 
 /** The fields a draft's save may set (the name aside). */
 export interface CampaignDraftFields {
@@ -150,8 +150,14 @@ export function campaignRepository(db: Database) {
 
   return {
     /** Campaigns are few (hundreds): a count and an OFFSET over the by-date index are cheap. */
-    async list(query: PageQuery & { name?: string | undefined }): Promise<{ items: CampaignSummary[]; totalItems: number }> {
-      const where: WhereOptions = query.name ? { name: { [Op.iLike]: likeContains(query.name) } } : {};
+    async list(
+      query: PageQuery & { name?: string | undefined; status?: CampaignStatus | undefined },
+    ): Promise<{ items: CampaignSummary[]; totalItems: number }> {
+      const where: WhereOptions = {
+        ...(query.name ? { name: { [Op.iLike]: likeContains(query.name) } } : {}),
+        // The waiting requests (`status=AWAITING_APPROVAL`, issue 27), or any one status.
+        ...(query.status ? { status: query.status } : {}),
+      };
       const { rows, count } = await Campaigns.findAndCountAll({
         where,
         attributes: summaryAttributes,

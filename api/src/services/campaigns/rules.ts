@@ -19,6 +19,11 @@ export const TEMPLATE_EMPTY = 'The template has no content yet.';
 /** A scheduled campaign is frozen (scheduled sending, an addition to the spec). */
 export const SCHEDULED_FROZEN = 'This campaign is scheduled; cancel the schedule to change, send or delete it.';
 
+/** A campaign waiting for approval is frozen too (send approval, issue 27); a save withdraws the request. */
+export const AWAITING_FROZEN = 'This campaign is waiting for approval; withdraw the request to change, send or schedule it.';
+/** Send and Schedule when the approval policy applies (issue 27): the editor offers the request instead. */
+export const APPROVAL_NEEDED = "This campaign needs another member's approval: request approval instead of sending it.";
+
 const NAME_MAX = 200;
 
 /** The campaign; not-found when there is none (within `tx` when given). */
@@ -42,13 +47,13 @@ export async function audienceOrThrow(repo: CampaignRepository, id: number): Pro
 }
 
 /**
- * The status conflict of a campaign that is not where an action needs it: a scheduled one says
- * why; none at all is not-found.
+ * The status conflict of a campaign that is not where an action needs it: a scheduled one, or one
+ * waiting for approval, says why; none at all is not-found.
  */
 export const statusConflict = (status: string | undefined, message: string): DomainError =>
   status === undefined
     ? new DomainError('not-found', CAMPAIGN_NOT_FOUND)
-    : new DomainError('conflict', status === 'SCHEDULED' ? SCHEDULED_FROZEN : message);
+    : new DomainError('conflict', status === 'SCHEDULED' ? SCHEDULED_FROZEN : status === 'AWAITING_APPROVAL' ? AWAITING_FROZEN : message);
 
 /** PostgreSQL text cannot hold NUL; the data layer would store an escape sequence instead. */
 export function noNul(...values: (string | null | undefined)[]): void {

@@ -9,11 +9,17 @@ export function scheduleRepository(db: Database) {
   const { Campaign: Campaigns } = db.models;
 
   return {
-    /** A DRAFT becomes SCHEDULED for `at`; false when it is not (or no longer) a draft. */
-    async markScheduled(tx: Tx, id: number, at: Date, updatedByEmail: string | null): Promise<boolean> {
+    /** A DRAFT (or an approved request, issue 27) becomes SCHEDULED for `at`; false when it is not (or no longer) in `from`. */
+    async markScheduled(
+      tx: Tx,
+      id: number,
+      at: Date,
+      updatedByEmail: string | null,
+      from: 'DRAFT' | 'AWAITING_APPROVAL' = 'DRAFT',
+    ): Promise<boolean> {
       const [count] = await Campaigns.update(
         { status: 'SCHEDULED', scheduledAt: at, errorMessage: null, updatedByEmail },
-        { where: { id, status: 'DRAFT' }, transaction: tx.transaction },
+        { where: { id, status: from }, transaction: tx.transaction },
       );
       return count === 1;
     },

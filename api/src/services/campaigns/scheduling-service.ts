@@ -8,9 +8,9 @@ import type { Database } from '../../db/database.js';
 import type { Logger } from '../../logger.js';
 import { recordActivity, type Actor } from '../activity/activity-service.js';
 import { DomainError } from '../errors.js';
-import type { CampaignService, SendContent } from './campaign-service.js';
+import type { ApprovedSend, CampaignService, SendContent } from './campaign-service.js';
 import { campaignRepository, type Campaign } from './repository.js';
-import { CAMPAIGN_NOT_FOUND, campaignOrThrow, statusConflict } from './rules.js';
+import { APPROVAL_NEEDED, CAMPAIGN_NOT_FOUND, campaignOrThrow, statusConflict } from './rules.js';
 import { scheduleRepository } from './schedule-repository.js';
 
 export const ONLY_DRAFTS_SCHEDULED = 'Only a draft campaign can be scheduled.';
@@ -21,13 +21,22 @@ export const SCHEDULE_INVALID = 'The scheduled time is not a valid date and time
 /** Why a due campaign went back to DRAFT instead of starting: the failed check's own message follows. */
 export const scheduleFailed = (at: Date, reason: string) => `The schedule for ${at.toISOString()} did not start: ${reason}`;
 const SCHEDULE_MAX_AHEAD_MS = 366 * 24 * 3600_000;
+
+/** A time to schedule at: a valid date, to come, at most a year ahead (Schedule's checks; a request for approval's too). */
+export function scheduleTime(at: string): Date {
+  const when = new Date(at);
+  if (Number.isNaN(when.getTime())) throw new DomainError('invalid', SCHEDULE_INVALID);
+  if (when.getTime() <= Date.now()) throw new DomainError('invalid', SCHEDULE_IN_PAST);
+  if (when.getTime() > Date.now() + SCHEDULE_MAX_AHEAD_MS) throw new DomainError('invalid', SCHEDULE_TOO_FAR);
+  return when;
+}
 /** Due campaigns one sweep starts at most (the next sweep, a second later, takes the rest). */
 const DUE_PER_SWEEP = 20;
 
 export interface SchedulingServiceDeps {
   db: Database;
   /** Send's pre-send checks and dispatch, so that a scheduled campaign is checked and started as Send does. */
-  campaigns: Pick<CampaignService, 'preSendChecks' | 'startSending'>;
+  campaigns: Pick<CampaignService, 'preSendChecks' | 'startSending' | 'needsApproval'>;
   logger: Logger;
 }
 
@@ -36,21 +45,25 @@ export function createSchedulingService({ db, campaigns, logger }: SchedulingSer
   const schedules = scheduleRepository(db);
 
   return {
-    /** A draft that passes the pre-send checks is SCHEDULED for `at` (a time to come, at most a year ahead). */
-    async schedule(id: number, at: string, actor: Actor): Promise<Campaign> {
-      const when = new Date(at);
-      if (Number.isNaN(when.getTime())) throw new DomainError('invalid', SCHEDULE_INVALID);
-      if (when.getTime() <= Date.now()) throw new DomainError('invalid', SCHEDULE_IN_PAST);
-      if (when.getTime() > Date.now() + SCHEDULE_MAX_AHEAD_MS) throw new DomainError('invalid', SCHEDULE_TOO_FAR);
+    /**
+     * A draft that passes the pre-send checks is SCHEDULED for `at` (a time to come, at most a year ahead). A draft
+     * that needs approval is refused (409); an approved request (services/approvals) is scheduled from
+     * AWAITING_APPROVAL, its approval in the same transaction.
+     */
+    async schedule(id: number, at: string, actor: Actor, approved?: ApprovedSend): Promise<Campaign> {
+      const when = scheduleTime(at);
+      const from = approved ? 'AWAITING_APPROVAL' : 'DRAFT';
       const campaign = await campaignOrThrow(repo, id);
-      if (campaign.status !== 'DRAFT') throw statusConflict(campaign.status, ONLY_DRAFTS_SCHEDULED);
+      if (campaign.status !== from) throw statusConflict(campaign.status, ONLY_DRAFTS_SCHEDULED);
+      if (!approved && campaigns.needsApproval(campaign)) throw new DomainError('conflict', APPROVAL_NEEDED);
       await campaigns.preSendChecks(campaign);
       // One transaction per action, so that what records the action can join it. The answer is read in
       // it too: once it commits, the campaign may be unscheduled and deleted before a later read.
       const scheduled = await db.transaction(async (tx) => {
         const current = await repo.lockStatus(tx, id);
-        if (current?.status !== 'DRAFT') throw statusConflict(current?.status, ONLY_DRAFTS_SCHEDULED);
-        await schedules.markScheduled(tx, id, when, actor.email);
+        if (current?.status !== from) throw statusConflict(current?.status, ONLY_DRAFTS_SCHEDULED);
+        if (approved) await approved.approval.within(tx);
+        await schedules.markScheduled(tx, id, when, actor.email, from);
         const object = { type: 'campaign' as const, id, name: current.name };
         await recordActivity(tx, { actor, kind: 'schedule', object, details: { at: when.toISOString() } });
         return campaignOrThrow(repo, id, tx);

@@ -134,7 +134,7 @@ export function segmentRepository(db: Database) {
     /** The campaigns not sent yet (DRAFT, SCHEDULED) that target the segment, by name. */
     async pendingCampaigns(tx: Tx, segmentId: number): Promise<{ id: number; name: string }[]> {
       const { rows } = await tx.query<{ id: string; name: string }>(
-        `SELECT id, name FROM campaigns WHERE segment_id = $1 AND status IN ('DRAFT', 'SCHEDULED') ORDER BY name, id`,
+        `SELECT id, name FROM campaigns WHERE segment_id = $1 AND status IN ('DRAFT', 'SCHEDULED', 'AWAITING_APPROVAL') ORDER BY name, id`,
         [segmentId],
       );
       return rows.map((row) => ({ id: Number(row.id), name: row.name }));

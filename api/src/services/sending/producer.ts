@@ -55,6 +55,8 @@ export interface DispatchPlan {
    * with it: a test decided already is a conflict, so the rest is sent once whoever decides twice.
    */
   abTestDecision?: { winner: number; decidedBy: 'AUTOMATIC' | 'MEMBER'; verdict: unknown };
+  /** More of the same action, in the dispatch's transaction once the campaign's row is held (an approval, issue 27). */
+  within?: (tx: Tx) => Promise<void>;
 }
 
 /** A dispatch that would decide, or mail one of the rest of, an A/B test that is not in its test phase. */
@@ -149,6 +151,7 @@ export function createProducer({ db, messageQueue, settings, publicUrl, logger }
       const ab = campaign.abTest;
       if (plan.abTestDecision && !(ab && (await repo.decideAbTest(tx, campaignId, plan.abTestDecision))))
         throw new DomainError('conflict', AB_TEST_NOT_TESTING);
+      if (plan.within) await plan.within(tx);
       if (plan.snapshot) {
         // The hidden link leads to the product's own address: a scanner following it harms nothing.
         const hiddenHref = `${publicUrl.replace(/\/+$/, '')}/`;

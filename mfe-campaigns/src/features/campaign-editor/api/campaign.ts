@@ -82,6 +82,67 @@ export function useUnscheduleCampaign(id: number) {
   });
 }
 
+/**
+ * Send approval (issue 27): asks another member to approve a send now, or a schedule at `at`; the answer is the
+ * campaign, AWAITING_APPROVAL and read-only.
+ */
+export function useRequestApproval(id: number) {
+  const client = useApiClient();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (at: Date | undefined) => {
+      const { data } = await client.POST('/api/campaigns/{id}/approval-request', {
+        params: { path: { id } },
+        body: at ? { at: at.toISOString() } : {},
+      });
+      return expectBody<Campaign>(data);
+    },
+    onSuccess: (campaign) => queryClient.setQueryData(editorKeys.campaign(id), campaign),
+  });
+}
+
+/** Withdraws the waiting request: a DRAFT again, and the editor editable. */
+export function useWithdrawApproval(id: number) {
+  const client = useApiClient();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () => {
+      const { data } = await client.DELETE('/api/campaigns/{id}/approval-request', { params: { path: { id } } });
+      return expectBody<Campaign>(data);
+    },
+    onSuccess: (campaign) => queryClient.setQueryData(editorKeys.campaign(id), campaign),
+    onError: () => queryClient.invalidateQueries({ queryKey: editorKeys.campaign(id) }),
+  });
+}
+
+/** Another member approves: the campaign is sent, or scheduled, as the request asked. */
+export function useApproveCampaign(id: number) {
+  const client = useApiClient();
+  const queryClient = useQueryClient();
+  return useMutation({
+    meta: SENDS_MAIL,
+    mutationFn: async () => {
+      const { data } = await client.POST('/api/campaigns/{id}/approve', { params: { path: { id } } });
+      return expectBody(data);
+    },
+    onError: () => queryClient.invalidateQueries({ queryKey: editorKeys.campaign(id) }),
+  });
+}
+
+/** Another member declines with a reason: the campaign is a DRAFT again, and its requester is told. */
+export function useDeclineCampaign(id: number) {
+  const client = useApiClient();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (reason: string) => {
+      const { data } = await client.POST('/api/campaigns/{id}/decline', { params: { path: { id } }, body: { reason } });
+      return expectBody<Campaign>(data);
+    },
+    onSuccess: (campaign) => queryClient.setQueryData(editorKeys.campaign(id), campaign),
+    onError: () => queryClient.invalidateQueries({ queryKey: editorKeys.campaign(id) }),
+  });
+}
+
 /** The sender addresses the organisation authorized (the From email is chosen among them). */
 export function useAuthorizedSenders() {
   const client = useApiClient();

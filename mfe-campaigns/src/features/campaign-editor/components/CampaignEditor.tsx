@@ -56,6 +56,9 @@ export function CampaignEditor({ campaign }: { campaign: Campaign }) {
   const editable = campaign.status === 'DRAFT';
   const followUp = followUpOf(campaign);
   const scheduled = campaign.status === 'SCHEDULED';
+  /** Send approval (issue 27): a request waits, read-only, or the last one was declined. */
+  const awaiting = campaign.status === 'AWAITING_APPROVAL';
+  const declined = editable && campaign.approval?.state === 'DECLINED' ? campaign.approval : null;
   const busy = save.isPending || sendFlowBusy;
   const nameBlank = draft.name.trim() === '';
   const update = (change: Partial<CampaignDraft>) => setDraft((current) => ({ ...current, ...change }));
@@ -128,12 +131,28 @@ export function CampaignEditor({ campaign }: { campaign: Campaign }) {
           </MessageBarBody>
         </MessageBar>
       )}
+      {awaiting && campaign.approval && (
+        <MessageBar intent="info" layout="multiline">
+          <MessageBarBody>
+            {campaign.approval.requestedByEmail} asked on {formatInMemberZone(campaign.approval.requestedAt)} for approval to{' '}
+            {campaign.approval.at ? `send it on ${formatInMemberZone(campaign.approval.at)}` : 'send it now'}. It cannot be edited while it
+            waits: another member approves or declines it, or the request is withdrawn.
+          </MessageBarBody>
+        </MessageBar>
+      )}
+      {declined && (
+        <MessageBar intent="warning" layout="multiline">
+          <MessageBarBody>
+            {declined.answeredByEmail} declined the approval request: “{declined.reason}”. Change the campaign and request approval again.
+          </MessageBarBody>
+        </MessageBar>
+      )}
       {editable && campaign.errorMessage && (
         <MessageBar intent="warning" layout="multiline">
           <MessageBarBody>{campaign.errorMessage}</MessageBarBody>
         </MessageBar>
       )}
-      {!editable && !scheduled && (
+      {!editable && !scheduled && !awaiting && (
         <MessageBar intent="info" layout="multiline">
           <MessageBarBody>
             This campaign is {CAMPAIGN_STATUS_LABELS[campaign.status].toLowerCase()} and can no longer be edited.{' '}

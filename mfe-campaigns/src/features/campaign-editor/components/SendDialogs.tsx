@@ -32,6 +32,11 @@ export interface ConfirmSendDialogProps {
   droppedNote?: string | null | undefined;
   /** Scheduling (an addition to the spec): the campaign is sent then instead of now. */
   at?: Date | undefined;
+  /**
+   * Send approval (issue 27): 'request' asks another member to approve the send (or schedule); 'approve' is that
+   * member's answer. Without it, the spec's Send (or Schedule).
+   */
+  approval?: 'request' | 'approve' | undefined;
   busy: boolean;
   onConfirm: () => void;
   onCancel: () => void;
@@ -44,6 +49,7 @@ export function ConfirmSendDialog({
   followUpLabel,
   droppedNote,
   at,
+  approval,
   busy,
   onConfirm,
   onCancel,
@@ -58,16 +64,36 @@ export function ConfirmSendDialog({
   return (
     <ConfirmDialog
       open
-      title={at ? 'Schedule campaign' : 'Send campaign'}
-      confirmLabel={at ? 'Schedule' : 'Send now'}
+      title={
+        approval === 'request'
+          ? 'Request approval'
+          : approval === 'approve'
+            ? 'Approve campaign'
+            : at
+              ? 'Schedule campaign'
+              : 'Send campaign'
+      }
+      confirmLabel={
+        approval === 'request'
+          ? 'Request approval'
+          : approval === 'approve'
+            ? at
+              ? 'Approve and schedule'
+              : 'Approve and send'
+            : at
+              ? 'Schedule'
+              : 'Send now'
+      }
       busy={busy}
       onConfirm={onConfirm}
       onCancel={onCancel}
     >
       <p>
-        {at
-          ? `This campaign will be sent to ${who} on ${formatInMemberZone(at)}. Schedule it?`
-          : `This campaign will be sent to ${who}. Send it now?`}
+        {approval === 'request'
+          ? `Once another member approves it, this campaign will be sent to ${who}${at ? ` on ${formatInMemberZone(at)}` : ''}. It cannot be edited while it waits. Request approval?`
+          : at
+            ? `This campaign will be sent to ${who} on ${formatInMemberZone(at)}. ${approval === 'approve' ? 'Approve and schedule it?' : 'Schedule it?'}`
+            : `This campaign will be sent to ${who}. ${approval === 'approve' ? 'Approve and send it now?' : 'Send it now?'}`}
       </p>
       {note && <p>{note}</p>}
       {droppedNote && <p>{droppedNote}</p>}

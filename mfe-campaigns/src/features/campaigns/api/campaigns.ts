@@ -15,7 +15,14 @@ export function useCampaigns(params: CampaignListParams) {
     queryKey: campaignKeys.list(params),
     queryFn: async ({ signal }) => {
       const { data } = await client.GET('/api/campaigns', {
-        params: { query: { page: params.page, limit: params.limit, ...(params.name ? { name: params.name } : {}) } },
+        params: {
+          query: {
+            page: params.page,
+            limit: params.limit,
+            ...(params.name ? { name: params.name } : {}),
+            ...(params.awaiting ? { status: 'AWAITING_APPROVAL' as const } : {}),
+          },
+        },
         signal,
       });
       return expectBody(data).data;

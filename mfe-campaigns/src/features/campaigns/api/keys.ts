@@ -3,6 +3,8 @@ export interface CampaignListParams {
   page: number;
   limit: number;
   name: string;
+  /** Send approval (issue 27): only the campaigns awaiting approval (`/campaigns?status=awaiting`). */
+  awaiting: boolean;
 }
 
 export const campaignKeys = {

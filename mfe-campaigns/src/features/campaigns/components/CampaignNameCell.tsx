@@ -9,8 +9,12 @@ const useStyles = makeStyles({
   root: { minWidth: '200px' },
 });
 
-/** Whether a campaign opens in its editor: a draft, or a scheduled one (read-only, with 'Cancel schedule'). */
-export const opensInEditor = (status: CampaignSummary['status']): boolean => status === 'DRAFT' || status === 'SCHEDULED';
+/**
+ * Whether a campaign opens in its editor: a draft, a scheduled one (read-only, with 'Cancel schedule'), or one awaiting
+ * approval (read-only, where another member reads it and approves or declines it).
+ */
+export const opensInEditor = (status: CampaignSummary['status']): boolean =>
+  status === 'DRAFT' || status === 'SCHEDULED' || status === 'AWAITING_APPROVAL';
 
 /** Where a campaign's name leads: its editor until it starts sending, its report afterwards. */
 export function useCampaignHref(campaign: Pick<CampaignSummary, 'id' | 'status'>): string {

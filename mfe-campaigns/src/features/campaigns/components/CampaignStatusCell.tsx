@@ -56,6 +56,15 @@ export function CampaignStatusCell({ campaign }: { campaign: CampaignSummary }) 
       </div>
     );
   }
+  if (campaign.status === 'AWAITING_APPROVAL' && campaign.updatedByEmail) {
+    // Who asked (the request is the campaign's last change): the reviewer sees whose request it is.
+    return (
+      <div className={styles.root}>
+        <CampaignStatusBadge status="AWAITING_APPROVAL" />
+        <span className={styles.when}>Requested by {campaign.updatedByEmail}</span>
+      </div>
+    );
+  }
   if (campaign.status === 'ERROR') {
     return (
       <div className={styles.root}>

@@ -94,7 +94,9 @@ function CampaignActions({
   const replicate = useReplicateCampaign();
   const draft = campaign.status === 'DRAFT';
   const scheduled = campaign.status === 'SCHEDULED';
-  const label = draft ? 'Edit' : scheduled ? 'Open' : 'View report';
+  // Awaiting approval (issue 27): read in the editor, where it is approved or declined.
+  const awaiting = campaign.status === 'AWAITING_APPROVAL';
+  const label = draft ? 'Edit' : scheduled ? 'Open' : awaiting ? 'Review' : 'View report';
 
   // The copy is a draft: it opens in the editor, as a replicated template opens in its own.
   const replicateCampaign = () =>
@@ -116,14 +118,15 @@ function CampaignActions({
           size="small"
           href={linkHref}
           onClick={openHere}
-          aria-label={`${draft || scheduled ? label : 'View report of'} ${campaign.name}`}
+          aria-label={`${draft || scheduled || awaiting ? label : 'View report of'} ${campaign.name}`}
         >
           {label}
         </Button>
       }
     >
       {/* A scheduled campaign is frozen until its schedule is cancelled in the editor (the API answers 409). */}
-      <RenameMenuItem disabled={scheduled} onClick={onRename} />
+      {/* A rename of a campaign awaiting approval would withdraw the request: it is done in the editor, after withdrawing. */}
+      <RenameMenuItem disabled={scheduled || awaiting} onClick={onRename} />
       <MenuItem icon={<CopyRegular />} disabled={replicate.isPending} onClick={replicateCampaign}>
         Replicate
       </MenuItem>

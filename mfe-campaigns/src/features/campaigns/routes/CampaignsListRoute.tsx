@@ -1,17 +1,23 @@
+import { Tab, TabList } from '@fluentui/react-components';
 import { MailRegular } from '@fluentui/react-icons/svg/mail';
 import { errorMessage } from '@mailroom/api-client';
 import { useRemote } from '@mailroom/mf-contract/react';
 import { LIST_PAGE_SIZES, ListScreen, PagedListSection, useQueryParams } from '@mailroom/ui';
-import { useNavigate } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useCampaigns, useCreateCampaign } from '../api/campaigns';
 import { CampaignsTable } from '../components/CampaignsTable';
 
-/** /campaigns: the campaigns, searched by name and paged through the query string. */
+/** The query value of the waiting requests (send approval, issue 27): `/campaigns?status=awaiting`. */
+export const AWAITING = 'awaiting';
+
+/** /campaigns: the campaigns, searched by name and paged through the query string; `?status=awaiting` the waiting requests. */
 export function CampaignsListRoute() {
   const { basePath, notify } = useRemote();
   const navigate = useNavigate();
   const params = useQueryParams();
-  const campaigns = useCampaigns({ page: params.page, limit: params.limit, name: params.name });
+  const [searchParams, setSearchParams] = useSearchParams();
+  const awaiting = searchParams.get('status') === AWAITING;
+  const campaigns = useCampaigns({ page: params.page, limit: params.limit, name: params.name, awaiting });
   const createCampaign = useCreateCampaign();
 
   const create = () =>
@@ -20,13 +26,35 @@ export function CampaignsListRoute() {
       onError: (error) => notify('error', errorMessage(error, 'Failed to create campaign')),
     });
 
+  /** Another filter starts at its first page. */
+  const showAwaiting = (only: boolean) =>
+    setSearchParams((current) => {
+      const next = new URLSearchParams(current);
+      if (only) next.set('status', AWAITING);
+      else next.delete('status');
+      next.delete('page');
+      return next;
+    });
+
   return (
     <ListScreen title="Campaigns" createLabel="Create Campaign" creating={createCampaign.isPending} onCreate={create}>
+      <TabList
+        aria-label="Which campaigns"
+        selectedValue={awaiting ? AWAITING : 'all'}
+        onTabSelect={(_, data) => showAwaiting(data.value === AWAITING)}
+      >
+        <Tab value="all">All campaigns</Tab>
+        <Tab value={AWAITING}>Awaiting approval</Tab>
+      </TabList>
       <PagedListSection
         noun="Campaigns"
         params={params}
         query={campaigns}
-        empty={{ icon: <MailRegular />, hint: 'Create a campaign to send a template to an audience.' }}
+        empty={
+          awaiting
+            ? { icon: <MailRegular />, hint: 'No campaign is waiting for approval.' }
+            : { icon: <MailRegular />, hint: 'Create a campaign to send a template to an audience.' }
+        }
         pageSizeOptions={LIST_PAGE_SIZES}
       >
         {(campaigns) => <CampaignsTable campaigns={campaigns} />}

@@ -27,7 +27,7 @@ export function objectPath(entry: Pick<ActivityEntry, 'objectType' | 'objectId' 
     case 'template':
       return `${REMOTES.templates.basePath}/edit/${entry.objectId}`;
     case 'campaign':
-      return entry.campaignStatus === 'DRAFT' || entry.campaignStatus === 'SCHEDULED'
+      return entry.campaignStatus === 'DRAFT' || entry.campaignStatus === 'SCHEDULED' || entry.campaignStatus === 'AWAITING_APPROVAL'
         ? `${REMOTES.campaigns.basePath}/edit/${entry.objectId}`
         : `${REMOTES.reports.basePath}/${entry.objectId}`;
     case 'person':

@@ -39,6 +39,10 @@ export const KIND_LABELS: Record<ActivityKind, string> = {
   'form-change': 'Changed a sign-up form',
   'form-delete': 'Deleted a sign-up form',
   'ab-test-winner': "Picked an A/B test's winner",
+  'request-approval': 'Requested approval',
+  approve: 'Approved',
+  decline: 'Declined',
+  'withdraw-approval': 'Withdrew an approval request',
 };
 
 export const OBJECT_LABELS: Record<ActivityObjectType, string> = {

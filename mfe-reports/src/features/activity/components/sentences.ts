@@ -279,5 +279,20 @@ export function activitySentence(entry: Pick<ActivityEntry, 'kind' | 'objectType
         ? 'Picked the winner of the A/B test and sent it to the rest.'
         : `Picked variant ${String.fromCharCode(65 + variant)} as the winner of the A/B test and sent it to the rest.`;
     }
+    // Send approval (issue 27).
+    case 'request-approval': {
+      const at = text(details.at);
+      return at === undefined ? 'Asked for approval to send.' : `Asked for approval to send on ${formatInMemberZone(at)}.`;
+    }
+    case 'approve': {
+      const by = text(details.requestedBy);
+      return by === undefined ? 'Approved the request.' : `Approved the request of ${by}.`;
+    }
+    case 'decline': {
+      const reason = text(details.declineReason);
+      return reason === undefined ? 'Declined the request.' : `Declined the request: “${reason}”.`;
+    }
+    case 'withdraw-approval':
+      return details.by === 'edit' ? 'The campaign was edited: its approval request was withdrawn.' : 'Withdrew the approval request.';
   }
 }

@@ -196,6 +196,18 @@ describe('Activity', () => {
     }
   });
 
+  it("says what send approval did: the request and its time, the approval, a decline's reason, a withdrawal by an edit", () => {
+    const say = (kind: ActivityKind, details: Record<string, unknown>) => activitySentence({ kind, objectType: 'campaign', details });
+    expect(say('request-approval', {})).toBe('Asked for approval to send.');
+    expect(say('request-approval', { at: '2024-04-02T09:00:00.000Z' })).toMatch(/^Asked for approval to send on .*2024.*\.$/);
+    expect(say('approve', { requestedBy: 'mia@example.org' })).toBe('Approved the request of mia@example.org.');
+    expect(say('decline', { requestedBy: 'mia@example.org', declineReason: 'Wrong audience' })).toBe(
+      'Declined the request: “Wrong audience”.',
+    );
+    expect(say('withdraw-approval', { by: 'edit' })).toBe('The campaign was edited: its approval request was withdrawn.');
+    expect(say('withdraw-approval', {})).toBe('Withdrew the approval request.');
+  });
+
   it('says what a field change did: added with its type, renamed, retyped, removed with the templates that used it', () => {
     const say = (kind: ActivityKind, details: Record<string, unknown>) => activitySentence({ kind, objectType: 'audience', details });
     expect(say('field-add', { key: 'plan', label: 'Plan', type: 'YES_NO' })).toBe('Added the field “Plan” ({{plan}}), yes / no.');
