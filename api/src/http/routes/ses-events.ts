@@ -5,7 +5,7 @@
 import { Router } from 'express';
 import type { AppDeps } from '../../deps.js';
 
-export function webhooksRouter({ services }: Pick<AppDeps, 'services'>): Router {
+export function sesEventsRouter({ services }: Pick<AppDeps, 'services'>): Router {
   const router = Router();
   router.post('/webhooks/ses', async (req, res) => {
     await services.sesEvents.receive(req.body);
