@@ -172,6 +172,11 @@ const envSchema = z.object({
   // client address may make without solving the proof-of-work (a browser without JavaScript).
   SIGNUP_LINK_DAYS: positiveInt(7),
   SIGNUP_UNSOLVED_POSTS_PER_HOUR: positiveInt(5),
+  // Outgoing webhooks (services/webhooks): one attempt's time limit, attempts at once per endpoint and worker, and the
+  // first retry's delay (each later one doubles, up to an hour, for 24 hours).
+  WEBHOOK_TIMEOUT_SECONDS: positiveInt(10),
+  WEBHOOK_ENDPOINT_CONCURRENCY: positiveInt(4),
+  WEBHOOK_RETRY_BASE_MS: positiveInt(5000),
   ORG_COLOR: ifSet(z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour such as #0f6cbd')),
   STACK_HOST: optionalString,
   EMBEDDED_POSTGRES_PORT: positiveInt(5433),
@@ -255,6 +260,8 @@ export interface Config {
   orgColor: string;
   /** Sign-up forms: a confirmation link's lifetime; posts an hour per client address taken without the proof-of-work. */
   signup: { linkDays: number; unsolvedPostsPerHour: number };
+  /** Outgoing webhooks: an attempt's limit, attempts at once per endpoint in one worker, the first retry's delay. */
+  webhooks: { timeoutMs: number; endpointConcurrency: number; retryBaseMs: number };
   /** What the one-command stack (api/dev/stack) starts embedded, and where. */
   stack: StackSettings;
   /** The drag-and-drop email editor's script (browser side); its origin is allowed by the shell's CSP. */
@@ -434,6 +441,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, { role = 'api' 
     activity: { retentionDays: e.ACTIVITY_RETENTION_DAYS },
     orgColor: (e.ORG_COLOR ?? '#0f6cbd').toLowerCase(),
     signup: { linkDays: e.SIGNUP_LINK_DAYS, unsolvedPostsPerHour: e.SIGNUP_UNSOLVED_POSTS_PER_HOUR },
+    webhooks: {
+      timeoutMs: e.WEBHOOK_TIMEOUT_SECONDS * 1000,
+      endpointConcurrency: e.WEBHOOK_ENDPOINT_CONCURRENCY,
+      retryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
+    },
     stack: {
       host: e.STACK_HOST ?? 'localhost',
       embedded: { postgres: !e.DATABASE_URL, ses: !e.SES_ENDPOINT && !e.AWS_ACCESS_KEY_ID, oidc: !e.OIDC_ISSUER },

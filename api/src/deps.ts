@@ -45,6 +45,8 @@ import { createFormService, type FormService } from './services/subscriptions/fo
 import { createSignupService, type SignupService } from './services/subscriptions/signup-service.js';
 import { signupQueues } from './services/subscriptions/queues.js';
 import { createTemplateService, type TemplateService } from './services/templates/template-service.js';
+import { webhookQueues } from './services/webhooks/queues.js';
+import { createWebhookService, type WebhookService } from './services/webhooks/webhook-service.js';
 import { createImportSpool, type ImportSpool } from './spool/index.js';
 
 /** Every feature's queues (name → the schema of its messages), joined: one line per feature. */
@@ -54,6 +56,7 @@ export const QUEUES = {
   ...importQueues,
   ...fieldQueues,
   ...signupQueues,
+  ...webhookQueues,
 };
 
 /** The product's message queue: every feature's queues. */
@@ -82,6 +85,7 @@ export interface Services {
   contacts: ContactService;
   preferences: PreferenceService;
   segments: SegmentService;
+  webhooks: WebhookService;
 }
 
 export interface AppDeps {
@@ -223,6 +227,13 @@ function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverride
     contacts: createContactService({ db }),
     preferences: createPreferenceService({ db, trackingSecret: config.trackingSecret }),
     segments,
+    webhooks: createWebhookService({
+      db,
+      queue: messageQueue,
+      production: config.nodeEnv === 'production',
+      settings: config.webhooks,
+      logger: logger.child({ component: 'webhooks' }),
+    }),
   };
 }
 
@@ -271,6 +282,7 @@ export async function closeDeps(deps: AppDeps): Promise<void> {
   await step(() => deps.messageQueue.close());
   await step(() => deps.services.sending.close());
   await step(() => deps.services.tracking.close());
+  await step(() => deps.services.webhooks.close());
   await step(() => deps.db.close());
   await step(() => deps.ses.destroy());
   await step(() => deps.spool.close());

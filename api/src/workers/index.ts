@@ -9,6 +9,7 @@ import { activityWorkers } from './activity.js';
 import { audienceWorkers } from './audiences.js';
 import { campaignWorkers } from './campaigns.js';
 import { signupWorkers } from './signups.js';
+import { webhookWorkers } from './webhooks.js';
 
 export type WorkerRegistration = (deps: AppDeps) => Consumer[];
 
@@ -18,6 +19,7 @@ export const registrations: WorkerRegistration[] = [
   campaignWorkers,
   activityWorkers,
   signupWorkers,
+  webhookWorkers,
 ];
 
 export interface Workers {

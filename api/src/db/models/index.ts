@@ -49,6 +49,10 @@ export const SQL_ONLY_TABLES: readonly string[] = [
   'signup_forms',
   'signup_mails',
   'signup_used_challenges',
+  // Outgoing webhooks (migration 0034): deliveries written by triggers, claimed and settled by conditional UPDATEs.
+  'webhook_attempts',
+  'webhook_deliveries',
+  'webhook_endpoints',
 ];
 
 export interface Models {

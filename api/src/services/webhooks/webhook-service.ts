@@ -1,0 +1,260 @@
+/**
+ * Signed outgoing webhooks (issue 27; docs/decisions/webhooks.md). Admins register endpoints for events; the
+ * database's triggers (migration 0034) write one delivery per endpoint in the transaction that records each
+ * fact, so no event is lost between a commit and a publish. The worker's poller publishes deliveries that are
+ * due (`publishDue`), and its consumer makes one attempt per message (`deliver`): Standard Webhooks headers
+ * (signature.ts), a time limit per attempt, a few attempts at once per endpoint (a slow endpoint's others wait
+ * in the database, not in a consumer), exponential backoff through the due time, FAILED after 24 hours.
+ * Delivery is at least once: every copy of a delivery carries the same `webhook-id`. No HTTP routes, AMQP or
+ * SQL here.
+ */
+import { randomUUID } from 'node:crypto';
+import { Agent, request } from 'undici';
+import type { Database } from '../../db/database.js';
+import type { Logger } from '../../logger.js';
+import type { MessageQueue } from '../../queue/typed-message-queue.js';
+import { DomainError } from '../errors.js';
+import type { webhookQueues } from './queues.js';
+import { webhookRepository, type DeliveryStatus, type WebhookEndpointRow, type WebhookEventType } from './repository.js';
+import { newSecret, signedHeaders } from './signature.js';
+import { checkTarget, guardedLookup, TargetRefused } from './target.js';
+
+export type { DeliveryStatus, WebhookEventType };
+
+export const WEBHOOK_NOT_FOUND = 'Webhook endpoint not found';
+export const DELIVERY_NOT_FOUND = 'Webhook delivery not found';
+export const NOT_FAILED = 'Only a failed delivery can be re-sent; this one is still being tried or was delivered.';
+
+/** Retries double from the first delay up to this, until the give-up time (24 hours after the event). */
+const MAX_RETRY_DELAY_MS = 60 * 60_000;
+/** A delivery published and not attempted within this is published again (a lost message, a dead worker). */
+const PUBLISH_LEASE_MS = 60_000;
+/** Deliveries published per poll. */
+const POLL_BATCH = 500;
+/** A delivery whose endpoint has all its attempts running in this worker is due again after this (plus jitter). */
+const BUSY_DELAY_MS = 200;
+/** What an attempt keeps of an error. */
+const ERROR_CHARS = 300;
+
+export interface WebhookSettings {
+  timeoutMs: number;
+  endpointConcurrency: number;
+  retryBaseMs: number;
+}
+
+export interface WebhookServiceDeps {
+  db: Database;
+  queue: MessageQueue<typeof webhookQueues>;
+  /** Production: HTTPS only and public addresses only, at registration and on every connection. */
+  production: boolean;
+  settings: WebhookSettings;
+  logger: Logger;
+  /** The DNS for registration checks (tests hand in their own). */
+  resolve?: (host: string) => Promise<string[]>;
+}
+
+export interface WebhookEndpointInput {
+  url: string;
+  events: WebhookEventType[];
+  description?: string;
+  enabled?: boolean;
+}
+
+/** The delay before attempt n+1 after n failed attempts: base, 2·base, 4·base... at most an hour. */
+export function retryDelayMs(failedAttempts: number, baseMs: number): number {
+  return Math.min(baseMs * 2 ** Math.max(0, failedAttempts - 1), MAX_RETRY_DELAY_MS);
+}
+
+export function createWebhookService({ db, queue, production, settings, logger, resolve }: WebhookServiceDeps) {
+  const repo = webhookRepository(db);
+  // One pool of connections for every endpoint; in production each connection's addresses are checked.
+  const agent = new Agent({
+    connections: settings.endpointConcurrency,
+    headersTimeout: settings.timeoutMs,
+    bodyTimeout: settings.timeoutMs,
+    connect: { timeout: settings.timeoutMs, ...(production ? { lookup: guardedLookup } : {}) },
+  });
+  /** Attempts running now in this process, by endpoint. */
+  const inFlight = new Map<number, number>();
+
+  const found = <T>(value: T | undefined, message = WEBHOOK_NOT_FOUND): T => {
+    if (value === undefined) throw new DomainError('not-found', message);
+    return value;
+  };
+
+  const checkedUrl = async (url: string): Promise<string> => {
+    try {
+      return (await checkTarget(url, production, resolve)).toString();
+    } catch (error) {
+      if (error instanceof TargetRefused) throw new DomainError('invalid', error.message);
+      throw error;
+    }
+  };
+
+  const uniqueEvents = (events: WebhookEventType[]) => [...new Set(events)].sort();
+
+  async function attempt(delivery: NonNullable<Awaited<ReturnType<typeof repo.claim>>>) {
+    const body = JSON.stringify(delivery.payload);
+    const startedAt = new Date();
+    let status: number | null = null;
+    let error: string | null = null;
+    try {
+      const response = await request(delivery.url, {
+        method: 'POST',
+        headers: { ...signedHeaders(delivery.secret, delivery.messageId, body, startedAt), 'user-agent': 'Mailroom-Webhooks/1' },
+        body,
+        dispatcher: agent,
+        signal: AbortSignal.timeout(settings.timeoutMs),
+      });
+      status = response.statusCode;
+      // The answer's body means nothing to us: a few bytes are read (the connection stays reusable), more are cut off.
+      await response.body.dump({ limit: 4096 }).catch(() => undefined);
+      if (status < 200 || status > 299) error = `The endpoint answered ${status}`;
+    } catch (cause) {
+      const err = cause as Error & { code?: string; cause?: Error & { code?: string } };
+      const inner = err.cause ?? err;
+      error =
+        err.name === 'TimeoutError' || err.name === 'AbortError'
+          ? `No answer within ${settings.timeoutMs / 1000} s`
+          : `${inner.code ? inner.code + ': ' : ''}${inner.message}`.slice(0, ERROR_CHARS);
+    }
+    return { startedAt, durationMs: Date.now() - startedAt.getTime(), status, error, ok: error === null };
+  }
+
+  return {
+    async list(): Promise<WebhookEndpointRow[]> {
+      return repo.listEndpoints();
+    },
+
+    async get(id: number): Promise<WebhookEndpointRow> {
+      return found(await repo.getEndpoint(id));
+    },
+
+    /** The endpoint with its secret: shown at creation, and to an admin who asks again. */
+    async create(input: WebhookEndpointInput, by: { email: string }): Promise<WebhookEndpointRow & { secret: string }> {
+      const url = await checkedUrl(input.url);
+      const secret = newSecret();
+      const endpoint = await db.transaction((tx) =>
+        repo.createEndpoint(tx, {
+          url,
+          events: uniqueEvents(input.events),
+          description: input.description?.trim() ?? '',
+          enabled: input.enabled ?? true,
+          secret,
+          by: by.email,
+        }),
+      );
+      return { ...endpoint, secret };
+    },
+
+    async update(id: number, input: WebhookEndpointInput): Promise<WebhookEndpointRow> {
+      const url = await checkedUrl(input.url);
+      const current = found(await repo.getEndpoint(id));
+      return found(
+        await db.transaction((tx) =>
+          repo.updateEndpoint(tx, id, {
+            url,
+            events: uniqueEvents(input.events),
+            description: input.description?.trim() ?? current.description,
+            enabled: input.enabled ?? current.enabled,
+          }),
+        ),
+      );
+    },
+
+    async remove(id: number): Promise<void> {
+      found(await db.transaction((tx) => repo.deleteEndpoint(tx, id)));
+    },
+
+    async secret(id: number): Promise<{ secret: string }> {
+      return { secret: found(await repo.secretOf(id)) };
+    },
+
+    async rotateSecret(id: number): Promise<{ secret: string }> {
+      const secret = newSecret();
+      if (!(await db.transaction((tx) => repo.rotateSecret(tx, id, secret)))) throw new DomainError('not-found', WEBHOOK_NOT_FOUND);
+      return { secret };
+    },
+
+    async deliveries(endpointId: number, page: { status?: DeliveryStatus; before?: number; limit: number }) {
+      found(await repo.getEndpoint(endpointId));
+      const items = await repo.listDeliveries(endpointId, { ...page, limit: page.limit + 1 });
+      const more = items.length > page.limit;
+      const shown = items.slice(0, page.limit);
+      return { items: shown, nextBefore: more ? shown[shown.length - 1]!.id : null };
+    },
+
+    async delivery(id: number) {
+      return found(await repo.getDelivery(id), DELIVERY_NOT_FOUND);
+    },
+
+    /** A failed delivery tried again, with the same id, for another 24 hours. */
+    async resend(id: number): Promise<void> {
+      const resent = await db.transaction((tx) => repo.resend(tx, id));
+      if (!resent) {
+        found(await repo.getDelivery(id), DELIVERY_NOT_FOUND);
+        throw new DomainError('conflict', NOT_FAILED);
+      }
+      // Published at once; if the broker is away, the poller publishes it when its lease-free due time comes.
+      await queue.publish('webhook-delivery', { deliveryId: id, endpointId: resent.endpointId }).catch(() => undefined);
+    },
+
+    /**
+     * The poller (worker, every few hundred ms): publishes the deliveries due. One the broker did not take is
+     * given back at once for the next poll; one published and never attempted is due again after its lease.
+     */
+    async publishDue(): Promise<number> {
+      const due = await repo.leaseDue(POLL_BATCH, PUBLISH_LEASE_MS);
+      const failed: number[] = [];
+      await Promise.all(
+        due.map((delivery) =>
+          queue.publish('webhook-delivery', { deliveryId: delivery.id, endpointId: delivery.endpointId }).catch(() => {
+            failed.push(delivery.id);
+          }),
+        ),
+      );
+      if (failed.length > 0) {
+        logger.warn({ deliveries: failed.length }, 'webhook deliveries not published; the next poll tries again');
+        await repo.unlease(failed).catch(() => undefined);
+      }
+      return due.length - failed.length;
+    },
+
+    /**
+     * One attempt of one delivery (the consumer). An endpoint with all its attempts running here is not waited
+     * for: the delivery goes back to the database, due shortly, and the consumer moves on.
+     */
+    async deliver({ deliveryId, endpointId }: { deliveryId: number; endpointId: number }): Promise<void> {
+      const running = inFlight.get(endpointId) ?? 0;
+      if (running >= settings.endpointConcurrency) {
+        await repo.postpone(deliveryId, BUSY_DELAY_MS + Math.floor(Math.random() * BUSY_DELAY_MS));
+        return;
+      }
+      inFlight.set(endpointId, running + 1);
+      let outcome: Awaited<ReturnType<typeof attempt>> | undefined;
+      const token = randomUUID();
+      let claimed: Awaited<ReturnType<typeof repo.claim>>;
+      try {
+        // The claim outlasts the attempt, so a copy of the message cannot attempt it meanwhile.
+        claimed = await repo.claim(deliveryId, token, settings.timeoutMs * 2 + 30_000);
+        if (!claimed) return;
+        outcome = await attempt(claimed);
+      } finally {
+        const left = (inFlight.get(endpointId) ?? 1) - 1;
+        if (left > 0) inFlight.set(endpointId, left);
+        else inFlight.delete(endpointId);
+      }
+      const status = await repo.recordAttempt(deliveryId, token, {
+        ...outcome,
+        retryInMs: retryDelayMs(claimed.attempts + 1, settings.retryBaseMs),
+      });
+      if (status === 'FAILED') logger.warn({ deliveryId, endpointId }, 'webhook delivery failed for good');
+    },
+
+    async close(): Promise<void> {
+      await agent.close();
+    },
+  };
+}
+
+export type WebhookService = ReturnType<typeof createWebhookService>;
