@@ -177,6 +177,9 @@ const envSchema = z.object({
   WEBHOOK_TIMEOUT_SECONDS: positiveInt(10),
   WEBHOOK_ENDPOINT_CONCURRENCY: positiveInt(4),
   WEBHOOK_RETRY_BASE_MS: positiveInt(5000),
+  // Production refuses http and private addresses as webhook endpoints; true allows them (a receiver on the
+  // organisation's own network, such as a self-hosted n8n; the benchmarks' local receiver).
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanFlag,
   ORG_COLOR: ifSet(z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour such as #0f6cbd')),
   STACK_HOST: optionalString,
   EMBEDDED_POSTGRES_PORT: positiveInt(5433),
@@ -261,7 +264,7 @@ export interface Config {
   /** Sign-up forms: a confirmation link's lifetime; posts an hour per client address taken without the proof-of-work. */
   signup: { linkDays: number; unsolvedPostsPerHour: number };
   /** Outgoing webhooks: an attempt's limit, attempts at once per endpoint in one worker, the first retry's delay. */
-  webhooks: { timeoutMs: number; endpointConcurrency: number; retryBaseMs: number };
+  webhooks: { timeoutMs: number; endpointConcurrency: number; retryBaseMs: number; allowPrivateTargets: boolean };
   /** What the one-command stack (api/dev/stack) starts embedded, and where. */
   stack: StackSettings;
   /** The drag-and-drop email editor's script (browser side); its origin is allowed by the shell's CSP. */
@@ -445,6 +448,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, { role = 'api' 
       timeoutMs: e.WEBHOOK_TIMEOUT_SECONDS * 1000,
       endpointConcurrency: e.WEBHOOK_ENDPOINT_CONCURRENCY,
       retryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
+      allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? false,
     },
     stack: {
       host: e.STACK_HOST ?? 'localhost',

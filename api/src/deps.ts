@@ -230,7 +230,8 @@ function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverride
     webhooks: createWebhookService({
       db,
       queue: messageQueue,
-      production: config.nodeEnv === 'production',
+      // The target checks hold in production unless the operator allows its own network (WEBHOOK_ALLOW_PRIVATE_TARGETS).
+      production: config.nodeEnv === 'production' && !config.webhooks.allowPrivateTargets,
       settings: config.webhooks,
       logger: logger.child({ component: 'webhooks' }),
     }),

@@ -262,4 +262,29 @@ describe('deliveries', () => {
     expect(detail.body.attemptLog[0].durationMs).toBeGreaterThanOrEqual(950);
     expect(detail.body.attemptLog[1]).toMatchObject({ status: 204, error: null });
   });
+
+  it('a dead endpoint holds up nobody else: its attempts wait in its own line', async () => {
+    receiver.answer = (_n, hit) => (hit.path === '/dead' ? 'hang' : 204);
+    const dead = await post('/api/webhooks', { url: `${receiver.url}/dead`, events: ['import.finished'] });
+    await post('/api/webhooks', { url: `${receiver.url}/live`, events: ['import.finished'] });
+    const audience = await seedAudience(t.db.pool, { headers: ['email'], contacts: [] });
+    // 40 deliveries each: the dead endpoint's take 40 / 4 at once x 1 s = 10 s to go through once.
+    await query(`INSERT INTO consent_ledger (audience_id, event, contacts) SELECT $1, 'IMPORTED', n FROM generate_series(1, 40) n`, [
+      audience.id,
+    ]);
+    const started = Date.now();
+    await until(() => receiver.received.filter((hit) => hit.path === '/live').length >= 40 || undefined, 'the live endpoint', 8_000);
+    const liveSeconds = (Date.now() - started) / 1000;
+    const [{ tried }] = await query<{ tried: number }>(
+      `SELECT count(*)::int AS tried FROM webhook_deliveries WHERE endpoint_id = $1 AND attempts > 0`,
+      [dead.body.id],
+    );
+    expect(liveSeconds).toBeLessThan(8);
+    // The dead endpoint's deliveries are far from all tried: the live ones did not wait for them.
+    expect(tried).toBeLessThan(30);
+    // Never more than WEBHOOK_ENDPOINT_CONCURRENCY (4) of its attempts at once in this worker.
+    const deadHits = receiver.received.filter((hit) => hit.path === '/dead');
+    const inFirstSecond = deadHits.filter((hit) => hit.at - deadHits[0]!.at < 900);
+    expect(inFirstSecond.length).toBeLessThanOrEqual(4);
+  });
 });

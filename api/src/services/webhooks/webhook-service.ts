@@ -29,10 +29,17 @@ export const NOT_FAILED = 'Only a failed delivery can be re-sent; this one is st
 const MAX_RETRY_DELAY_MS = 60 * 60_000;
 /** A delivery published and not attempted within this is published again (a lost message, a dead worker). */
 const PUBLISH_LEASE_MS = 60_000;
-/** Deliveries published per poll. */
+/** Deliveries leased and published per statement, and statements per poll at most (a backlog drains quickly). */
 const POLL_BATCH = 500;
-/** A delivery whose endpoint has all its attempts running in this worker is due again after this (plus jitter). */
-const BUSY_DELAY_MS = 200;
+const POLL_ROUNDS = 4;
+/** A delivery whose endpoint's line in this worker is full is due again after this (plus jitter). */
+const BUSY_DELAY_MS = 500;
+/** An endpoint's line holds this many deliveries per attempt it may run at once. */
+const LINE_LENGTH = 32;
+/** Deliveries waiting in all lines of one worker, at most. */
+const WAITING_MAX = 20_000;
+/** A claim lasts the attempt's limit and this (to record its outcome); past it, the delivery is due again. */
+const CLAIM_MARGIN_MS = 10_000;
 /** What an attempt keeps of an error. */
 const ERROR_CHARS = 300;
 
@@ -74,8 +81,11 @@ export function createWebhookService({ db, queue, production, settings, logger, 
     bodyTimeout: settings.timeoutMs,
     connect: { timeout: settings.timeoutMs, ...(production ? { lookup: guardedLookup } : {}) },
   });
-  /** Attempts running now in this process, by endpoint. */
-  const inFlight = new Map<number, number>();
+  /** Each endpoint's line in this process: deliveries waiting, and attempts running (at most endpointConcurrency). */
+  const lines = new Map<number, { waiting: number[]; running: number }>();
+  let waitingTotal = 0;
+  let closing = false;
+  const running = new Set<Promise<void>>();
 
   const found = <T>(value: T | undefined, message = WEBHOOK_NOT_FOUND): T => {
     if (value === undefined) throw new DomainError('not-found', message);
@@ -119,6 +129,41 @@ export function createWebhookService({ db, queue, production, settings, logger, 
           : `${inner.code ? inner.code + ': ' : ''}${inner.message}`.slice(0, ERROR_CHARS);
     }
     return { startedAt, durationMs: Date.now() - startedAt.getTime(), status, error, ok: error === null };
+  }
+
+  /** Claims, attempts and records one delivery; a lost database leaves it to its lease. */
+  async function attemptOne(deliveryId: number): Promise<void> {
+    const token = randomUUID();
+    try {
+      // The claim outlasts the attempt, so a copy of the message cannot attempt it meanwhile.
+      const claimed = await repo.claim(deliveryId, token, settings.timeoutMs + CLAIM_MARGIN_MS);
+      if (!claimed) return;
+      const outcome = await attempt(claimed);
+      const status = await repo.recordAttempt(deliveryId, token, {
+        ...outcome,
+        retryInMs: retryDelayMs(claimed.attempts + 1, settings.retryBaseMs),
+      });
+      if (status === 'FAILED') logger.warn({ deliveryId, endpointId: claimed.endpointId }, 'webhook delivery failed for good');
+    } catch (err) {
+      // Claimed or not, the delivery is due again when its lease runs out (a duplicate at worst, with the same id).
+      logger.warn({ err, deliveryId }, 'webhook attempt not recorded; the delivery is tried again after its lease');
+    }
+  }
+
+  /** Starts attempts from the endpoint's line while it has room. */
+  function drain(endpointId: number, line: { waiting: number[]; running: number }): void {
+    while (!closing && line.running < settings.endpointConcurrency && line.waiting.length > 0) {
+      const deliveryId = line.waiting.shift()!;
+      waitingTotal--;
+      line.running++;
+      const work = attemptOne(deliveryId).finally(() => {
+        running.delete(work);
+        line.running--;
+        if (line.running === 0 && line.waiting.length === 0) lines.delete(endpointId);
+        else drain(endpointId, line);
+      });
+      running.add(work);
+    }
   }
 
   return {
@@ -204,54 +249,49 @@ export function createWebhookService({ db, queue, production, settings, logger, 
      * given back at once for the next poll; one published and never attempted is due again after its lease.
      */
     async publishDue(): Promise<number> {
-      const due = await repo.leaseDue(POLL_BATCH, PUBLISH_LEASE_MS);
-      const failed: number[] = [];
-      await Promise.all(
-        due.map((delivery) =>
-          queue.publish('webhook-delivery', { deliveryId: delivery.id, endpointId: delivery.endpointId }).catch(() => {
-            failed.push(delivery.id);
-          }),
-        ),
-      );
-      if (failed.length > 0) {
-        logger.warn({ deliveries: failed.length }, 'webhook deliveries not published; the next poll tries again');
-        await repo.unlease(failed).catch(() => undefined);
+      let published = 0;
+      for (let round = 0; round < POLL_ROUNDS; round++) {
+        const due = await repo.leaseDue(POLL_BATCH, PUBLISH_LEASE_MS);
+        const failed: number[] = [];
+        await Promise.all(
+          due.map((delivery) =>
+            queue.publish('webhook-delivery', { deliveryId: delivery.id, endpointId: delivery.endpointId }).catch(() => {
+              failed.push(delivery.id);
+            }),
+          ),
+        );
+        published += due.length - failed.length;
+        if (failed.length > 0) {
+          logger.warn({ deliveries: failed.length }, 'webhook deliveries not published; the next poll tries again');
+          await repo.unlease(failed).catch(() => undefined);
+          break;
+        }
+        if (due.length < POLL_BATCH) break;
       }
-      return due.length - failed.length;
+      return published;
     },
 
     /**
-     * One attempt of one delivery (the consumer). An endpoint with all its attempts running here is not waited
-     * for: the delivery goes back to the database, due shortly, and the consumer moves on.
+     * The consumer: takes a delivery into its endpoint's line in this worker and acks at once. The database,
+     * not the message, keeps the delivery: one never attempted (a worker that died with it in line) is due again
+     * when its lease runs out. A line that is full (a slow or dead endpoint) sends the delivery back to the
+     * database, due shortly, so it holds no consumer and no other endpoint's deliveries.
      */
     async deliver({ deliveryId, endpointId }: { deliveryId: number; endpointId: number }): Promise<void> {
-      const running = inFlight.get(endpointId) ?? 0;
-      if (running >= settings.endpointConcurrency) {
+      let line = lines.get(endpointId);
+      if (!line) lines.set(endpointId, (line = { waiting: [], running: 0 }));
+      if (closing || line.waiting.length >= LINE_LENGTH * settings.endpointConcurrency || waitingTotal >= WAITING_MAX) {
         await repo.postpone(deliveryId, BUSY_DELAY_MS + Math.floor(Math.random() * BUSY_DELAY_MS));
         return;
       }
-      inFlight.set(endpointId, running + 1);
-      let outcome: Awaited<ReturnType<typeof attempt>> | undefined;
-      const token = randomUUID();
-      let claimed: Awaited<ReturnType<typeof repo.claim>>;
-      try {
-        // The claim outlasts the attempt, so a copy of the message cannot attempt it meanwhile.
-        claimed = await repo.claim(deliveryId, token, settings.timeoutMs * 2 + 30_000);
-        if (!claimed) return;
-        outcome = await attempt(claimed);
-      } finally {
-        const left = (inFlight.get(endpointId) ?? 1) - 1;
-        if (left > 0) inFlight.set(endpointId, left);
-        else inFlight.delete(endpointId);
-      }
-      const status = await repo.recordAttempt(deliveryId, token, {
-        ...outcome,
-        retryInMs: retryDelayMs(claimed.attempts + 1, settings.retryBaseMs),
-      });
-      if (status === 'FAILED') logger.warn({ deliveryId, endpointId }, 'webhook delivery failed for good');
+      line.waiting.push(deliveryId);
+      waitingTotal++;
+      drain(endpointId, line);
     },
 
     async close(): Promise<void> {
+      closing = true;
+      await Promise.allSettled([...running]);
       await agent.close();
     },
   };
