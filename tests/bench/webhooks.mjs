@@ -8,6 +8,7 @@
 //    receiver. Budget: <= 2000.
 // Its ceiling, in the same run: a bare loop posting as many signed bodies of the same size to the same
 // receiver, with the worker's concurrency, and no database or queue; `webhookRatio` is webhookRps over it.
+import { Buffer } from 'node:buffer';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';

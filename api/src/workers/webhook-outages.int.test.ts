@@ -106,7 +106,10 @@ it('loses no delivery through broker and database outages and a killed worker; d
     }
   })();
 
-  await waitFor('deliveries flowing', async () => (receiver.received.length >= 500 ? true : undefined), { processes: workers, timeoutMs: 60_000 });
+  await waitFor('deliveries flowing', async () => (receiver.received.length >= 500 ? true : undefined), {
+    processes: workers,
+    timeoutMs: 60_000,
+  });
   await mq!.stop();
   await sleep(OUTAGE_MS);
   await mq!.start();
