@@ -175,7 +175,7 @@ const envSchema = z.object({
   // Outgoing webhooks (services/webhooks): one attempt's time limit, attempts at once per endpoint and worker, and the
   // first retry's delay (each later one doubles, up to an hour, for 24 hours).
   WEBHOOK_TIMEOUT_SECONDS: positiveInt(10),
-  WEBHOOK_ENDPOINT_CONCURRENCY: positiveInt(4),
+  WEBHOOK_ENDPOINT_CONCURRENCY: positiveInt(8),
   WEBHOOK_RETRY_BASE_MS: positiveInt(5000),
   // Production refuses http and private addresses as webhook endpoints; true allows them (a receiver on the
   // organisation's own network, such as a self-hosted n8n; the benchmarks' local receiver).

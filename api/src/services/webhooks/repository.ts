@@ -201,18 +201,6 @@ export function webhookRepository(db: Database) {
     },
 
     /**
-     * A delivery given back untried (its endpoint was busy in this worker), due again after `delayMs`; nothing
-     * when an attempt holds it (this message was a copy).
-     */
-    async postpone(id: number, delayMs: number): Promise<void> {
-      await db.query(
-        `UPDATE webhook_deliveries SET lease_until = NULL, next_attempt_at = now() + $2 * interval '1 millisecond'
-          WHERE id = $1 AND status = 'PENDING' AND claim_token IS NULL`,
-        [id, delayMs],
-      );
-    },
-
-    /**
      * One attempt's outcome, with its log line, in one transaction: DELIVERED; or due again after
      * `retryInMs`; or FAILED when that would pass its give-up time. Nothing when the claim was lost.
      */
@@ -221,26 +209,24 @@ export function webhookRepository(db: Database) {
       token: string,
       attempt: { startedAt: Date; durationMs: number; status: number | null; error: string | null; ok: boolean; retryInMs: number },
     ): Promise<DeliveryStatus | undefined> {
-      return db.transaction(async (tx) => {
-        const { rows } = await tx.query<{ status: DeliveryStatus; attempts: number }>(
-          `UPDATE webhook_deliveries
+      // One statement (atomic by itself): the outcome and its log line.
+      const { rows } = await db.query<{ status: DeliveryStatus }>(
+        `WITH settled AS (
+           UPDATE webhook_deliveries
               SET attempts = attempts + 1, last_status = $3, last_error = $4, claim_token = NULL, lease_until = NULL,
                   status = CASE WHEN $5 THEN 'DELIVERED'
                                 WHEN now() + $6 * interval '1 millisecond' > give_up_at THEN 'FAILED' ELSE 'PENDING' END,
                   delivered_at = CASE WHEN $5 THEN now() END,
                   next_attempt_at = CASE WHEN $5 THEN next_attempt_at ELSE now() + $6 * interval '1 millisecond' END
             WHERE id = $1 AND claim_token = $2
-            RETURNING status, attempts`,
-          [id, token, attempt.status, attempt.error, attempt.ok, attempt.retryInMs],
-        );
-        const row = rows[0];
-        if (!row) return undefined;
-        await tx.query(
-          `INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, status, error) VALUES ($1, $2, $3, $4, $5, $6)`,
-          [id, row.attempts, attempt.startedAt, attempt.durationMs, attempt.status, attempt.error],
-        );
-        return row.status;
-      });
+            RETURNING id, attempts, status),
+         logged AS (
+           INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, status, error)
+           SELECT id, attempts, $7, $8, $3, $4 FROM settled)
+         SELECT status FROM settled`,
+        [id, token, attempt.status, attempt.error, attempt.ok, attempt.retryInMs, attempt.startedAt, attempt.durationMs],
+      );
+      return rows[0]?.status;
     },
   };
 }

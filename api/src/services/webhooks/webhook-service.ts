@@ -27,19 +27,19 @@ export const NOT_FAILED = 'Only a failed delivery can be re-sent; this one is st
 
 /** Retries double from the first delay up to this, until the give-up time (24 hours after the event). */
 const MAX_RETRY_DELAY_MS = 60 * 60_000;
-/** A delivery published and not attempted within this is published again (a lost message, a dead worker). */
-const PUBLISH_LEASE_MS = 60_000;
+/** A delivery published and not attempted within this is published again (a lost message, a dead worker, a full line). */
+const PUBLISH_LEASE_MS = 30_000;
 /** Deliveries leased and published per statement, and statements per poll at most (a backlog drains quickly). */
 const POLL_BATCH = 500;
 const POLL_ROUNDS = 4;
-/** A delivery whose endpoint's line in this worker is full is due again after this (plus jitter). */
-const BUSY_DELAY_MS = 500;
-/** An endpoint's line holds this many deliveries per attempt it may run at once. */
-const LINE_LENGTH = 32;
+/** An endpoint's line holds this many deliveries per attempt it may run at once (a few seconds of a fast endpoint's work). */
+const LINE_LENGTH = 250;
 /** Deliveries waiting in all lines of one worker, at most. */
 const WAITING_MAX = 20_000;
 /** A claim lasts the attempt's limit and this (to record its outcome); past it, the delivery is due again. */
 const CLAIM_MARGIN_MS = 10_000;
+/** An endpoint's connections are closed after this long without an attempt. */
+const AGENT_IDLE_MS = 60_000;
 /** What an attempt keeps of an error. */
 const ERROR_CHARS = 300;
 
@@ -74,13 +74,36 @@ export function retryDelayMs(failedAttempts: number, baseMs: number): number {
 
 export function createWebhookService({ db, queue, production, settings, logger, resolve }: WebhookServiceDeps) {
   const repo = webhookRepository(db);
-  // One pool of connections for every endpoint; in production each connection's addresses are checked.
-  const agent = new Agent({
-    connections: settings.endpointConcurrency,
-    headersTimeout: settings.timeoutMs,
-    bodyTimeout: settings.timeoutMs,
-    connect: { timeout: settings.timeoutMs, ...(production ? { lookup: guardedLookup } : {}) },
-  });
+  /**
+   * Connections of their own for each endpoint (kept alive between attempts): two endpoints on one host, such as
+   * two paths of one n8n, must not share them, or a dead one would hold the other's. In production each
+   * connection's addresses are checked. An endpoint idle for a while gives its connections up.
+   */
+  const agents = new Map<number, { agent: Agent; idle?: NodeJS.Timeout }>();
+  const agentOf = (endpointId: number): Agent => {
+    let entry = agents.get(endpointId);
+    if (!entry) {
+      const agent = new Agent({
+        connections: settings.endpointConcurrency,
+        headersTimeout: settings.timeoutMs,
+        bodyTimeout: settings.timeoutMs,
+        connect: { timeout: settings.timeoutMs, ...(production ? { lookup: guardedLookup } : {}) },
+      });
+      agents.set(endpointId, (entry = { agent }));
+    }
+    clearTimeout(entry.idle);
+    entry.idle = undefined;
+    return entry.agent;
+  };
+  const idleAgent = (endpointId: number) => {
+    const entry = agents.get(endpointId);
+    if (!entry) return;
+    entry.idle = setTimeout(() => {
+      agents.delete(endpointId);
+      void entry.agent.close().catch(() => undefined);
+    }, AGENT_IDLE_MS);
+    entry.idle.unref();
+  };
   /** Each endpoint's line in this process: deliveries waiting, and attempts running (at most endpointConcurrency). */
   const lines = new Map<number, { waiting: number[]; running: number }>();
   let waitingTotal = 0;
@@ -113,7 +136,7 @@ export function createWebhookService({ db, queue, production, settings, logger, 
         method: 'POST',
         headers: { ...signedHeaders(delivery.secret, delivery.messageId, body, startedAt), 'user-agent': 'Mailroom-Webhooks/1' },
         body,
-        dispatcher: agent,
+        dispatcher: agentOf(delivery.endpointId),
         signal: AbortSignal.timeout(settings.timeoutMs),
       });
       status = response.statusCode;
@@ -159,8 +182,10 @@ export function createWebhookService({ db, queue, production, settings, logger, 
       const work = attemptOne(deliveryId).finally(() => {
         running.delete(work);
         line.running--;
-        if (line.running === 0 && line.waiting.length === 0) lines.delete(endpointId);
-        else drain(endpointId, line);
+        if (line.running === 0 && line.waiting.length === 0) {
+          lines.delete(endpointId);
+          idleAgent(endpointId);
+        } else drain(endpointId, line);
       });
       running.add(work);
     }
@@ -274,16 +299,15 @@ export function createWebhookService({ db, queue, production, settings, logger, 
     /**
      * The consumer: takes a delivery into its endpoint's line in this worker and acks at once. The database,
      * not the message, keeps the delivery: one never attempted (a worker that died with it in line) is due again
-     * when its lease runs out. A line that is full (a slow or dead endpoint) sends the delivery back to the
-     * database, due shortly, so it holds no consumer and no other endpoint's deliveries.
+     * when its lease runs out. A line that is full (a slow or dead endpoint) leaves the delivery to its lease, so it
+     * holds no consumer and no other endpoint's deliveries.
      */
     async deliver({ deliveryId, endpointId }: { deliveryId: number; endpointId: number }): Promise<void> {
       let line = lines.get(endpointId);
       if (!line) lines.set(endpointId, (line = { waiting: [], running: 0 }));
-      if (closing || line.waiting.length >= LINE_LENGTH * settings.endpointConcurrency || waitingTotal >= WAITING_MAX) {
-        await repo.postpone(deliveryId, BUSY_DELAY_MS + Math.floor(Math.random() * BUSY_DELAY_MS));
-        return;
-      }
+      // A full line drops the message and writes nothing: the delivery stays leased and comes back when its lease
+      // runs out, which paces a backlog to what the endpoint takes at no cost to the database.
+      if (closing || line.waiting.length >= LINE_LENGTH * settings.endpointConcurrency || waitingTotal >= WAITING_MAX) return;
       line.waiting.push(deliveryId);
       waitingTotal++;
       drain(endpointId, line);
@@ -292,7 +316,13 @@ export function createWebhookService({ db, queue, production, settings, logger, 
     async close(): Promise<void> {
       closing = true;
       await Promise.allSettled([...running]);
-      await agent.close();
+      await Promise.allSettled(
+        [...agents.values()].map((entry) => {
+          clearTimeout(entry.idle);
+          return entry.agent.close();
+        }),
+      );
+      agents.clear();
     },
   };
 }
