@@ -44,7 +44,7 @@ const SMALL: Record<string, Record<string, string> | Record<string, string>[]> =
     { BENCH_CONTACTS: '500', BENCH_DEAD_WEBHOOK: '1' },
   ],
   tracking: { BENCH_SECONDS: '2', BENCH_CONNECTIONS: '2' },
-  webhooks: { BENCH_EVENTS: '300', BENCH_RATE: '100', BENCH_SECONDS: '1' },
+  webhooks: { BENCH_EVENTS: '200', BENCH_RATE: '200', BENCH_SECONDS: '1' },
   // The activity part pages through one object's entries, a 6,000th of the log: 60,000 give it about ten.
   workflow: { BENCH_SUPPRESSIONS: '2000', BENCH_ACTIVITY_ROWS: '60000', BENCH_SCHEDULE_RUNS: '1', BENCH_SAMPLES: '5' },
 };

@@ -14,7 +14,7 @@ import type { Database } from '../../db/database.js';
 import type { Logger } from '../../logger.js';
 import type { MessageQueue } from '../../queue/typed-message-queue.js';
 import { DomainError } from '../errors.js';
-import type { webhookQueues } from './queues.js';
+import { WEBHOOK_MESSAGE_DELIVERIES, type webhookQueues } from './queues.js';
 import { webhookRepository, type DeliveryStatus, type WebhookEndpointRow, type WebhookEventType } from './repository.js';
 import { newSecret, signedHeaders } from './signature.js';
 import { checkTarget, guardedLookup, TargetRefused } from './target.js';
@@ -266,7 +266,7 @@ export function createWebhookService({ db, queue, production, settings, logger, 
         throw new DomainError('conflict', NOT_FAILED);
       }
       // Published at once; if the broker is away, the poller publishes it when its lease-free due time comes.
-      await queue.publish('webhook-delivery', { deliveryId: id, endpointId: resent.endpointId }).catch(() => undefined);
+      await queue.publish('webhook-delivery', { deliveryIds: [id], endpointId: resent.endpointId }).catch(() => undefined);
     },
 
     /**
@@ -277,11 +277,20 @@ export function createWebhookService({ db, queue, production, settings, logger, 
       let published = 0;
       for (let round = 0; round < POLL_ROUNDS; round++) {
         const due = await repo.leaseDue(POLL_BATCH, PUBLISH_LEASE_MS);
+        // One message per endpoint and hundred deliveries.
+        const byEndpoint = new Map<number, number[]>();
+        for (const delivery of due) byEndpoint.set(delivery.endpointId, [...(byEndpoint.get(delivery.endpointId) ?? []), delivery.id]);
+        const messages = [...byEndpoint].flatMap(([endpointId, ids]) =>
+          Array.from({ length: Math.ceil(ids.length / WEBHOOK_MESSAGE_DELIVERIES) }, (_, i) => ({
+            endpointId,
+            deliveryIds: ids.slice(i * WEBHOOK_MESSAGE_DELIVERIES, (i + 1) * WEBHOOK_MESSAGE_DELIVERIES),
+          })),
+        );
         const failed: number[] = [];
         await Promise.all(
-          due.map((delivery) =>
-            queue.publish('webhook-delivery', { deliveryId: delivery.id, endpointId: delivery.endpointId }).catch(() => {
-              failed.push(delivery.id);
+          messages.map((message) =>
+            queue.publish('webhook-delivery', message).catch(() => {
+              failed.push(...message.deliveryIds);
             }),
           ),
         );
@@ -297,19 +306,21 @@ export function createWebhookService({ db, queue, production, settings, logger, 
     },
 
     /**
-     * The consumer: takes a delivery into its endpoint's line in this worker and acks at once. The database,
+     * The consumer: takes deliveries into its endpoint's line in this worker and acks at once. The database,
      * not the message, keeps the delivery: one never attempted (a worker that died with it in line) is due again
      * when its lease runs out. A line that is full (a slow or dead endpoint) leaves the delivery to its lease, so it
      * holds no consumer and no other endpoint's deliveries.
      */
-    async deliver({ deliveryId, endpointId }: { deliveryId: number; endpointId: number }): Promise<void> {
+    async deliver({ deliveryIds, endpointId }: { deliveryIds: number[]; endpointId: number }): Promise<void> {
       let line = lines.get(endpointId);
       if (!line) lines.set(endpointId, (line = { waiting: [], running: 0 }));
-      // A full line drops the message and writes nothing: the delivery stays leased and comes back when its lease
-      // runs out, which paces a backlog to what the endpoint takes at no cost to the database.
-      if (closing || line.waiting.length >= LINE_LENGTH * settings.endpointConcurrency || waitingTotal >= WAITING_MAX) return;
-      line.waiting.push(deliveryId);
-      waitingTotal++;
+      for (const deliveryId of deliveryIds) {
+        // A full line drops the message and writes nothing: the delivery stays leased and comes back when its lease
+        // runs out, which paces a backlog to what the endpoint takes at no cost to the database.
+        if (closing || line.waiting.length >= LINE_LENGTH * settings.endpointConcurrency || waitingTotal >= WAITING_MAX) break;
+        line.waiting.push(deliveryId);
+        waitingTotal++;
+      }
       drain(endpointId, line);
     },
 
