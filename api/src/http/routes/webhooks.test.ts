@@ -287,4 +287,27 @@ describe('deliveries', () => {
     const inFirstSecond = deadHits.filter((hit) => hit.at - deadHits[0]!.at < 900);
     expect(inFirstSecond.length).toBeLessThanOrEqual(8);
   });
+
+  it("an erasure takes the person's address out of the deliveries kept, and its own event names only the erased key", async () => {
+    receiver.answer = (_n, hit) => (hit.path === '/down' ? 503 : 204);
+    const down = await post('/api/webhooks', { url: `${receiver.url}/down`, events: ['contact.unsubscribed'] });
+    await post('/api/webhooks', { url: `${receiver.url}/erasures`, events: ['contact.erased'] });
+    const audience = await seedAudience(t.db.pool, { headers: ['email'], contacts: [{ email: 'cy@example.com' }] });
+    await query(`INSERT INTO consent_ledger (audience_id, address_key, email, event) VALUES ($1, address_key($2), $2, 'UNSUBSCRIBED')`, [
+      audience.id,
+      'Cy@Example.com',
+    ]);
+    await until(() => receiver.received.some((hit) => hit.path === '/down') || undefined, 'a failed attempt');
+    expect((await post('/api/people/erase', { email: 'cy@example.com' })).status).toBe(200);
+
+    const [kept] = await query<{ payload: { data: { email: string } }; address_key: string }>(
+      'SELECT payload, address_key FROM webhook_deliveries WHERE endpoint_id = $1',
+      [down.body.id],
+    );
+    expect(kept!.payload.data.email).toMatch(/^erased:/);
+    expect(kept!.address_key).toBe(kept!.payload.data.email);
+    expect(JSON.stringify(await query('SELECT * FROM webhook_deliveries'))).not.toMatch(/cy@example\.com/i);
+    const erasure = await until(() => receiver.received.find((hit) => hit.path === '/erasures'), 'the erasure event');
+    expect(bodyOf(erasure).data).toEqual({ erasedKey: kept!.payload.data.email, audienceId: audience.id });
+  });
 });
