@@ -159,7 +159,7 @@ async function main() {
     const ceilingRps = Math.round(burst / ceilingSeconds);
     const webhookRatio = Number((webhookRps / ceilingRps).toFixed(2));
     log(
-      `ceiling: ${EVENTS} signed POSTs by a bare loop, ${CONCURRENCY} at once, in ${ceilingSeconds.toFixed(1)} s: ${ceilingRps}/s; deliveries at ${webhookRatio} x`,
+      `ceiling: ${burst} signed POSTs by a bare loop, ${CONCURRENCY} at once, in ${ceilingSeconds.toFixed(1)} s: ${ceilingRps}/s; deliveries at ${webhookRatio} x`,
     );
     log(`duplicates ${duplicates}`);
     log(
