@@ -177,6 +177,14 @@ const envSchema = z.object({
   // contacts than SEND_APPROVAL_ABOVE. Neither set: no approval, the spec's behaviour.
   SEND_APPROVAL: booleanFlag,
   SEND_APPROVAL_ABOVE: ifSet(wholeNumber('must be a whole number of contacts')),
+  // Outgoing webhooks (services/webhooks): one attempt's time limit, attempts at once per endpoint and worker, and the
+  // first retry's delay (each later one doubles, up to an hour, for 24 hours).
+  WEBHOOK_TIMEOUT_SECONDS: positiveInt(10),
+  WEBHOOK_ENDPOINT_CONCURRENCY: positiveInt(8),
+  WEBHOOK_RETRY_BASE_MS: positiveInt(5000),
+  // Production refuses http and private addresses as webhook endpoints; true allows them (a receiver on the
+  // organisation's own network, such as a self-hosted n8n; the benchmarks' local receiver).
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanFlag,
   ORG_COLOR: ifSet(z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour such as #0f6cbd')),
   STACK_HOST: optionalString,
   EMBEDDED_POSTGRES_PORT: positiveInt(5433),
@@ -262,6 +270,8 @@ export interface Config {
   signup: { linkDays: number; unsolvedPostsPerHour: number };
   /** Send approval (issue 27): SEND_APPROVAL, SEND_APPROVAL_ABOVE (services/approvals/policy.ts). */
   approval: ApprovalSettings;
+  /** Outgoing webhooks: an attempt's limit, attempts at once per endpoint in one worker, the first retry's delay. */
+  webhooks: { timeoutMs: number; endpointConcurrency: number; retryBaseMs: number; allowPrivateTargets: boolean };
   /** What the one-command stack (api/dev/stack) starts embedded, and where. */
   stack: StackSettings;
   /** The drag-and-drop email editor's script (browser side); its origin is allowed by the shell's CSP. */
@@ -442,6 +452,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, { role = 'api' 
     orgColor: (e.ORG_COLOR ?? '#0f6cbd').toLowerCase(),
     signup: { linkDays: e.SIGNUP_LINK_DAYS, unsolvedPostsPerHour: e.SIGNUP_UNSOLVED_POSTS_PER_HOUR },
     approval: { always: e.SEND_APPROVAL ?? false, above: e.SEND_APPROVAL_ABOVE },
+    webhooks: {
+      timeoutMs: e.WEBHOOK_TIMEOUT_SECONDS * 1000,
+      endpointConcurrency: e.WEBHOOK_ENDPOINT_CONCURRENCY,
+      retryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
+      allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? false,
+    },
     stack: {
       host: e.STACK_HOST ?? 'localhost',
       embedded: { postgres: !e.DATABASE_URL, ses: !e.SES_ENDPOINT && !e.AWS_ACCESS_KEY_ID, oidc: !e.OIDC_ISSUER },

@@ -49,6 +49,8 @@ import { createFormService, type FormService } from './services/subscriptions/fo
 import { createSignupService, type SignupService } from './services/subscriptions/signup-service.js';
 import { signupQueues } from './services/subscriptions/queues.js';
 import { createTemplateService, type TemplateService } from './services/templates/template-service.js';
+import { webhookQueues } from './services/webhooks/queues.js';
+import { createWebhookService, type WebhookService } from './services/webhooks/webhook-service.js';
 import { createImportSpool, type ImportSpool } from './spool/index.js';
 
 /** Every feature's queues (name → the schema of its messages), joined: one line per feature. */
@@ -59,6 +61,7 @@ export const QUEUES = {
   ...fieldQueues,
   ...signupQueues,
   ...approvalQueues,
+  ...webhookQueues,
 };
 
 /** The product's message queue: every feature's queues. */
@@ -89,6 +92,7 @@ export interface Services {
   preferences: PreferenceService;
   segments: SegmentService;
   approvals: ApprovalService;
+  webhooks: WebhookService;
 }
 
 export interface AppDeps {
@@ -248,6 +252,14 @@ function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverride
       },
       logger: logger.child({ component: 'approvals' }),
     }),
+    webhooks: createWebhookService({
+      db,
+      queue: messageQueue,
+      // The target checks hold in production unless the operator allows its own network (WEBHOOK_ALLOW_PRIVATE_TARGETS).
+      production: config.nodeEnv === 'production' && !config.webhooks.allowPrivateTargets,
+      settings: config.webhooks,
+      logger: logger.child({ component: 'webhooks' }),
+    }),
   };
 }
 
@@ -296,6 +308,7 @@ export async function closeDeps(deps: AppDeps): Promise<void> {
   await step(() => deps.messageQueue.close());
   await step(() => deps.services.sending.close());
   await step(() => deps.services.tracking.close());
+  await step(() => deps.services.webhooks.close());
   await step(() => deps.db.close());
   await step(() => deps.ses.destroy());
   await step(() => deps.spool.close());

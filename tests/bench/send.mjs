@@ -16,9 +16,16 @@
 // last mail, over the true rate; budget >= 0.85), `throttledShare` (429s among the calls made after
 // the first 10 s; budget < 0.02), duplicates and lost (must be 0).
 //
+// With BENCH_DEAD_WEBHOOK=1 (issue 27), a webhook endpoint that accepts connections and never answers (a black
+// hole, started here) is registered for every event, and contacts sign up at BENCH_WEBHOOK_EVENTS_PER_SECOND
+// (default 100 then, else 0) during the send, so the worker keeps attempting it, timing out and retrying. Compare
+// `sendRatio` with `BENCH_WEBHOOK_EVENTS_PER_SECOND=100 pnpm bench send` (the same sign-ups, no webhook):
+// budget, the dead endpoint's run at least 0.95 of it.
+//
 // This file also exports what the rate-cap and tracking benchmarks share: the stack with two workers
 // and the endpoint, a realistic template, a campaign sent through the API.
 import { readFileSync } from 'node:fs';
+import { createServer as createTcpServer } from 'node:net';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
@@ -33,6 +40,8 @@ import { API_DIR, scriptArgs, startStack } from './support/stack.mjs';
 const TRUE_RATE = process.env.BENCH_SES_TRUE_RATE ? Number(process.env.BENCH_SES_TRUE_RATE) : undefined;
 if (TRUE_RATE !== undefined && !(TRUE_RATE > 0)) throw new Error(`BENCH_SES_TRUE_RATE must be a positive number of mails a second`);
 export const CONTACTS = Number(process.env.BENCH_CONTACTS ?? (TRUE_RATE ? 20_000 : 100_000));
+const DEAD_WEBHOOK = process.env.BENCH_DEAD_WEBHOOK === '1' || process.env.BENCH_DEAD_WEBHOOK === 'true';
+const WEBHOOK_EVENTS_PER_SECOND = Number(process.env.BENCH_WEBHOOK_EVENTS_PER_SECOND ?? (DEAD_WEBHOOK ? 100 : 0));
 const log = (...args) => console.log(...args);
 
 /** About 9 KB of newsletter html: five tracked links, merge tags in text and an attribute. */
@@ -69,11 +78,11 @@ export function cpuSeconds(pid) {
  * The SES endpoint (SES's account as `account` says), the API process and two worker processes on a
  * fresh database and private queues.
  */
-export async function startCampaignStack(account) {
+export async function startCampaignStack(account, env = {}) {
   const ses = await startSesEndpoint({ keepMail: false, ...account });
   let stack;
   try {
-    stack = await startStack({ env: { SES_ENDPOINT: ses.endpoint } });
+    stack = await startStack({ env: { SES_ENDPOINT: ses.endpoint, ...env } });
   } catch (error) {
     await ses.close();
     throw error;
@@ -250,14 +259,91 @@ async function trueRateMain(trueRate) {
   }
 }
 
+/** A TCP endpoint that takes connections and never answers: a webhook receiver that is gone. */
+async function startBlackHole() {
+  const sockets = new Set();
+  const server = createTcpServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => undefined);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise((done) => server.listen(0, '127.0.0.1', done));
+  return {
+    url: `http://127.0.0.1:${server.address().port}/hook`,
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise((done) => server.close(done));
+    },
+  };
+}
+
+const WEBHOOK_EVENTS = [
+  'contact.subscribed',
+  'contact.confirmed',
+  'contact.unsubscribed',
+  'contact.erased',
+  'contact.bounced',
+  'contact.complained',
+  'campaign.sent',
+  'import.finished',
+];
+
+/** Sign-ups at `perSecond` (ten statements a second) until stopped; resolves with how many. */
+function signUpsDuring(stack, perSecond) {
+  let running = perSecond > 0;
+  let recorded = 0;
+  const done = (async () => {
+    const { id: audienceId } = await seedGeneratedAudience(stack.pool, 1);
+    const perTick = Math.max(1, Math.round(perSecond / 10));
+    for (let tick = 0; running; tick++) {
+      const started = performance.now();
+      await stack.pool.query(
+        `INSERT INTO consent_ledger (audience_id, address_key, email, event)
+         SELECT $1, $2 || '-' || i || '@example.org', $2 || '-' || i || '@example.org', 'SUBSCRIBED' FROM generate_series(1, $3) i`,
+        [audienceId, `signup-${tick}`, perTick],
+      );
+      recorded += perTick;
+      await sleep(Math.max(0, 100 - (performance.now() - started)));
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await done;
+      return recorded;
+    },
+  };
+}
+
 async function main() {
   if (TRUE_RATE !== undefined) return trueRateMain(TRUE_RATE);
-  const stack = await startCampaignStack({ maxSendRate: 10_000, max24HourSend: -1 });
+  const blackHole = DEAD_WEBHOOK ? await startBlackHole() : undefined;
+  const stack = await startCampaignStack(
+    { maxSendRate: 10_000, max24HourSend: -1 },
+    DEAD_WEBHOOK ? { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } : {},
+  );
   try {
+    if (blackHole) {
+      const res = await stack.api('/api/webhooks', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ url: blackHole.url, events: WEBHOOK_EVENTS, description: 'black hole' }),
+      });
+      if (res.status !== 201) throw new Error(`registering the dead webhook: ${res.status} ${await res.text()}`);
+      log(`a dead webhook endpoint is registered for every event (${blackHole.url})`);
+    }
     const id = await seedCampaign(stack, CONTACTS);
+    const signUps = signUpsDuring(stack, WEBHOOK_EVENTS_PER_SECOND);
     const processes = { api: stack.http.pid, worker1: stack.workers[0].pid, worker2: stack.workers[1].pid };
     const cpuBefore = Object.fromEntries(Object.entries(processes).map(([name, pid]) => [name, cpuSeconds(pid)]));
     const seconds = await timeSend(stack, id);
+    const webhookEvents = await signUps.stop();
+    if (WEBHOOK_EVENTS_PER_SECOND > 0) {
+      const { rows } = await stack.pool.query(
+        `SELECT count(*)::int AS n, coalesce(sum(attempts), 0)::int AS attempts FROM webhook_deliveries`,
+      );
+      log(`${webhookEvents} sign-ups during the send; webhook deliveries ${rows[0].n}, attempts so far ${rows[0].attempts}`);
+    }
     const cpuMsPerMail = Object.fromEntries(
       Object.entries(processes).map(([name, pid]) => [name, Number((((cpuSeconds(pid) - cpuBefore[name]) * 1000) / CONTACTS).toFixed(3))]),
     );
@@ -294,6 +380,8 @@ async function main() {
         emailsPerSecond,
         ceilingPerSecond,
         sendRatio,
+        deadWebhook: DEAD_WEBHOOK,
+        webhookEventsPerSecond: WEBHOOK_EVENTS_PER_SECOND,
         duplicates,
         lost,
         peakRssMb: peakRss,
@@ -302,6 +390,7 @@ async function main() {
     );
   } finally {
     await stack.stop();
+    await blackHole?.close();
   }
 }
 

@@ -192,6 +192,17 @@ const ADDITIONS: [string, string, string, string[]][] = [
   ['DELETE', '/api/campaigns/{id}/approval-request', 'withdrawCampaignApproval', []],
   ['POST', '/api/campaigns/{id}/approve', 'approveCampaign', []],
   ['POST', '/api/campaigns/{id}/decline', 'declineCampaign', []],
+  // Outgoing webhooks (issue 27): endpoints, their signing secrets, the delivery log and its re-send.
+  ['GET', '/api/webhooks', 'listWebhookEndpoints', []],
+  ['POST', '/api/webhooks', 'createWebhookEndpoint', []],
+  ['GET', '/api/webhooks/{id}', 'getWebhookEndpoint', []],
+  ['PUT', '/api/webhooks/{id}', 'updateWebhookEndpoint', []],
+  ['DELETE', '/api/webhooks/{id}', 'deleteWebhookEndpoint', []],
+  ['GET', '/api/webhooks/{id}/secret', 'getWebhookSecret', []],
+  ['POST', '/api/webhooks/{id}/secret', 'rotateWebhookSecret', []],
+  ['GET', '/api/webhooks/{id}/deliveries', 'listWebhookDeliveries', ['status', 'before', 'limit']],
+  ['GET', '/api/webhook-deliveries/{id}', 'getWebhookDelivery', []],
+  ['POST', '/api/webhook-deliveries/{id}/resend', 'resendWebhookDelivery', []],
 ];
 
 /** Query parameters added to docs/product.md's own operations (docs/decisions records each). */
@@ -828,6 +839,26 @@ describe('express-openapi-validator', () => {
     ['getSegment', 'GET', '/api/segments/3'],
     ['updateSegment', 'PUT', '/api/segments/3', json({ name: 'Parisians', rule: { combinator: 'and', rules: [] } })],
     ['deleteSegment', 'DELETE', '/api/segments/3'],
+    ['listWebhookEndpoints', 'GET', '/api/webhooks'],
+    [
+      'createWebhookEndpoint',
+      'POST',
+      '/api/webhooks',
+      json({ url: 'https://hooks.example.org/in', events: ['campaign.sent'], description: 'CRM' }),
+    ],
+    ['getWebhookEndpoint', 'GET', '/api/webhooks/2'],
+    [
+      'updateWebhookEndpoint',
+      'PUT',
+      '/api/webhooks/2',
+      json({ url: 'https://hooks.example.org/in', events: ['contact.bounced'], enabled: false }),
+    ],
+    ['deleteWebhookEndpoint', 'DELETE', '/api/webhooks/2'],
+    ['getWebhookSecret', 'GET', '/api/webhooks/2/secret'],
+    ['rotateWebhookSecret', 'POST', '/api/webhooks/2/secret'],
+    ['listWebhookDeliveries', 'GET', '/api/webhooks/2/deliveries?status=FAILED&before=40&limit=20'],
+    ['getWebhookDelivery', 'GET', '/api/webhook-deliveries/7'],
+    ['resendWebhookDelivery', 'POST', '/api/webhook-deliveries/7/resend'],
     [
       'sesWebhook',
       'POST',

@@ -10,6 +10,7 @@ import { approvalWorkers } from './approvals.js';
 import { audienceWorkers } from './audiences.js';
 import { campaignWorkers } from './campaigns.js';
 import { signupWorkers } from './signups.js';
+import { webhookWorkers } from './webhooks.js';
 
 export type WorkerRegistration = (deps: AppDeps) => Consumer[];
 
@@ -20,6 +21,7 @@ export const registrations: WorkerRegistration[] = [
   activityWorkers,
   signupWorkers,
   approvalWorkers,
+  webhookWorkers,
 ];
 
 export interface Workers {

@@ -37,8 +37,14 @@ const SMALL: Record<string, Record<string, string> | Record<string, string>[]> =
   'report-page': { BENCH_ROWS: '2000', BENCH_SAMPLES: '5' },
   segments: { BENCH_CONTACTS: '3000', BENCH_CAMPAIGNS: '4', BENCH_HITS: '2000', BENCH_SAMPLES: '3' },
   // The second: an SES that grants 100 mails a second while advertising 500 (issue 28).
-  send: [{ BENCH_CONTACTS: '500' }, { BENCH_CONTACTS: '500', BENCH_SES_TRUE_RATE: '100' }],
+  // The third: with a dead webhook endpoint registered and sign-ups during the send (issue 27).
+  send: [
+    { BENCH_CONTACTS: '500' },
+    { BENCH_CONTACTS: '500', BENCH_SES_TRUE_RATE: '100' },
+    { BENCH_CONTACTS: '500', BENCH_DEAD_WEBHOOK: '1' },
+  ],
   tracking: { BENCH_SECONDS: '2', BENCH_CONNECTIONS: '2' },
+  webhooks: { BENCH_EVENTS: '200', BENCH_RATE: '200', BENCH_SECONDS: '1' },
   // The activity part pages through one object's entries, a 6,000th of the log: 60,000 give it about ten.
   workflow: { BENCH_SUPPRESSIONS: '2000', BENCH_ACTIVITY_ROWS: '60000', BENCH_SCHEDULE_RUNS: '1', BENCH_SAMPLES: '5' },
 };

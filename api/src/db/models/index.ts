@@ -54,6 +54,10 @@ export const SQL_ONLY_TABLES: readonly string[] = [
   'campaign_variants',
   // Send approval (migration 0033): its repository's statements.
   'approval_requests',
+  // Outgoing webhooks (migration 0034): deliveries written by triggers, claimed and settled by conditional UPDATEs.
+  'webhook_attempts',
+  'webhook_deliveries',
+  'webhook_endpoints',
 ];
 
 export interface Models {

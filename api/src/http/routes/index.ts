@@ -17,12 +17,13 @@ import { reportsRouter } from './reports.js';
 import { suppressionsRouter } from './suppressions.js';
 import { trackingRouter } from './tracking.js';
 import { templatesRouter } from './templates.js';
-import { webhooksRouter } from './webhooks.js';
+import { sesEventsRouter } from './ses-events.js';
 import { formsRouter } from './forms.js';
 import { subscribeRouter } from './subscribe.js';
 import { preferencesRouter } from './preferences.js';
 import { segmentsRouter } from './segments.js';
 import { abTestsRouter } from './ab-tests.js';
+import { webhooksRouter } from './webhooks.js';
 
 export function routes(deps: AppDeps): Router {
   const router = Router();
@@ -39,13 +40,14 @@ export function routes(deps: AppDeps): Router {
   router.use(suppressionsRouter(deps));
   router.use(trackingRouter(deps));
   router.use(templatesRouter(deps));
-  router.use(webhooksRouter(deps));
+  router.use(sesEventsRouter(deps));
   router.use(activityRouter(deps));
   router.use(formsRouter(deps));
   router.use(subscribeRouter(deps));
   router.use(peopleRouter(deps));
   router.use(preferencesRouter(deps));
   router.use(segmentsRouter(deps));
+  router.use(webhooksRouter(deps));
 
   return router;
 }

@@ -16,6 +16,7 @@
  *  - pending_signups, signup_mails, consent_ledger (sign-ups, migration 0027): waiting sign-ups go; the
  *    confirmation mails' record and the ledger name the erased key (the ledger without client address and
  *    agent), and the ledger gets an ERASED entry for each audience the person was on or signed up to;
+ *  - webhook_deliveries (migration 0034): kept deliveries name the erased key instead of the address;
  *  - campaign_domain_counts holds the domain, not the address: unchanged, as are the other aggregates.
  * Locks, in the order the sending statements take them (jobs, then campaigns, then counts): the
  * address's mails first, by the statement that erases them, so a worker's claim of one either
@@ -27,6 +28,7 @@ import type { Tx } from '../../db/database.js';
 import { audienceLockArgs } from '../audiences/locks.js';
 import { lockAudienceRows, removeContacts } from '../contacts/numbering-repository.js';
 import { likeContains } from '../contacts/repository.js';
+import { eraseFromDeliveries } from '../webhooks/repository.js';
 
 /** Until the end of the transaction, a lock not had within `ms` fails the statement (SQLSTATE 55P03). */
 export async function waitForLocksAtMost(tx: Tx, ms: number): Promise<void> {
@@ -206,6 +208,7 @@ async function eraseSignups(tx: Tx, key: string, erasedKey: string, audienceIds:
     [key],
   );
   await tx.query(`UPDATE signup_mails SET address_key = $2 WHERE address_key = $1`, [key, erasedKey]);
+  await eraseFromDeliveries(tx, key, erasedKey);
   const { rows: ledger } = await tx.query<{ audience_id: number }>(
     `UPDATE consent_ledger SET email = $2, address_key = $2, client_address = NULL, user_agent = NULL, detail = NULL
       WHERE address_key = $1 RETURNING audience_id`,

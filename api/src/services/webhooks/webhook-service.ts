@@ -1,0 +1,341 @@
+/**
+ * Signed outgoing webhooks (issue 27; docs/decisions/webhooks.md). Admins register endpoints for events; the
+ * database's triggers (migration 0034) write one delivery per endpoint in the transaction that records each
+ * fact, so no event is lost between a commit and a publish. The worker's poller publishes deliveries that are
+ * due (`publishDue`), and its consumer makes one attempt per message (`deliver`): Standard Webhooks headers
+ * (signature.ts), a time limit per attempt, a few attempts at once per endpoint (a slow endpoint's others wait
+ * in the database, not in a consumer), exponential backoff through the due time, FAILED after 24 hours.
+ * Delivery is at least once: every copy of a delivery carries the same `webhook-id`. No HTTP routes, AMQP or
+ * SQL here.
+ */
+import { randomUUID } from 'node:crypto';
+import { Agent, request } from 'undici';
+import type { Database } from '../../db/database.js';
+import type { Logger } from '../../logger.js';
+import type { MessageQueue } from '../../queue/typed-message-queue.js';
+import { DomainError } from '../errors.js';
+import { WEBHOOK_MESSAGE_DELIVERIES, type webhookQueues } from './queues.js';
+import { webhookRepository, type DeliveryStatus, type WebhookEndpointRow, type WebhookEventType } from './repository.js';
+import { newSecret, signedHeaders } from './signature.js';
+import { checkTarget, guardedLookup, TargetRefused } from './target.js';
+
+export type { DeliveryStatus, WebhookEventType };
+
+export const WEBHOOK_NOT_FOUND = 'Webhook endpoint not found';
+export const DELIVERY_NOT_FOUND = 'Webhook delivery not found';
+export const NOT_FAILED = 'Only a failed delivery can be re-sent; this one is still being tried or was delivered.';
+
+/** Retries double from the first delay up to this, until the give-up time (24 hours after the event). */
+const MAX_RETRY_DELAY_MS = 60 * 60_000;
+/** A delivery published and not attempted within this is published again (a lost message, a dead worker, a full line). */
+const PUBLISH_LEASE_MS = 30_000;
+/** Deliveries leased and published per statement, and statements per poll at most (a backlog drains quickly). */
+const POLL_BATCH = 500;
+const POLL_ROUNDS = 4;
+/** An endpoint's line holds this many deliveries per attempt it may run at once (a few seconds of a fast endpoint's work). */
+const LINE_LENGTH = 250;
+/** Deliveries waiting in all lines of one worker, at most. */
+const WAITING_MAX = 20_000;
+/** A claim lasts the attempt's limit and this (to record its outcome); past it, the delivery is due again. */
+const CLAIM_MARGIN_MS = 10_000;
+/** An endpoint's connections are closed after this long without an attempt. */
+const AGENT_IDLE_MS = 60_000;
+/** What an attempt keeps of an error. */
+const ERROR_CHARS = 300;
+
+export interface WebhookSettings {
+  timeoutMs: number;
+  endpointConcurrency: number;
+  retryBaseMs: number;
+}
+
+export interface WebhookServiceDeps {
+  db: Database;
+  queue: MessageQueue<typeof webhookQueues>;
+  /** Production: HTTPS only and public addresses only, at registration and on every connection. */
+  production: boolean;
+  settings: WebhookSettings;
+  logger: Logger;
+  /** The DNS for registration checks (tests hand in their own). */
+  resolve?: (host: string) => Promise<string[]>;
+}
+
+export interface WebhookEndpointInput {
+  url: string;
+  events: WebhookEventType[];
+  description?: string;
+  enabled?: boolean;
+}
+
+/** The delay before attempt n+1 after n failed attempts: base, 2·base, 4·base... at most an hour. */
+export function retryDelayMs(failedAttempts: number, baseMs: number): number {
+  return Math.min(baseMs * 2 ** Math.max(0, failedAttempts - 1), MAX_RETRY_DELAY_MS);
+}
+
+export function createWebhookService({ db, queue, production, settings, logger, resolve }: WebhookServiceDeps) {
+  const repo = webhookRepository(db);
+  /**
+   * Connections of their own for each endpoint (kept alive between attempts): two endpoints on one host, such as
+   * two paths of one n8n, must not share them, or a dead one would hold the other's. In production each
+   * connection's addresses are checked. An endpoint idle for a while gives its connections up.
+   */
+  const agents = new Map<number, { agent: Agent; idle?: NodeJS.Timeout }>();
+  const agentOf = (endpointId: number): Agent => {
+    let entry = agents.get(endpointId);
+    if (!entry) {
+      const agent = new Agent({
+        connections: settings.endpointConcurrency,
+        headersTimeout: settings.timeoutMs,
+        bodyTimeout: settings.timeoutMs,
+        connect: { timeout: settings.timeoutMs, ...(production ? { lookup: guardedLookup } : {}) },
+      });
+      agents.set(endpointId, (entry = { agent }));
+    }
+    clearTimeout(entry.idle);
+    entry.idle = undefined;
+    return entry.agent;
+  };
+  const idleAgent = (endpointId: number) => {
+    const entry = agents.get(endpointId);
+    if (!entry) return;
+    entry.idle = setTimeout(() => {
+      agents.delete(endpointId);
+      void entry.agent.close().catch(() => undefined);
+    }, AGENT_IDLE_MS);
+    entry.idle.unref();
+  };
+  /** Each endpoint's line in this process: deliveries waiting, and attempts running (at most endpointConcurrency). */
+  const lines = new Map<number, { waiting: number[]; running: number }>();
+  let waitingTotal = 0;
+  let closing = false;
+  const running = new Set<Promise<void>>();
+
+  const found = <T>(value: T | undefined, message = WEBHOOK_NOT_FOUND): T => {
+    if (value === undefined) throw new DomainError('not-found', message);
+    return value;
+  };
+
+  const checkedUrl = async (url: string): Promise<string> => {
+    try {
+      return (await checkTarget(url, production, resolve)).toString();
+    } catch (error) {
+      if (error instanceof TargetRefused) throw new DomainError('invalid', error.message);
+      throw error;
+    }
+  };
+
+  const uniqueEvents = (events: WebhookEventType[]) => [...new Set(events)].sort();
+
+  async function attempt(delivery: NonNullable<Awaited<ReturnType<typeof repo.claim>>>) {
+    const body = JSON.stringify(delivery.payload);
+    const startedAt = new Date();
+    let status: number | null = null;
+    let error: string | null = null;
+    try {
+      const response = await request(delivery.url, {
+        method: 'POST',
+        headers: { ...signedHeaders(delivery.secret, delivery.messageId, body, startedAt), 'user-agent': 'Mailroom-Webhooks/1' },
+        body,
+        dispatcher: agentOf(delivery.endpointId),
+        signal: AbortSignal.timeout(settings.timeoutMs),
+      });
+      status = response.statusCode;
+      // The answer's body means nothing to us: a few bytes are read (the connection stays reusable), more are cut off.
+      await response.body.dump({ limit: 4096 }).catch(() => undefined);
+      if (status < 200 || status > 299) error = `The endpoint answered ${status}`;
+    } catch (cause) {
+      const err = cause as Error & { code?: string; cause?: Error & { code?: string } };
+      const inner = err.cause ?? err;
+      error =
+        err.name === 'TimeoutError' || err.name === 'AbortError'
+          ? `No answer within ${settings.timeoutMs / 1000} s`
+          : `${inner.code ? inner.code + ': ' : ''}${inner.message}`.slice(0, ERROR_CHARS);
+    }
+    return { startedAt, durationMs: Date.now() - startedAt.getTime(), status, error, ok: error === null };
+  }
+
+  /** Claims, attempts and records one delivery; a lost database leaves it to its lease. */
+  async function attemptOne(deliveryId: number): Promise<void> {
+    const token = randomUUID();
+    try {
+      // The claim outlasts the attempt, so a copy of the message cannot attempt it meanwhile.
+      const claimed = await repo.claim(deliveryId, token, settings.timeoutMs + CLAIM_MARGIN_MS);
+      if (!claimed) return;
+      const outcome = await attempt(claimed);
+      const status = await repo.recordAttempt(deliveryId, token, {
+        ...outcome,
+        retryInMs: retryDelayMs(claimed.attempts + 1, settings.retryBaseMs),
+      });
+      if (status === 'FAILED') logger.warn({ deliveryId, endpointId: claimed.endpointId }, 'webhook delivery failed for good');
+    } catch (err) {
+      // Claimed or not, the delivery is due again when its lease runs out (a duplicate at worst, with the same id).
+      logger.warn({ err, deliveryId }, 'webhook attempt not recorded; the delivery is tried again after its lease');
+    }
+  }
+
+  /** Starts attempts from the endpoint's line while it has room. */
+  function drain(endpointId: number, line: { waiting: number[]; running: number }): void {
+    while (!closing && line.running < settings.endpointConcurrency && line.waiting.length > 0) {
+      const deliveryId = line.waiting.shift()!;
+      waitingTotal--;
+      line.running++;
+      const work = attemptOne(deliveryId).finally(() => {
+        running.delete(work);
+        line.running--;
+        if (line.running === 0 && line.waiting.length === 0) {
+          lines.delete(endpointId);
+          idleAgent(endpointId);
+        } else drain(endpointId, line);
+      });
+      running.add(work);
+    }
+  }
+
+  return {
+    async list(): Promise<WebhookEndpointRow[]> {
+      return repo.listEndpoints();
+    },
+
+    async get(id: number): Promise<WebhookEndpointRow> {
+      return found(await repo.getEndpoint(id));
+    },
+
+    /** The endpoint with its secret: shown at creation, and to an admin who asks again. */
+    async create(input: WebhookEndpointInput, by: { email: string }): Promise<WebhookEndpointRow & { secret: string }> {
+      const url = await checkedUrl(input.url);
+      const secret = newSecret();
+      const endpoint = await db.transaction((tx) =>
+        repo.createEndpoint(tx, {
+          url,
+          events: uniqueEvents(input.events),
+          description: input.description?.trim() ?? '',
+          enabled: input.enabled ?? true,
+          secret,
+          by: by.email,
+        }),
+      );
+      return { ...endpoint, secret };
+    },
+
+    async update(id: number, input: WebhookEndpointInput): Promise<WebhookEndpointRow> {
+      const url = await checkedUrl(input.url);
+      const current = found(await repo.getEndpoint(id));
+      return found(
+        await db.transaction((tx) =>
+          repo.updateEndpoint(tx, id, {
+            url,
+            events: uniqueEvents(input.events),
+            description: input.description?.trim() ?? current.description,
+            enabled: input.enabled ?? current.enabled,
+          }),
+        ),
+      );
+    },
+
+    async remove(id: number): Promise<void> {
+      found(await db.transaction((tx) => repo.deleteEndpoint(tx, id)));
+    },
+
+    async secret(id: number): Promise<{ secret: string }> {
+      return { secret: found(await repo.secretOf(id)) };
+    },
+
+    async rotateSecret(id: number): Promise<{ secret: string }> {
+      const secret = newSecret();
+      if (!(await db.transaction((tx) => repo.rotateSecret(tx, id, secret)))) throw new DomainError('not-found', WEBHOOK_NOT_FOUND);
+      return { secret };
+    },
+
+    async deliveries(endpointId: number, page: { status?: DeliveryStatus; before?: number; limit: number }) {
+      found(await repo.getEndpoint(endpointId));
+      const items = await repo.listDeliveries(endpointId, { ...page, limit: page.limit + 1 });
+      const more = items.length > page.limit;
+      const shown = items.slice(0, page.limit);
+      return { items: shown, nextBefore: more ? shown[shown.length - 1]!.id : null };
+    },
+
+    async delivery(id: number) {
+      return found(await repo.getDelivery(id), DELIVERY_NOT_FOUND);
+    },
+
+    /** A failed delivery tried again, with the same id, for another 24 hours. */
+    async resend(id: number): Promise<void> {
+      const resent = await db.transaction((tx) => repo.resend(tx, id));
+      if (!resent) {
+        found(await repo.getDelivery(id), DELIVERY_NOT_FOUND);
+        throw new DomainError('conflict', NOT_FAILED);
+      }
+      // Published at once; if the broker is away, the poller publishes it when its lease-free due time comes.
+      await queue.publish('webhook-delivery', { deliveryIds: [id], endpointId: resent.endpointId }).catch(() => undefined);
+    },
+
+    /**
+     * The poller (worker, every few hundred ms): publishes the deliveries due. One the broker did not take is
+     * given back at once for the next poll; one published and never attempted is due again after its lease.
+     */
+    async publishDue(): Promise<number> {
+      let published = 0;
+      for (let round = 0; round < POLL_ROUNDS; round++) {
+        const due = await repo.leaseDue(POLL_BATCH, PUBLISH_LEASE_MS);
+        // One message per endpoint and hundred deliveries.
+        const byEndpoint = new Map<number, number[]>();
+        for (const delivery of due) byEndpoint.set(delivery.endpointId, [...(byEndpoint.get(delivery.endpointId) ?? []), delivery.id]);
+        const messages = [...byEndpoint].flatMap(([endpointId, ids]) =>
+          Array.from({ length: Math.ceil(ids.length / WEBHOOK_MESSAGE_DELIVERIES) }, (_, i) => ({
+            endpointId,
+            deliveryIds: ids.slice(i * WEBHOOK_MESSAGE_DELIVERIES, (i + 1) * WEBHOOK_MESSAGE_DELIVERIES),
+          })),
+        );
+        const failed: number[] = [];
+        await Promise.all(
+          messages.map((message) =>
+            queue.publish('webhook-delivery', message).catch(() => {
+              failed.push(...message.deliveryIds);
+            }),
+          ),
+        );
+        published += due.length - failed.length;
+        if (failed.length > 0) {
+          logger.warn({ deliveries: failed.length }, 'webhook deliveries not published; the next poll tries again');
+          await repo.unlease(failed).catch(() => undefined);
+          break;
+        }
+        if (due.length < POLL_BATCH) break;
+      }
+      return published;
+    },
+
+    /**
+     * The consumer: takes deliveries into its endpoint's line in this worker and acks at once. The database,
+     * not the message, keeps the delivery: one never attempted (a worker that died with it in line) is due again
+     * when its lease runs out. A line that is full (a slow or dead endpoint) leaves the delivery to its lease, so it
+     * holds no consumer and no other endpoint's deliveries.
+     */
+    async deliver({ deliveryIds, endpointId }: { deliveryIds: number[]; endpointId: number }): Promise<void> {
+      let line = lines.get(endpointId);
+      if (!line) lines.set(endpointId, (line = { waiting: [], running: 0 }));
+      for (const deliveryId of deliveryIds) {
+        // A full line drops the message and writes nothing: the delivery stays leased and comes back when its lease
+        // runs out, which paces a backlog to what the endpoint takes at no cost to the database.
+        if (closing || line.waiting.length >= LINE_LENGTH * settings.endpointConcurrency || waitingTotal >= WAITING_MAX) break;
+        line.waiting.push(deliveryId);
+        waitingTotal++;
+      }
+      drain(endpointId, line);
+    },
+
+    async close(): Promise<void> {
+      closing = true;
+      await Promise.allSettled([...running]);
+      await Promise.allSettled(
+        [...agents.values()].map((entry) => {
+          clearTimeout(entry.idle);
+          return entry.agent.close();
+        }),
+      );
+      agents.clear();
+    },
+  };
+}
+
+export type WebhookService = ReturnType<typeof createWebhookService>;
