@@ -16,6 +16,7 @@ import { createMessageQueueAdapter } from './queue/index.js';
 import type { MessageQueueAdapter } from './queue/message-queue.js';
 import { MessageQueue } from './queue/typed-message-queue.js';
 import { createActivityService, type ActivityService } from './services/activity/activity-service.js';
+import { createApiKeyService, type ApiKeyService } from './services/api-keys/api-key-service.js';
 import { createAudienceService, type AudienceService } from './services/audiences/audience-service.js';
 import { audienceQueues } from './services/audiences/queues.js';
 import { createCampaignService, type CampaignService } from './services/campaigns/campaign-service.js';
@@ -82,6 +83,7 @@ export interface Services {
   contacts: ContactService;
   preferences: PreferenceService;
   segments: SegmentService;
+  apiKeys: ApiKeyService;
 }
 
 export interface AppDeps {
@@ -223,6 +225,7 @@ function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverride
     contacts: createContactService({ db }),
     preferences: createPreferenceService({ db, trackingSecret: config.trackingSecret }),
     segments,
+    apiKeys: createApiKeyService({ db }),
   };
 }
 
@@ -250,6 +253,8 @@ export async function createDeps(config: Readonly<Config>, overrides: DepsOverri
         orgEmailDomain: config.orgEmailDomain,
         jwksUri: config.oidc.jwksUri,
         maxTokenAgeSeconds: config.tokenMaxAgeSeconds,
+        rolesClaim: config.roles.claim,
+        roleMap: config.roles.map,
       }),
   };
   return { ...base, services: createServices(base, overrides) };

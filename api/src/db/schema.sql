@@ -738,6 +738,39 @@ CREATE TABLE public.activity_members (
 );
 
 --
+-- Name: api_keys; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.api_keys (
+    id bigint NOT NULL,
+    name text NOT NULL,
+    key_hash bytea NOT NULL,
+    key_prefix text NOT NULL,
+    scopes text[] NOT NULL,
+    created_by text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    revoked_at timestamp with time zone,
+    last_used_at timestamp with time zone,
+    CONSTRAINT api_keys_key_hash_check CHECK ((length(key_hash) = 32)),
+    CONSTRAINT api_keys_name_check CHECK (((length(name) >= 1) AND (length(name) <= 100))),
+    CONSTRAINT api_keys_scopes_check CHECK ((cardinality(scopes) > 0))
+);
+
+--
+-- Name: api_keys_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+ALTER TABLE public.api_keys ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.api_keys_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
 -- Name: audience_field_removals; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1485,6 +1518,20 @@ ALTER TABLE ONLY public.activity
     ADD CONSTRAINT activity_pkey PRIMARY KEY (id);
 
 --
+-- Name: api_keys api_keys_key_hash_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.api_keys
+    ADD CONSTRAINT api_keys_key_hash_key UNIQUE (key_hash);
+
+--
+-- Name: api_keys api_keys_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.api_keys
+    ADD CONSTRAINT api_keys_pkey PRIMARY KEY (id);
+
+--
 -- Name: audience_field_removals audience_field_removals_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1737,6 +1784,12 @@ CREATE INDEX activity_members_part ON public.activity_members USING gin (email p
 --
 
 CREATE INDEX activity_newest ON public.activity USING btree (created_at DESC, id DESC);
+
+--
+-- Name: api_keys_live_name; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX api_keys_live_name ON public.api_keys USING btree (lower(name)) WHERE (revoked_at IS NULL);
 
 --
 -- Name: audience_field_removals_folded_key; Type: INDEX; Schema: public; Owner: -

@@ -22,6 +22,7 @@ import { formsRouter } from './forms.js';
 import { subscribeRouter } from './subscribe.js';
 import { preferencesRouter } from './preferences.js';
 import { segmentsRouter } from './segments.js';
+import { accessRouter } from './access.js';
 
 export function routes(deps: AppDeps): Router {
   const router = Router();
@@ -44,6 +45,7 @@ export function routes(deps: AppDeps): Router {
   router.use(peopleRouter(deps));
   router.use(preferencesRouter(deps));
   router.use(segmentsRouter(deps));
+  router.use(accessRouter(deps));
 
   return router;
 }
