@@ -3,26 +3,12 @@
  * A member's role comes from a claim of the identity provider's token (OIDC_ROLES_CLAIM), whose values
  * ROLE_MAP turns into roles. Without ROLE_MAP every member is admin: the spec's behaviour, unchanged.
  */
-export const ROLES = ['viewer', 'editor', 'sender', 'admin'] as const;
-export type Role = (typeof ROLES)[number];
+import { higherRole, isRole, ROLES, type Role } from '@mailroom/mf-contract/roles';
+
+export { higherRole, isRole, roleAllows, ROLES, whoCan, type Role } from '@mailroom/mf-contract/roles';
 
 /** Claim value → role (ROLE_MAP). Empty: no mapping, every member is admin. */
 export type RoleMap = ReadonlyMap<string, Role>;
-
-export const isRole = (value: unknown): value is Role => typeof value === 'string' && (ROLES as readonly string[]).includes(value);
-
-/** True when `role` may do what `needed` allows. */
-export const roleAllows = (role: Role, needed: Role): boolean => ROLES.indexOf(role) >= ROLES.indexOf(needed);
-
-/** The higher of two roles. */
-export const higherRole = (a: Role, b: Role): Role => (ROLES.indexOf(a) >= ROLES.indexOf(b) ? a : b);
-
-/** The roles allowed what `needed` allows, as a person reads them: 'Senders and admins'. */
-export function whoCan(needed: Role): string {
-  const names = ROLES.slice(ROLES.indexOf(needed)).map((role) => `${role}s`);
-  const listed = names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
-  return listed.charAt(0).toUpperCase() + listed.slice(1);
-}
 
 /**
  * ROLE_MAP as written: `claim-value=role` pairs separated by commas (`mailroom-admins=admin,mailroom-senders=sender`).

@@ -2,7 +2,7 @@ import { Button, Spinner } from '@fluentui/react-components';
 import { SendRegular } from '@fluentui/react-icons/svg/send';
 import { errorMessage, type Audience, type Campaign, type SuppressedContacts } from '@mailroom/api-client';
 import { useRemote } from '@mailroom/mf-contract/react';
-import { formatInMemberZone } from '@mailroom/ui';
+import { formatInMemberZone, RoleGate } from '@mailroom/ui';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import {
@@ -183,31 +183,46 @@ export function SendFlow({ campaign, draft, followUp, saveDraft, disabled, onBus
   return (
     <>
       {campaign.status === 'SCHEDULED' ? (
-        <Button
-          appearance="primary"
-          icon={unschedule.isPending ? <Spinner size="tiny" /> : undefined}
-          disabled={busy}
-          onClick={cancelSchedule}
-        >
-          Cancel schedule
-        </Button>
+        <RoleGate needs="sender" action="cancel a schedule">
+          {(lock) => (
+            <Button
+              appearance="primary"
+              icon={unschedule.isPending ? <Spinner size="tiny" /> : undefined}
+              disabled={busy}
+              onClick={cancelSchedule}
+              {...lock}
+            >
+              Cancel schedule
+            </Button>
+          )}
+        </RoleGate>
       ) : (
         <>
-          <Button
-            icon={preparing === 'schedule' || schedule.isPending ? <Spinner size="tiny" /> : undefined}
-            disabled={disabled || busy}
-            onClick={() => void startSchedule()}
-          >
-            Schedule
-          </Button>
-          <Button
-            appearance="primary"
-            icon={preparing === 'send' || send.isPending ? <Spinner size="tiny" /> : <SendRegular />}
-            disabled={disabled || busy}
-            onClick={() => void startSend()}
-          >
-            Send
-          </Button>
+          <RoleGate needs="sender" action="schedule">
+            {(lock) => (
+              <Button
+                icon={preparing === 'schedule' || schedule.isPending ? <Spinner size="tiny" /> : undefined}
+                disabled={disabled || busy}
+                onClick={() => void startSchedule()}
+                {...lock}
+              >
+                Schedule
+              </Button>
+            )}
+          </RoleGate>
+          <RoleGate needs="sender" action="send">
+            {(lock) => (
+              <Button
+                appearance="primary"
+                icon={preparing === 'send' || send.isPending ? <Spinner size="tiny" /> : <SendRegular />}
+                disabled={disabled || busy}
+                onClick={() => void startSend()}
+                {...lock}
+              >
+                Send
+              </Button>
+            )}
+          </RoleGate>
         </>
       )}
 

@@ -21,7 +21,13 @@ export function CampaignsListRoute() {
     });
 
   return (
-    <ListScreen title="Campaigns" createLabel="Create Campaign" creating={createCampaign.isPending} onCreate={create}>
+    <ListScreen
+      title="Campaigns"
+      createLabel="Create Campaign"
+      createNeeds={{ role: 'editor', action: 'create campaigns' }}
+      creating={createCampaign.isPending}
+      onCreate={create}
+    >
       <PagedListSection
         noun="Campaigns"
         params={params}
