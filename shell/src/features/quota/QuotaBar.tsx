@@ -51,7 +51,7 @@ export function QuotaBar({ role }: { role?: Role }) {
         )}
         <div className={styles.row}>
           {role && (
-            <Badge appearance="outline" color="subtle" size="large">
+            <Badge appearance="tint" color="informative" size="large">
               Your role: {roleLabel(role)}
             </Badge>
           )}
