@@ -134,7 +134,15 @@ test('at 390 px the open drawer passes axe: the dialog is modal, the navigation 
   await expect(drawer.getByRole('navigation', { name: 'Main navigation' })).toBeVisible();
   // aria-modal belongs to a dialog: on a navigation landmark axe reports it (aria-allowed-attr).
   await expect(nav(page)).not.toHaveAttribute('aria-modal');
-  await expect(nav(page).getByRole('link')).toHaveText(['Audiences', 'Suppressions', 'Templates', 'Campaigns', 'Activity', 'People', 'API keys']);
+  await expect(nav(page).getByRole('link')).toHaveText([
+    'Audiences',
+    'Suppressions',
+    'Templates',
+    'Campaigns',
+    'Activity',
+    'People',
+    'API keys',
+  ]);
   await expectNoAxeViolations(page, 'the open navigation drawer at 390 px');
 
   await drawer.getByRole('button', { name: 'Close navigation' }).click();
