@@ -10,6 +10,7 @@ import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseRoleMap, type RoleMap } from './auth/roles.js';
 import { DEFAULT_MAX_TOKEN_AGE_SECONDS } from './auth/verifier.js';
 import type { ApprovalSettings } from './services/approvals/policy.js';
 import { z } from 'zod';
@@ -109,9 +110,24 @@ const envSchema = z.object({
   OIDC_CLIENT_ID: optionalString,
   OIDC_JWKS_URI: optionalUrl(['http:', 'https:']),
   TOKEN_MAX_AGE_SECONDS: positiveInt(DEFAULT_MAX_TOKEN_AGE_SECONDS),
+  // The token's claim holding the member's roles or groups, a dotted path (realm_access.roles, groups).
+  OIDC_ROLES_CLAIM: ifSet(z.string().regex(/^[^.\s]+(\.[^.\s]+)*$/, 'must be a claim name or a dotted path such as realm_access.roles')),
+  // claim-value=role pairs; unset: every member is admin.
+  ROLE_MAP: ifSet(
+    z.string().transform((text, ctx): RoleMap => {
+      try {
+        return parseRoleMap(text);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
+  ),
   // Per client address: failed sign-ins on /api per 15 minutes, and requests to the public routes per minute.
   RATE_LIMIT_SIGN_IN_FAILURES: positiveInt(100),
   RATE_LIMIT_PUBLIC: positiveInt(3000),
+  // Per API key: calls per minute.
+  RATE_LIMIT_API_KEY: positiveInt(600),
   ORG_EMAIL_DOMAIN: ifSet(
     z
       .string()
@@ -242,8 +258,13 @@ export interface Config {
   };
   /** Tokens issued longer ago than this are refused, whatever their expiry. */
   tokenMaxAgeSeconds: number;
+  /**
+   * Roles from the identity provider (issue 27): the claim (OIDC_ROLES_CLAIM, default `roles`) and the map of its values
+   * to roles (ROLE_MAP). An empty map: every member is admin; a map: the highest mapped role, viewer when none maps.
+   */
+  roles: { claim: string; map: RoleMap };
   /** Per client address: failed sign-ins (401/403 on /api) per 15 minutes; requests to the public routes per minute. */
-  rateLimits: { signInFailures: number; publicRequests: number };
+  rateLimits: { signInFailures: number; publicRequests: number; apiKeyRequests: number };
   orgEmailDomain: string;
   orgName: string;
   /** ORG_LOCALE: the locale merge tags write numbers and dates in. */
@@ -411,7 +432,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, { role = 'api' 
       jwksUri: e.OIDC_JWKS_URI,
     },
     tokenMaxAgeSeconds: e.TOKEN_MAX_AGE_SECONDS,
-    rateLimits: { signInFailures: e.RATE_LIMIT_SIGN_IN_FAILURES, publicRequests: e.RATE_LIMIT_PUBLIC },
+    roles: { claim: e.OIDC_ROLES_CLAIM ?? 'roles', map: e.ROLE_MAP ?? new Map() },
+    rateLimits: {
+      signInFailures: e.RATE_LIMIT_SIGN_IN_FAILURES,
+      publicRequests: e.RATE_LIMIT_PUBLIC,
+      apiKeyRequests: e.RATE_LIMIT_API_KEY,
+    },
     orgEmailDomain,
     orgName: e.ORG_NAME ?? 'Example',
     orgLocale: e.ORG_LOCALE ?? 'en-GB',

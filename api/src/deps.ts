@@ -19,6 +19,7 @@ import { createActivityService, type ActivityService } from './services/activity
 import { createApprovalService, type ApprovalService } from './services/approvals/approval-service.js';
 import { approvalPolicy } from './services/approvals/policy.js';
 import { approvalQueues } from './services/approvals/queues.js';
+import { createApiKeyService, type ApiKeyService } from './services/api-keys/api-key-service.js';
 import { createAudienceService, type AudienceService } from './services/audiences/audience-service.js';
 import { audienceQueues } from './services/audiences/queues.js';
 import { createCampaignService, type CampaignService } from './services/campaigns/campaign-service.js';
@@ -93,6 +94,7 @@ export interface Services {
   segments: SegmentService;
   approvals: ApprovalService;
   webhooks: WebhookService;
+  apiKeys: ApiKeyService;
 }
 
 export interface AppDeps {
@@ -260,6 +262,7 @@ function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverride
       settings: config.webhooks,
       logger: logger.child({ component: 'webhooks' }),
     }),
+    apiKeys: createApiKeyService({ db }),
   };
 }
 
@@ -287,6 +290,8 @@ export async function createDeps(config: Readonly<Config>, overrides: DepsOverri
         orgEmailDomain: config.orgEmailDomain,
         jwksUri: config.oidc.jwksUri,
         maxTokenAgeSeconds: config.tokenMaxAgeSeconds,
+        rolesClaim: config.roles.claim,
+        roleMap: config.roles.map,
       }),
   };
   return { ...base, services: createServices(base, overrides) };

@@ -5,6 +5,8 @@ import { FluentProvider, Spinner, makeStyles } from '@fluentui/react-components'
 import { EXTRA_AREAS, HOME_PATH, REMOTES, REMOTE_NAMES } from '@mailroom/mf-contract/remotes';
 import type { ShellConfig } from './config';
 import { ShellContext, useShell, type ShellContextValue } from './ShellContext';
+import { API_KEYS_PATH, ApiKeysPage } from './features/access/ApiKeysPage';
+import { useRole } from './features/access/useCaller';
 import { AuthProvider, useAuth } from './features/auth/AuthProvider';
 import type { AuthService } from './features/auth/types';
 import { AppLayout } from './features/layout/AppLayout';
@@ -31,20 +33,26 @@ function SignedInRoutes({ theme, onThemeChange }: { theme: ThemeName; onThemeCha
   const { state, getAccessToken } = useAuth();
   const { apiBaseUrl, loadRemote, config } = useShell();
   const notify = useNotify();
+  const { role, known } = useRole();
   const remoteProps = useMemo(
     () => ({
       apiBaseUrl,
       getAccessToken,
       notify,
       profile: state.status === 'signedIn' ? state.profile : { firstName: '', lastName: '', email: '' },
+      role,
       theme,
       features: config.features,
     }),
-    [apiBaseUrl, getAccessToken, notify, state, theme, config.features],
+    [apiBaseUrl, getAccessToken, notify, state, role, theme, config.features],
   );
+  // The remotes wait for the role, so that no action shows enabled and then locks (or the other way).
+  if (!known) return <RoleLoading />;
   return (
     <Routes>
       <Route element={<AppLayout theme={theme} onThemeChange={onThemeChange} />}>
+        {/* An admin's API keys (issue 27): the shell's own screen, as no remote's area is settings. */}
+        <Route path={API_KEYS_PATH} element={<ApiKeysPage />} />
         {/* React Router ranks the more specific base path first (/campaigns/reports/* before /campaigns/*). */}
         {REMOTE_NAMES.map((name) => (
           <Route
@@ -64,6 +72,15 @@ function SignedInRoutes({ theme, onThemeChange }: { theme: ThemeName; onThemeCha
       </Route>
       <Route path="*" element={<Navigate to={HOME_PATH} replace />} />
     </Routes>
+  );
+}
+
+function RoleLoading() {
+  const styles = useStyles();
+  return (
+    <div className={styles.loading}>
+      <Spinner size="large" label="Loading your role..." />
+    </div>
   );
 }
 

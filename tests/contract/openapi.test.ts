@@ -203,6 +203,11 @@ const ADDITIONS: [string, string, string, string[]][] = [
   ['GET', '/api/webhooks/{id}/deliveries', 'listWebhookDeliveries', ['status', 'before', 'limit']],
   ['GET', '/api/webhook-deliveries/{id}', 'getWebhookDelivery', []],
   ['POST', '/api/webhook-deliveries/{id}/resend', 'resendWebhookDelivery', []],
+  // Roles and API keys (issue 27, docs/decisions/access.md): who calls, and an admin's keys.
+  ['GET', '/api/me', 'getCaller', []],
+  ['GET', '/api/api-keys', 'listApiKeys', []],
+  ['POST', '/api/api-keys', 'createApiKey', []],
+  ['DELETE', '/api/api-keys/{id}', 'revokeApiKey', []],
 ];
 
 /** Query parameters added to docs/product.md's own operations (docs/decisions records each). */
@@ -251,6 +256,19 @@ describe('operations', () => {
         expect(schema.$ref).toBe('#/components/schemas/Error');
       }
     }
+  });
+
+  it('every /api operation declares x-mailroom-role, the lowest role allowed to call it (issue 27)', () => {
+    const roles = ['viewer', 'editor', 'sender', 'admin'];
+    const undeclared = operations
+      .filter((o) => o.path.startsWith('/api/') && !roles.includes(o.op['x-mailroom-role'] as string))
+      .map(({ method, path }) => `${method} ${path}`);
+    expect(undeclared).toEqual([]);
+    // The table's anchors: reading is for everyone, sending for senders, keys for admins.
+    const roleOf = (id: string) => operations.find((o) => o.op.operationId === id)!.op['x-mailroom-role'];
+    expect([roleOf('listAudiences'), roleOf('downloadAudience'), roleOf('sendCampaign'), roleOf('createApiKey')]).toEqual(roles);
+    // Public routes are nobody's: a role there would mean nothing.
+    expect(operations.filter((o) => !o.path.startsWith('/api/') && o.op['x-mailroom-role'] !== undefined)).toEqual([]);
   });
 
   it('public routes take no token', () => {
@@ -838,6 +856,15 @@ describe('express-openapi-validator', () => {
     ],
     ['getSegment', 'GET', '/api/segments/3'],
     ['updateSegment', 'PUT', '/api/segments/3', json({ name: 'Parisians', rule: { combinator: 'and', rules: [] } })],
+    ['getCaller', 'GET', '/api/me'],
+    ['listApiKeys', 'GET', '/api/api-keys'],
+    [
+      'createApiKey',
+      'POST',
+      '/api/api-keys',
+      json({ name: 'Zapier', scopes: ['viewer', 'createAudience'], expiresAt: '2030-01-01T00:00:00Z' }),
+    ],
+    ['revokeApiKey', 'DELETE', '/api/api-keys/9'],
     ['deleteSegment', 'DELETE', '/api/segments/3'],
     ['listWebhookEndpoints', 'GET', '/api/webhooks'],
     [

@@ -29,8 +29,9 @@ test('a member lands on /audiences with the drawer, the quota bar and the accoun
   await expect(drawer).not.toHaveAttribute('aria-modal', 'true');
   await expect.poll(async () => (await drawer.boundingBox())?.width).toBe(250);
   const entries = drawer.getByRole('link');
-  // The spec's three areas, and the additions' Suppressions (under Audiences), Activity and People (README).
-  await expect(entries).toHaveText(['Audiences', 'Suppressions', 'Templates', 'Campaigns', 'Activity', 'People']);
+  // The spec's three areas, and the additions' Suppressions (under Audiences), Activity and People (README); Mia is an
+  // admin with the embedded provider's roles, so API keys too (issue 27).
+  await expect(entries).toHaveText(['Audiences', 'Suppressions', 'Templates', 'Campaigns', 'Activity', 'People', 'API keys']);
   await expect(drawer.getByRole('link', { name: 'Audiences' })).toHaveAttribute('aria-current', 'page');
   await expect(drawer.getByRole('link', { name: 'Templates' })).not.toHaveAttribute('aria-current', 'page');
   await expect(drawer.getByRole('link', { name: 'Campaigns' })).not.toHaveAttribute('aria-current', 'page');
@@ -133,7 +134,15 @@ test('at 390 px the open drawer passes axe: the dialog is modal, the navigation 
   await expect(drawer.getByRole('navigation', { name: 'Main navigation' })).toBeVisible();
   // aria-modal belongs to a dialog: on a navigation landmark axe reports it (aria-allowed-attr).
   await expect(nav(page)).not.toHaveAttribute('aria-modal');
-  await expect(nav(page).getByRole('link')).toHaveText(['Audiences', 'Suppressions', 'Templates', 'Campaigns', 'Activity', 'People']);
+  await expect(nav(page).getByRole('link')).toHaveText([
+    'Audiences',
+    'Suppressions',
+    'Templates',
+    'Campaigns',
+    'Activity',
+    'People',
+    'API keys',
+  ]);
   await expectNoAxeViolations(page, 'the open navigation drawer at 390 px');
 
   await drawer.getByRole('button', { name: 'Close navigation' }).click();

@@ -1,6 +1,8 @@
 /**
  * Accounts of the embedded OpenID provider (development and tests only; see team brief "Seeded accounts").
- * A member of the organisation's example domain and an outsider, both with the password `mailroom`.
+ * A member of the organisation's example domain and an outsider, both with the password `mailroom`; and one member of
+ * each role (issue 27), whose `groups` claim EMBEDDED_ROLE_MAP maps to the role. Mia is in the admins' group, so with
+ * the embedded provider she can do everything, as before roles.
  */
 import { timingSafeEqual, createHash } from 'node:crypto';
 
@@ -12,7 +14,13 @@ export type EmbeddedAccount = {
   emailVerified: boolean;
   givenName: string;
   familyName: string;
+  /** The `groups` claim of the account's access token (issue 27). */
+  groups: readonly string[];
 };
+
+/** The claim and map the stack uses with this provider when OIDC_ROLES_CLAIM and ROLE_MAP are not set. */
+export const EMBEDDED_ROLES_CLAIM = 'groups';
+export const EMBEDDED_ROLE_MAP = 'mailroom-viewers=viewer,mailroom-editors=editor,mailroom-senders=sender,mailroom-admins=admin';
 
 export const SEEDED_ACCOUNTS: readonly EmbeddedAccount[] = Object.freeze([
   {
@@ -22,15 +30,43 @@ export const SEEDED_ACCOUNTS: readonly EmbeddedAccount[] = Object.freeze([
     emailVerified: true,
     givenName: 'Mia',
     familyName: 'Member',
+    groups: ['mailroom-admins'],
   },
-  // A second member of the domain: send approval (issue 27) needs someone other than the requester to answer.
   {
-    accountId: 'sam-second',
+    accountId: 'vera-viewer',
+    email: 'vera@example.org',
+    password: 'mailroom',
+    emailVerified: true,
+    givenName: 'Vera',
+    familyName: 'Viewer',
+    groups: ['mailroom-viewers'],
+  },
+  {
+    accountId: 'eddie-editor',
+    email: 'eddie@example.org',
+    password: 'mailroom',
+    emailVerified: true,
+    givenName: 'Eddie',
+    familyName: 'Editor',
+    groups: ['mailroom-editors'],
+  },
+  {
+    accountId: 'sam-sender',
     email: 'sam@example.org',
     password: 'mailroom',
     emailVerified: true,
     givenName: 'Sam',
-    familyName: 'Second',
+    familyName: 'Sender',
+    groups: ['mailroom-senders'],
+  },
+  {
+    accountId: 'ada-admin',
+    email: 'ada@example.org',
+    password: 'mailroom',
+    emailVerified: true,
+    givenName: 'Ada',
+    familyName: 'Admin',
+    groups: ['mailroom-admins'],
   },
   {
     accountId: 'otto-outsider',
@@ -39,6 +75,7 @@ export const SEEDED_ACCOUNTS: readonly EmbeddedAccount[] = Object.freeze([
     emailVerified: true,
     givenName: 'Otto',
     familyName: 'Outsider',
+    groups: [],
   },
 ]);
 
@@ -71,6 +108,7 @@ export function accountClaims(account: EmbeddedAccount): {
   given_name: string;
   family_name: string;
   name: string;
+  groups: string[];
 } {
   return {
     sub: account.accountId,
@@ -79,5 +117,6 @@ export function accountClaims(account: EmbeddedAccount): {
     given_name: account.givenName,
     family_name: account.familyName,
     name: `${account.givenName} ${account.familyName}`.trim(),
+    groups: [...account.groups],
   };
 }

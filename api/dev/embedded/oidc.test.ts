@@ -7,7 +7,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { parseRoleMap } from '../../src/auth/roles.js';
 import { AuthError, createTokenVerifier, type TokenVerifier } from '../../src/auth/verifier.js';
+import { EMBEDDED_ROLE_MAP, EMBEDDED_ROLES_CLAIM } from './oidc-accounts.js';
 import { startEmbeddedOidc, type EmbeddedOidc } from './oidc.js';
 
 const SHELL = 'http://localhost:8080';
@@ -205,6 +207,27 @@ describe('embedded OpenID provider', () => {
     expect(document.end_session_endpoint).toBe(`${oidc.issuer}/session/end`);
   });
 
+  it("gives each seeded role account's access token its groups, which the stack's default map makes its role (issue 27)", async () => {
+    const roles = createTokenVerifier({
+      issuer: oidc.issuer,
+      audience: 'mailroom-api',
+      orgEmailDomain: 'example.org',
+      rolesClaim: EMBEDDED_ROLES_CLAIM,
+      roleMap: parseRoleMap(EMBEDDED_ROLE_MAP),
+    });
+    for (const [email, role] of [
+      ['vera@example.org', 'viewer'],
+      ['eddie@example.org', 'editor'],
+      ['sam@example.org', 'sender'],
+      ['ada@example.org', 'admin'],
+      ['mia@example.org', 'admin'],
+    ] as const) {
+      const { tokens } = await signIn(email);
+      expect(decodeJwt(tokens.access_token).groups, email).toEqual([`mailroom-${role}s`]);
+      await expect(roles.verify(tokens.access_token), email).resolves.toMatchObject({ email, role });
+    }
+  });
+
   it('renders a real login form with labelled Email and Password inputs and a Sign in button', async () => {
     const { html } = await openLogin(new Browser(), pkce().challenge);
     expect(html).toMatch(/<form method="post" action="\/interaction\/[^"]+\/login"/);
@@ -236,10 +259,12 @@ describe('embedded OpenID provider', () => {
     });
     expect(String(claims.scope).split(' ').sort()).toEqual(['email', 'openid', 'profile']);
 
+    // No ROLE_MAP given to this verifier: every member is admin.
     await expect(verifier.verify(tokens.access_token)).resolves.toEqual({
       email: 'mia@example.org',
       firstName: 'Mia',
       lastName: 'Member',
+      role: 'admin',
     });
 
     // The ID token carries the profile too (conformIdTokenClaims: false).

@@ -285,8 +285,8 @@ async function start(server: Server, options: EmbeddedOidcOptions): Promise<Embe
       if (token.kind !== 'AccessToken' || !token.accountId) return undefined;
       const account = findAccountById(accounts, token.accountId);
       if (!account) return undefined;
-      const { email, email_verified, given_name, family_name, name } = accountClaims(account);
-      return { email, email_verified, given_name, family_name, name };
+      const { email, email_verified, given_name, family_name, name, groups } = accountClaims(account);
+      return { email, email_verified, given_name, family_name, name, groups };
     },
     features: {
       devInteractions: { enabled: false },

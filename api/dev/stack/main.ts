@@ -16,7 +16,7 @@ import { startEmbeddedSes } from '../embedded/ses.js';
 import { embeddedSnsVerifierFromFile } from '../embedded/sns.js';
 import { isLocalEndpoint } from '../../src/mail/ses.js';
 import { startEmbeddedOidc } from '../embedded/oidc.js';
-import { SEEDED_ACCOUNTS } from '../embedded/oidc-accounts.js';
+import { EMBEDDED_ROLE_MAP, EMBEDDED_ROLES_CLAIM, SEEDED_ACCOUNTS } from '../embedded/oidc-accounts.js';
 import { loadConfig } from '../../src/config.js';
 import { createDeps, closeDeps } from '../../src/deps.js';
 import { migrate } from '../../src/db/migrate.js';
@@ -76,6 +76,9 @@ async function main(): Promise<void> {
       jwksFile: join(root, '.data/oidc-jwks.json'),
     });
     env.OIDC_ISSUER = oidc.issuer;
+    // The seeded accounts' groups are their roles (issue 27), unless the developer maps them otherwise.
+    env.OIDC_ROLES_CLAIM ??= EMBEDDED_ROLES_CLAIM;
+    env.ROLE_MAP ??= EMBEDDED_ROLE_MAP;
     stops.push(oidc.close);
     console.log(`  Sign-in      embedded provider at ${oidc.issuer}`);
     for (const account of SEEDED_ACCOUNTS) console.log(`               ${account.email} / ${account.password}`);

@@ -9,6 +9,7 @@
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 
+import { authorize } from './access.js';
 import { AuthError, type Member, type TokenVerifier } from './verifier.js';
 
 export { AuthError, AuthUnavailableError, createTokenVerifier } from './verifier.js';
@@ -45,10 +46,19 @@ export async function authenticate(verifier: TokenVerifier, req: Request): Promi
   return member;
 }
 
-/** `validateSecurity: { handlers: { bearerAuth: bearerAuthHandler(verifier) } }` for express-openapi-validator. */
+interface OpenApiOperation {
+  openapi?: { schema?: { operationId?: string } };
+}
+
+/**
+ * `validateSecurity: { handlers: { bearerAuth: bearerAuthHandler(verifier) } }` for express-openapi-validator. The
+ * validator calls it once it knows the operation and before it reads an upload or checks a body, so this is where the
+ * contract's role table is enforced (access.ts): a caller without the role is refused 403 before anything is read.
+ */
 export function bearerAuthHandler(verifier: TokenVerifier): (req: Request, scopes: string[], schema: unknown) => Promise<true> {
   return async (req) => {
-    await authenticate(verifier, req);
+    const member = await authenticate(verifier, req);
+    authorize(member, (req as OpenApiOperation).openapi?.schema?.operationId);
     return true;
   };
 }

@@ -8,7 +8,19 @@
  */
 import { createRemoteJWKSet, decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 
-export type Member = { email: string; firstName: string; lastName: string };
+import { roleFromClaims, type Role, type RoleMap } from './roles.js';
+
+/**
+ * Who calls: a signed-in member, or an API key acting under its name (then `apiKey` is set, and `email` is the name
+ * the activity log records). `role` is what the contract's x-mailroom-role is checked against.
+ */
+export type Member = {
+  email: string;
+  firstName: string;
+  lastName: string;
+  role: Role;
+  apiKey?: { id: number; name: string; scopes: readonly string[] };
+};
 
 /** A rejected token: 401 (not authenticated) or 403 (authenticated, but not a member). The message is safe to show. */
 export class AuthError extends Error {
@@ -48,6 +60,10 @@ export type TokenVerifierOptions = {
   jwks?: JWTVerifyGetKey;
   /** Tokens issued longer ago than this are refused whatever their expiry (default 24 hours). */
   maxTokenAgeSeconds?: number;
+  /** The claim holding the member's roles or groups (a dotted path); read only when roleMap is not empty. */
+  rolesClaim?: string;
+  /** Claim value → role. Empty or absent: every member is admin (the spec's behaviour). */
+  roleMap?: RoleMap;
 };
 
 export type TokenVerifier = { verify(token: string): Promise<Member> };
@@ -162,7 +178,8 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
     if (email.lastIndexOf('@') < 1 || emailDomain(email) !== domain) throw new AuthError(403, notMemberMessage(domain));
     if (payload.email_verified !== true) throw new AuthError(403, 'Your e-mail address is not verified');
 
-    return { email: email.toLowerCase(), ...namesOf(payload, email) };
+    const role = roleFromClaims(payload, options.rolesClaim ?? 'roles', options.roleMap ?? new Map());
+    return { email: email.toLowerCase(), ...namesOf(payload, email), role };
   }
 
   return { verify };

@@ -697,6 +697,90 @@ CREATE FUNCTION public.transition_moves(columns text, op text, new_table text, o
     RETURN CASE op WHEN 'INSERT'::text THEN format('SELECT %s, 1 AS n FROM %I'::text, columns, new_table) ELSE format('SELECT %1$s, 1 AS n FROM %2$I UNION ALL SELECT %1$s, -1 FROM %3$I'::text, columns, new_table, old_table) END;
 
 --
+-- Name: webhook_emit(text, jsonb, text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.webhook_emit(text, jsonb, text) RETURNS void
+    LANGUAGE sql
+    AS $_$
+  INSERT INTO webhook_deliveries (endpoint_id, event_type, payload, address_key)
+  SELECT e.id, $1, jsonb_build_object('type', $1, 'timestamp', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'data', $2), $3
+    FROM webhook_endpoints e
+   WHERE e.enabled AND $1 = ANY (e.events)
+$_$;
+
+--
+-- Name: webhook_from_campaign(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.webhook_from_campaign() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  PERFORM webhook_emit('campaign.sent',
+    jsonb_build_object('campaignId', NEW.id, 'name', NEW.name, 'audienceId', NEW.audience_id, 'recipients', NEW.contact_count,
+                       'sent', NEW.jobs_sent, 'failed', NEW.jobs_failed),
+    NULL);
+  RETURN NULL;
+END $$;
+
+--
+-- Name: webhook_from_consent(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.webhook_from_consent() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  CASE NEW.event
+    -- Subscribed: through a form (SUBSCRIBED), added by a member (ADDED), or back through a sign-up (RESUBSCRIBED).
+    WHEN 'SUBSCRIBED', 'ADDED', 'RESUBSCRIBED' THEN
+      PERFORM webhook_emit('contact.subscribed',
+        jsonb_strip_nulls(jsonb_build_object('email', NEW.email, 'audienceId', NEW.audience_id, 'formId', NEW.form_id,
+                                             'formName', NEW.form_name, 'source', CASE NEW.event WHEN 'SUBSCRIBED' THEN 'form'
+                                             WHEN 'ADDED' THEN 'member' ELSE 'resubscribed' END)),
+        NEW.address_key);
+    WHEN 'CONFIRMED', 'UNSUBSCRIBED' THEN
+      PERFORM webhook_emit('contact.' || lower(NEW.event),
+        jsonb_strip_nulls(jsonb_build_object('email', NEW.email, 'audienceId', NEW.audience_id, 'formId', NEW.form_id,
+                                             'formName', NEW.form_name)),
+        NEW.address_key);
+    WHEN 'ERASED' THEN
+      -- The entry holds the erased key, never the address: so does the event.
+      PERFORM webhook_emit('contact.erased', jsonb_build_object('erasedKey', NEW.email, 'audienceId', NEW.audience_id), NEW.address_key);
+    WHEN 'IMPORTED' THEN
+      PERFORM webhook_emit('import.finished',
+        jsonb_build_object('audienceId', NEW.audience_id, 'contacts', NEW.contacts, 'memberEmail', NEW.member_email), NULL);
+    ELSE
+      NULL;
+  END CASE;
+  RETURN NULL;
+END $$;
+
+--
+-- Name: webhook_from_job(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.webhook_from_job() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  IF NEW.bounce_time IS DISTINCT FROM OLD.bounce_time AND NEW.bounce_type IS NOT NULL THEN
+    PERFORM webhook_emit('contact.bounced',
+      jsonb_strip_nulls(jsonb_build_object('email', NEW.email, 'campaignId', NEW.campaign_id, 'contactId', NEW.contact_id,
+                                           'bounceType', NEW.bounce_type, 'message', NEW.bounce_message)),
+      address_key(NEW.email));
+  END IF;
+  IF NEW.complaint_time IS DISTINCT FROM OLD.complaint_time AND NEW.complaint_time IS NOT NULL THEN
+    PERFORM webhook_emit('contact.complained',
+      jsonb_strip_nulls(jsonb_build_object('email', NEW.email, 'campaignId', NEW.campaign_id, 'contactId', NEW.contact_id,
+                                           'complaintType', NEW.complaint_type)),
+      address_key(NEW.email));
+  END IF;
+  RETURN NULL;
+END $$;
+
+--
 -- Name: activity; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -735,6 +819,39 @@ ALTER SEQUENCE public.activity_id_seq OWNED BY public.activity.id;
 
 CREATE TABLE public.activity_members (
     email text NOT NULL
+);
+
+--
+-- Name: api_keys; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.api_keys (
+    id bigint NOT NULL,
+    name text NOT NULL,
+    key_hash bytea NOT NULL,
+    key_prefix text NOT NULL,
+    scopes text[] NOT NULL,
+    created_by text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    revoked_at timestamp with time zone,
+    last_used_at timestamp with time zone,
+    CONSTRAINT api_keys_key_hash_check CHECK ((length(key_hash) = 32)),
+    CONSTRAINT api_keys_name_check CHECK (((length(name) >= 1) AND (length(name) <= 100))),
+    CONSTRAINT api_keys_scopes_check CHECK ((cardinality(scopes) > 0))
+);
+
+--
+-- Name: api_keys_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+ALTER TABLE public.api_keys ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.api_keys_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
 );
 
 --
@@ -1472,6 +1589,111 @@ CREATE SEQUENCE public.tracking_events_id_seq
 ALTER SEQUENCE public.tracking_events_id_seq OWNED BY public.tracking_events.id;
 
 --
+-- Name: webhook_attempts; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.webhook_attempts (
+    id bigint NOT NULL,
+    delivery_id bigint NOT NULL,
+    attempt integer NOT NULL,
+    started_at timestamp with time zone NOT NULL,
+    duration_ms integer NOT NULL,
+    status integer,
+    error text
+);
+
+--
+-- Name: webhook_attempts_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+CREATE SEQUENCE public.webhook_attempts_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+--
+-- Name: webhook_attempts_id_seq; Type: SEQUENCE OWNED BY; Schema: public; Owner: -
+--
+
+ALTER SEQUENCE public.webhook_attempts_id_seq OWNED BY public.webhook_attempts.id;
+
+--
+-- Name: webhook_deliveries; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.webhook_deliveries (
+    id bigint NOT NULL,
+    message_id text DEFAULT ('msg_'::text || replace((gen_random_uuid())::text, '-'::text, ''::text)) NOT NULL,
+    endpoint_id bigint NOT NULL,
+    event_type text NOT NULL,
+    payload jsonb NOT NULL,
+    address_key text,
+    status text DEFAULT 'PENDING'::text NOT NULL,
+    attempts integer DEFAULT 0 NOT NULL,
+    next_attempt_at timestamp with time zone DEFAULT now() NOT NULL,
+    lease_until timestamp with time zone,
+    claim_token text,
+    give_up_at timestamp with time zone DEFAULT (now() + '24:00:00'::interval) NOT NULL,
+    last_status integer,
+    last_error text,
+    delivered_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT webhook_deliveries_status_check CHECK ((status = ANY (ARRAY['PENDING'::text, 'DELIVERED'::text, 'FAILED'::text])))
+);
+
+--
+-- Name: webhook_deliveries_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+CREATE SEQUENCE public.webhook_deliveries_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+--
+-- Name: webhook_deliveries_id_seq; Type: SEQUENCE OWNED BY; Schema: public; Owner: -
+--
+
+ALTER SEQUENCE public.webhook_deliveries_id_seq OWNED BY public.webhook_deliveries.id;
+
+--
+-- Name: webhook_endpoints; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.webhook_endpoints (
+    id bigint NOT NULL,
+    url text NOT NULL,
+    events text[] NOT NULL,
+    description text DEFAULT ''::text NOT NULL,
+    secret text NOT NULL,
+    enabled boolean DEFAULT true NOT NULL,
+    created_by_email text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
+-- Name: webhook_endpoints_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+CREATE SEQUENCE public.webhook_endpoints_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+--
+-- Name: webhook_endpoints_id_seq; Type: SEQUENCE OWNED BY; Schema: public; Owner: -
+--
+
+ALTER SEQUENCE public.webhook_endpoints_id_seq OWNED BY public.webhook_endpoints.id;
+
+--
 -- Name: activity id; Type: DEFAULT; Schema: public; Owner: -
 --
 
@@ -1562,6 +1784,24 @@ ALTER TABLE ONLY public.templates ALTER COLUMN id SET DEFAULT nextval('public.te
 ALTER TABLE ONLY public.tracking_events ALTER COLUMN id SET DEFAULT nextval('public.tracking_events_id_seq'::regclass);
 
 --
+-- Name: webhook_attempts id; Type: DEFAULT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.webhook_attempts ALTER COLUMN id SET DEFAULT nextval('public.webhook_attempts_id_seq'::regclass);
+
+--
+-- Name: webhook_deliveries id; Type: DEFAULT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.webhook_deliveries ALTER COLUMN id SET DEFAULT nextval('public.webhook_deliveries_id_seq'::regclass);
+
+--
+-- Name: webhook_endpoints id; Type: DEFAULT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.webhook_endpoints ALTER COLUMN id SET DEFAULT nextval('public.webhook_endpoints_id_seq'::regclass);
+
+--
 -- Name: activity_members activity_members_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1574,6 +1814,20 @@ ALTER TABLE ONLY public.activity_members
 
 ALTER TABLE ONLY public.activity
     ADD CONSTRAINT activity_pkey PRIMARY KEY (id);
+
+--
+-- Name: api_keys api_keys_key_hash_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.api_keys
+    ADD CONSTRAINT api_keys_key_hash_key UNIQUE (key_hash);
+
+--
+-- Name: api_keys api_keys_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.api_keys
+    ADD CONSTRAINT api_keys_pkey PRIMARY KEY (id);
 
 --
 -- Name: approval_requests approval_requests_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1821,6 +2075,34 @@ ALTER TABLE ONLY public.tracking_events
     ADD CONSTRAINT tracking_events_pkey PRIMARY KEY (id);
 
 --
+-- Name: webhook_attempts webhook_attempts_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.webhook_attempts
+    ADD CONSTRAINT webhook_attempts_pkey PRIMARY KEY (id);
+
+--
+-- Name: webhook_deliveries webhook_deliveries_message_id_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.webhook_deliveries
+    ADD CONSTRAINT webhook_deliveries_message_id_key UNIQUE (message_id);
+
+--
+-- Name: webhook_deliveries webhook_deliveries_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.webhook_deliveries
+    ADD CONSTRAINT webhook_deliveries_pkey PRIMARY KEY (id);
+
+--
+-- Name: webhook_endpoints webhook_endpoints_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.webhook_endpoints
+    ADD CONSTRAINT webhook_endpoints_pkey PRIMARY KEY (id);
+
+--
 -- Name: activity_by_kind; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1849,6 +2131,12 @@ CREATE INDEX activity_members_part ON public.activity_members USING gin (email p
 --
 
 CREATE INDEX activity_newest ON public.activity USING btree (created_at DESC, id DESC);
+
+--
+-- Name: api_keys_live_name; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX api_keys_live_name ON public.api_keys USING btree (lower(name)) WHERE (revoked_at IS NULL);
 
 --
 -- Name: approval_requests_by_campaign; Type: INDEX; Schema: public; Owner: -
@@ -2115,6 +2403,36 @@ CREATE INDEX tracking_events_job_time ON public.tracking_events USING btree (job
 CREATE INDEX tracking_events_link ON public.tracking_events USING btree (link_id) WHERE (link_id IS NOT NULL);
 
 --
+-- Name: webhook_attempts_delivery; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX webhook_attempts_delivery ON public.webhook_attempts USING btree (delivery_id, attempt);
+
+--
+-- Name: webhook_deliveries_due; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX webhook_deliveries_due ON public.webhook_deliveries USING btree (next_attempt_at) WHERE (status = 'PENDING'::text);
+
+--
+-- Name: webhook_deliveries_endpoint; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX webhook_deliveries_endpoint ON public.webhook_deliveries USING btree (endpoint_id, id DESC);
+
+--
+-- Name: webhook_deliveries_failed; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX webhook_deliveries_failed ON public.webhook_deliveries USING btree (endpoint_id, id DESC) WHERE (status = 'FAILED'::text);
+
+--
+-- Name: webhook_deliveries_person; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX webhook_deliveries_person ON public.webhook_deliveries USING btree (address_key) WHERE (address_key IS NOT NULL);
+
+--
 -- Name: activity activity_append_only; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -2157,10 +2475,22 @@ CREATE TRIGGER campaign_jobs_outcome_insert AFTER INSERT ON public.campaign_jobs
 CREATE TRIGGER campaign_jobs_outcome_update AFTER UPDATE ON public.campaign_jobs REFERENCING OLD TABLE AS old_jobs NEW TABLE AS new_jobs FOR EACH STATEMENT EXECUTE FUNCTION public.campaign_jobs_outcome_counted();
 
 --
+-- Name: campaign_jobs campaign_jobs_webhooks; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER campaign_jobs_webhooks AFTER UPDATE OF bounce_time, complaint_time ON public.campaign_jobs FOR EACH ROW WHEN (((new.bounce_time IS DISTINCT FROM old.bounce_time) OR (new.complaint_time IS DISTINCT FROM old.complaint_time))) EXECUTE FUNCTION public.webhook_from_job();
+
+--
 -- Name: campaigns campaigns_follow_up_recipients_delete; Type: TRIGGER; Schema: public; Owner: -
 --
 
 CREATE TRIGGER campaigns_follow_up_recipients_delete AFTER DELETE ON public.campaigns FOR EACH ROW WHEN ((old.follow_up_recipients IS NOT NULL)) EXECUTE FUNCTION public.follow_up_recipients_of_deleted();
+
+--
+-- Name: campaigns campaigns_webhooks; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER campaigns_webhooks AFTER UPDATE OF status ON public.campaigns FOR EACH ROW WHEN (((new.status = 'SENT'::text) AND (old.status IS DISTINCT FROM 'SENT'::text))) EXECUTE FUNCTION public.webhook_from_campaign();
 
 --
 -- Name: consent_ledger consent_ledger_append_only; Type: TRIGGER; Schema: public; Owner: -
@@ -2173,6 +2503,12 @@ CREATE TRIGGER consent_ledger_append_only BEFORE DELETE OR UPDATE ON public.cons
 --
 
 CREATE TRIGGER consent_ledger_no_truncate BEFORE TRUNCATE ON public.consent_ledger FOR EACH STATEMENT EXECUTE FUNCTION public.consent_ledger_refuse_change();
+
+--
+-- Name: consent_ledger consent_ledger_webhooks; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER consent_ledger_webhooks AFTER INSERT ON public.consent_ledger FOR EACH ROW EXECUTE FUNCTION public.webhook_from_consent();
 
 --
 -- Name: contacts contacts_insert_check_audience; Type: TRIGGER; Schema: public; Owner: -
@@ -2415,6 +2751,20 @@ ALTER TABLE ONLY public.tracking_events
 
 ALTER TABLE ONLY public.tracking_events
     ADD CONSTRAINT tracking_events_link_id_fkey FOREIGN KEY (link_id) REFERENCES public.campaign_links(id) ON DELETE CASCADE;
+
+--
+-- Name: webhook_attempts webhook_attempts_delivery_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.webhook_attempts
+    ADD CONSTRAINT webhook_attempts_delivery_id_fkey FOREIGN KEY (delivery_id) REFERENCES public.webhook_deliveries(id) ON DELETE CASCADE;
+
+--
+-- Name: webhook_deliveries webhook_deliveries_endpoint_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.webhook_deliveries
+    ADD CONSTRAINT webhook_deliveries_endpoint_id_fkey FOREIGN KEY (endpoint_id) REFERENCES public.webhook_endpoints(id) ON DELETE CASCADE;
 
 --
 -- PostgreSQL database dump complete

@@ -9,11 +9,12 @@ import { fileURLToPath } from 'node:url';
 import express, { type Express, type RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { pinoHttp } from 'pino-http';
+import { withApiKeys } from '../auth/api-key-verifier.js';
 import { bearerAuthHandler, requireMember } from '../auth/middleware.js';
 import type { AppDeps } from '../deps.js';
 import { errorHandler } from './errors.js';
 import { publishingCallsNeedTheBroker } from './publishing-calls.js';
-import { publicRouteLimiter, signInFailureLimiter } from './rate-limits.js';
+import { apiKeyLimiter, publicRouteLimiter, signInFailureLimiter } from './rate-limits.js';
 import { CALENDAR_FORMATS, finiteNumericParameters, unreadableUploads } from './validator-gaps.js';
 import { routes } from './routes/index.js';
 import { subscribeErrorPages } from './routes/subscribe.js';
@@ -52,6 +53,8 @@ interface OpenApiRequestInfo {
 
 export function createApp(deps: AppDeps): Express {
   const { config, logger } = deps;
+  // Members' tokens and API keys, told apart by their prefix (auth/api-key-verifier.ts).
+  const verifier = withApiKeys(deps.verifier, deps.services.apiKeys);
   const app = express();
   app.disable('x-powered-by');
   // Which proxies in front may name the client (TRUST_PROXY; by default one on the same machine).
@@ -78,7 +81,13 @@ export function createApp(deps: AppDeps): Express {
 
   // Every /api call needs a member's token: it is checked before any body is read, so a stranger's
   // request costs no parsing. Refusals are counted per address (429 past the limit).
-  app.use('/api', signInFailureLimiter(config.rateLimits.signInFailures), requireMember(deps.verifier));
+  // An API key's calls are counted per key, whichever address they come from.
+  app.use(
+    '/api',
+    signInFailureLimiter(config.rateLimits.signInFailures),
+    requireMember(verifier),
+    apiKeyLimiter(config.rateLimits.apiKeyRequests),
+  );
   // A call that publishes (a send, an import) waits for the broker here, before its body is read: 503 while it is away.
   app.use(publishingCallsNeedTheBroker(deps));
   app.use(PUBLIC_PATHS, publicLimiter);
@@ -96,7 +105,7 @@ export function createApp(deps: AppDeps): Express {
       apiSpec: OPENAPI_SPEC_PATH,
       validateRequests: true,
       validateResponses: config.validateResponses,
-      validateSecurity: { handlers: { bearerAuth: bearerAuthHandler(deps.verifier) } },
+      validateSecurity: { handlers: { bearerAuth: bearerAuthHandler(verifier) } },
       formats: CALENDAR_FORMATS,
       // Uploads stream into the import spool, never to a local temporary file nor to memory (upload-spool.ts).
       fileUploader: { storage: spoolStorage(deps), limits: { fileSize: config.import.maxBytes, files: 1, fields: 20 } },

@@ -10,10 +10,8 @@
  * The public sign-up routes (`/subscribe/...`, issue 25) are swept apart, with a real form: a refused
  * submission or confirmation must be a 4xx that says why, and must store nothing.
  */
-import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createServer, request as httpRequest, type Server } from 'node:http';
-import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Challenge } from 'altcha-lib';
 import { solvedPayload } from '../../test/support/altcha.js';
@@ -21,108 +19,18 @@ import { createTestApp, type TestApp } from '../../test/support/app.js';
 import { seedAudience } from '../../test/support/seed.js';
 import { startTestSes, type TestSes } from '../../test/support/ses.js';
 import { bearer } from '../../test/support/tokens.js';
+import {
+  buildUrl,
+  doc,
+  flatten,
+  operations,
+  paramSample,
+  sample,
+  type Json,
+  type Operation,
+  type Schema,
+} from '../../test/support/contract-operations.js';
 import { confirmTokens } from '../services/subscriptions/confirm-token.js';
-import { OPENAPI_SPEC_PATH } from './app.js';
-
-type Json = Record<string, unknown>;
-type Schema = Json;
-
-const doc = parse(readFileSync(OPENAPI_SPEC_PATH, 'utf8')) as Json;
-const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
-
-function deref<T = Json>(value: unknown): T {
-  let current = value as Json;
-  while (current && typeof current.$ref === 'string') {
-    current = (current.$ref as string)
-      .slice(2)
-      .split('/')
-      .reduce<Json>((node, key) => node[key] as Json, doc);
-  }
-  return current as T;
-}
-
-/** A schema with its allOf parts merged (properties and required lists). */
-function flatten(schema: unknown): Schema {
-  const s = deref(schema);
-  if (!Array.isArray(s.allOf)) return s;
-  const parts = (s.allOf as unknown[]).map(flatten);
-  return {
-    ...Object.assign({}, ...parts),
-    properties: Object.assign({}, ...parts.map((p) => p.properties ?? {}), s.properties ?? {}),
-    required: parts.flatMap((p) => (p.required as string[] | undefined) ?? []),
-  };
-}
-
-interface Parameter {
-  name: string;
-  in: 'path' | 'query' | 'header';
-  required?: boolean;
-  example?: unknown;
-  schema: Schema;
-}
-
-interface Operation {
-  id: string;
-  method: (typeof METHODS)[number];
-  path: string;
-  params: Parameter[];
-  jsonBody: Schema | undefined;
-  multipart: boolean;
-}
-
-const operations: Operation[] = Object.entries(doc.paths as Record<string, Json>)
-  .filter(([path]) => path.startsWith('/api/'))
-  .flatMap(([path, item]) =>
-    METHODS.filter((method) => item[method]).map((method) => {
-      const op = item[method] as Json;
-      const params = [...((item.parameters as unknown[]) ?? []), ...((op.parameters as unknown[]) ?? [])].map((p) => deref<Parameter>(p));
-      const content = (deref(op.requestBody)?.content ?? {}) as Record<string, Json>;
-      return {
-        id: op.operationId as string,
-        method,
-        path,
-        params,
-        jsonBody: content['application/json'] ? flatten(content['application/json'].schema) : undefined,
-        multipart: Boolean(content['multipart/form-data']),
-      };
-    }),
-  )
-  // Deletes last, so the entities the other operations are pointed at live through the sweep.
-  .sort((a, b) => Number(a.method === 'delete') - Number(b.method === 'delete'));
-
-// ---------------------------------------------------------------- valid values, from the schemas
-
-const STRING_CANDIDATES = ['Hostile sweep', 'mia@example.org', 'https://example.org/picture.png', 'abc'];
-
-/** A value the schema accepts: its example, its first enum value, or a plain one of its type. */
-function sample(schemaOrRef: unknown): unknown {
-  const schema = flatten(schemaOrRef);
-  if (schema.example !== undefined) return schema.example;
-  if (Array.isArray(schema.enum)) return schema.enum.find((value) => value !== null);
-  switch (schema.type) {
-    case 'integer':
-    case 'number':
-      return Math.max(1, Number(schema.minimum ?? 1));
-    case 'boolean':
-      return true;
-    case 'array':
-      return Array.from({ length: Math.max(1, Number(schema.minItems ?? 1)) }, () => sample(schema.items));
-    case 'object': {
-      const properties = (schema.properties ?? {}) as Record<string, unknown>;
-      const required = (schema.required as string[] | undefined) ?? [];
-      return Object.fromEntries(required.map((name) => [name, sample(properties[name])]));
-    }
-    default: {
-      if (schema.format === 'email') return 'mia@example.org';
-      if (schema.format === 'date-time') return new Date().toISOString();
-      const pattern = typeof schema.pattern === 'string' ? new RegExp(schema.pattern, 'u') : undefined;
-      return STRING_CANDIDATES.find((candidate) => !pattern || pattern.test(candidate)) ?? 'abc';
-    }
-  }
-}
-
-/** A valid value of the parameter, URL-encoded. */
-const paramSample = (p: Parameter): string => encodeURIComponent(String(p.example ?? sample(p.schema)));
 
 // ---------------------------------------------------------------- hostile values
 
@@ -196,12 +104,6 @@ interface Case {
   url: string;
   headers?: Record<string, string>;
   body?: string | Buffer;
-}
-
-function buildUrl(op: Operation, pathValues: Record<string, string>, query: [string, string][]): string {
-  const path = op.path.replace(/\{(\w+)\}/g, (_m, name: string) => pathValues[name]!);
-  const search = query.map(([name, value]) => `${name}=${value}`).join('&');
-  return search ? `${path}?${search}` : path;
 }
 
 const JSON_TYPE = { 'content-type': 'application/json' };
@@ -367,15 +269,21 @@ describe('hostile sweep of every /api operation', () => {
   let server: Server;
   let base: string;
   let auth: string;
+  let viewer: string;
 
   beforeAll(async () => {
     // Every request without a token is a failed sign-in: the limiter must not answer them 429 here.
     ses = await startTestSes();
-    t = await createTestApp({ ses: ses.client, env: { RATE_LIMIT_SIGN_IN_FAILURES: '1000000' } });
+    // Roles mapped (issue 27), so that the sweep runs as an admin and again as a viewer.
+    t = await createTestApp({
+      ses: ses.client,
+      env: { RATE_LIMIT_SIGN_IN_FAILURES: '1000000', ROLE_MAP: 'sweep-admins=admin,sweep-viewers=viewer' },
+    });
     server = createServer(t.app);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    auth = await bearer();
+    auth = await bearer({ claims: { roles: ['sweep-admins'] } });
+    viewer = await bearer({ claims: { roles: ['sweep-viewers'] } });
     // One entity of each kind (id 1 in this fresh database), so that ids point at something real.
     for (const op of operations.filter((o) => o.method === 'post' && !o.path.includes('{') && o.jsonBody)) {
       await send({ op, what: 'seed', url: op.path, headers: JSON_TYPE, body: JSON.stringify(sample(op.jsonBody)) }, auth);
@@ -425,6 +333,23 @@ describe('hostile sweep of every /api operation', () => {
     expect(failures).toEqual([]);
     // The app still serves.
     expect((await send({ op: operations[0]!, what: 'after', url: '/api/audiences' }, auth)).status).toBe(200);
+  }, 600_000);
+
+  it('answers no 5xx (and no 401) to a viewer, and never lets a viewer through an operation above a viewer', async () => {
+    const cases = allCases();
+    const roleOf = (c: Case) => (doc.paths as Record<string, Record<string, Json>>)[c.op.path]![c.op.method]!['x-mailroom-role'];
+    // Above a viewer: refused. A 403 once the contract knows the operation; before that the body parsers or the
+    // router may refuse first (a body that is not JSON, too large, a path that does not decode), also a 4xx.
+    const aboveViewer = (c: Case) => roleOf(c) !== 'viewer';
+    const { failures, statuses } = await sweep(
+      cases,
+      viewer,
+      (c, status) => status >= 500 || status === 401 || (aboveViewer(c) && status < 400),
+    );
+    console.info(`hostile sweep as a viewer: ${cases.length} requests, statuses ${JSON.stringify(statuses)}`);
+    expect(failures).toEqual([]);
+    const above = cases.filter(aboveViewer).length;
+    expect((statuses as Record<number, number>)[403]).toBeGreaterThan(above / 2);
   }, 600_000);
 
   it('answers 401 to the same requests without a token', async () => {

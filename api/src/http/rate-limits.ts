@@ -59,3 +59,17 @@ export function signInFailureLimiter(limit: number): RateLimitRequestHandler {
 export function publicRouteLimiter(limit: number): RateLimitRequestHandler {
   return rateLimit({ ...common, windowMs: 60_000, limit });
 }
+
+/**
+ * An API key's calls (issue 27): `limit` a minute per key, wherever they come from, so one script's loop slows
+ * itself and not the members. Members' calls are not counted here.
+ */
+export function apiKeyLimiter(limit: number): RateLimitRequestHandler {
+  return rateLimit({
+    ...common,
+    windowMs: 60_000,
+    limit,
+    skip: (req) => !req.member?.apiKey,
+    keyGenerator: (req) => `api-key:${req.member?.apiKey?.id ?? ''}`,
+  });
+}

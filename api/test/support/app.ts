@@ -79,7 +79,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     const deps = await createDeps(config, {
       logger,
       ...(options.databaseUrl ? {} : { sequelize: db.sequelize }),
-      verifier: options.verifier ?? testVerifier(),
+      verifier: options.verifier ?? testVerifier({ rolesClaim: config.roles.claim, roleMap: config.roles.map }),
       ...(queue ? { messageQueueAdapter: queue } : {}),
       ...(options.ses ? { ses: options.ses } : {}),
       ...options.deps,

@@ -18,6 +18,7 @@ import {
   type JWTVerifyGetKey,
 } from 'jose';
 
+import type { RoleMap } from '../../src/auth/roles.js';
 import { createTokenVerifier, type TokenVerifier } from '../../src/auth/verifier.js';
 
 export const testIssuer = 'http://localhost/mailroom-test-issuer';
@@ -66,7 +67,9 @@ export const testKeyResolver: JWTVerifyGetKey = async (header, token) => {
 };
 
 /** A verifier trusting the local JWKS, with the test issuer, audience and organisation domain. */
-export function testVerifier(overrides: Partial<{ issuer: string; audience: string; orgEmailDomain: string }> = {}): TokenVerifier {
+export function testVerifier(
+  overrides: Partial<{ issuer: string; audience: string; orgEmailDomain: string; rolesClaim: string; roleMap: RoleMap }> = {},
+): TokenVerifier {
   return createTokenVerifier({
     issuer: testIssuer,
     audience: testAudience,

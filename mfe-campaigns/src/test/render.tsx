@@ -13,8 +13,18 @@ beforeAll(async () => {
 });
 
 /** Renders the remote as the shell does, mounted at /campaigns, with the fake API as the global fetch. */
-export function renderApp(url: string, api: FakeApi, { fakeTimers = false } = {}) {
+export function renderApp(
+  url: string,
+  api: FakeApi,
+  { fakeTimers = false, role }: { fakeTimers?: boolean; role?: RemoteProps['role'] } = {},
+) {
   vi.stubGlobal('fetch', api.fetch);
   const notify = vi.fn<RemoteProps['notify']>();
-  return renderRemote(App, { basePath: '/campaigns', url, notify, ...(fakeTimers ? { advanceTimers: vi.advanceTimersByTime } : {}) });
+  return renderRemote(App, {
+    basePath: '/campaigns',
+    url,
+    notify,
+    ...(role ? { role } : {}),
+    ...(fakeTimers ? { advanceTimers: vi.advanceTimersByTime } : {}),
+  });
 }

@@ -1569,6 +1569,68 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in member (or API key) and its role, which the screens follow
+         * @description An addition (issue 27). The role comes from the identity provider's claim named by OIDC_ROLES_CLAIM, through
+         *     ROLE_MAP; with no ROLE_MAP every member is admin.
+         */
+        get: operations["getCaller"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every API key, newest first, revoked ones included (the key itself is never answered again) */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * A new API key; the answer holds the key, shown this once (only its hash is kept)
+         * @description Scopes are role names (the key may call what that role may) and operationIds (that one operation), narrowed
+         *     from the contract's x-mailroom-role table. A key never manages keys. 409 when a live key has the name.
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/api-keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a key; every API process refuses it within a second */
+        delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/unsubscribe/{token}": {
         parameters: {
             query?: never;
@@ -1765,6 +1827,57 @@ export interface components {
             totalPages: number;
         };
         EntityName: string;
+        /**
+         * @description viewer < editor < sender < admin; each may do what the ones below it may.
+         * @enum {string}
+         */
+        Role: "viewer" | "editor" | "sender" | "admin";
+        Caller: {
+            email: string;
+            firstName: string;
+            lastName: string;
+            role: components["schemas"]["Role"];
+            /** @description True when the caller is an API key. */
+            apiKey: boolean;
+        };
+        ApiKeyInput: {
+            name: string;
+            scopes: string[];
+            /**
+             * Format: date-time
+             * @description When the key stops working; at most 366 days ahead.
+             */
+            expiresAt: string;
+        };
+        ApiKey: {
+            id: number;
+            name: string;
+            /** @description The key's first characters, to tell keys apart. */
+            prefix: string;
+            scopes: string[];
+            createdBy: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+            /** Format: date-time */
+            revokedAt: string | null;
+        };
+        CreatedApiKey: {
+            id: number;
+            name: string;
+            prefix: string;
+            scopes: string[];
+            createdBy: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+            /** Format: date-time */
+            revokedAt: string | null;
+            /** @description The key (`mr_...`), answered this once. */
+            key: string;
+        };
         /**
          * @description Where the contacts came from; null while nothing was imported
          * @enum {string|null}
@@ -3044,7 +3157,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The account is not a member of the organisation */
+        /** @description The account is not a member of the organisation, or its role (or API key's scopes) does not allow the operation */
         Forbidden: {
             headers: {
                 [name: string]: unknown;
@@ -6062,6 +6175,110 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getCaller: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Caller"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApiKeyInput"];
+            };
+        };
+        responses: {
+            /** @description The key, with `key` shown once */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedApiKey"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Error"];
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revoked key */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             default: components["responses"]["Error"];
         };
     };

@@ -20,6 +20,7 @@ import {
   webLightTheme,
 } from '@fluentui/react-components';
 import { DEFAULT_FEATURE_SETTINGS, type RemoteContext, type RemoteProps, type ToastIntent } from './index';
+import { isRole } from './roles';
 
 const TOAST_TIMEOUT: Record<ToastIntent, number> = { success: 3000, info: 4000, warning: 4000, error: 4000 };
 
@@ -44,6 +45,8 @@ function Harness({ App, basePath }: { App: ComponentType<RemoteProps>; basePath:
       getAccessToken: async () => localStorage.getItem('mailroom.dev.token'),
       notify,
       profile: { firstName: 'Dev', lastName: 'Member', email: 'dev@example.org' },
+      // Another role to try the screens with: localStorage 'mailroom.dev.role' (viewer, editor, sender).
+      role: ((role) => (isRole(role) ? role : 'admin'))(localStorage.getItem('mailroom.dev.role')),
       theme,
       features: DEFAULT_FEATURE_SETTINGS,
     }),

@@ -14,8 +14,9 @@
  */
 import type { ComponentType } from 'react';
 import type { RemoteName } from './remotes.js';
+import type { Role } from './roles.js';
 
-export type { RemoteName };
+export type { RemoteName, Role };
 
 export type ToastIntent = 'success' | 'info' | 'warning' | 'error';
 
@@ -30,6 +31,11 @@ export interface RemoteContext {
   notify: (intent: ToastIntent, message: string) => void;
   /** The signed-in member. */
   profile: { firstName: string; lastName: string; email: string };
+  /**
+   * The member's role (issue 27), as the API answers it (GET /api/me): screens hide or disable what it cannot do and
+   * say who can (`RoleGate` of @mailroom/ui). The API enforces it whatever a screen shows.
+   */
+  role: Role;
   /** 'light' or 'dark'; the FluentProvider is the shell's, this is only informational. */
   theme: 'light' | 'dark';
   /** Deployment settings the features need in the browser (from the shell's config.json). */

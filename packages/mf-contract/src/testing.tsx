@@ -22,11 +22,13 @@ export interface RenderRemoteOptions {
   advanceTimers?: (ms: number) => unknown;
   /** Deployment settings other than the API's defaults (e.g. a small import limit). */
   features?: Partial<FeatureSettings>;
+  /** The member's role (default admin: everything shown, as with no ROLE_MAP). */
+  role?: RemoteProps['role'];
 }
 
 export function renderRemote(
   App: ComponentType<RemoteProps>,
-  { basePath, url = basePath, notify, advanceTimers, features }: RenderRemoteOptions,
+  { basePath, url = basePath, notify, advanceTimers, features, role = 'admin' }: RenderRemoteOptions,
 ) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
   const props: RemoteProps = {
@@ -35,6 +37,7 @@ export function renderRemote(
     getAccessToken: async () => 'test-token',
     notify,
     profile: { firstName: 'Mia', lastName: 'Member', email: 'mia@example.org' },
+    role,
     theme: 'light',
     features: { ...DEFAULT_FEATURE_SETTINGS, ...features },
   };

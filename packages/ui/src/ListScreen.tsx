@@ -1,6 +1,8 @@
 import { Button, Spinner, Title1, makeStyles, tokens, useId } from '@fluentui/react-components';
 import { AddRegular } from '@fluentui/react-icons';
 import type { ReactNode } from 'react';
+import type { Role } from '@mailroom/mf-contract/roles';
+import { RoleGate, type RoleLock } from './RoleGate';
 
 export interface ListScreenProps {
   /** The screen's heading, e.g. 'Audiences'. */
@@ -10,6 +12,11 @@ export interface ListScreenProps {
   onCreate: () => void;
   /** A create request is in flight: the button waits with a spinner, so one click makes one item. */
   creating?: boolean;
+  /**
+   * The lowest role allowed to create, and what creating is in words ('create audiences'): below it, the button is
+   * disabled with a tooltip saying who can (RoleGate). Unset: the button is everyone's.
+   */
+  createNeeds?: { role: Role; action: string };
   /** More buttons beside the create button (e.g. the audiences' Suppressions). */
   actions?: ReactNode;
   /** The list (a PagedListSection) and what the screen opens over it. */
@@ -23,9 +30,20 @@ const useStyles = makeStyles({
 });
 
 /** A list screen (audiences, templates, campaigns): its heading with the create button, then the list. */
-export function ListScreen({ title, createLabel, onCreate, creating = false, actions, children }: ListScreenProps) {
+export function ListScreen({ title, createLabel, onCreate, creating = false, createNeeds, actions, children }: ListScreenProps) {
   const styles = useStyles();
   const titleId = useId('list-title');
+  const createButton = (lock: RoleLock) => (
+    <Button
+      appearance="primary"
+      icon={creating ? <Spinner size="tiny" /> : <AddRegular />}
+      disabled={creating}
+      onClick={onCreate}
+      {...lock}
+    >
+      {createLabel}
+    </Button>
+  );
   return (
     <section className={styles.root} aria-labelledby={titleId}>
       <div className={styles.header}>
@@ -34,9 +52,13 @@ export function ListScreen({ title, createLabel, onCreate, creating = false, act
         </Title1>
         <div className={styles.actions}>
           {actions}
-          <Button appearance="primary" icon={creating ? <Spinner size="tiny" /> : <AddRegular />} disabled={creating} onClick={onCreate}>
-            {createLabel}
-          </Button>
+          {createNeeds ? (
+            <RoleGate needs={createNeeds.role} action={createNeeds.action}>
+              {createButton}
+            </RoleGate>
+          ) : (
+            createButton({})
+          )}
         </div>
       </div>
       {children}

@@ -15,6 +15,7 @@ const remote: RemoteContext = {
   getAccessToken: async () => 'test-token',
   notify: () => undefined,
   profile: { firstName: 'Mia', lastName: 'Member', email: 'mia@example.org' },
+  role: 'admin',
   theme: 'light',
   features: DEFAULT_FEATURE_SETTINGS,
 };

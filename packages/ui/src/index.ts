@@ -53,3 +53,4 @@ export { ListScreen, type ListScreenProps } from './ListScreen';
 export { PagedListSection, type ListParams, type PagedListSectionProps } from './PagedListSection';
 export { NameDialog, type NameDialogProps } from './NameDialog';
 export { EditableTitle, type EditableTitleProps } from './EditableTitle';
+export { RoleGate, useRole, useRoleAllows, whoCanDo, type RoleGateProps, type RoleLock } from './RoleGate';

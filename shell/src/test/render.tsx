@@ -49,10 +49,14 @@ export function fakeRemote(name: RemoteName): RemoteModule {
 
 export const fakeLoader = (): RemoteLoader & ReturnType<typeof vi.fn> => vi.fn(async (name: RemoteName) => fakeRemote(name));
 
-/** fetch answering the quota call with `quota` (or a status), and anything else with 404. */
-export function stubQuotaFetch(answer: Quota | number | 'pending' = sampleQuota) {
+/** fetch answering the quota call with `quota` (or a status), the caller's role with `role`, and anything else with 404. */
+export function stubQuotaFetch(answer: Quota | number | 'pending' = sampleQuota, role = 'admin') {
   const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
     const url = String(input);
+    if (url.endsWith('/api/me')) {
+      const caller = { email: 'mia@example.org', firstName: 'Mia', lastName: 'Member', role, apiKey: false };
+      return new Response(JSON.stringify(caller), { status: 200, headers: { 'Content-Type': 'application/json' } });
+    }
     if (url.endsWith('/api/ses-quota')) {
       if (answer === 'pending') return new Promise<Response>(() => {});
       if (typeof answer === 'number') return new Response(JSON.stringify({ message: 'nope' }), { status: answer });

@@ -15,7 +15,7 @@ export interface Account {
 
 export const MEMBER: Account = { email: 'mia@example.org', password: 'mailroom', firstName: 'Mia', lastName: 'Member' };
 /** Another member of the domain (send approval: never the requester approves). */
-export const SECOND_MEMBER: Account = { email: 'sam@example.org', password: 'mailroom', firstName: 'Sam', lastName: 'Second' };
+export const SECOND_MEMBER: Account = { email: 'sam@example.org', password: 'mailroom', firstName: 'Sam', lastName: 'Sender' };
 export const OUTSIDER: Account = { email: 'otto@outsider.test', password: 'mailroom', firstName: 'Otto', lastName: 'Outsider' };
 
 export interface ShellConfig {

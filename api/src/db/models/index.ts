@@ -30,6 +30,7 @@ export type { SuppressionReason } from './suppression.js';
 export const SQL_ONLY_TABLES: readonly string[] = [
   'activity',
   'activity_members',
+  'api_keys',
   'audience_field_removals',
   'campaign_domain_counts',
   'campaign_hourly_counts',

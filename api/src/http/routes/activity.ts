@@ -3,6 +3,7 @@
  * or deletes the log. openapi.yaml has already validated the filters and cursors.
  */
 import { Router } from 'express';
+import { memberOf } from '../../auth/middleware.js';
 import type { AppDeps } from '../../deps.js';
 import type { ActivityCursor, ActivityKind, ActivityObjectType } from '../../services/activity/activity-service.js';
 import { bool, int, str } from '../request.js';
@@ -30,7 +31,9 @@ export function activityRouter({ services }: Pick<AppDeps, 'services'>): Router 
       objectType: str(req.query.objectType) as ActivityObjectType | undefined,
       objectId: objectId === undefined ? undefined : Number(objectId),
     };
-    res.json(await activity.list(filters, cursor, int(req.query.limit, DEFAULT_LIMIT)));
+    const member = memberOf(req);
+    const only = member.role === 'admin' ? undefined : { memberEmail: member.email };
+    res.json(await activity.list(filters, cursor, int(req.query.limit, DEFAULT_LIMIT), only));
   });
 
   return router;

@@ -24,6 +24,7 @@ import { preferencesRouter } from './preferences.js';
 import { segmentsRouter } from './segments.js';
 import { abTestsRouter } from './ab-tests.js';
 import { webhooksRouter } from './webhooks.js';
+import { accessRouter } from './access.js';
 
 export function routes(deps: AppDeps): Router {
   const router = Router();
@@ -48,6 +49,7 @@ export function routes(deps: AppDeps): Router {
   router.use(preferencesRouter(deps));
   router.use(segmentsRouter(deps));
   router.use(webhooksRouter(deps));
+  router.use(accessRouter(deps));
 
   return router;
 }

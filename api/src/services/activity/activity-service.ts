@@ -93,7 +93,9 @@ export function createActivityService({ db, retentionDays, logger }: ActivitySer
   const repo = activityRepository(db);
   return {
     /** A page of the log, newest first (see repository.ts for the cursors). */
-    async list(filters: ActivityFilters, cursor: ActivityCursor, limit: number) {
+    async list(filters: ActivityFilters, cursor: ActivityCursor, limit: number, only?: { memberEmail: string }) {
+      // A member below admin reads their own entries only (issue 27): the log of everyone is an admin's.
+      if (only) return repo.page({ ...filters, member: undefined, members: [only.memberEmail.trim().toLowerCase()] }, cursor, limit);
       return repo.page({ ...filters, member: filters.member?.trim().toLowerCase() || undefined }, cursor, limit);
     },
 

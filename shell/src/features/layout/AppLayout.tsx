@@ -15,6 +15,8 @@ import {
 import {
   HistoryFilled,
   HistoryRegular,
+  KeyFilled,
+  KeyRegular,
   MailProhibitedFilled,
   MailProhibitedRegular,
   MailTemplateFilled,
@@ -30,6 +32,9 @@ import {
 } from '@fluentui/react-icons';
 import { EXTRA_AREAS, REMOTES, REMOTE_NAMES, SUB_NAV, type RemoteName } from '@mailroom/mf-contract/remotes';
 import { QuotaBar } from '../quota/QuotaBar';
+import { roleLabel } from '@mailroom/mf-contract/roles';
+import { useRole } from '../access/useCaller';
+import { API_KEYS_PATH } from '../access/ApiKeysPage';
 import type { ThemeName } from '../theme/useThemePreference';
 import { AccountMenu } from './AccountMenu';
 import { ScrollToTopButton } from './ScrollToTopButton';
@@ -72,6 +77,9 @@ const NAV_ENTRIES: NavEntry[] = [
   ...Object.values(EXTRA_AREAS).map(({ basePath, navLabel }) => ({ path: basePath, label: navLabel, Icon: PATH_ICONS[basePath]! })),
 ];
 
+/** Admins' entries (issue 27): shown to admins only; the API refuses everyone else anyway. */
+const ADMIN_ENTRIES: NavEntry[] = [{ path: API_KEYS_PATH, label: 'API keys', Icon: bundleIcon(KeyFilled, KeyRegular) }];
+
 const useStyles = makeStyles({
   root: { display: 'flex', minHeight: '100vh' },
   // The landmark inside the drawer, laid out as the drawer lays out its header, body and footer.
@@ -108,8 +116,9 @@ interface LayoutProps {
 
 /** The entry of the current path, the longest that fits: /campaigns/reports/7 belongs to Campaigns, /audiences/suppressions to Suppressions. */
 const selectedEntry = (pathname: string) =>
-  NAV_ENTRIES.filter(({ path }) => pathname === path || pathname.startsWith(`${path}/`)).sort((a, b) => b.path.length - a.path.length)[0]
-    ?.path;
+  [...NAV_ENTRIES, ...ADMIN_ENTRIES]
+    .filter(({ path }) => pathname === path || pathname.startsWith(`${path}/`))
+    .sort((a, b) => b.path.length - a.path.length)[0]?.path;
 
 /** The whole drawer (entries, theme switch, account menu) is the page's navigation landmark. */
 const NAV_LABEL = 'Main navigation';
@@ -123,6 +132,7 @@ function DrawerContent({
   inDialog,
 }: LayoutProps & { collapsed: boolean; onToggle: () => void; toggleLabel: string; inDialog: boolean }) {
   const styles = useStyles();
+  const { role } = useRole();
   const content = (
     <>
       <NavDrawerHeader>
@@ -136,7 +146,7 @@ function DrawerContent({
         </div>
       </NavDrawerHeader>
       <NavDrawerBody>
-        {NAV_ENTRIES.map(({ path, label, Icon, sub }) => (
+        {[...NAV_ENTRIES, ...(role === 'admin' ? ADMIN_ENTRIES : [])].map(({ path, label, Icon, sub }) => (
           <NavItem
             key={path}
             value={path}
@@ -157,6 +167,7 @@ function DrawerContent({
           onChange={(_event, data) => onThemeChange(data.checked ? 'dark' : 'light')}
         />
         <AccountMenu compact={collapsed} />
+        {!collapsed && <Text size={200}>Role: {roleLabel(role)}</Text>}
       </NavDrawerFooter>
     </>
   );
@@ -180,6 +191,7 @@ export function AppLayout({ theme, onThemeChange }: LayoutProps) {
   const location = useLocation();
   const navigate = useNavigate();
   const selectedValue = selectedEntry(location.pathname);
+  const { role } = useRole();
 
   const navProps = {
     selectedValue,
@@ -242,7 +254,7 @@ export function AppLayout({ theme, onThemeChange }: LayoutProps) {
               </Text>
             </header>
           )}
-          <QuotaBar />
+          <QuotaBar role={role} />
         </div>
         <main className={styles.content}>
           <Outlet />

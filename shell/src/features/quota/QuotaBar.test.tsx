@@ -7,15 +7,16 @@ import { ShellContext } from '../../ShellContext';
 import { sampleQuota, stubQuotaFetch, testConfig } from '../../test/render';
 import { QuotaBar, SENDING_AND_IMPORTS_PAUSED } from './QuotaBar';
 import { cappedPercentage, formatPercentage, quotaLevel } from './quota';
+import type { Role } from '@mailroom/mf-contract/roles';
 
-function renderQuotaBar(queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } })) {
+function renderQuotaBar(queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } }), role?: Role) {
   return render(
     <FluentProvider theme={webLightTheme}>
       <QueryClientProvider client={queryClient}>
         <ShellContext.Provider
           value={{ config: testConfig, apiBaseUrl: 'http://api.test', getAccessToken: async () => 'token-1', loadRemote: vi.fn() }}
         >
-          <QuotaBar />
+          <QuotaBar role={role} />
         </ShellContext.Provider>
       </QueryClientProvider>
     </FluentProvider>,
@@ -49,6 +50,12 @@ describe('QuotaBar', () => {
     stubQuotaFetch('pending');
     renderQuotaBar();
     expect(within(region()).getByText('Loading quota information...')).toBeTruthy();
+  });
+
+  it("shows the member's role (issue 27)", async () => {
+    stubQuotaFetch();
+    renderQuotaBar(undefined, 'sender');
+    expect(await within(region()).findByText('Your role: Sender')).toBeTruthy();
   });
 
   it('shows an error alert when the quota cannot be fetched', async () => {

@@ -3,6 +3,7 @@ import { Badge, Button, MessageBar, MessageBarBody, ProgressBar, Text, makeStyle
 import { ChevronDownRegular, ChevronUpRegular } from '@fluentui/react-icons';
 import { cappedPercentage, formatPercentage, quotaLevel } from './quota';
 import { useQuota } from './useQuota';
+import { roleLabel, type Role } from '@mailroom/mf-contract/roles';
 
 const useStyles = makeStyles({
   bar: {
@@ -24,7 +25,7 @@ export const SENDING_AND_IMPORTS_PAUSED =
  * The daily sending quota, kept sticky under the top of the page by the layout (docs/product.md, Routes and screens, Shell),
  * and, above its figures, whether sending and imports are paused.
  */
-export function QuotaBar() {
+export function QuotaBar({ role }: { role?: Role }) {
   const styles = useStyles();
   const quota = useQuota();
   const [expanded, setExpanded] = useState(false);
@@ -49,6 +50,11 @@ export function QuotaBar() {
           </MessageBar>
         )}
         <div className={styles.row}>
+          {role && (
+            <Badge appearance="tint" color="informative" size="large">
+              Your role: {roleLabel(role)}
+            </Badge>
+          )}
           <Badge appearance="tint" color="brand" size="large">
             Sent: {emailsSent}
           </Badge>

@@ -3,6 +3,7 @@ import { PersonAddRegular, PeopleRegular, SearchRegular } from '@fluentui/react-
 import type { Audience } from '@mailroom/api-client';
 import {
   PagedTableFooter,
+  RoleGate,
   QueryStateSwitch,
   isEmptyList,
   useDebouncedValue,
@@ -117,9 +118,13 @@ export function ContactsSection({ audience }: { audience: Audience }) {
             <option value="errors">Errors</option>
           </Select>
         </Field>
-        <Button icon={<PersonAddRegular />} disabled={audience.isImporting} onClick={() => setAdding(true)}>
-          Add contact
-        </Button>
+        <RoleGate needs="editor" action="add contacts">
+          {(lock) => (
+            <Button icon={<PersonAddRegular />} disabled={audience.isImporting} onClick={() => setAdding(true)} {...lock}>
+              Add contact
+            </Button>
+          )}
+        </RoleGate>
       </div>
 
       <QueryStateSwitch

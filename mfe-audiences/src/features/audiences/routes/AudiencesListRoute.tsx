@@ -23,6 +23,7 @@ export function AudiencesListRoute() {
     <ListScreen
       title="Audiences"
       createLabel="Create Audience"
+      createNeeds={{ role: 'editor', action: 'create audiences' }}
       onCreate={() => setCreating(true)}
       actions={
         <Button icon={<ShieldRegular />} onClick={() => navigate('suppressions')}>

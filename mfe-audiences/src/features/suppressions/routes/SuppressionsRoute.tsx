@@ -11,7 +11,7 @@ import {
 import { errorMessage, type Suppression, type SuppressionAddResult, type SuppressionReason } from '@mailroom/api-client';
 import { SUPPRESSION_REASON_LABELS } from '@mailroom/api-client/labels';
 import { useRemote } from '@mailroom/mf-contract/react';
-import { EmptyState, ErrorPanel, IconButton, RouterLink, useDebouncedValue } from '@mailroom/ui';
+import { EmptyState, ErrorPanel, IconButton, RoleGate, RouterLink, useDebouncedValue } from '@mailroom/ui';
 import { useState } from 'react';
 import type { SuppressionCursor } from '../api/keys';
 import { useExportSuppressions, useSuppressions } from '../api/suppressions';
@@ -69,16 +69,26 @@ export function SuppressionsRoute() {
           Suppressions
         </Title1>
         <div className={styles.actions}>
-          <Button
-            icon={exportList.isPending ? <Spinner size="tiny" /> : <ArrowDownloadRegular />}
-            disabled={exportList.isPending}
-            onClick={() => exportList.mutate(filters, { onError: (error) => notify('error', errorMessage(error, 'Failed to export')) })}
-          >
-            Export CSV
-          </Button>
-          <Button appearance="primary" icon={<AddRegular />} onClick={() => setAdding(true)}>
-            Add addresses
-          </Button>
+          {/* The list holds addresses: a viewer exports nothing that does (issue 27). */}
+          <RoleGate needs="editor" action="export addresses">
+            {(lock) => (
+              <Button
+                icon={exportList.isPending ? <Spinner size="tiny" /> : <ArrowDownloadRegular />}
+                disabled={exportList.isPending}
+                onClick={() => exportList.mutate(filters, { onError: (error) => notify('error', errorMessage(error, 'Failed to export')) })}
+                {...lock}
+              >
+                Export CSV
+              </Button>
+            )}
+          </RoleGate>
+          <RoleGate needs="editor" action="add suppressions">
+            {(lock) => (
+              <Button appearance="primary" icon={<AddRegular />} onClick={() => setAdding(true)} {...lock}>
+                Add addresses
+              </Button>
+            )}
+          </RoleGate>
         </div>
       </div>
       <Text>

@@ -3,7 +3,7 @@ import { CheckmarkRegular } from '@fluentui/react-icons/svg/checkmark';
 import { SendRegular } from '@fluentui/react-icons/svg/send';
 import { errorMessage, type Audience, type Campaign, type SuppressedContacts } from '@mailroom/api-client';
 import { useRemote } from '@mailroom/mf-contract/react';
-import { formatInMemberZone } from '@mailroom/ui';
+import { formatInMemberZone, RoleGate } from '@mailroom/ui';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import {
@@ -270,44 +270,69 @@ export function SendFlow({ campaign, draft, followUp, saveDraft, disabled, onBus
         </Button>
       ) : waiting ? (
         <>
-          <Button disabled={busy} onClick={() => setDialog({ kind: 'decline' })}>
-            Decline
-          </Button>
-          <Button
-            appearance="primary"
-            icon={preparing === 'send' || approve.isPending ? <Spinner size="tiny" /> : <CheckmarkRegular />}
-            disabled={busy}
-            onClick={() => void startApprove()}
-          >
-            Approve
-          </Button>
+          <RoleGate needs="sender" action="decline a request">
+            {(lock) => (
+              <Button disabled={busy} onClick={() => setDialog({ kind: 'decline' })} {...lock}>
+                Decline
+              </Button>
+            )}
+          </RoleGate>
+          <RoleGate needs="sender" action="approve a request">
+            {(lock) => (
+              <Button
+                appearance="primary"
+                icon={preparing === 'send' || approve.isPending ? <Spinner size="tiny" /> : <CheckmarkRegular />}
+                disabled={busy}
+                onClick={() => void startApprove()}
+                {...lock}
+              >
+                Approve
+              </Button>
+            )}
+          </RoleGate>
         </>
       ) : campaign.status === 'SCHEDULED' ? (
-        <Button
-          appearance="primary"
-          icon={unschedule.isPending ? <Spinner size="tiny" /> : undefined}
-          disabled={busy}
-          onClick={cancelSchedule}
-        >
-          Cancel schedule
-        </Button>
+        <RoleGate needs="sender" action="cancel a schedule">
+          {(lock) => (
+            <Button
+              appearance="primary"
+              icon={unschedule.isPending ? <Spinner size="tiny" /> : undefined}
+              disabled={busy}
+              onClick={cancelSchedule}
+              {...lock}
+            >
+              Cancel schedule
+            </Button>
+          )}
+        </RoleGate>
       ) : (
         <>
-          <Button
-            icon={preparing === 'schedule' || schedule.isPending ? <Spinner size="tiny" /> : undefined}
-            disabled={disabled || busy}
-            onClick={() => void startSchedule()}
-          >
-            {requesting ? 'Request approval to schedule' : 'Schedule'}
-          </Button>
-          <Button
-            appearance="primary"
-            icon={preparing === 'send' || send.isPending ? <Spinner size="tiny" /> : <SendRegular />}
-            disabled={disabled || busy}
-            onClick={() => void startSend()}
-          >
-            {requesting ? 'Request approval' : 'Send'}
-          </Button>
+          {/* With send approval, an editor asks and a sender answers; without it, a sender sends. */}
+          <RoleGate needs={requesting ? 'editor' : 'sender'} action={requesting ? 'request approval' : 'schedule'}>
+            {(lock) => (
+              <Button
+                icon={preparing === 'schedule' || schedule.isPending ? <Spinner size="tiny" /> : undefined}
+                disabled={disabled || busy}
+                onClick={() => void startSchedule()}
+                {...lock}
+              >
+                {requesting ? 'Request approval to schedule' : 'Schedule'}
+              </Button>
+            )}
+          </RoleGate>
+          <RoleGate needs={requesting ? 'editor' : 'sender'} action={requesting ? 'request approval' : 'send'}>
+            {(lock) => (
+              <Button
+                appearance="primary"
+                icon={preparing === 'send' || send.isPending ? <Spinner size="tiny" /> : <SendRegular />}
+                disabled={disabled || busy}
+                onClick={() => void startSend()}
+                {...lock}
+              >
+                {requesting ? 'Request approval' : 'Send'}
+              </Button>
+            )}
+          </RoleGate>
         </>
       )}
 

@@ -408,3 +408,26 @@ describe('While Send or Schedule is under way', () => {
     expect(await screen.findByRole('alertdialog', { name: 'Schedule campaign' })).toBeTruthy();
   });
 });
+
+describe("the member's role (issue 27)", () => {
+  it.each(['viewer', 'editor'] as const)('locks Send and Schedule for the role %s, saying who can, and sends nothing', async (role) => {
+    const api = createFakeApi({ campaigns: [complete], audiences: [newsletter], templates: [welcome] });
+    const { user } = renderApp('/campaigns/edit/2', api, { role });
+    const send = await screen.findByRole('button', { name: 'Send' });
+    expect(send.getAttribute('aria-disabled')).toBe('true');
+    expect(screen.getByRole('button', { name: 'Schedule' }).getAttribute('aria-disabled')).toBe('true');
+    await user.click(send);
+    send.focus();
+    expect((await screen.findByRole('tooltip')).textContent).toBe('Senders and admins can send');
+    expect(api.calls('POST', '/api/campaigns/2/send')).toHaveLength(0);
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('leaves Send and Schedule to a sender', async () => {
+    const api = createFakeApi({ campaigns: [complete], audiences: [newsletter], templates: [welcome] });
+    renderApp('/campaigns/edit/2', api, { role: 'sender' });
+    const send = await screen.findByRole('button', { name: 'Send' });
+    expect(send.getAttribute('aria-disabled')).toBeNull();
+    expect(screen.queryByRole('tooltip')).toBeNull();
+  });
+});

@@ -37,7 +37,13 @@ export function CampaignsListRoute() {
     });
 
   return (
-    <ListScreen title="Campaigns" createLabel="Create Campaign" creating={createCampaign.isPending} onCreate={create}>
+    <ListScreen
+      title="Campaigns"
+      createLabel="Create Campaign"
+      createNeeds={{ role: 'editor', action: 'create campaigns' }}
+      creating={createCampaign.isPending}
+      onCreate={create}
+    >
       <TabList
         aria-label="Which campaigns"
         selectedValue={awaiting ? AWAITING : 'all'}

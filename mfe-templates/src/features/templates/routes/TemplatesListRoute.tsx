@@ -22,7 +22,13 @@ export function TemplatesListRoute() {
     });
 
   return (
-    <ListScreen title="Templates" createLabel="Create Template" creating={createTemplate.isPending} onCreate={create}>
+    <ListScreen
+      title="Templates"
+      createLabel="Create Template"
+      createNeeds={{ role: 'editor', action: 'create templates' }}
+      creating={createTemplate.isPending}
+      onCreate={create}
+    >
       <PagedListSection
         noun="Templates"
         params={params}

@@ -2,7 +2,7 @@ import { Button, MessageBar, MessageBarBody, Spinner, makeStyles, tokens } from 
 import { ArrowClockwiseRegular, ArrowDownloadRegular, SendRegular } from '@fluentui/react-icons';
 import { errorMessage } from '@mailroom/api-client';
 import { useRemote } from '@mailroom/mf-contract/react';
-import { ConfirmDialog, ErrorPanel, PagedTableFooter, useDebouncedValue, type PageSize } from '@mailroom/ui';
+import { ConfirmDialog, ErrorPanel, PagedTableFooter, RoleGate, useDebouncedValue, type PageSize } from '@mailroom/ui';
 import { useState } from 'react';
 import {
   useEmailPerformance,
@@ -105,19 +105,33 @@ export function EmailPerformanceTab({ campaignId, sending }: { campaignId: numbe
       <UnknownOutcomes campaignId={campaignId} />
 
       <div className={styles.actions}>
-        <Button
-          icon={exportRows.isPending ? <Spinner size="tiny" /> : <ArrowDownloadRegular />}
-          disabled={exportRows.isPending}
-          onClick={runExport}
-        >
-          Export
-        </Button>
-        <Button icon={<ArrowClockwiseRegular />} onClick={() => setConfirming('retry-all-failed')}>
-          Retry All Failed
-        </Button>
-        <Button icon={<SendRegular />} onClick={() => setConfirming('send-to-not-sent')}>
-          Send to all NOT_SENT contacts
-        </Button>
+        {/* The rows hold addresses: a viewer exports nothing that does; retries and sends are a sender's (issue 27). */}
+        <RoleGate needs="editor" action="export addresses">
+          {(lock) => (
+            <Button
+              icon={exportRows.isPending ? <Spinner size="tiny" /> : <ArrowDownloadRegular />}
+              disabled={exportRows.isPending}
+              onClick={runExport}
+              {...lock}
+            >
+              Export
+            </Button>
+          )}
+        </RoleGate>
+        <RoleGate needs="sender" action="retry">
+          {(lock) => (
+            <Button icon={<ArrowClockwiseRegular />} onClick={() => setConfirming('retry-all-failed')} {...lock}>
+              Retry All Failed
+            </Button>
+          )}
+        </RoleGate>
+        <RoleGate needs="sender" action="send">
+          {(lock) => (
+            <Button icon={<SendRegular />} onClick={() => setConfirming('send-to-not-sent')} {...lock}>
+              Send to all NOT_SENT contacts
+            </Button>
+          )}
+        </RoleGate>
       </div>
 
       {rows.isPending ? (

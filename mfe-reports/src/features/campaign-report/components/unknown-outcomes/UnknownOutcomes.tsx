@@ -2,7 +2,7 @@ import { Button, MessageBar, MessageBarActions, MessageBarBody, MessageBarTitle 
 import { ArrowRepeatAllRegular } from '@fluentui/react-icons';
 import { errorMessage } from '@mailroom/api-client';
 import { useRemote } from '@mailroom/mf-contract/react';
-import { ConfirmDialog, counted, plural } from '@mailroom/ui';
+import { ConfirmDialog, RoleGate, counted, plural } from '@mailroom/ui';
 import { useState } from 'react';
 import { useOverviewStats, useResendUnconfirmed } from '../../api/report';
 
@@ -56,9 +56,13 @@ export function UnknownOutcomes({ campaignId }: { campaignId: number }) {
         </MessageBarBody>
         {stats.jobsUnconfirmed > 0 && (
           <MessageBarActions>
-            <Button icon={<ArrowRepeatAllRegular />} onClick={() => setConfirming(true)}>
-              Resend unconfirmed
-            </Button>
+            <RoleGate needs="sender" action="resend">
+              {(lock) => (
+                <Button icon={<ArrowRepeatAllRegular />} onClick={() => setConfirming(true)} {...lock}>
+                  Resend unconfirmed
+                </Button>
+              )}
+            </RoleGate>
           </MessageBarActions>
         )}
       </MessageBar>
