@@ -126,7 +126,9 @@ function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverride
     db,
     messageQueue,
     ses,
-    limiter: createSendRateLimiter(db, () => account.sendQuota(), logger.child({ component: 'send-rate' })),
+    limiter: createSendRateLimiter(db, () => account.sendQuota(), logger.child({ component: 'send-rate' }), {
+      warmUp: config.sending.warmUp,
+    }),
     settings: config.sending,
     publicUrl: config.publicUrl,
     trackingSecret: config.trackingSecret,

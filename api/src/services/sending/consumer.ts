@@ -34,7 +34,9 @@ import type { MessageQueue } from '../../queue/typed-message-queue.js';
 import type { sendingQueues } from './queues.js';
 import { createSlots } from '../../slots.js';
 import { claimRepository, type ClaimedJob, type JobOutcome } from './claim-repository.js';
+import { domainLimiter, recipientDomain } from './domain-limits.js';
 import type { SendRateLimiter } from './send-rate.js';
+import { WARM_UP_REACHED } from './warm-up.js';
 
 const UNREACHABLE_ATTEMPTS = 5;
 /** The heartbeat of held claims runs this many times per stale time. */
@@ -54,6 +56,28 @@ export const heartbeatMs = (settings: Pick<SendingSettings, 'staleAfterMs'>): nu
  * the shared rate has slowed down meanwhile, and a second later the mail goes out at the new pace.
  */
 export const THROTTLED_RETRY_MS = 1_000;
+
+/**
+ * Domain limits (DOMAIN_RATE_LIMITS; docs/decisions/sending.md, "Domain limits"). A domain's slots
+ * are spaced at DOMAIN_PACE of its limit, and a mail leaves at most DOMAIN_LATE_MS after its slot
+ * (or not at all: it is deferred for a new one), which keeps every sliding second at or under the
+ * limit (floor(0.9 L (1 + 0.1)) + 1 <= L). A mail whose slot is at most DOMAIN_HOLD_MS ahead waits
+ * for it in place; one further ahead goes back to the queue with its slot kept, to come back before it.
+ */
+export const DOMAIN_PACE = 0.9;
+export const DOMAIN_LATE_MS = 100;
+export const DOMAIN_HOLD_MS = 400;
+
+/**
+ * The delay of a mail deferred to its domain's slot `slotInMs` from now: half of what is left before
+ * it (less half the hold), rounded down to a power of two, as the broker's delay queues may deliver a
+ * message up to twice its delay late (queue/rabbitmq.ts): it comes back before its slot, and then
+ * waits in place or is deferred again for half the time left, never behind newer mails.
+ */
+export function domainDeferralMs(slotInMs: number): number {
+  const half = Math.max(16, (slotInMs - DOMAIN_HOLD_MS / 2) / 2);
+  return 2 ** Math.floor(Math.log2(half));
+}
 
 /** Delay before an unreachable job is tried again: 1, 2, 4... s, at most a minute. */
 export const retryDelayMs = (attempts: number): number => Math.min(60_000, 1000 * 2 ** Math.max(0, attempts - 1));
@@ -77,6 +101,7 @@ export interface ConsumerDeps {
 
 export function createConsumer({ db, messageQueue, mailer, limiter, settings, tracking, configurationSet, locale, logger }: ConsumerDeps) {
   const repo = claimRepository(db);
+  const domainLimit = domainLimiter(settings.domainLimits);
   /** The SES calls this process may have in flight: a batch takes one per job before claiming it. */
   const callSlots = createSlots(settings.concurrency);
   /** A claim costs a round trip to the database: a batch waits for a few free slots rather than claim one job at a time. */
@@ -137,7 +162,7 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
     outcome: SendOutcome,
     calledAtMs: number,
     stop: (reason: string) => Promise<void>,
-    pause: () => Promise<void>,
+    pause: (reason: 'DAILY_QUOTA') => Promise<void>,
   ): Promise<JobOutcome> => {
     switch (outcome.kind) {
       case 'sent':
@@ -149,7 +174,7 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
       case 'throttled':
         // Slowing the other workers down is worth a try, not a lost outcome.
         await limiter.throttled(calledAtMs).catch((err: unknown) => logger.warn({ err }, 'could not share the throttle'));
-        return { id: job.id, status: 'QUEUED', delayMs: THROTTLED_RETRY_MS, error: outcome.reason, returned: true };
+        return { id: job.id, status: 'QUEUED', delayMs: THROTTLED_RETRY_MS, error: outcome.reason, returned: true, throttled: true };
       case 'not-sent':
         if (job.attempts < UNREACHABLE_ATTEMPTS)
           return { id: job.id, status: 'QUEUED', delayMs: retryDelayMs(job.attempts), error: outcome.reason };
@@ -158,12 +183,44 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
       case 'stopped':
         // SES's own answer that the daily quota is used up (another sender of the account used it): a pause.
         if (outcome.reason === DAILY_QUOTA_REACHED) {
-          await pause();
+          await pause('DAILY_QUOTA');
           return { id: job.id, status: 'QUEUED', delayMs: 0, returned: true };
         }
         await stop(outcome.reason);
         return { id: job.id, status: 'QUEUED', delayMs: 0 };
     }
+  };
+
+  /**
+   * The slots of the domain limits for the claimed jobs of capped domains: a job keeps the slot it was
+   * deferred with unless that is past (it came back too late: a new one); the others are given slots
+   * in one statement for the claim, in the order of the claim.
+   */
+  const assignDomainSlots = async (claimed: ClaimedJob[]): Promise<Map<number, number>> => {
+    const slots = new Map<number, number>();
+    const needed = new Map<string, { perSecond: number; jobs: number[] }>();
+    const now = Date.now();
+    for (const job of claimed) {
+      const domain = recipientDomain(job.email);
+      const perSecond = domainLimit(domain);
+      if (perSecond === undefined) continue;
+      if (job.domainSlotAt !== null && job.domainSlotAt >= now - DOMAIN_LATE_MS) {
+        slots.set(job.id, job.domainSlotAt);
+        continue;
+      }
+      const entry = needed.get(domain) ?? { perSecond: perSecond * DOMAIN_PACE, jobs: [] };
+      entry.jobs.push(job.id);
+      needed.set(domain, entry);
+    }
+    if (needed.size === 0) return slots;
+    const reserved = await untilAnswered('reserve domain slots', () =>
+      repo.reserveDomainSlots([...needed].map(([domain, { perSecond, jobs }]) => ({ domain, count: jobs.length, perSecond }))),
+    );
+    for (const [domain, { jobs }] of needed) {
+      const schedule = reserved.get(domain)!;
+      jobs.forEach((id, i) => slots.set(id, schedule.firstAtMs + i * schedule.spacingMs));
+    }
+    return slots;
   };
 
   return {
@@ -186,12 +243,20 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
         if (await untilAnswered('stop the campaign', () => repo.stop(campaignId, reason)))
           logger.warn({ campaignId, reason }, 'campaign stopped');
       };
-      const pause = async () => {
+      const pause = async (reason: 'DAILY_QUOTA' | 'WARM_UP') => {
         if (stopped) return;
-        stopped = DAILY_QUOTA_REACHED;
-        const until = await untilAnswered('pause the campaign', () => repo.pauseForQuota(campaignId));
-        if (until) logger.warn({ campaignId, until }, 'campaign paused: the daily quota of SES is used up');
+        stopped = reason === 'WARM_UP' ? WARM_UP_REACHED : DAILY_QUOTA_REACHED;
+        const until = await untilAnswered('pause the campaign', () =>
+          repo.pause(campaignId, reason, reason === 'WARM_UP' ? limiter.warmUpResumesAt() : undefined),
+        );
+        if (until)
+          logger.warn(
+            { campaignId, until },
+            reason === 'WARM_UP' ? "campaign paused: the warm-up's volume for today is used up" : 'campaign paused: the daily quota of SES is used up',
+          );
       };
+      /** Domain slots of this claim, per job id (epoch milliseconds): the domain limits' schedule. */
+      let domainSlots = new Map<number, number>();
 
       /** Why a claimed job could not be handed to SES (the database went away, mostly); per chunk. */
       let failure: unknown;
@@ -204,16 +269,31 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
         // SES is not called for it: back in the queue, not counted as an attempt.
         const notSent: JobOutcome = { id: job.id, status: 'QUEUED', delayMs: 0, returned: true };
         if (stopped) return notSent;
+        const domainSlot = domainSlots.get(job.id);
+        let waited = false;
+        if (domainSlot !== undefined) {
+          const inMs = domainSlot - Date.now();
+          // Its domain's slot is far: back to the queue with the slot kept; other domains' mails go meanwhile.
+          if (inMs > DOMAIN_HOLD_MS)
+            return { id: job.id, status: 'QUEUED', delayMs: domainDeferralMs(inMs), returned: true, domainSlotAt: domainSlot };
+          waited = inMs > 1;
+        }
         let prepared: PreparedMail;
         try {
           // Rendered, serialised and signed before the rate's slot: once it comes, the call goes out at once.
           prepared = await mailer.prepare(
             mail({ jobId: job.id, email: job.email, data: job.data, tags: { campaign_id: campaignId, job_id: job.id } }),
           );
-          if ((await limiter.take()) === 'quota-reached') {
-            await pause();
+          if (domainSlot !== undefined && domainSlot > Date.now() + 1) await sleep(domainSlot - Date.now());
+          // A mail at its domain's slot goes at the next slot of the shared rate this process has.
+          const slot = await limiter.take({ urgent: domainSlot !== undefined });
+          if (slot !== 'go') {
+            await pause(slot === 'warm-up-reached' ? 'WARM_UP' : 'DAILY_QUOTA');
             return notSent;
           }
+          // Too late for its domain's slot (a busy process): it would crowd the next ones; a new slot, later.
+          if (domainSlot !== undefined && Date.now() > domainSlot + DOMAIN_LATE_MS)
+            return { id: job.id, status: 'QUEUED', delayMs: 0, returned: true, waited };
         } catch (error) {
           // SES was never called: the claim is given back as it was.
           failure ??= error;
@@ -221,12 +301,14 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
         }
         if (stopped) return notSent;
         const calledAtMs = Date.now();
-        return await outcomeOf(job, await mailer.send(prepared), calledAtMs, stop, pause);
+        return { ...(await outcomeOf(job, await mailer.send(prepared), calledAtMs, stop, pause)), waited };
       };
 
       let sent = 0;
       const later: number[] = [];
       let laterDelayMs = 0;
+      /** Jobs deferred to their domain's slot, by delay. */
+      const deferred = new Map<number, number[]>();
       const pending = [...jobIds];
       while (pending.length > 0 && !stopped) {
         // Only as many jobs as there are free call slots are claimed (the batches of this process
@@ -247,6 +329,12 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
           // Slots of jobs another claim holds are free again at once.
           callSlots.release(taken - claimed.length);
           if (claimed.length === 0) continue;
+          try {
+            domainSlots = await assignDomainSlots(claimed);
+          } catch (error) {
+            callSlots.release(claimed.length);
+            throw error;
+          }
           held.set(
             token,
             claimed.map((job) => job.id),
@@ -262,7 +350,11 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
           for (const outcome of outcomes) {
             if (outcome.status === 'SENT_WAIT_ACK') sent++;
             if (outcome.status !== 'QUEUED') continue;
-            if (outcome.delayMs > 0) {
+            if (outcome.domainSlotAt !== undefined) {
+              const group = deferred.get(outcome.delayMs) ?? [];
+              group.push(outcome.id);
+              deferred.set(outcome.delayMs, group);
+            } else if (outcome.delayMs > 0) {
               later.push(outcome.id);
               laterDelayMs = Math.max(laterDelayMs, outcome.delayMs);
             } else if (outcome.returned) pending.push(outcome.id);
@@ -276,6 +368,8 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
       }
       if (later.length > 0 && !stopped)
         await messageQueue.publish('campaign-send', { campaignId, jobIds: later }, { delayMs: laterDelayMs });
+      if (!stopped)
+        for (const [delayMs, jobIds] of deferred) await messageQueue.publish('campaign-send', { campaignId, jobIds }, { delayMs });
       await untilAnswered('finish the campaign', () => repo.finishIfDone(campaignId));
       return { sent };
     },
