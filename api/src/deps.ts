@@ -112,6 +112,8 @@ export interface DepsOverrides {
   snsVerifier?: SnsVerifier;
   /** Visits a genuine SNS SubscribeURL. */
   confirmSubscription?: (url: string) => Promise<void>;
+  /** The clock of the warm-up's days (epoch milliseconds): tests move it to the next day. Default Date.now. */
+  clock?: () => number;
 }
 
 function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverrides): Services {
@@ -128,7 +130,9 @@ function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverride
     ses,
     limiter: createSendRateLimiter(db, () => account.sendQuota(), logger.child({ component: 'send-rate' }), {
       warmUp: config.sending.warmUp,
+      now: overrides.clock,
     }),
+    now: overrides.clock,
     settings: config.sending,
     publicUrl: config.publicUrl,
     trackingSecret: config.trackingSecret,
