@@ -61,21 +61,25 @@ export const THROTTLED_RETRY_MS = 1_000;
  * Domain limits (DOMAIN_RATE_LIMITS; docs/decisions/sending.md, "Domain limits"). A domain's slots
  * are spaced at DOMAIN_PACE of its limit, and a mail leaves at most DOMAIN_LATE_MS after its slot
  * (or not at all: it is deferred for a new one), which keeps every sliding second at or under the
- * limit (floor(0.9 L (1 + 0.1)) + 1 <= L). A mail whose slot is at most DOMAIN_HOLD_MS ahead waits
+ * limit: slots 1 / (0.8 L) apart, each mail leaving up to 0.24 s after its own, put at most
+ * floor(0.8 L (1 + 0.24)) + 1 mails in any second, which is L or less since 0.8 x 1.24 < 1. The
+ * tolerance is wide because a mail at its slot still waits for the shared rate's next slot. A mail whose slot is at most DOMAIN_HOLD_MS ahead waits
  * for it in place; one further ahead goes back to the queue with its slot kept, to come back before it.
  */
-export const DOMAIN_PACE = 0.9;
-export const DOMAIN_LATE_MS = 100;
-export const DOMAIN_HOLD_MS = 400;
+export const DOMAIN_PACE = 0.8;
+export const DOMAIN_LATE_MS = 240;
+export const DOMAIN_HOLD_MS = 700;
+/** A deferred mail comes back at least this long before its slot: time to wait for a call slot and be claimed. */
+export const DOMAIN_LEAD_MS = 450;
 
 /**
  * The delay of a mail deferred to its domain's slot `slotInMs` from now: half of what is left before
- * it (less half the hold), rounded down to a power of two, as the broker's delay queues may deliver a
+ * it (less DOMAIN_LEAD_MS), rounded down to a power of two, as the broker's delay queues may deliver a
  * message up to twice its delay late (queue/rabbitmq.ts): it comes back before its slot, and then
  * waits in place or is deferred again for half the time left, never behind newer mails.
  */
 export function domainDeferralMs(slotInMs: number): number {
-  const half = Math.max(16, (slotInMs - DOMAIN_HOLD_MS / 2) / 2);
+  const half = Math.max(16, (slotInMs - DOMAIN_LEAD_MS) / 2);
   return 2 ** Math.floor(Math.log2(half));
 }
 

@@ -1,7 +1,7 @@
 /** DOMAIN_RATE_LIMITS: the setting's parsing and which limit a receiving domain gets (issue 28). */
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.js';
-import { domainDeferralMs, DOMAIN_HOLD_MS } from './consumer.js';
+import { domainDeferralMs, DOMAIN_HOLD_MS, DOMAIN_LEAD_MS } from './consumer.js';
 import { domainLimiter, parseDomainLimits, recipientDomain } from './domain-limits.js';
 
 describe('domain limits', () => {
@@ -57,8 +57,8 @@ describe('domain limits', () => {
     for (const slotInMs of [DOMAIN_HOLD_MS + 1, 1_000, 7_300, 120_000]) {
       const delay = domainDeferralMs(slotInMs);
       expect(Math.log2(delay) % 1).toBe(0);
-      expect(2 * delay).toBeLessThanOrEqual(Math.max(32, slotInMs - DOMAIN_HOLD_MS / 2));
-      expect(delay).toBeGreaterThanOrEqual((slotInMs - DOMAIN_HOLD_MS / 2) / 4);
+      expect(2 * delay).toBeLessThanOrEqual(Math.max(32, slotInMs - DOMAIN_LEAD_MS));
+      expect(delay).toBeGreaterThanOrEqual((slotInMs - DOMAIN_LEAD_MS) / 4);
     }
   });
 });
