@@ -191,7 +191,10 @@ const envSchema = z.object({
     z
       .string()
       .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date such as 2026-11-30')
-      .refine((date) => !Number.isNaN(Date.parse(`${date}T00:00:00Z`)) && new Date(`${date}T00:00:00Z`).toISOString().startsWith(date), 'must be a real date'),
+      .refine(
+        (date) => !Number.isNaN(Date.parse(`${date}T00:00:00Z`)) && new Date(`${date}T00:00:00Z`).toISOString().startsWith(date),
+        'must be a real date',
+      ),
   ),
   // An address whose last this many mails all bounced softly is suppressed (SOFT_BOUNCE).
   SOFT_BOUNCE_LIMIT: positiveInt(3),
@@ -487,7 +490,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, { role = 'api' 
   }
   problems.push(...s3SpoolProblems(e, production));
   const warmUpSet = [e.WARMUP_START, e.WARMUP_FACTOR, e.WARMUP_START_DATE].filter((value) => value !== undefined).length;
-  if (warmUpSet > 0 && warmUpSet < 3) problems.push('WARMUP_START, WARMUP_FACTOR, WARMUP_START_DATE: a warm-up plan needs all three (or none)');
+  if (warmUpSet > 0 && warmUpSet < 3)
+    problems.push('WARMUP_START, WARMUP_FACTOR, WARMUP_START_DATE: a warm-up plan needs all three (or none)');
   if (problems.length > 0) throw new ConfigError(problems);
   return deepFreeze(config);
 }

@@ -109,7 +109,18 @@ describe('domain limits across worker processes', () => {
     const timesOf = (domain: string) => ses.mails.filter((mail) => mail.to.endsWith(`@${domain}`)).map((mail) => mail.at);
     if (process.env.DEBUG_DOMAINS) {
       const t0 = Math.min(...ses.mails.map((m) => m.at));
-      console.log(JSON.stringify(Object.fromEntries(['capped.test', 'one.edu', 'free.test'].map((d) => [d, timesOf(d).map((x) => x - t0).sort((a, b) => a - b)]))));
+      console.log(
+        JSON.stringify(
+          Object.fromEntries(
+            ['capped.test', 'one.edu', 'free.test'].map((d) => [
+              d,
+              timesOf(d)
+                .map((x) => x - t0)
+                .sort((a, b) => a - b),
+            ]),
+          ),
+        ),
+      );
       console.log(JSON.stringify((await t.db.pool.query('SELECT * FROM campaign_domain_throttles')).rows));
     }
     for (const [domain, limit] of Object.entries(LIMITS)) {
@@ -125,7 +136,9 @@ describe('domain limits across worker processes', () => {
     expect(Math.max(...free)).toBeLessThan(Math.max(...timesOf('capped.test')) - 3000);
     // Both processes sent capped mail: the limit is one for the deployment.
     for (const app of ['worker-e', 'worker-f'])
-      expect(ses.mails.filter((mail) => mail.to.endsWith('@capped.test') && mail.userAgent.includes(`app/${app}`)).length).toBeGreaterThan(5);
+      expect(ses.mails.filter((mail) => mail.to.endsWith('@capped.test') && mail.userAgent.includes(`app/${app}`)).length).toBeGreaterThan(
+        5,
+      );
 
     // The report's domain table says what the limits did.
     const res = await request(t.app).get(`/api/reports/${id}/domains`).set('Authorization', auth);

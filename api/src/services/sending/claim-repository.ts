@@ -53,24 +53,24 @@ export interface OutcomeNotes {
 
 export type JobOutcome = OutcomeNotes &
   (
-  | { id: number; status: 'SENT_WAIT_ACK'; messageId: string }
-  | { id: number; status: 'FAILED' | 'UNKNOWN'; error: string }
-  /**
-   * Not sent: back in the queue, not before `delayMs` (0 when the campaign stopped). `returned`: SES
-   * did not take it and it is no attempt that failed (never called, the database lost before; refused
-   * for the rate; over the daily quota), so the claim does not count as an attempt.
-   */
-  | {
-      id: number;
-      status: 'QUEUED';
-      delayMs: number;
-      error?: string;
-      returned?: boolean;
-      /** Given back to wait for its domain's slot, kept on the job (epoch milliseconds). */
-      domainSlotAt?: number;
-      /** SES answered 429 for the rate. */
-      throttled?: boolean;
-    }
+    | { id: number; status: 'SENT_WAIT_ACK'; messageId: string }
+    | { id: number; status: 'FAILED' | 'UNKNOWN'; error: string }
+    /**
+     * Not sent: back in the queue, not before `delayMs` (0 when the campaign stopped). `returned`: SES
+     * did not take it and it is no attempt that failed (never called, the database lost before; refused
+     * for the rate; over the daily quota), so the claim does not count as an attempt.
+     */
+    | {
+        id: number;
+        status: 'QUEUED';
+        delayMs: number;
+        error?: string;
+        returned?: boolean;
+        /** Given back to wait for its domain's slot, kept on the job (epoch milliseconds). */
+        domainSlotAt?: number;
+        /** SES answered 429 for the rate. */
+        throttled?: boolean;
+      }
   );
 
 export function claimRepository(db: Database) {

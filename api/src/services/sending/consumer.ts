@@ -256,7 +256,9 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
         if (until)
           logger.warn(
             { campaignId, until },
-            reason === 'WARM_UP' ? "campaign paused: the warm-up's volume for today is used up" : 'campaign paused: the daily quota of SES is used up',
+            reason === 'WARM_UP'
+              ? "campaign paused: the warm-up's volume for today is used up"
+              : 'campaign paused: the daily quota of SES is used up',
           );
       };
       /** Domain slots of this claim, per job id (epoch milliseconds): the domain limits' schedule. */

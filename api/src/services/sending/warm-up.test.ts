@@ -96,7 +96,10 @@ describe('a campaign under the warm-up plan', () => {
     });
     expect(paused).toMatchObject({ status: 'SENDING', pausedFor: 'WARM_UP', quotaPausedUntil: tomorrow, errorMessage: null });
     const listed = await api().get('/api/campaigns?name=Warm').set('Authorization', auth);
-    expect(listed.body.data.items.find((c: { id: number }) => c.id === id)).toMatchObject({ pausedFor: 'WARM_UP', quotaPausedUntil: tomorrow });
+    expect(listed.body.data.items.find((c: { id: number }) => c.id === id)).toMatchObject({
+      pausedFor: 'WARM_UP',
+      quotaPausedUntil: tomorrow,
+    });
     await sleep(500);
     expect(sentTo()).toHaveLength(5);
     // Held: not failed, no attempt counted.

@@ -40,5 +40,10 @@ export function warmUpVolume(plan: WarmUpPlan, day: number): number {
 export function warmUpToday(plan: WarmUpPlan, atMs: number): { day: number; date: string; volume: number; nextDayAt: Date } {
   const day = warmUpDay(plan, atMs);
   const midnight = Math.floor(atMs / DAY_MS) * DAY_MS;
-  return { day, date: new Date(midnight).toISOString().slice(0, 10), volume: warmUpVolume(plan, day), nextDayAt: new Date(midnight + DAY_MS) };
+  return {
+    day,
+    date: new Date(midnight).toISOString().slice(0, 10),
+    volume: warmUpVolume(plan, day),
+    nextDayAt: new Date(midnight + DAY_MS),
+  };
 }

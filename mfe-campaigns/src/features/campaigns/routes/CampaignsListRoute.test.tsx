@@ -170,7 +170,7 @@ describe('Campaigns list', () => {
     expect(within(row('Paused news')).queryByText(/Paused: daily quota reached/)).toBeNull();
   });
 
-  it("says a campaign held by the warm-up plan resumes the next day by itself, and may be stopped as well", async () => {
+  it('says a campaign held by the warm-up plan resumes the next day by itself, and may be stopped as well', async () => {
     const until = new Date(2030, 5, 9, 2, 0).toISOString();
     const warming = campaign({ ...sending, id: 7, name: 'Warming news', quotaPausedUntil: until, pausedFor: 'WARM_UP' });
     const { user } = renderApp('/campaigns', createFakeApi({ campaigns: [warming] }));

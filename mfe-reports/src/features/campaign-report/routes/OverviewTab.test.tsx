@@ -376,13 +376,26 @@ describe('Campaign report: Overview figures, timeline and domains (an addition t
         : null;
     };
     // What held each domain back (issue 28): waits for its limit, deferrals to a later slot, SES's 429s.
-    expect(within(table).getAllByRole('columnheader').map((cell) => cell.textContent).slice(-3)).toEqual([
-      'Waited for domain limit',
-      'Deferred',
-      'Throttled by SES',
-    ]);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent)
+        .slice(-3),
+    ).toEqual(['Waited for domain limit', 'Deferred', 'Throttled by SES']);
     expect(cells('gmail.com')).toEqual(['gmail.com', '120', '118', '1', '1', '0', '50.0%', '12.5%', '31', '7', '2']);
-    expect(cells('outlook.com')).toEqual(['outlook.com High bounces or complaints', '60', '52', '5', '3', '1', '20.0%', '5.0%', '0', '0', '0']);
+    expect(cells('outlook.com')).toEqual([
+      'outlook.com High bounces or complaints',
+      '60',
+      '52',
+      '5',
+      '3',
+      '1',
+      '20.0%',
+      '5.0%',
+      '0',
+      '0',
+      '0',
+    ]);
     expect(cells('Other')).toEqual(['Other', '20', '20', '0', '0', '0', '40.0%', '10.0%', '0', '0', '4']);
     expect(within(table).getAllByText('High bounces or complaints')).toHaveLength(1);
   });
