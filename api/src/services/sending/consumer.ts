@@ -63,8 +63,9 @@ export const THROTTLED_RETRY_MS = 1_000;
  * (or not at all: it is deferred for a new one), which keeps every sliding second at or under the
  * limit: slots 1 / (0.8 L) apart, each mail leaving up to 0.24 s after its own, put at most
  * floor(0.8 L (1 + 0.24)) + 1 mails in any second, which is L or less since 0.8 x 1.24 < 1. The
- * tolerance is wide because a mail at its slot still waits for the shared rate's next slot. A mail whose slot is at most DOMAIN_HOLD_MS ahead waits
- * for it in place; one further ahead goes back to the queue with its slot kept, to come back before it.
+ * tolerance is wide because a mail at its slot still waits for the shared rate's next slot. A mail
+ * whose slot is at most DOMAIN_HOLD_MS ahead waits for it in place; one further ahead goes back to the
+ * queue with its slot kept, to come back before it.
  */
 export const DOMAIN_PACE = 0.8;
 export const DOMAIN_LATE_MS = 240;
@@ -313,8 +314,6 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
       let sent = 0;
       const later: number[] = [];
       let laterDelayMs = 0;
-      /** Jobs deferred to their domain's slot, by delay. */
-      const deferred = new Map<number, number[]>();
       const pending = [...jobIds];
       while (pending.length > 0 && !stopped) {
         // Only as many jobs as there are free call slots are claimed (the batches of this process
@@ -338,7 +337,11 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
           try {
             domainSlots = await assignDomainSlots(claimed);
           } catch (error) {
-            callSlots.release(claimed.length);
+            // Never handed to SES: given back as they were, not left to become UNKNOWN.
+            const givenBack = claimed.map((job): JobOutcome => ({ id: job.id, status: 'QUEUED', delayMs: 0, returned: true }));
+            await untilAnswered('give back the claim', () => repo.record(campaignId, token, givenBack)).finally(() =>
+              callSlots.release(claimed.length),
+            );
             throw error;
           }
           held.set(
@@ -353,6 +356,8 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
           } finally {
             callSlots.release(claimed.length);
           }
+          /** Jobs of this claim deferred to their domain's slot, by delay: published at once, or they would come back late. */
+          const deferred = new Map<number, number[]>();
           for (const outcome of outcomes) {
             if (outcome.status === 'SENT_WAIT_ACK') sent++;
             if (outcome.status !== 'QUEUED') continue;
@@ -365,6 +370,8 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
               laterDelayMs = Math.max(laterDelayMs, outcome.delayMs);
             } else if (outcome.returned) pending.push(outcome.id);
           }
+          if (!stopped)
+            for (const [delayMs, ids] of deferred) await messageQueue.publish('campaign-send', { campaignId, jobIds: ids }, { delayMs });
         } finally {
           held.delete(token);
         }
@@ -374,8 +381,6 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
       }
       if (later.length > 0 && !stopped)
         await messageQueue.publish('campaign-send', { campaignId, jobIds: later }, { delayMs: laterDelayMs });
-      if (!stopped)
-        for (const [delayMs, jobIds] of deferred) await messageQueue.publish('campaign-send', { campaignId, jobIds }, { delayMs });
       await untilAnswered('finish the campaign', () => repo.finishIfDone(campaignId));
       return { sent };
     },
