@@ -69,9 +69,9 @@ export const THROTTLED_RETRY_MS = 1_000;
  */
 export const DOMAIN_PACE = 0.8;
 export const DOMAIN_LATE_MS = 240;
-export const DOMAIN_HOLD_MS = 700;
+export const DOMAIN_HOLD_MS = 500;
 /** A deferred mail comes back at least this long before its slot: time to wait for a call slot and be claimed. */
-export const DOMAIN_LEAD_MS = 450;
+export const DOMAIN_LEAD_MS = 300;
 
 /**
  * The delay of a mail deferred to its domain's slot `slotInMs` from now: half of what is left before
