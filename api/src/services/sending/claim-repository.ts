@@ -70,6 +70,8 @@ export type JobOutcome = OutcomeNotes &
         domainSlotAt?: number;
         /** SES answered 429 for the rate. */
         throttled?: boolean;
+        /** Given back without a slot: its domain's schedule runs too far ahead (a deferral all the same). */
+        parked?: boolean;
       }
   );
 
@@ -171,8 +173,8 @@ export function claimRepository(db: Database) {
       await db.query(
         `WITH outcome AS (
            SELECT * FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::float8[], $8::bool[], $9::float8[],
-                                $10::bool[], $11::bool[])
-                         AS o(id, status, message_id, error, delay_ms, returned, domain_slot_ms, waited, throttled)),
+                                $10::bool[], $11::bool[], $12::bool[])
+                         AS o(id, status, message_id, error, delay_ms, returned, domain_slot_ms, waited, throttled, parked)),
          done AS (
            UPDATE campaign_jobs j
               SET status = o.status,
@@ -188,7 +190,7 @@ export function claimRepository(db: Database) {
                   updated_at = now()
              FROM outcome o
             WHERE j.id = o.id AND j.campaign_id = $1 AND j.status IN ('SENDING', 'UNKNOWN') AND j.claim_token = $7
-           RETURNING j.status, j.email, o.waited, o.domain_slot_ms IS NOT NULL AS deferred, o.throttled),
+           RETURNING j.status, j.email, o.waited, o.domain_slot_ms IS NOT NULL OR o.parked AS deferred, o.throttled),
          -- Only when the outcomes were recorded now (a record run again finds its claim gone): nothing counts twice.
          throttles AS (
            INSERT INTO campaign_domain_throttles AS k (campaign_id, domain, limit_waits, deferrals, ses_throttles)
@@ -220,6 +222,7 @@ export function claimRepository(db: Database) {
           outcomes.map((o) => (o.status === 'QUEUED' ? (o.domainSlotAt ?? null) : null)),
           outcomes.map((o) => o.waited === true),
           outcomes.map((o) => o.status === 'QUEUED' && o.throttled === true),
+          outcomes.map((o) => o.status === 'QUEUED' && o.parked === true),
         ],
       );
     },

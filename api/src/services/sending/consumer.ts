@@ -70,6 +70,15 @@ export const THROTTLED_RETRY_MS = 1_000;
 export const DOMAIN_PACE = 0.8;
 export const DOMAIN_LATE_MS = 240;
 export const DOMAIN_HOLD_MS = 500;
+/**
+ * How far ahead a domain's schedule is reserved. Mails beyond it are parked without a slot until the
+ * schedule comes near (DOMAIN_PARK_MS): a large capped share would otherwise hold slots a minute
+ * ahead, each mail coming back several times before its slot, and the messages of those returns
+ * queue up until they come back late and lose their slots.
+ */
+export const DOMAIN_HORIZON_MS = 8_000;
+/** A mail whose domain's schedule runs beyond the horizon comes back after this, for a slot then. */
+export const DOMAIN_PARK_MS = 4_096;
 /** A deferred mail comes back at least this long before its slot: time to wait for a call slot and be claimed. */
 export const DOMAIN_LEAD_MS = 300;
 
@@ -107,6 +116,8 @@ export interface ConsumerDeps {
 export function createConsumer({ db, messageQueue, mailer, limiter, settings, tracking, configurationSet, locale, logger }: ConsumerDeps) {
   const repo = claimRepository(db);
   const domainLimit = domainLimiter(settings.domainLimits);
+  /** Where each capped domain's schedule ended at this process's last reservation (epoch milliseconds). */
+  const scheduleEnds = new Map<string, number>();
   /** The SES calls this process may have in flight: a batch takes one per job before claiming it. */
   const callSlots = createSlots(settings.concurrency);
   /** A claim costs a round trip to the database: a batch waits for a few free slots rather than claim one job at a time. */
@@ -201,8 +212,8 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
    * deferred with unless that is past (it came back too late: a new one); the others are given slots
    * in one statement for the claim, in the order of the claim.
    */
-  const assignDomainSlots = async (claimed: ClaimedJob[]): Promise<Map<number, number>> => {
-    const slots = new Map<number, number>();
+  const assignDomainSlots = async (claimed: ClaimedJob[]): Promise<Map<number, number | 'parked'>> => {
+    const slots = new Map<number, number | 'parked'>();
     const needed = new Map<string, { perSecond: number; jobs: number[] }>();
     const now = Date.now();
     for (const job of claimed) {
@@ -211,6 +222,11 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
       if (perSecond === undefined) continue;
       if (job.domainSlotAt !== null && job.domainSlotAt >= now - DOMAIN_LATE_MS) {
         slots.set(job.id, job.domainSlotAt);
+        continue;
+      }
+      // The schedule already runs far ahead: no slot yet; it comes back when the schedule is nearer.
+      if ((scheduleEnds.get(domain) ?? 0) > now + DOMAIN_HORIZON_MS) {
+        slots.set(job.id, 'parked');
         continue;
       }
       const entry = needed.get(domain) ?? { perSecond: perSecond * DOMAIN_PACE, jobs: [] };
@@ -224,6 +240,7 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
     for (const [domain, { jobs }] of needed) {
       const schedule = reserved.get(domain)!;
       jobs.forEach((id, i) => slots.set(id, schedule.firstAtMs + i * schedule.spacingMs));
+      scheduleEnds.set(domain, schedule.firstAtMs + jobs.length * schedule.spacingMs);
     }
     return slots;
   };
@@ -263,7 +280,7 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
           );
       };
       /** Domain slots of this claim, per job id (epoch milliseconds): the domain limits' schedule. */
-      let domainSlots = new Map<number, number>();
+      let domainSlots = new Map<number, number | 'parked'>();
 
       /** Why a claimed job could not be handed to SES (the database went away, mostly); per chunk. */
       let failure: unknown;
@@ -276,7 +293,10 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
         // SES is not called for it: back in the queue, not counted as an attempt.
         const notSent: JobOutcome = { id: job.id, status: 'QUEUED', delayMs: 0, returned: true };
         if (stopped) return notSent;
-        const domainSlot = domainSlots.get(job.id);
+        const assigned = domainSlots.get(job.id);
+        // Parked: back to the queue without a slot or an attempt, counted as a deferral.
+        if (assigned === 'parked') return { id: job.id, status: 'QUEUED', delayMs: DOMAIN_PARK_MS, returned: true, parked: true };
+        const domainSlot = assigned;
         let waited = false;
         if (domainSlot !== undefined) {
           const inMs = domainSlot - Date.now();
@@ -361,7 +381,7 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
           for (const outcome of outcomes) {
             if (outcome.status === 'SENT_WAIT_ACK') sent++;
             if (outcome.status !== 'QUEUED') continue;
-            if (outcome.domainSlotAt !== undefined) {
+            if (outcome.domainSlotAt !== undefined || outcome.parked) {
               const group = deferred.get(outcome.delayMs) ?? [];
               group.push(outcome.id);
               deferred.set(outcome.delayMs, group);
