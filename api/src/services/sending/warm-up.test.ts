@@ -101,23 +101,26 @@ describe('a campaign under the warm-up plan', () => {
       quotaPausedUntil: tomorrow,
     });
     await sleep(500);
-    expect(sentTo()).toHaveLength(5);
+    // At most the day's 5 (a slot missed on a busy machine is given back with the next reservation, which may be tomorrow's).
+    const dayOne = sentTo().length;
+    expect(dayOne).toBeLessThanOrEqual(5);
+    expect(dayOne).toBeGreaterThanOrEqual(3);
     // Held: not failed, no attempt counted.
     const { rows: held } = await t.db.pool.query<{ status: string; attempts: number }>(
       'SELECT status, attempts FROM campaign_jobs WHERE campaign_id = $1',
       [id],
     );
-    expect(held.filter((job) => job.status === 'QUEUED' && job.attempts === 0)).toHaveLength(7);
+    expect(held.filter((job) => job.status === 'QUEUED' && job.attempts === 0)).toHaveLength(12 - dayOne);
 
     // Still today: the sweep leaves it paused.
     expect((await t.deps.services.sending.sweep()).republished).toBe(0);
     await sleep(300);
-    expect(sentTo()).toHaveLength(5);
+    expect(sentTo()).toHaveLength(dayOne);
 
-    // The next day (by the moved clock): 10 allowed, the 7 left go without anyone asking, each once.
+    // The next day (by the moved clock): 10 allowed, the rest go without anyone asking, each once.
     offsetMs = Date.parse(tomorrow) - Date.now() + 1000;
     const swept = await t.deps.services.sending.sweep();
-    expect(swept.republished).toBe(7);
+    expect(swept.republished).toBe(12 - dayOne);
     await until('the campaign to be sent', async () => {
       const { rows } = await t.db.pool.query<{ status: string }>('SELECT status FROM campaigns WHERE id = $1', [id]);
       return rows[0]!.status === 'SENT' ? true : undefined;
@@ -126,12 +129,12 @@ describe('a campaign under the warm-up plan', () => {
     expect(new Set(sentTo().map((mail) => mail.to)).size).toBe(12);
     const after = await api().get(`/api/campaigns/${id}`).set('Authorization', auth);
     expect(after.body).toMatchObject({ status: 'SENT', quotaPausedUntil: null, pausedFor: null });
-    // The second day's count: the 7 sent, and slots reserved but not used yet (given back with the next reservation), within its 10.
+    // The second day's count: the mails sent, and slots reserved but not used yet (given back with the next reservation), within its 10.
     const { rows: rate } = await t.db.pool.query<{ warm_up_sent: number; warm_up_date: string }>(
       'SELECT warm_up_sent::int, warm_up_date::text FROM send_rate',
     );
     expect(rate[0]!.warm_up_date).toBe(tomorrow.slice(0, 10));
-    expect(rate[0]!.warm_up_sent).toBeGreaterThanOrEqual(7);
+    expect(rate[0]!.warm_up_sent).toBeGreaterThanOrEqual(12 - dayOne);
     expect(rate[0]!.warm_up_sent).toBeLessThanOrEqual(10);
   }, 60_000);
 });
