@@ -283,9 +283,9 @@ async function domainLimitsMain(limitsText) {
   const sharedRate = Number(process.env.BENCH_SHARED_RATE ?? 200);
   const seconds = Number(process.env.BENCH_DOMAIN_SECONDS ?? 60);
   const maxSendRate = Math.ceil(sharedRate / 0.93);
-  // Mails per domain for `seconds` of sending: the capped ones at 0.8 of their limit (their pace), other.test the rest.
-  const perDomain = Object.fromEntries(Object.entries(limits).map(([domain, limit]) => [domain, Math.round(0.8 * limit * seconds)]));
-  const cappedPace = Object.values(limits).reduce((sum, limit) => sum + 0.8 * limit, 0);
+  // Mails per domain for `seconds` of sending: the capped ones at 0.7 of their limit (their pace), other.test the rest.
+  const perDomain = Object.fromEntries(Object.entries(limits).map(([domain, limit]) => [domain, Math.round(0.7 * limit * seconds)]));
+  const cappedPace = Object.values(limits).reduce((sum, limit) => sum + 0.7 * limit, 0);
   perDomain['other.test'] = Math.max(100, Math.round((sharedRate - cappedPace) * seconds));
   // seedGeneratedAudience spreads contacts evenly over its list: each domain appears in proportion to its mails.
   const unit = Math.max(1, Math.min(...Object.values(perDomain)) / 4);
