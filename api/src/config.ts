@@ -13,6 +13,8 @@ import { fileURLToPath } from 'node:url';
 import { parseRoleMap, type RoleMap } from './auth/roles.js';
 import { DEFAULT_MAX_TOKEN_AGE_SECONDS } from './auth/verifier.js';
 import type { ApprovalSettings } from './services/approvals/policy.js';
+import { parseDomainLimits, type DomainLimit } from './services/sending/domain-limits.js';
+import type { WarmUpPlan } from './services/sending/warm-up.js';
 import { z } from 'zod';
 
 const DEV_TRACKING_SECRET = 'mailroom-dev-tracking-secret-not-for-production';
@@ -182,6 +184,35 @@ const envSchema = z.object({
   SEND_CONCURRENCY: positiveInt(50),
   SEND_STALE_SECONDS: positiveInt(120),
   UNCONFIRMED_RESEND_AFTER_MINUTES: positiveInt(60),
+  // Per receiving domain, the most mails a second all workers together send: gmail.com=50,*.edu=10 (services/sending/domain-limits.ts).
+  DOMAIN_RATE_LIMITS: ifSet(
+    z.string().transform((text, ctx) => {
+      try {
+        return parseDomainLimits(text);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
+  ),
+  // The warm-up plan (services/sending/warm-up.ts): WARMUP_START mails on WARMUP_START_DATE (UTC), WARMUP_FACTOR times more each day.
+  WARMUP_START: ifSet(wholeNumber('must be a whole number').pipe(z.number().int().positive('must be above 0'))),
+  WARMUP_FACTOR: ifSet(
+    z
+      .string()
+      .regex(/^\d+(\.\d+)?$/, 'must be a number such as 1.5')
+      .transform(Number)
+      .pipe(z.number().min(1, 'must be 1 or more').max(10, 'must be 10 or less')),
+  ),
+  WARMUP_START_DATE: ifSet(
+    z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date such as 2026-11-30')
+      .refine(
+        (date) => !Number.isNaN(Date.parse(`${date}T00:00:00Z`)) && new Date(`${date}T00:00:00Z`).toISOString().startsWith(date),
+        'must be a real date',
+      ),
+  ),
   // An address whose last this many mails all bounced softly is suppressed (SOFT_BOUNCE).
   SOFT_BOUNCE_LIMIT: positiveInt(3),
   ACTIVITY_RETENTION_DAYS: positiveInt(400),
@@ -344,6 +375,10 @@ export interface SendingSettings {
    * (not certain) to mean the mail never left.
    */
   unconfirmedResendAfterMs: number;
+  /** DOMAIN_RATE_LIMITS: per receiving domain, the most mails a second of every worker together (none: no limit). */
+  domainLimits: readonly DomainLimit[];
+  /** The warm-up plan (WARMUP_*), when one is set: the day's volume holds campaigns until the next day. */
+  warmUp?: WarmUpPlan | undefined;
 }
 
 export interface StackSettings {
@@ -473,6 +508,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, { role = 'api' 
       concurrency: e.SEND_CONCURRENCY,
       staleAfterMs: e.SEND_STALE_SECONDS * 1000,
       unconfirmedResendAfterMs: e.UNCONFIRMED_RESEND_AFTER_MINUTES * 60_000,
+      domainLimits: e.DOMAIN_RATE_LIMITS ?? [],
+      warmUp:
+        e.WARMUP_START !== undefined && e.WARMUP_FACTOR !== undefined && e.WARMUP_START_DATE !== undefined
+          ? { start: e.WARMUP_START, factor: e.WARMUP_FACTOR, startDate: e.WARMUP_START_DATE }
+          : undefined,
     },
     activity: { retentionDays: e.ACTIVITY_RETENTION_DAYS },
     orgColor: (e.ORG_COLOR ?? '#0f6cbd').toLowerCase(),
@@ -499,6 +539,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, { role = 'api' 
     problems.push('EMBEDDED_SNS_CERTIFICATE_FILE: not allowed when NODE_ENV=production (SES events are verified against SNS only)');
   }
   problems.push(...s3SpoolProblems(e, production));
+  const warmUpSet = [e.WARMUP_START, e.WARMUP_FACTOR, e.WARMUP_START_DATE].filter((value) => value !== undefined).length;
+  if (warmUpSet > 0 && warmUpSet < 3)
+    problems.push('WARMUP_START, WARMUP_FACTOR, WARMUP_START_DATE: a warm-up plan needs all three (or none)');
   if (problems.length > 0) throw new ConfigError(problems);
   return deepFreeze(config);
 }

@@ -125,6 +125,8 @@ export interface DepsOverrides {
   snsVerifier?: SnsVerifier;
   /** Visits a genuine SNS SubscribeURL. */
   confirmSubscription?: (url: string) => Promise<void>;
+  /** The clock of the warm-up's days (epoch milliseconds): tests move it to the next day. Default Date.now. */
+  clock?: () => number;
 }
 
 function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverrides): Services {
@@ -139,7 +141,11 @@ function createServices(deps: Omit<AppDeps, 'services'>, overrides: DepsOverride
     db,
     messageQueue,
     ses,
-    limiter: createSendRateLimiter(db, () => account.sendQuota(), logger.child({ component: 'send-rate' })),
+    limiter: createSendRateLimiter(db, () => account.sendQuota(), logger.child({ component: 'send-rate' }), {
+      warmUp: config.sending.warmUp,
+      now: overrides.clock,
+    }),
+    now: overrides.clock,
     settings: config.sending,
     publicUrl: config.publicUrl,
     trackingSecret: config.trackingSecret,

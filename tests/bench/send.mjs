@@ -21,6 +21,15 @@
 // (default 100 then, else 0) during the send, so the worker keeps attempting it, timing out and retrying. Compare
 // `sendRatio` with `BENCH_WEBHOOK_EVENTS_PER_SECOND=100 pnpm bench send` (the same sign-ups, no webhook):
 // budget, the dead endpoint's run at least 0.95 of it.
+// With BENCH_DOMAIN_LIMITS (for example `capped-a.test=50,capped-b.test=20`), the workers run with that
+// DOMAIN_RATE_LIMITS and the campaign mails those domains and an uncapped one (other.test), sized so the
+// capped ones take about BENCH_DOMAIN_SECONDS (60) at their pace while other.test takes the rest of the
+// shared rate (BENCH_SHARED_RATE, 200 a second: MaxSendRate 215). It prints, per capped domain, the largest
+// number of mails in any sliding second against its limit (`maxWindow`, must be <= the limit) and its
+// rate over its limit (`cappedDomainRate`), and `otherDomainsRatio`: the mails a second of every domain
+// while other.test was being sent, over the shared rate (0.93 of MaxSendRate), i.e. whether the others
+// flowed at the shared rate while the capped domains waited; duplicates and lost (must be 0), and the
+// jobs with more than one attempt (must be 0: a deferral is no attempt).
 //
 // This file also exports what the rate-cap and tracking benchmarks share: the stack with two workers
 // and the endpoint, a realistic template, a campaign sent through the API.
@@ -315,7 +324,117 @@ function signUpsDuring(stack, perSecond) {
   };
 }
 
+/** The largest number of `times` (milliseconds) inside any sliding second. */
+function maxWindow(times) {
+  const sorted = [...times].sort((a, b) => a - b);
+  let best = 0;
+  for (let from = 0, to = 0; to < sorted.length; to++) {
+    while (sorted[to] - sorted[from] >= 1000) from++;
+    best = Math.max(best, to - from + 1);
+  }
+  return best;
+}
+
+/** The send with per-domain limits (BENCH_DOMAIN_LIMITS): capped domains held, the others at the shared rate. */
+async function domainLimitsMain(limitsText) {
+  const limits = Object.fromEntries(
+    limitsText.split(',').map((entry) => {
+      const [domain, rate] = entry.split('=').map((part) => part.trim().toLowerCase());
+      if (!domain || domain.startsWith('*') || !(Number(rate) > 0)) throw new Error(`BENCH_DOMAIN_LIMITS: "${entry}" is not domain=rate`);
+      return [domain, Number(rate)];
+    }),
+  );
+  const sharedRate = Number(process.env.BENCH_SHARED_RATE ?? 200);
+  const seconds = Number(process.env.BENCH_DOMAIN_SECONDS ?? 60);
+  const maxSendRate = Math.ceil(sharedRate / 0.93);
+  // Mails per domain for `seconds` of sending: the capped ones at 0.7 of their limit (their pace), other.test the rest.
+  const perDomain = Object.fromEntries(Object.entries(limits).map(([domain, limit]) => [domain, Math.round(0.7 * limit * seconds)]));
+  const cappedPace = Object.values(limits).reduce((sum, limit) => sum + 0.7 * limit, 0);
+  perDomain['other.test'] = Math.max(100, Math.round((sharedRate - cappedPace) * seconds));
+  // seedGeneratedAudience spreads contacts evenly over its list: each domain appears in proportion to its mails.
+  const unit = Math.max(1, Math.min(...Object.values(perDomain)) / 4);
+  const list = Object.entries(perDomain).flatMap(([domain, n]) => Array.from({ length: Math.max(1, Math.round(n / unit)) }, () => domain));
+  const contacts = Object.values(perDomain).reduce((a, b) => a + b, 0);
+
+  const ses = await startSesEndpoint({ keepMail: true, maxSendRate, max24HourSend: -1 });
+  let stack;
+  try {
+    stack = await startStack({ env: { SES_ENDPOINT: ses.endpoint, DOMAIN_RATE_LIMITS: limitsText } });
+  } catch (error) {
+    await ses.close();
+    throw error;
+  }
+  stack.startWorker();
+  await sleep(1500);
+  try {
+    const started = performance.now();
+    const { id: audienceId } = await seedGeneratedAudience(stack.pool, contacts, list);
+    const templateId = await seedTemplate(stack.pool, { html: TEMPLATE });
+    log(`seeded ${contacts} contacts in ${((performance.now() - started) / 1000).toFixed(1)} s over ${Object.keys(perDomain).join(', ')}`);
+    const id = await draftCampaign({ ...stack, ses }, audienceId, templateId);
+    const took = await timeSend({ ...stack, ses }, id);
+    const domainOf = (email) => email.slice(email.lastIndexOf('@') + 1);
+    const timesOf = (domain) => ses.mails.filter((mail) => domainOf(mail.to) === domain).map((mail) => mail.at);
+    const spanOf = (times) => (Math.max(...times) - Math.min(...times)) / 1000;
+    const capped = Object.fromEntries(
+      Object.entries(limits).map(([domain, limit]) => {
+        const times = timesOf(domain);
+        return [
+          domain,
+          { limit, mails: times.length, maxWindow: maxWindow(times), rate: Number((times.length / spanOf(times)).toFixed(2)) },
+        ];
+      }),
+    );
+    const other = timesOf('other.test');
+    const [from, to] = [Math.min(...other), Math.max(...other)];
+    const allDuring = ses.mails.filter((mail) => mail.at >= from && mail.at <= to).length;
+    const otherDomainsRatio = Number((allDuring / ((to - from) / 1000) / (0.93 * maxSendRate)).toFixed(3));
+    const cappedDomainRate = Object.fromEntries(
+      Object.entries(capped).map(([domain, c]) => [domain, Number((c.rate / c.limit).toFixed(3))]),
+    );
+    let duplicates = 0;
+    for (const n of ses.accepted.values()) duplicates += Math.max(0, n - 1);
+    const lost = contacts - ses.accepted.size;
+    const { rows: attempts } = await stack.pool.query(
+      'SELECT count(*) FILTER (WHERE attempts > 1)::int AS retried, max(attempts)::int AS most FROM campaign_jobs WHERE campaign_id = $1',
+      [id],
+    );
+    const { rows: held } = await stack.pool.query(
+      'SELECT domain, limit_waits::int, deferrals::int, ses_throttles::int FROM campaign_domain_throttles WHERE campaign_id = $1 ORDER BY domain',
+      [id],
+    );
+    for (const [domain, c] of Object.entries(capped))
+      log(`${domain}: ${c.mails} mails at ${c.rate}/s, limit ${c.limit}/s, largest sliding second ${c.maxWindow} (must be <= ${c.limit})`);
+    log(
+      `other.test: ${other.length} mails in ${((to - from) / 1000).toFixed(1)} s; every domain meanwhile ${otherDomainsRatio} of the shared rate`,
+    );
+    log(`waits and deferrals: ${JSON.stringify(held)}; jobs with more than one attempt ${attempts[0].retried}`);
+    log(`${contacts} contacts in ${took.toFixed(1)} s; duplicates ${duplicates}, lost ${lost}`);
+    log(`load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
+    log(
+      JSON.stringify({
+        bench: 'send',
+        domainLimits: limits,
+        sharedRate: Number((0.93 * maxSendRate).toFixed(1)),
+        contacts,
+        seconds: Number(took.toFixed(1)),
+        maxWindow: Object.fromEntries(Object.entries(capped).map(([domain, c]) => [domain, c.maxWindow])),
+        cappedAtLimit: Object.values(capped).every((c) => c.maxWindow <= c.limit),
+        cappedDomainRate,
+        otherDomainsRatio,
+        retriedJobs: attempts[0].retried,
+        duplicates,
+        lost,
+      }),
+    );
+  } finally {
+    await stack.stop();
+    await ses.close();
+  }
+}
+
 async function main() {
+  if (process.env.BENCH_DOMAIN_LIMITS) return domainLimitsMain(process.env.BENCH_DOMAIN_LIMITS);
   if (TRUE_RATE !== undefined) return trueRateMain(TRUE_RATE);
   const blackHole = DEAD_WEBHOOK ? await startBlackHole() : undefined;
   const stack = await startCampaignStack(

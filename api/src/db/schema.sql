@@ -471,10 +471,36 @@ BEGIN
 END $$;
 
 --
--- Name: reserve_send_slots(integer, double precision, double precision, integer); Type: FUNCTION; Schema: public; Owner: -
+-- Name: reserve_domain_slots(text[], integer[], double precision[]); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.reserve_send_slots(wanted integer, max_rate double precision, horizon_ms double precision, returned integer) RETURNS TABLE(granted integer, first_at_ms double precision, wait_ms double precision, spacing_ms double precision, quota_reached boolean)
+CREATE FUNCTION public.reserve_domain_slots(domains text[], wanted integer[], rates double precision[]) RETURNS TABLE(domain text, first_at_ms double precision, spacing_ms double precision)
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+  now_at timestamptz := clock_timestamp();
+  start_at timestamptz;
+  i integer;
+BEGIN
+  INSERT INTO domain_send_rate AS s (domain, next_slot_at)
+  SELECT d, '-infinity' FROM unnest(domains) d ORDER BY d
+  ON CONFLICT ON CONSTRAINT domain_send_rate_pkey DO NOTHING;
+  PERFORM 1 FROM domain_send_rate s WHERE s.domain = ANY (domains) ORDER BY s.domain FOR UPDATE;
+  FOR i IN 1 .. coalesce(array_length(domains, 1), 0) LOOP
+    SELECT greatest(s.next_slot_at, now_at) INTO start_at FROM domain_send_rate s WHERE s.domain = domains[i];
+    UPDATE domain_send_rate s SET next_slot_at = start_at + make_interval(secs => wanted[i] / rates[i]) WHERE s.domain = domains[i];
+    domain := domains[i];
+    first_at_ms := extract(epoch FROM start_at)::double precision * 1000;
+    spacing_ms := 1000 / rates[i];
+    RETURN NEXT;
+  END LOOP;
+END $$;
+
+--
+-- Name: reserve_send_slots(integer, double precision, double precision, integer, date, bigint); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.reserve_send_slots(wanted integer, max_rate double precision, horizon_ms double precision, returned integer, day date DEFAULT NULL::date, day_volume bigint DEFAULT NULL::bigint) RETURNS TABLE(granted integer, first_at_ms double precision, wait_ms double precision, spacing_ms double precision, quota_reached boolean, warm_up_reached boolean)
     LANGUAGE plpgsql
     AS $$
 DECLARE
@@ -488,28 +514,41 @@ BEGIN
   SELECT * INTO STRICT r FROM send_rate WHERE id FOR UPDATE;
   r.quota_left := r.quota_left + returned;
   r.reserved_total := r.reserved_total - returned;
+  IF day IS NOT NULL THEN
+    -- Missed slots of the same day go back to its volume; a new day starts from none.
+    r.warm_up_sent := CASE WHEN r.warm_up_date = day THEN greatest(0, r.warm_up_sent - returned) ELSE 0 END;
+    r.warm_up_date := day;
+  END IF;
   rate := max_rate * send_rate_pace(r.slowdown, r.ceiling, r.slowed_at, now_at);
   start_at := greatest(r.next_slot_at, now_at);
   ahead_ms := extract(epoch FROM start_at - now_at)::double precision * 1000;
   IF ahead_ms > horizon_ms THEN
     n := 0;
-    RETURN QUERY SELECT 0, 0::double precision, ahead_ms - horizon_ms, 0::double precision, false;
+    RETURN QUERY SELECT 0, 0::double precision, ahead_ms - horizon_ms, 0::double precision, false, false;
   ELSE
     IF r.quota_left IS NOT NULL THEN
       n := least(n, greatest(0, floor(r.quota_left))::integer);
     END IF;
-    IF n <= 0 THEN
-      n := 0;
-      RETURN QUERY SELECT 0, 0::double precision, 0::double precision, 0::double precision, true;
+    IF day IS NOT NULL AND n > 0 THEN
+      n := least(n, greatest(0, day_volume - r.warm_up_sent)::integer);
+      IF n <= 0 THEN
+        n := 0;
+        RETURN QUERY SELECT 0, 0::double precision, 0::double precision, 0::double precision, false, true;
+      END IF;
+    END IF;
+    IF n > 0 THEN
+      RETURN QUERY SELECT n, (extract(epoch FROM start_at) * 1000)::double precision, 0::double precision, 1000 / rate, false, false;
     ELSE
-      RETURN QUERY SELECT n, (extract(epoch FROM start_at) * 1000)::double precision, 0::double precision, 1000 / rate, false;
+      RETURN QUERY SELECT 0, 0::double precision, 0::double precision, 0::double precision, true, false;
     END IF;
   END IF;
-  IF n > 0 OR returned <> 0 THEN
+  IF n > 0 OR returned <> 0 OR r.warm_up_date IS DISTINCT FROM (SELECT warm_up_date FROM send_rate WHERE id) THEN
     UPDATE send_rate
        SET next_slot_at = CASE WHEN n > 0 THEN start_at + make_interval(secs => n / rate) ELSE next_slot_at END,
            quota_left = r.quota_left - n,
-           reserved_total = r.reserved_total + n
+           reserved_total = r.reserved_total + n,
+           warm_up_date = r.warm_up_date,
+           warm_up_sent = r.warm_up_sent + CASE WHEN day IS NOT NULL THEN n ELSE 0 END
      WHERE id;
   END IF;
 END $$;
@@ -988,6 +1027,18 @@ CREATE TABLE public.campaign_ab_tests (
 );
 
 --
+-- Name: campaign_domain_throttles; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.campaign_domain_throttles (
+    campaign_id bigint NOT NULL,
+    domain text NOT NULL,
+    limit_waits bigint DEFAULT 0 NOT NULL,
+    deferrals bigint DEFAULT 0 NOT NULL,
+    ses_throttles bigint DEFAULT 0 NOT NULL
+);
+
+--
 -- Name: campaign_jobs; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1015,6 +1066,7 @@ CREATE TABLE public.campaign_jobs (
     claim_token uuid,
     human_opened_at timestamp with time zone,
     human_clicked_at timestamp with time zone,
+    domain_slot_at timestamp with time zone,
     variant integer,
     CONSTRAINT campaign_jobs_bounce_type_check CHECK ((bounce_type = ANY (ARRAY['HARD'::text, 'SOFT'::text]))),
     CONSTRAINT campaign_jobs_status_check CHECK ((status = ANY (ARRAY['QUEUED'::text, 'SENDING'::text, 'SENT_WAIT_ACK'::text, 'SENT_SUCCESS'::text, 'FAILED'::text, 'UNKNOWN'::text]))),
@@ -1135,7 +1187,9 @@ CREATE TABLE public.campaigns (
     segment_name text,
     segment_rule jsonb,
     quota_paused_until timestamp with time zone,
+    paused_for text,
     CONSTRAINT campaigns_follow_up_recipients_check CHECK ((follow_up_recipients = ANY (ARRAY['NOT_OPENED'::text, 'NOT_CLICKED'::text]))),
+    CONSTRAINT campaigns_paused_for_check CHECK ((paused_for = ANY (ARRAY['DAILY_QUOTA'::text, 'WARM_UP'::text]))),
     CONSTRAINT campaigns_status_check CHECK ((status = ANY (ARRAY['DRAFT'::text, 'SCHEDULED'::text, 'AWAITING_APPROVAL'::text, 'SENDING'::text, 'SENT'::text, 'ERROR'::text])))
 );
 
@@ -1232,6 +1286,15 @@ CREATE SEQUENCE public.contacts_id_seq
 ALTER SEQUENCE public.contacts_id_seq OWNED BY public.contacts.id;
 
 --
+-- Name: domain_send_rate; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.domain_send_rate (
+    domain text NOT NULL,
+    next_slot_at timestamp with time zone NOT NULL
+);
+
+--
 -- Name: follow_up_recipients; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1317,6 +1380,15 @@ CREATE SEQUENCE public.segments_id_seq
 ALTER SEQUENCE public.segments_id_seq OWNED BY public.segments.id;
 
 --
+-- Name: send_minute_counts; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.send_minute_counts (
+    minute timestamp with time zone NOT NULL,
+    sent bigint NOT NULL
+);
+
+--
 -- Name: send_rate; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1331,6 +1403,8 @@ CREATE TABLE public.send_rate (
     ceiling double precision DEFAULT 1 NOT NULL,
     refusals bigint DEFAULT 0 NOT NULL,
     reserved_at_cut bigint DEFAULT 0 NOT NULL,
+    warm_up_date date,
+    warm_up_sent bigint DEFAULT 0 NOT NULL,
     CONSTRAINT send_rate_ceiling_check CHECK (((ceiling > (0)::double precision) AND (ceiling <= (1)::double precision))),
     CONSTRAINT send_rate_id_check CHECK (id),
     CONSTRAINT send_rate_slowdown_check CHECK (((slowdown > (0)::double precision) AND (slowdown <= (1)::double precision)))
@@ -1872,6 +1946,13 @@ ALTER TABLE ONLY public.campaign_domain_counts
     ADD CONSTRAINT campaign_domain_counts_pkey PRIMARY KEY (campaign_id, domain);
 
 --
+-- Name: campaign_domain_throttles campaign_domain_throttles_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.campaign_domain_throttles
+    ADD CONSTRAINT campaign_domain_throttles_pkey PRIMARY KEY (campaign_id, domain);
+
+--
 -- Name: campaign_hourly_counts campaign_hourly_counts_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1956,6 +2037,13 @@ ALTER TABLE ONLY public.contacts
     ADD CONSTRAINT contacts_pkey PRIMARY KEY (id);
 
 --
+-- Name: domain_send_rate domain_send_rate_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.domain_send_rate
+    ADD CONSTRAINT domain_send_rate_pkey PRIMARY KEY (domain);
+
+--
 -- Name: follow_up_recipients follow_up_recipients_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1982,6 +2070,13 @@ ALTER TABLE ONLY public.schema_migrations
 
 ALTER TABLE ONLY public.segments
     ADD CONSTRAINT segments_pkey PRIMARY KEY (id);
+
+--
+-- Name: send_minute_counts send_minute_counts_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.send_minute_counts
+    ADD CONSTRAINT send_minute_counts_pkey PRIMARY KEY (minute);
 
 --
 -- Name: send_rate send_rate_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -2604,6 +2699,13 @@ ALTER TABLE ONLY public.campaign_ab_tests
 
 ALTER TABLE ONLY public.campaign_domain_counts
     ADD CONSTRAINT campaign_domain_counts_campaign_id_fkey FOREIGN KEY (campaign_id) REFERENCES public.campaigns(id) ON DELETE CASCADE;
+
+--
+-- Name: campaign_domain_throttles campaign_domain_throttles_campaign_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.campaign_domain_throttles
+    ADD CONSTRAINT campaign_domain_throttles_campaign_id_fkey FOREIGN KEY (campaign_id) REFERENCES public.campaigns(id) ON DELETE CASCADE;
 
 --
 -- Name: campaign_hourly_counts campaign_hourly_counts_campaign_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

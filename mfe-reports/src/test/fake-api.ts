@@ -121,6 +121,9 @@ export function domain(overrides: Partial<ReportDomain> & Pick<ReportDomain, 'do
     openedHuman: 0,
     clickedHuman: 0,
     flagged: false,
+    limitWaits: 0,
+    deferrals: 0,
+    sesThrottles: 0,
     ...overrides,
   };
 }

@@ -2090,6 +2090,14 @@ export interface components {
              *     Null (or absent) when the campaign is not paused. `POST /api/campaigns/{id}/stop` cancels it.
              */
             quotaPausedUntil?: string | null;
+            /**
+             * @description An addition to the spec (issue 28): why the campaign is paused until quotaPausedUntil: SES's daily quota
+             *     (DAILY_QUOTA), or the warm-up plan's volume for the day (WARM_UP: WARMUP_START, WARMUP_FACTOR,
+             *     WARMUP_START_DATE), when the list and the report say 'Paused: warm-up volume for today reached, resumes
+             *     at HH:mm' and it resumes by itself the next day. Null (or absent) when the campaign is not paused.
+             * @enum {string|null}
+             */
+            pausedFor?: "DAILY_QUOTA" | "WARM_UP" | null;
             /** Format: date-time */
             updatedAt: string;
             updatedByEmail: string | null;
@@ -2362,6 +2370,15 @@ export interface components {
             clickedHuman: number;
             /** @description The domain's bounce or complaint rate stands far above the campaign's (see README). */
             flagged: boolean;
+            /** @description Issue 28: mails that waited in place for the domain's limit (DOMAIN_RATE_LIMITS) before they went. */
+            limitWaits: number;
+            /**
+             * @description Issue 28: times a mail was given back to the queue for a later slot of the domain's limit (no attempt
+             *     counted, never lost).
+             */
+            deferrals: number;
+            /** @description Issue 28, times Amazon SES answered 429 'Maximum sending rate exceeded' for a mail to the domain (retried, never lost). */
+            sesThrottles: number;
         };
         /** @description An addition to the spec. The top recipient domains by mails sent, then 'other' (domain null) when any remain. */
         ReportDomains: {

@@ -26,8 +26,16 @@ export const SENDING_STOPPED = 'Sending stopped';
  * the time it resumes, to the minute in the member's local time as the screens' other times. It is
  * about a day ahead (SES's rolling 24 hours), so the hour and minute are what a member needs.
  */
-export const quotaPausedText = (until: string | Date): string =>
-  `Paused: daily quota reached, resumes at ${formatDateTime(until, 'HH:mm')}`;
+export const quotaPausedText = (until: string | Date, pausedFor?: PausedFor | null): string =>
+  pausedFor === 'WARM_UP'
+    ? `Paused: warm-up volume for today reached, resumes at ${formatDateTime(until, 'HH:mm')}`
+    : `Paused: daily quota reached, resumes at ${formatDateTime(until, 'HH:mm')}`;
+
+/**
+ * Why a SENDING campaign is paused (`pausedFor`, issue 28): SES's daily quota, or the warm-up plan's
+ * volume for the day (it resumes at the plan's next day, by itself).
+ */
+export type PausedFor = 'DAILY_QUOTA' | 'WARM_UP';
 
 const useStyles = makeStyles({
   // The sentence may wrap in a narrow column (390 px) rather than overflow it.
@@ -42,20 +50,28 @@ export interface CampaignStatusBadgeProps {
   neutralUnlessSent?: boolean;
   /** A SENDING campaign paused at the daily quota until then (`quotaPausedUntil`): the chip says so. */
   quotaPausedUntil?: string | null | undefined;
+  /** Why it is paused (`pausedFor`); the daily quota when not said. */
+  pausedFor?: PausedFor | null | undefined;
 }
 
 /**
  * A campaign's status chip, one for every screen that shows one (the campaigns list, the editor, the
  * report). The ERROR chip takes the keyboard's focus, so its tooltip, the error message, is reachable.
  */
-export function CampaignStatusBadge({ status, errorMessage, neutralUnlessSent = false, quotaPausedUntil }: CampaignStatusBadgeProps) {
+export function CampaignStatusBadge({
+  status,
+  errorMessage,
+  neutralUnlessSent = false,
+  quotaPausedUntil,
+  pausedFor,
+}: CampaignStatusBadgeProps) {
   const styles = useStyles();
   const look = neutralUnlessSent && status !== 'SENT' ? NEUTRAL : LOOKS[status];
   if (status === 'SENDING' && quotaPausedUntil) {
     // Still sending as far as the contract goes, but nothing leaves until then: not the Sending look.
     return (
       <Badge appearance="tint" color="warning" shape="rounded" size="large" className={styles.paused}>
-        {quotaPausedText(quotaPausedUntil)}
+        {quotaPausedText(quotaPausedUntil, pausedFor)}
       </Badge>
     );
   }

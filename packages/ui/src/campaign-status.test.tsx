@@ -110,4 +110,20 @@ describe('CampaignStatusBadge', () => {
     expect(chip({ status: 'SENDING', quotaPausedUntil: null }).look).toBe(sending);
     expect(chip({ status: 'SENT', quotaPausedUntil: until }).element.textContent).toBe('Sent');
   });
+
+  it("says a campaign held by the warm-up plan waits for the next day's volume, with the exact minute it resumes", () => {
+    const until = new Date(2026, 10, 30, 1, 0).toISOString();
+    const minute = new Date(2026, 10, 29, 14, 37).toISOString();
+    const view = render(
+      <FluentProvider theme={webLightTheme}>
+        <CampaignStatusBadge status="SENDING" quotaPausedUntil={until} pausedFor="WARM_UP" />
+        <CampaignStatusBadge status="SENDING" quotaPausedUntil={minute} pausedFor="DAILY_QUOTA" />
+      </FluentProvider>,
+    );
+    expect(view.getByText('Paused: warm-up volume for today reached, resumes at 01:00', { exact: true })).toBeTruthy();
+    // The daily quota's time is to the minute, not the hour.
+    expect(view.getByText('Paused: daily quota reached, resumes at 14:37', { exact: true })).toBeTruthy();
+    expect(view.queryByText(/Sending/)).toBeNull();
+    view.unmount();
+  });
 });

@@ -39,7 +39,13 @@ export { DeleteMenuItem, RenameMenuItem, RowActions, type RowActionsProps, type 
 export { IconButton, type IconButtonProps } from './IconButton';
 export { ConfirmDialog, type ConfirmDialogProps } from './ConfirmDialog';
 export { FullScreenDialog, type FullScreenDialogProps } from './FullScreenDialog';
-export { CampaignStatusBadge, quotaPausedText, SENDING_STOPPED, type CampaignStatusBadgeProps } from './CampaignStatusBadge';
+export {
+  CampaignStatusBadge,
+  quotaPausedText,
+  SENDING_STOPPED,
+  type CampaignStatusBadgeProps,
+  type PausedFor,
+} from './CampaignStatusBadge';
 export { EmailFrame, type EmailFrameProps } from './EmailFrame';
 export { FormDialog, type FormDialogProps } from './FormDialog';
 export { FollowUpDialog, type FollowUpDialogProps } from './FollowUpDialog';

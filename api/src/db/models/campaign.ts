@@ -26,6 +26,8 @@ export class Campaign extends Model<InferAttributes<Campaign>, InferCreationAttr
   declare scheduledAt: CreationOptional<Date | null>;
   /** A SENDING campaign waiting for SES's daily quota until then (migration 0031); null when not paused. */
   declare quotaPausedUntil: CreationOptional<Date | null>;
+  /** Why it is paused (migration 0035): SES's daily quota or the warm-up's volume for the day. */
+  declare pausedFor: CreationOptional<'DAILY_QUOTA' | 'WARM_UP' | null>;
   /** Jobs created for this campaign. */
   declare contactCount: CreationOptional<number>;
   declare jobsSent: CreationOptional<number>;
@@ -67,6 +69,7 @@ export class Campaign extends Model<InferAttributes<Campaign>, InferCreationAttr
         deliveryDate: { type: DataTypes.DATE, allowNull: true },
         scheduledAt: { type: DataTypes.DATE, allowNull: true },
         quotaPausedUntil: { type: DataTypes.DATE, allowNull: true },
+        pausedFor: { type: DataTypes.TEXT, allowNull: true },
         contactCount: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
         jobsSent: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
         jobsFailed: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },

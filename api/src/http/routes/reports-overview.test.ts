@@ -266,6 +266,19 @@ describe('report overview, timeline and domains (additions to the spec)', () => 
     // Never sent: not in the table.
     add('failed.test', 5, () => ({ status: 'FAILED' }));
     await insertJobs(id, jobs);
+    // What the domain limits and SES's 429s did (issue 28), as the workers record it; a domain held back with no
+    // mail sent yet still counts (in 'other' here: the top five are by mails sent).
+    const throttles: Record<string, [number, number, number]> = {
+      'gmail.com': [3, 5, 1],
+      'a.test': [0, 0, 2],
+      'held.test': [0, 4, 0],
+    };
+    await t.db.pool.query(
+      `INSERT INTO campaign_domain_throttles (campaign_id, domain, limit_waits, deferrals, ses_throttles)
+       SELECT $1, d, w, f, s FROM unnest($2::text[], $3::int[], $4::int[], $5::int[]) AS x(d, w, f, s)`,
+      [id, Object.keys(throttles), ...[0, 1, 2].map((k) => Object.values(throttles).map((v) => v[k]))],
+    );
+    const met = (members: string[], k: number) => members.reduce((sum, domain) => sum + (throttles[domain]?.[k] ?? 0), 0);
 
     const count = (keep: (j: JobSpec) => boolean, domains: string[]) =>
       jobs.filter((j) => domains.includes(j.email.split('@')[1]!.toLowerCase()) && keep(j)).length;
@@ -279,6 +292,9 @@ describe('report overview, timeline and domains (additions to the spec)', () => 
       openedHuman: count((j) => Boolean(j.humanOpened || j.humanClicked), members),
       clickedHuman: count((j) => Boolean(j.humanClicked), members),
       flagged,
+      limitWaits: met(members, 0),
+      deferrals: met(members, 1),
+      sesThrottles: met(members, 2),
     });
     expect(await domainsOf(id)).toEqual([
       row('gmail.com', ['gmail.com'], false),
@@ -287,7 +303,7 @@ describe('report overview, timeline and domains (additions to the spec)', () => 
       row('complains.test', ['complains.test'], true),
       row('tiny.test', ['tiny.test'], false),
       row('example.org', ['example.org'], false),
-      row(null, ['a.test', 'b.test'], false),
+      row(null, ['a.test', 'b.test', 'held.test'], false),
     ]);
     // The overview's complaints are the domains' together.
     expect((await overviewOf(id)).complaints).toBe(2);

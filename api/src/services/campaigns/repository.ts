@@ -114,6 +114,7 @@ const toSummary = (row: Row): CampaignSummary => ({
   scheduledAt: row.scheduledAt?.toISOString() ?? null,
   // Only while SENDING: a cancelled campaign keeps no stale pause.
   quotaPausedUntil: row.status === 'SENDING' ? (row.quotaPausedUntil?.toISOString() ?? null) : null,
+  pausedFor: row.status === 'SENDING' && row.quotaPausedUntil ? (row.pausedFor ?? 'DAILY_QUOTA') : null,
   updatedAt: row.updatedAt.toISOString(),
   updatedByEmail: row.updatedByEmail,
   jobsSent: row.jobsSent,
@@ -209,7 +210,7 @@ export function campaignRepository(db: Database) {
     /** A SENDING campaign becomes ERROR with `reason`, any daily-quota pause dropped (the caller holds its row lock). */
     async markStopped(tx: Tx, id: number, reason: string): Promise<void> {
       await Campaigns.update(
-        { status: 'ERROR', errorMessage: reason, quotaPausedUntil: null },
+        { status: 'ERROR', errorMessage: reason, quotaPausedUntil: null, pausedFor: null },
         { where: { id, status: 'SENDING' }, transaction: tx.transaction },
       );
     },

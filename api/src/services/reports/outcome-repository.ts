@@ -80,12 +80,22 @@ export function outcomeRepository(db: Sql) {
                 SELECT CASE WHEN rank <= $2 OR domain = $3 THEN domain END AS domain,
                        sum(sent)::bigint AS sent, sum(delivered)::bigint AS delivered, sum(bounced_hard)::bigint AS "bouncedHard",
                        sum(bounced_soft)::bigint AS "bouncedSoft", sum(complaints)::bigint AS complaints,
-                       sum(opened_human)::bigint AS "openedHuman", sum(clicked_human)::bigint AS "clickedHuman"
+                       sum(opened_human)::bigint AS "openedHuman", sum(clicked_human)::bigint AS "clickedHuman",
+                       sum(limit_waits)::bigint AS "limitWaits", sum(deferrals)::bigint AS deferrals,
+                       sum(ses_throttles)::bigint AS "sesThrottles"
                   FROM (SELECT *, row_number() OVER (ORDER BY sent DESC, domain) AS rank
-                          FROM campaign_domain_counts
-                         WHERE campaign_id = c.id
-                           AND (sent, delivered, bounced_hard, bounced_soft, complaints, opened_human, clicked_human)
-                               <> (0, 0, 0, 0, 0, 0, 0)) d
+                          FROM (SELECT coalesce(n.domain, w.domain) AS domain, coalesce(n.sent, 0) AS sent,
+                                       coalesce(n.delivered, 0) AS delivered, coalesce(n.bounced_hard, 0) AS bounced_hard,
+                                       coalesce(n.bounced_soft, 0) AS bounced_soft, coalesce(n.complaints, 0) AS complaints,
+                                       coalesce(n.opened_human, 0) AS opened_human, coalesce(n.clicked_human, 0) AS clicked_human,
+                                       coalesce(w.limit_waits, 0) AS limit_waits, coalesce(w.deferrals, 0) AS deferrals,
+                                       coalesce(w.ses_throttles, 0) AS ses_throttles
+                                  FROM (SELECT * FROM campaign_domain_counts WHERE campaign_id = c.id) n
+                                  -- A domain held back by its limit may have had no mail sent yet: it shows all the same.
+                                  FULL JOIN (SELECT * FROM campaign_domain_throttles WHERE campaign_id = c.id) w ON w.domain = n.domain) j
+                         WHERE (sent, delivered, bounced_hard, bounced_soft, complaints, opened_human, clicked_human,
+                                limit_waits, deferrals, ses_throttles)
+                               <> (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) d
                  GROUP BY 1) g ON true
           WHERE c.id = $1`,
         [campaignId, TOP_DOMAINS, orgDomain ?? null],

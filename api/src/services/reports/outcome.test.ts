@@ -13,6 +13,9 @@ const counts = (sent: number, bounced: number, complaints: number): DomainCounts
   bouncedSoft: 0,
   complaints,
   openedHuman: 0,
+  limitWaits: 0,
+  deferrals: 0,
+  sesThrottles: 0,
   clickedHuman: 0,
 });
 

@@ -94,7 +94,18 @@ export function isFlagged(domain: DomainCounts, campaign: DomainCounts): boolean
   );
 }
 
-const COUNTS = ['sent', 'delivered', 'bouncedHard', 'bouncedSoft', 'complaints', 'openedHuman', 'clickedHuman'] as const;
+const COUNTS = [
+  'sent',
+  'delivered',
+  'bouncedHard',
+  'bouncedSoft',
+  'complaints',
+  'openedHuman',
+  'clickedHuman',
+  'limitWaits',
+  'deferrals',
+  'sesThrottles',
+] as const;
 
 /** The campaign's counts: the sum of every group's (the groups split the campaign's domains between them). */
 export function campaignCounts(groups: readonly DomainCounts[]): DomainCounts {
@@ -107,6 +118,9 @@ export function campaignCounts(groups: readonly DomainCounts[]): DomainCounts {
     complaints: 0,
     openedHuman: 0,
     clickedHuman: 0,
+    limitWaits: 0,
+    deferrals: 0,
+    sesThrottles: 0,
   };
   for (const group of groups) for (const key of COUNTS) total[key] += group[key];
   return total;

@@ -50,17 +50,42 @@ export interface ClaimedJob {
   /** Its A/B test variant (null: the campaign's own mail). */
   variant: number | null;
   data: Record<string, FieldValue>;
+  /** The slot of its domain's limit it holds from an earlier claim (epoch milliseconds), if any (migration 0035). */
+  domainSlotAt: number | null;
 }
 
-export type JobOutcome =
-  | { id: number; status: 'SENT_WAIT_ACK'; messageId: string }
-  | { id: number; status: 'FAILED' | 'UNKNOWN'; error: string }
-  /**
-   * Not sent: back in the queue, not before `delayMs` (0 when the campaign stopped). `returned`: SES
-   * did not take it and it is no attempt that failed (never called, the database lost before; refused
-   * for the rate; over the daily quota), so the claim does not count as an attempt.
-   */
-  | { id: number; status: 'QUEUED'; delayMs: number; error?: string; returned?: boolean };
+/** Why a SENDING campaign is paused: SES's daily quota, or the warm-up's volume for the day. */
+export type PauseReason = 'DAILY_QUOTA' | 'WARM_UP';
+
+/** What a claim's mails met on their way, per receiving domain (the report's domain table). */
+export interface OutcomeNotes {
+  /** It waited for its domain's limit before it went (or was deferred). */
+  waited?: boolean;
+}
+
+export type JobOutcome = OutcomeNotes &
+  (
+    | { id: number; status: 'SENT_WAIT_ACK'; messageId: string }
+    | { id: number; status: 'FAILED' | 'UNKNOWN'; error: string }
+    /**
+     * Not sent: back in the queue, not before `delayMs` (0 when the campaign stopped). `returned`: SES
+     * did not take it and it is no attempt that failed (never called, the database lost before; refused
+     * for the rate; over the daily quota), so the claim does not count as an attempt.
+     */
+    | {
+        id: number;
+        status: 'QUEUED';
+        delayMs: number;
+        error?: string;
+        returned?: boolean;
+        /** Given back to wait for its domain's slot, kept on the job (epoch milliseconds). */
+        domainSlotAt?: number;
+        /** SES answered 429 for the rate. */
+        throttled?: boolean;
+        /** Given back without a slot: its domain's schedule runs too far ahead (a deferral all the same). */
+        parked?: boolean;
+      }
+  );
 
 export function claimRepository(db: Database) {
   return {
@@ -129,8 +154,9 @@ export function claimRepository(db: Database) {
             WHERE j.id = ANY($2::bigint[]) AND j.campaign_id = $1
               AND ((j.status = 'QUEUED' AND j.id NOT IN (SELECT id FROM candidate)) OR (j.status = 'SENDING' AND j.claim_token = $3))
               AND EXISTS (SELECT 1 FROM campaigns WHERE id = $1 AND status = 'SENDING' AND quota_paused_until IS NULL)
-           RETURNING j.id, j.contact_id, j.email, j.attempts, j.variant)
-         SELECT claimed.id, claimed.email, claimed.attempts, claimed.variant, coalesce(c.data, '{}') AS data
+           RETURNING j.id, j.contact_id, j.email, j.attempts, j.variant, j.domain_slot_at)
+         SELECT claimed.id, claimed.email, claimed.attempts, claimed.variant, coalesce(c.data, '{}') AS data,
+                (extract(epoch FROM claimed.domain_slot_at) * 1000)::float8 AS "domainSlotAt"
            FROM claimed LEFT JOIN contacts c ON c.id = claimed.contact_id
           ORDER BY claimed.id`,
         [campaignId, ids, token, LEFT_SINCE_FROZEN],
@@ -161,8 +187,9 @@ export function claimRepository(db: Database) {
       if (outcomes.length === 0) return;
       await db.query(
         `WITH outcome AS (
-           SELECT * FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::float8[], $8::bool[])
-                         AS o(id, status, message_id, error, delay_ms, returned)),
+           SELECT * FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::float8[], $8::bool[], $9::float8[],
+                                $10::bool[], $11::bool[], $12::bool[])
+                         AS o(id, status, message_id, error, delay_ms, returned, domain_slot_ms, waited, throttled, parked)),
          done AS (
            UPDATE campaign_jobs j
               SET status = o.status,
@@ -174,10 +201,25 @@ export function claimRepository(db: Database) {
                                     THEN now() + o.delay_ms * interval '1 millisecond' END,
                   attempts = CASE WHEN o.returned THEN greatest(0, j.attempts - 1) ELSE j.attempts END,
                   claim_token = CASE WHEN o.status = 'QUEUED' THEN NULL ELSE j.claim_token END,
+                  domain_slot_at = to_timestamp(o.domain_slot_ms / 1000),
                   updated_at = now()
              FROM outcome o
             WHERE j.id = o.id AND j.campaign_id = $1 AND j.status IN ('SENDING', 'UNKNOWN') AND j.claim_token = $7
-           RETURNING j.status)
+           RETURNING j.status, j.email, o.waited, o.domain_slot_ms IS NOT NULL OR o.parked AS deferred, o.throttled),
+         -- Only when the outcomes were recorded now (a record run again finds its claim gone): nothing counts twice.
+         throttles AS (
+           INSERT INTO campaign_domain_throttles AS k (campaign_id, domain, limit_waits, deferrals, ses_throttles)
+           SELECT $1, recipient_domain(email), count(*) FILTER (WHERE waited), count(*) FILTER (WHERE deferred),
+                  count(*) FILTER (WHERE throttled)
+             FROM done WHERE waited OR deferred OR throttled
+            GROUP BY 2 ORDER BY 2
+           ON CONFLICT (campaign_id, domain) DO UPDATE
+              SET limit_waits = k.limit_waits + excluded.limit_waits, deferrals = k.deferrals + excluded.deferrals,
+                  ses_throttles = k.ses_throttles + excluded.ses_throttles),
+         minutes AS (
+           INSERT INTO send_minute_counts AS m (minute, sent)
+           SELECT date_trunc('minute', now()), count(*) FROM done WHERE status = 'SENT_WAIT_ACK' HAVING count(*) > 0
+           ON CONFLICT (minute) DO UPDATE SET sent = m.sent + excluded.sent)
          UPDATE campaigns
             SET jobs_sent = jobs_sent + (SELECT count(*) FROM done WHERE status = 'SENT_WAIT_ACK'),
                 jobs_failed = jobs_failed + (SELECT count(*) FROM done WHERE status = 'FAILED'),
@@ -192,6 +234,10 @@ export function claimRepository(db: Database) {
           outcomes.map((o) => (o.status === 'QUEUED' ? o.delayMs : 0)),
           token,
           outcomes.map((o) => o.status === 'QUEUED' && o.returned === true),
+          outcomes.map((o) => (o.status === 'QUEUED' ? (o.domainSlotAt ?? null) : null)),
+          outcomes.map((o) => o.waited === true),
+          outcomes.map((o) => o.status === 'QUEUED' && o.throttled === true),
+          outcomes.map((o) => o.status === 'QUEUED' && o.parked === true),
         ],
       );
     },
@@ -199,48 +245,69 @@ export function claimRepository(db: Database) {
     /** SENDING -> ERROR with the reason the list shows; false if it was not sending. */
     async stop(campaignId: number, reason: string): Promise<boolean> {
       const { rowCount } = await db.query(
-        `UPDATE campaigns SET status = 'ERROR', error_message = $2, quota_paused_until = NULL WHERE id = $1 AND status = 'SENDING'`,
+        `UPDATE campaigns SET status = 'ERROR', error_message = $2, quota_paused_until = NULL, paused_for = NULL
+          WHERE id = $1 AND status = 'SENDING'`,
         [campaignId, reason],
       );
       return rowCount === 1;
     },
 
     /**
-     * The daily quota of SES is used up: the SENDING campaign pauses until the rolling 24 hours let it
-     * send again; answers that time, or undefined when it was not sending or already paused.
-     *
-     * The time is when the oldest hour of the deployment's sending still counted by SES has left the
-     * 24 hours (campaign_hourly_counts, per hour: one row per campaign and hour, never the jobs): then
-     * that hour's mails are free again. At least 5 minutes ahead, so a quota another sender of the
-     * account used up does not wake the campaign every sweep; an hour ahead when no mail of ours is
-     * in the window (the quota is someone else's: SES is asked again then).
+     * The SENDING campaign pauses (answers until when, or undefined when it was not sending or already paused):
+     *  - DAILY_QUOTA: SES's daily quota is used up, until the rolling 24 hours let it send again: when the
+     *    oldest minute of the deployment's sending still counted by SES has left them (send_minute_counts,
+     *    migration 0035: one row a minute, never the jobs). At least 5 minutes ahead, so a quota another
+     *    sender of the account used up does not wake the campaign every sweep; an hour ahead when no mail
+     *    of ours is in the window (the quota is someone else's: SES is asked again then).
+     *  - WARM_UP: the warm-up's volume for the day is used up, until `until` (the plan's next day).
      */
-    async pauseForQuota(campaignId: number): Promise<Date | undefined> {
+    async pause(campaignId: number, reason: PauseReason, until?: Date): Promise<Date | undefined> {
       const { rows } = await db.query<{ until: Date }>(
         `UPDATE campaigns
-            SET quota_paused_until = greatest(
+            SET paused_for = $2,
+                quota_paused_until = CASE WHEN $2 = 'WARM_UP' THEN $3::timestamptz ELSE greatest(
                   now() + interval '5 minutes',
-                  coalesce((SELECT min(hour) FROM campaign_hourly_counts WHERE sent > 0 AND hour > now() - interval '25 hours')
-                             + interval '25 hours',
-                           now() + interval '1 hour'))
+                  coalesce((SELECT min(minute) FROM send_minute_counts WHERE sent > 0 AND minute > now() - interval '24 hours 1 minute')
+                             + interval '24 hours 1 minute',
+                           now() + interval '1 hour')) END
           WHERE id = $1 AND status = 'SENDING' AND quota_paused_until IS NULL
           RETURNING quota_paused_until AS until`,
-        [campaignId],
+        [campaignId, reason, until ?? null],
       );
       return rows[0]?.until;
     },
 
     /**
-     * SENDING campaigns whose daily-quota pause is over: the pause is dropped and their ids answered
+     * SENDING campaigns whose pause is over at `at` (default: the database's now): the pause is dropped and their ids answered
      * (one sweep takes each), to publish their queued jobs again.
      */
-    async takeResumedCampaigns(): Promise<number[]> {
+    async takeResumedCampaigns(at?: Date): Promise<number[]> {
       const { rows } = await db.query<{ id: number }>(
-        `UPDATE campaigns SET quota_paused_until = NULL, progress_at = now()
-          WHERE status = 'SENDING' AND quota_paused_until <= now()
+        `UPDATE campaigns SET quota_paused_until = NULL, paused_for = NULL, progress_at = now()
+          WHERE status = 'SENDING' AND quota_paused_until <= coalesce($1::timestamptz, now())
           RETURNING id`,
+        [at ?? null],
       );
       return rows.map((row) => row.id);
+    },
+
+    /** Minutes of sending SES no longer counts (send_minute_counts keeps 25 hours). */
+    async pruneSendMinutes(): Promise<void> {
+      await db.query(`DELETE FROM send_minute_counts WHERE minute < now() - interval '25 hours'`);
+    },
+
+    /**
+     * Slots of the domains' limits (migration 0035) for `wanted` mails to each domain at `perSecond`:
+     * the first slot (epoch milliseconds) and the spacing per domain, shared by every worker.
+     */
+    async reserveDomainSlots(
+      wanted: { domain: string; count: number; perSecond: number }[],
+    ): Promise<Map<string, { firstAtMs: number; spacingMs: number }>> {
+      const { rows } = await db.query<{ domain: string; first_at_ms: number; spacing_ms: number }>(
+        'SELECT * FROM reserve_domain_slots($1::text[], $2::int[], $3::float8[])',
+        [wanted.map((w) => w.domain), wanted.map((w) => w.count), wanted.map((w) => w.perSecond)],
+      );
+      return new Map(rows.map((row) => [row.domain, { firstAtMs: row.first_at_ms, spacingMs: row.spacing_ms }]));
     },
 
     /**

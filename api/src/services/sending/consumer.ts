@@ -34,7 +34,9 @@ import type { MessageQueue } from '../../queue/typed-message-queue.js';
 import type { sendingQueues } from './queues.js';
 import { createSlots } from '../../slots.js';
 import { claimRepository, type ClaimedJob, type JobOutcome, type SendingVariant } from './claim-repository.js';
+import { domainLimiter, recipientDomain } from './domain-limits.js';
 import type { SendRateLimiter } from './send-rate.js';
+import { WARM_UP_REACHED } from './warm-up.js';
 
 /** A campaign's mail by a job's A/B test variant (null: the campaign's own). */
 type VariantMail = (variant: number | null) => CampaignMail;
@@ -58,6 +60,43 @@ export const heartbeatMs = (settings: Pick<SendingSettings, 'staleAfterMs'>): nu
  */
 export const THROTTLED_RETRY_MS = 1_000;
 
+/**
+ * Domain limits (DOMAIN_RATE_LIMITS; docs/decisions/sending.md, "Domain limits"). A domain's slots
+ * are spaced at DOMAIN_PACE of its limit, and a mail leaves at most DOMAIN_LATE_MS after its slot
+ * (or not at all: it is deferred for a new one), which keeps every sliding second at or under the
+ * limit: slots 1 / (0.7 L) apart, each mail reaching SES up to 0.24 s + J after its own, put at most
+ * floor(0.7 L (1.24 + J)) + 1 mails in any second, which is L or less while J, the call's own way to
+ * SES on a busy machine, stays under 0.19 s (at 0.8 a loaded run put 5 mails in a second of a limit of 4). The
+ * tolerance is wide because a mail at its slot still waits for the shared rate's next slot. A mail
+ * whose slot is at most DOMAIN_HOLD_MS ahead waits for it in place; one further ahead goes back to the
+ * queue with its slot kept, to come back before it.
+ */
+export const DOMAIN_PACE = 0.7;
+export const DOMAIN_LATE_MS = 240;
+export const DOMAIN_HOLD_MS = 500;
+/**
+ * How far ahead a domain's schedule is reserved. Mails beyond it are parked without a slot until the
+ * schedule comes near (DOMAIN_PARK_MS): a large capped share would otherwise hold slots a minute
+ * ahead, each mail coming back several times before its slot, and the messages of those returns
+ * queue up until they come back late and lose their slots.
+ */
+export const DOMAIN_HORIZON_MS = 8_000;
+/** A mail whose domain's schedule runs beyond the horizon comes back after this, for a slot then. */
+export const DOMAIN_PARK_MS = 4_096;
+/** A deferred mail comes back at least this long before its slot: time to wait for a call slot and be claimed. */
+export const DOMAIN_LEAD_MS = 300;
+
+/**
+ * The delay of a mail deferred to its domain's slot `slotInMs` from now: half of what is left before
+ * it (less DOMAIN_LEAD_MS), rounded down to a power of two, as the broker's delay queues may deliver a
+ * message up to twice its delay late (queue/rabbitmq.ts): it comes back before its slot, and then
+ * waits in place or is deferred again for half the time left, never behind newer mails.
+ */
+export function domainDeferralMs(slotInMs: number): number {
+  const half = Math.max(16, (slotInMs - DOMAIN_LEAD_MS) / 2);
+  return 2 ** Math.floor(Math.log2(half));
+}
+
 /** Delay before an unreachable job is tried again: 1, 2, 4... s, at most a minute. */
 export const retryDelayMs = (attempts: number): number => Math.min(60_000, 1000 * 2 ** Math.max(0, attempts - 1));
 
@@ -80,6 +119,9 @@ export interface ConsumerDeps {
 
 export function createConsumer({ db, messageQueue, mailer, limiter, settings, tracking, configurationSet, locale, logger }: ConsumerDeps) {
   const repo = claimRepository(db);
+  const domainLimit = domainLimiter(settings.domainLimits);
+  /** Where each capped domain's schedule ended at this process's last reservation (epoch milliseconds). */
+  const scheduleEnds = new Map<string, number>();
   /** The SES calls this process may have in flight: a batch takes one per job before claiming it. */
   const callSlots = createSlots(settings.concurrency);
   /** A claim costs a round trip to the database: a batch waits for a few free slots rather than claim one job at a time. */
@@ -158,7 +200,7 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
     outcome: SendOutcome,
     calledAtMs: number,
     stop: (reason: string) => Promise<void>,
-    pause: () => Promise<void>,
+    pause: (reason: 'DAILY_QUOTA') => Promise<void>,
   ): Promise<JobOutcome> => {
     switch (outcome.kind) {
       case 'sent':
@@ -170,7 +212,7 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
       case 'throttled':
         // Slowing the other workers down is worth a try, not a lost outcome.
         await limiter.throttled(calledAtMs).catch((err: unknown) => logger.warn({ err }, 'could not share the throttle'));
-        return { id: job.id, status: 'QUEUED', delayMs: THROTTLED_RETRY_MS, error: outcome.reason, returned: true };
+        return { id: job.id, status: 'QUEUED', delayMs: THROTTLED_RETRY_MS, error: outcome.reason, returned: true, throttled: true };
       case 'not-sent':
         if (job.attempts < UNREACHABLE_ATTEMPTS)
           return { id: job.id, status: 'QUEUED', delayMs: retryDelayMs(job.attempts), error: outcome.reason };
@@ -179,12 +221,50 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
       case 'stopped':
         // SES's own answer that the daily quota is used up (another sender of the account used it): a pause.
         if (outcome.reason === DAILY_QUOTA_REACHED) {
-          await pause();
+          await pause('DAILY_QUOTA');
           return { id: job.id, status: 'QUEUED', delayMs: 0, returned: true };
         }
         await stop(outcome.reason);
         return { id: job.id, status: 'QUEUED', delayMs: 0 };
     }
+  };
+
+  /**
+   * The slots of the domain limits for the claimed jobs of capped domains: a job keeps the slot it was
+   * deferred with unless that is past (it came back too late: a new one); the others are given slots
+   * in one statement for the claim, in the order of the claim.
+   */
+  const assignDomainSlots = async (claimed: ClaimedJob[]): Promise<Map<number, number | 'parked'>> => {
+    const slots = new Map<number, number | 'parked'>();
+    const needed = new Map<string, { perSecond: number; jobs: number[] }>();
+    const now = Date.now();
+    for (const job of claimed) {
+      const domain = recipientDomain(job.email);
+      const perSecond = domainLimit(domain);
+      if (perSecond === undefined) continue;
+      if (job.domainSlotAt !== null && job.domainSlotAt >= now - DOMAIN_LATE_MS) {
+        slots.set(job.id, job.domainSlotAt);
+        continue;
+      }
+      // The schedule already runs far ahead: no slot yet; it comes back when the schedule is nearer.
+      if ((scheduleEnds.get(domain) ?? 0) > now + DOMAIN_HORIZON_MS) {
+        slots.set(job.id, 'parked');
+        continue;
+      }
+      const entry = needed.get(domain) ?? { perSecond: perSecond * DOMAIN_PACE, jobs: [] };
+      entry.jobs.push(job.id);
+      needed.set(domain, entry);
+    }
+    if (needed.size === 0) return slots;
+    const reserved = await untilAnswered('reserve domain slots', () =>
+      repo.reserveDomainSlots([...needed].map(([domain, { perSecond, jobs }]) => ({ domain, count: jobs.length, perSecond }))),
+    );
+    for (const [domain, { jobs }] of needed) {
+      const schedule = reserved.get(domain)!;
+      jobs.forEach((id, i) => slots.set(id, schedule.firstAtMs + i * schedule.spacingMs));
+      scheduleEnds.set(domain, schedule.firstAtMs + jobs.length * schedule.spacingMs);
+    }
+    return slots;
   };
 
   return {
@@ -207,12 +287,22 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
         if (await untilAnswered('stop the campaign', () => repo.stop(campaignId, reason)))
           logger.warn({ campaignId, reason }, 'campaign stopped');
       };
-      const pause = async () => {
+      const pause = async (reason: 'DAILY_QUOTA' | 'WARM_UP') => {
         if (stopped) return;
-        stopped = DAILY_QUOTA_REACHED;
-        const until = await untilAnswered('pause the campaign', () => repo.pauseForQuota(campaignId));
-        if (until) logger.warn({ campaignId, until }, 'campaign paused: the daily quota of SES is used up');
+        stopped = reason === 'WARM_UP' ? WARM_UP_REACHED : DAILY_QUOTA_REACHED;
+        const until = await untilAnswered('pause the campaign', () =>
+          repo.pause(campaignId, reason, reason === 'WARM_UP' ? limiter.warmUpResumesAt() : undefined),
+        );
+        if (until)
+          logger.warn(
+            { campaignId, until },
+            reason === 'WARM_UP'
+              ? "campaign paused: the warm-up's volume for today is used up"
+              : 'campaign paused: the daily quota of SES is used up',
+          );
       };
+      /** Domain slots of this claim, per job id (epoch milliseconds): the domain limits' schedule. */
+      let domainSlots = new Map<number, number | 'parked'>();
 
       /** Why a claimed job could not be handed to SES (the database went away, mostly); per chunk. */
       let failure: unknown;
@@ -225,16 +315,34 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
         // SES is not called for it: back in the queue, not counted as an attempt.
         const notSent: JobOutcome = { id: job.id, status: 'QUEUED', delayMs: 0, returned: true };
         if (stopped) return notSent;
+        const assigned = domainSlots.get(job.id);
+        // Parked: back to the queue without a slot or an attempt, counted as a deferral.
+        if (assigned === 'parked') return { id: job.id, status: 'QUEUED', delayMs: DOMAIN_PARK_MS, returned: true, parked: true };
+        const domainSlot = assigned;
+        let waited = false;
+        if (domainSlot !== undefined) {
+          const inMs = domainSlot - Date.now();
+          // Its domain's slot is far: back to the queue with the slot kept; other domains' mails go meanwhile.
+          if (inMs > DOMAIN_HOLD_MS)
+            return { id: job.id, status: 'QUEUED', delayMs: domainDeferralMs(inMs), returned: true, domainSlotAt: domainSlot };
+          waited = inMs > 1;
+        }
         let prepared: PreparedMail;
         try {
           // Rendered, serialised and signed before the rate's slot: once it comes, the call goes out at once.
           prepared = await mailer.prepare(
             mail(job.variant)({ jobId: job.id, email: job.email, data: job.data, tags: { campaign_id: campaignId, job_id: job.id } }),
           );
-          if ((await limiter.take()) === 'quota-reached') {
-            await pause();
+          if (domainSlot !== undefined && domainSlot > Date.now() + 1) await sleep(domainSlot - Date.now());
+          // A mail at its domain's slot goes at the next slot of the shared rate this process has.
+          const slot = await limiter.take({ urgent: domainSlot !== undefined });
+          if (slot !== 'go') {
+            await pause(slot === 'warm-up-reached' ? 'WARM_UP' : 'DAILY_QUOTA');
             return notSent;
           }
+          // Too late for its domain's slot (a busy process): it would crowd the next ones; a new slot, later.
+          if (domainSlot !== undefined && Date.now() > domainSlot + DOMAIN_LATE_MS)
+            return { id: job.id, status: 'QUEUED', delayMs: 0, returned: true, waited };
         } catch (error) {
           // SES was never called: the claim is given back as it was.
           failure ??= error;
@@ -242,7 +350,7 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
         }
         if (stopped) return notSent;
         const calledAtMs = Date.now();
-        return await outcomeOf(job, await mailer.send(prepared), calledAtMs, stop, pause);
+        return { ...(await outcomeOf(job, await mailer.send(prepared), calledAtMs, stop, pause)), waited };
       };
 
       let sent = 0;
@@ -268,6 +376,16 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
           // Slots of jobs another claim holds are free again at once.
           callSlots.release(taken - claimed.length);
           if (claimed.length === 0) continue;
+          try {
+            domainSlots = await assignDomainSlots(claimed);
+          } catch (error) {
+            // Never handed to SES: given back as they were, not left to become UNKNOWN.
+            const givenBack = claimed.map((job): JobOutcome => ({ id: job.id, status: 'QUEUED', delayMs: 0, returned: true }));
+            await untilAnswered('give back the claim', () => repo.record(campaignId, token, givenBack)).finally(() =>
+              callSlots.release(claimed.length),
+            );
+            throw error;
+          }
           held.set(
             token,
             claimed.map((job) => job.id),
@@ -280,14 +398,22 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
           } finally {
             callSlots.release(claimed.length);
           }
+          /** Jobs of this claim deferred to their domain's slot, by delay: published at once, or they would come back late. */
+          const deferred = new Map<number, number[]>();
           for (const outcome of outcomes) {
             if (outcome.status === 'SENT_WAIT_ACK') sent++;
             if (outcome.status !== 'QUEUED') continue;
-            if (outcome.delayMs > 0) {
+            if (outcome.domainSlotAt !== undefined || outcome.parked) {
+              const group = deferred.get(outcome.delayMs) ?? [];
+              group.push(outcome.id);
+              deferred.set(outcome.delayMs, group);
+            } else if (outcome.delayMs > 0) {
               later.push(outcome.id);
               laterDelayMs = Math.max(laterDelayMs, outcome.delayMs);
             } else if (outcome.returned) pending.push(outcome.id);
           }
+          if (!stopped)
+            for (const [delayMs, ids] of deferred) await messageQueue.publish('campaign-send', { campaignId, jobIds: ids }, { delayMs });
         } finally {
           held.delete(token);
         }

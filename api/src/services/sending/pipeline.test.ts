@@ -333,11 +333,14 @@ describe('the sending pipeline', () => {
       const paused = await pausedAtQuota(id);
       expect(paused).toMatchObject({ status: 'SENDING', error_message: null, jobs_sent: 30, jobs_failed: 0 });
       expect(mailsTo('quota')).toHaveLength(30);
-      // When the oldest hour of sending in SES's 24 hours has left them: this file sent its first mails this hour.
-      const { rows: oldest } = await t.db.pool.query<{ frees: Date }>(
-        `SELECT min(hour) + interval '25 hours' AS frees FROM campaign_hourly_counts WHERE sent > 0 AND hour > now() - interval '25 hours'`,
+      // When the oldest mail in SES's 24 hours has left them, to the minute (not the end of its hour): the first this file sent.
+      const { rows: oldest } = await t.db.pool.query<{ first: Date }>(
+        `SELECT min(sent_at) AS first FROM campaign_jobs WHERE sent_at > now() - interval '24 hours'`,
       );
-      expect(paused.quota_paused_until!.getTime()).toBe(oldest[0]!.frees.getTime());
+      const frees = oldest[0]!.first.getTime() + 24 * 3_600_000;
+      expect(paused.quota_paused_until!.getTime()).toBeGreaterThan(frees);
+      expect(paused.quota_paused_until!.getTime()).toBeLessThanOrEqual(frees + 60_000);
+      expect(paused.quota_paused_until!.getUTCSeconds()).toBe(0);
       const listed = await api().get('/api/campaigns?name=Pipeline&limit=100').set('Authorization', auth);
       expect(listed.body.data.items.find((c: { id: number }) => c.id === id)).toMatchObject({
         status: 'SENDING',

@@ -12,6 +12,14 @@ export interface Reservation {
   wait_ms: number;
   spacing_ms: number;
   quota_reached: boolean;
+  /** The warm-up's volume for the day is used up. */
+  warm_up_reached: boolean;
+}
+
+/** The warm-up's day (its UTC date) and the most mails the plan allows on it. */
+export interface WarmUpDay {
+  date: string;
+  volume: number;
 }
 
 export function sendRateRepository(db: Sql) {
@@ -34,9 +42,19 @@ export function sendRateRepository(db: Sql) {
       );
     },
 
-    /** Reserves up to `count` slots at `rate` a second, giving back `returned` missed ones. */
-    async reserve(count: number, rate: number, leaseMs: number, returned: number): Promise<Reservation> {
-      const { rows } = await db.query<Reservation>('SELECT * FROM reserve_send_slots($1, $2, $3, $4)', [count, rate, leaseMs, returned]);
+    /**
+     * Reserves up to `count` slots at `rate` a second, giving back `returned` missed ones; within the
+     * warm-up's volume for `day` when a plan is set (migration 0035).
+     */
+    async reserve(count: number, rate: number, leaseMs: number, returned: number, day?: WarmUpDay): Promise<Reservation> {
+      const { rows } = await db.query<Reservation>('SELECT * FROM reserve_send_slots($1, $2, $3, $4, $5::date, $6::bigint)', [
+        count,
+        rate,
+        leaseMs,
+        returned,
+        day?.date ?? null,
+        day?.volume ?? null,
+      ]);
       return rows[0]!;
     },
 

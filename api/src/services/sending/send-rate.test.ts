@@ -191,4 +191,23 @@ describe('the rate rule (migration 0031)', () => {
     expect(await paceAfter(0.85, 1, 60)).toBe(1);
     expect(await repository().pace()).toBe(1);
   });
+
+  it("gives an urgent mail (at its domain's slot) the next slot of the process, ahead of the mails already waiting", async () => {
+    const account = async () => ({ maxSendRate: 20, max24HourSend: -1, sentLast24Hours: 0 });
+    const target = limiter(account);
+    // Eight takers keep the process's slots spoken for (about 54 ms apart at 93 % of 20 a second).
+    const busy = sendFor(target, 2500, 8);
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    const asked = performance.now();
+    const [urgentAt, plainAt] = await Promise.all([
+      target.take({ urgent: true }).then(() => performance.now() - asked),
+      target.take().then(() => performance.now() - asked),
+    ]);
+    const all = await busy;
+    // The urgent one within a slot or two; the plain one behind the eight.
+    expect(urgentAt).toBeLessThan(160);
+    expect(plainAt).toBeGreaterThan(urgentAt + 150);
+    // Handing a slot over adds none: still under the rate in every second.
+    expect(maxPerSecond([...all, asked + urgentAt, asked + plainAt])).toBeLessThanOrEqual(20);
+  });
 });

@@ -25,6 +25,7 @@ import type { Sql } from '../../db/database.js';
 import type { Logger } from '../../logger.js';
 import type { SendQuota } from '../quota/quota-service.js';
 import { sendRateRepository } from './send-rate-repository.js';
+import { warmUpToday, type WarmUpPlan } from './warm-up.js';
 
 export interface SendRateOptions {
   /** Fraction of MaxSendRate used. Default 0.93. */
@@ -35,13 +36,24 @@ export interface SendRateOptions {
   refreshMs?: number;
   /** The rate used while SES's account could never be read (SES's own sandbox rate). Default 1. */
   fallbackRate?: number;
+  /** The warm-up plan: no more mails a day than its volume (every worker together). */
+  warmUp?: WarmUpPlan | undefined;
+  /** The clock of the warm-up's days (epoch milliseconds): tests move it. Default Date.now. */
+  now?: () => number;
 }
 
-export type SlotOutcome = 'go' | 'quota-reached';
+/** 'warm-up-reached': the warm-up plan's volume for the day is used up (the next day begins at `warmUpResumesAt()`). */
+export type SlotOutcome = 'go' | 'quota-reached' | 'warm-up-reached';
 
 export interface SendRateLimiter {
-  /** Waits for this process's next send slot; 'quota-reached' once the daily quota is used up. */
-  take(): Promise<SlotOutcome>;
+  /**
+   * Waits for this process's next send slot; 'quota-reached' once the daily quota is used up,
+   * 'warm-up-reached' once the warm-up's volume for the day is. `urgent` (a mail at its domain's
+   * slot, which must leave now or not at all): the next slot of a taker already waiting is handed over.
+   */
+  take(options?: { urgent?: boolean }): Promise<SlotOutcome>;
+  /** When the warm-up's next day begins (the plan's volume grows then), by the limiter's clock. */
+  warmUpResumesAt(): Date;
   /** SES answered 429 for the rate to a call made at `calledAtMs` (Date.now() then): slow every worker down. */
   throttled(calledAtMs?: number): Promise<void>;
   /** The rate in use (mails per second): the safety margin and the shared pace applied; undefined before the account was read. */
@@ -68,6 +80,8 @@ export function createSendRateLimiter(
   const toleranceMs = options.toleranceMs ?? 25;
   const refreshMs = options.refreshMs ?? 60_000;
   const fallbackRate = options.fallbackRate ?? 1;
+  const { warmUp } = options;
+  const now = options.now ?? Date.now;
   const repository = sendRateRepository(db);
 
   let maxRate: number | undefined;
@@ -122,7 +136,8 @@ export function createSendRateLimiter(
       missed = 0;
       // Blocks of about 100 ms at the pace last seen: a throttled pace must not be reserved far ahead.
       const paced = rate * pace;
-      const r = await repository.reserve(blockSize(paced), rate, Math.max(300, 2000 / paced), returned);
+      const day = warmUp ? warmUpToday(warmUp, now()) : undefined;
+      const r = await repository.reserve(blockSize(paced), rate, Math.max(300, 2000 / paced), returned, day);
       if (r.granted > 0) {
         // The schedule is in PostgreSQL's clock: compare it with ours (the same host's, or NTP's),
         // not with when the answer arrived, or a slow answer would shift this process's slots.
@@ -131,6 +146,7 @@ export function createSendRateLimiter(
         slots = Array.from({ length: r.granted }, (_, i) => first + i * r.spacing_ms);
         return undefined;
       }
+      if (r.warm_up_reached) return 'warm-up-reached';
       if (r.quota_reached) {
         // A rolling quota frees up as time passes: ask SES again, at most once a second.
         if (performance.now() - readAt < 1_000) return 'quota-reached';
@@ -141,8 +157,20 @@ export function createSendRateLimiter(
     }
   };
 
+  /** Takers (not urgent) sleeping until a slot of theirs. */
+  let sleepers = 0;
+  /** Urgent takers waiting for a sleeping taker to hand its slot over (true), or to take one themselves (false). */
+  const urgentWaiters: ((handed: boolean) => void)[] = [];
+  /** With no taker left to hand a slot over, the urgent ones take their own. */
+  const flushUrgent = () => {
+    if (sleepers === 0) for (const waiter of urgentWaiters.splice(0)) waiter(false);
+  };
+
   return {
-    async take() {
+    async take(options) {
+      const urgent = options?.urgent === true;
+      // An urgent mail (its domain's slot is now) goes at the next slot of any taker of this process.
+      if (urgent && sleepers > 0 && (await new Promise<boolean>((resolve) => urgentWaiters.push(resolve)))) return 'go';
       for (;;) {
         if (closed) throw new Error('The send rate limiter is closed');
         const now = performance.now();
@@ -154,16 +182,35 @@ export function createSendRateLimiter(
         if (slot !== undefined) {
           // Woken too late (a busy event loop): this slot is gone; take the next one.
           if (slot > now + 1) {
-            await sleep(slot - now);
+            if (!urgent) sleepers++;
+            try {
+              await sleep(slot - now);
+            } finally {
+              if (!urgent) sleepers--;
+            }
             if (performance.now() > slot + toleranceMs) {
               missed++;
+              flushUrgent();
               continue;
             }
           }
+          const waiter = urgent ? undefined : urgentWaiters.shift();
+          if (waiter) {
+            // This slot goes to the urgent mail; this taker queues again.
+            waiter(true);
+            continue;
+          }
+          flushUrgent();
           return 'go';
         }
-        const outcome = await (refilling ??= refill().finally(() => (refilling = undefined)));
-        if (outcome === 'quota-reached') return outcome;
+        let outcome: SlotOutcome | undefined;
+        try {
+          outcome = await (refilling ??= refill().finally(() => (refilling = undefined)));
+        } finally {
+          // No slot for this taker (an outcome, an error): urgent ones waiting on it take their own.
+          flushUrgent();
+        }
+        if (outcome !== undefined) return outcome;
       }
     },
     async throttled(calledAtMs) {
@@ -172,9 +219,11 @@ export function createSendRateLimiter(
       slots = [];
       pace = await repository.throttled(calledAtMs);
     },
+    warmUpResumesAt: () => (warmUp ? warmUpToday(warmUp, now()).nextDayAt : new Date(now())),
     rate: () => (maxRate === undefined ? undefined : currentRate() * pace),
     close() {
       closed = true;
+      for (const waiter of urgentWaiters.splice(0)) waiter(false);
       clearInterval(timer);
     },
   };

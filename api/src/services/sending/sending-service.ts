@@ -22,6 +22,7 @@ import { createConsumer } from './consumer.js';
 import { createProducer } from './producer.js';
 import type { SendRateLimiter } from './send-rate.js';
 import { createSweep } from './sweep.js';
+import { WARM_UP_REACHED } from './warm-up.js';
 
 export { CAMPAIGN_NOT_FOUND, type DispatchPlan } from './producer.js';
 
@@ -37,6 +38,8 @@ export interface SendingServiceDeps {
   /** ORG_LOCALE: merge tags write numbers and dates in it. */
   locale?: string;
   logger: Logger;
+  /** The clock of the warm-up's days (epoch milliseconds), as the limiter's: tests move it. Default Date.now. */
+  now?: () => number;
 }
 
 export function createSendingService(deps: SendingServiceDeps) {
@@ -51,12 +54,13 @@ export function createSendingService(deps: SendingServiceDeps) {
     unknownJobs: producer.unknownJobs,
     resendUnconfirmed: producer.resendUnconfirmed,
     sendBatch: consumer.sendBatch,
-    sweep: createSweep({ db, producer, settings, logger }),
+    sweep: createSweep({ db, producer, settings, logger, now: deps.now }),
 
     /** One mail outside any campaign (a test mail), within the shared send rate. */
     async sendOne(input: SendEmailCommandInput): Promise<SendOutcome> {
       const prepared = await mailer.prepare(input);
-      if ((await limiter.take()) === 'quota-reached') return { kind: 'stopped', reason: DAILY_QUOTA_REACHED };
+      const slot = await limiter.take();
+      if (slot !== 'go') return { kind: 'stopped', reason: slot === 'warm-up-reached' ? WARM_UP_REACHED : DAILY_QUOTA_REACHED };
       const calledAtMs = Date.now();
       const outcome = await mailer.send(prepared);
       if (outcome.kind === 'throttled') await limiter.throttled(calledAtMs);

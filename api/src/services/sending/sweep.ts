@@ -4,7 +4,7 @@
  *  - jobs whose claim had no heartbeat for the stale time (their worker died mid-send) become
  *    UNKNOWN and are never resent by themselves;
  *  - queued jobs of a campaign idle for that long are published again (their message was lost), and
- *    those of a campaign whose daily-quota pause is over (it resumes by itself);
+ *    those of a campaign whose pause (daily quota, warm-up) is over (it resumes by itself);
  *  - finished campaigns become SENT.
  */
 import type { SendingSettings } from '../../config.js';
@@ -21,9 +21,11 @@ export interface SweepDeps {
   producer: Pick<Producer, 'publishQueued'>;
   settings: SendingSettings;
   logger: Logger;
+  /** The clock a warm-up pause's end is compared with (the limiter's); default: the database's. */
+  now?: (() => number) | undefined;
 }
 
-export function createSweep({ db, producer, settings, logger }: SweepDeps) {
+export function createSweep({ db, producer, settings, logger, now }: SweepDeps) {
   const repo = claimRepository(db);
   const beatEveryMs = heartbeatMs(settings);
 
@@ -36,11 +38,12 @@ export function createSweep({ db, producer, settings, logger }: SweepDeps) {
     let republished = 0;
     for (const campaignId of await repo.takeIdleCampaigns(settings.staleAfterMs)) republished += await producer.publishQueued(campaignId);
     if (republished > 0) logger.warn({ jobs: republished }, 'queued jobs of idle campaigns published again');
-    for (const campaignId of await repo.takeResumedCampaigns()) {
+    for (const campaignId of await repo.takeResumedCampaigns(now ? new Date(now()) : undefined)) {
       const resumed = await producer.publishQueued(campaignId);
-      logger.info({ campaignId, jobs: resumed }, 'campaign resumed after its daily-quota pause');
+      logger.info({ campaignId, jobs: resumed }, 'campaign resumed after its pause (daily quota or warm-up)');
       republished += resumed;
     }
+    await repo.pruneSendMinutes();
     let finished = 0;
     for (const campaignId of await repo.sendingCampaignIds()) if (await repo.finishIfDone(campaignId)) finished++;
     return { unknown, republished, finished };

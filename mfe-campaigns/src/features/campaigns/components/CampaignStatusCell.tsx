@@ -40,7 +40,7 @@ export function CampaignStatusCell({ campaign }: { campaign: CampaignSummary }) 
   if (campaign.status === 'SENDING') {
     return (
       <div className={styles.root}>
-        <CampaignStatusBadge status="SENDING" quotaPausedUntil={campaign.quotaPausedUntil} />
+        <CampaignStatusBadge status="SENDING" quotaPausedUntil={campaign.quotaPausedUntil} pausedFor={campaign.pausedFor} />
         <Suspense fallback={<div className={styles.progress} />}>
           <CampaignSendingProgress campaign={campaign} />
         </Suspense>

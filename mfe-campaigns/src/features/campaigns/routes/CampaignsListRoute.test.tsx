@@ -161,13 +161,25 @@ describe('Campaigns list', () => {
     let dialog = await screen.findByRole('alertdialog', { name: 'Stop Campaign' });
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(api.calls('POST', '/api/campaigns/6/stop')).toHaveLength(0);
-    await user.click(within(row('Paused news')).getByRole('button', { name: 'Stop sending Paused news' }));
+    await user.click(await within(row('Paused news')).findByRole('button', { name: 'Stop sending Paused news' }));
     dialog = await screen.findByRole('alertdialog', { name: 'Stop Campaign' });
     await user.click(within(dialog).getByRole('button', { name: 'Stop Sending' }));
     await waitFor(() => expect(api.calls('POST', '/api/campaigns/6/stop')).toHaveLength(1));
     // Read again: the campaign is stopped, and continue is offered.
     expect(await within(row('Paused news')).findByRole('button', { name: 'Continue sending Paused news' })).toBeTruthy();
     expect(within(row('Paused news')).queryByText(/Paused: daily quota reached/)).toBeNull();
+  });
+
+  it('says a campaign held by the warm-up plan resumes the next day by itself, and may be stopped as well', async () => {
+    const until = new Date(2030, 5, 9, 2, 0).toISOString();
+    const warming = campaign({ ...sending, id: 7, name: 'Warming news', quotaPausedUntil: until, pausedFor: 'WARM_UP' });
+    const { user } = renderApp('/campaigns', createFakeApi({ campaigns: [warming] }));
+    await screen.findByText('Warming news');
+    const cells = within(row('Warming news'));
+    expect(cells.getByText('Paused: warm-up volume for today reached, resumes at 02:00')).toBeTruthy();
+    expect(cells.queryByText(/daily quota/)).toBeNull();
+    await user.click(cells.getByRole('button', { name: 'Stop sending Warming news' }));
+    expect(await screen.findByRole('alertdialog', { name: 'Stop Campaign' })).toBeTruthy();
   });
 
   it("shows a scheduled campaign's chip with its time, opens it in the editor and offers no rename or delete", async () => {

@@ -120,6 +120,16 @@ describe('Campaign report: Overview', () => {
     expect(screen.getByRole('progressbar', { name: 'Sending progress' }).getAttribute('aria-valuenow')).toBe('0.25');
   });
 
+  it("a campaign held by the warm-up plan says 'Paused: warm-up volume for today reached, resumes at HH:mm'", async () => {
+    const quotaPausedUntil = new Date(2026, 10, 30, 1, 0).toISOString();
+    setup(
+      { id: 5, name: 'April newsletter', status: 'SENDING', contactCount: 20, quotaPausedUntil, pausedFor: 'WARM_UP' },
+      { jobsSent: 5, jobsFailed: 0, totalContactsCount: 20 },
+    );
+    expect(await screen.findByText('Paused: warm-up volume for today reached, resumes at 01:00')).toBeTruthy();
+    expect(screen.queryByText(/daily quota/)).toBeNull();
+  });
+
   it('no progress once sent: a Sent chip', async () => {
     setup();
     expect(await screen.findByText('Sent')).toBeTruthy();
@@ -328,7 +338,18 @@ describe('Campaign report: Overview figures, timeline and domains (an addition t
     setupOutcomes({
       figures: sentFigures,
       domains: [
-        domain({ domain: 'gmail.com', sent: 120, delivered: 118, bouncedHard: 1, bouncedSoft: 1, openedHuman: 60, clickedHuman: 15 }),
+        domain({
+          domain: 'gmail.com',
+          sent: 120,
+          delivered: 118,
+          bouncedHard: 1,
+          bouncedSoft: 1,
+          openedHuman: 60,
+          clickedHuman: 15,
+          limitWaits: 31,
+          deferrals: 7,
+          sesThrottles: 2,
+        }),
         domain({
           domain: 'outlook.com',
           sent: 60,
@@ -340,7 +361,7 @@ describe('Campaign report: Overview figures, timeline and domains (an addition t
           clickedHuman: 3,
           flagged: true,
         }),
-        domain({ domain: null, sent: 20, delivered: 20, openedHuman: 8, clickedHuman: 2 }),
+        domain({ domain: null, sent: 20, delivered: 20, openedHuman: 8, clickedHuman: 2, sesThrottles: 4 }),
       ],
     });
     const table = await screen.findByRole('table', { name: 'Deliverability by domain' });
@@ -354,9 +375,28 @@ describe('Campaign report: Overview figures, timeline and domains (an addition t
             .map((cell) => cell.textContent)
         : null;
     };
-    expect(cells('gmail.com')).toEqual(['gmail.com', '120', '118', '1', '1', '0', '50.0%', '12.5%']);
-    expect(cells('outlook.com')).toEqual(['outlook.com High bounces or complaints', '60', '52', '5', '3', '1', '20.0%', '5.0%']);
-    expect(cells('Other')).toEqual(['Other', '20', '20', '0', '0', '0', '40.0%', '10.0%']);
+    // What held each domain back (issue 28): waits for its limit, deferrals to a later slot, SES's 429s.
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent)
+        .slice(-3),
+    ).toEqual(['Waited for domain limit', 'Deferred', 'Throttled by SES']);
+    expect(cells('gmail.com')).toEqual(['gmail.com', '120', '118', '1', '1', '0', '50.0%', '12.5%', '31', '7', '2']);
+    expect(cells('outlook.com')).toEqual([
+      'outlook.com High bounces or complaints',
+      '60',
+      '52',
+      '5',
+      '3',
+      '1',
+      '20.0%',
+      '5.0%',
+      '0',
+      '0',
+      '0',
+    ]);
+    expect(cells('Other')).toEqual(['Other', '20', '20', '0', '0', '0', '40.0%', '10.0%', '0', '0', '4']);
     expect(within(table).getAllByText('High bounces or complaints')).toHaveLength(1);
   });
 

@@ -30,12 +30,17 @@ const COLUMNS = [
   'Complaints',
   'Open rate (people)',
   'Click rate (people)',
+  'Waited for domain limit',
+  'Deferred',
+  'Throttled by SES',
 ];
 
 /**
  * Deliverability by recipient domain (an addition to the spec): the top domains, then 'Other'. A
  * domain whose bounce or complaint rate stands far above the campaign's is flagged by the server; the
- * mark is an icon and words, not a colour alone.
+ * mark is an icon and words, not a colour alone. The last columns say what held the domain's mail back
+ * (issue 28): mails that waited in place for its limit (DOMAIN_RATE_LIMITS), the times one was deferred
+ * to a later slot of it, and SES's 429 refusals for the rate; each was retried, none was lost.
  */
 export function DomainsTable({ domains }: { domains: readonly ReportDomain[] }) {
   const styles = useStyles();
@@ -78,6 +83,11 @@ export function DomainsTable({ domains }: { domains: readonly ReportDomain[] }) 
                 ))}
                 <TableCell className={styles.number}>{formatShare(domain.openedHuman, domain.sent)}</TableCell>
                 <TableCell className={styles.number}>{formatShare(domain.clickedHuman, domain.sent)}</TableCell>
+                {[domain.limitWaits, domain.deferrals, domain.sesThrottles].map((value, column) => (
+                  <TableCell key={`held-${column}`} className={styles.number}>
+                    {value}
+                  </TableCell>
+                ))}
               </TableRow>
             ))
           )}

@@ -37,7 +37,12 @@ export function OverviewTab({ campaign, stats }: { campaign: Campaign; stats: Ca
         <Text size={500} weight="semibold">
           {`Sent to: ${stats.jobsSent} / ${stats.totalContactsCount} Recipients (${stats.jobsFailed} failed)`}
         </Text>
-        <CampaignStatusBadge status={campaign.status} errorMessage={campaign.errorMessage} quotaPausedUntil={campaign.quotaPausedUntil} />
+        <CampaignStatusBadge
+          status={campaign.status}
+          errorMessage={campaign.errorMessage}
+          quotaPausedUntil={campaign.quotaPausedUntil}
+          pausedFor={campaign.pausedFor}
+        />
       </div>
       {campaign.status === 'SENDING' && (
         <SendingProgress value={sendingProgress(stats.jobsSent, stats.jobsFailed, campaign.contactCount)} />
