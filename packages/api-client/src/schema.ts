@@ -2858,15 +2858,21 @@ export interface components {
          *     `request-approval`, `approve`, `decline` and `withdraw-approval` (additions, issue 27) are send approval's
          *     steps: `details.at` the schedule asked for (absent to send at once), a decline's `details.declineReason` (the member's words), and a
          *     withdrawal's `details.by` ('edit' when a save of the campaign withdrew it).
+         *     `api-key-create` and `api-key-revoke` (additions, issue 27) are an admin's API keys: their object is the key,
+         *     by its name; a creation's `details.scopes` and `details.expiresAt`, never the key.
+         *     `webhook-create`, `webhook-change`, `webhook-delete` and `webhook-rotate-secret` (additions, issue 27) are an
+         *     admin's webhook endpoints: their object is the endpoint, named by its URL's origin only (a path may hold the
+         *     receiver's own secret); `details.events` the events it takes.
          * @enum {string}
          */
-        ActivityKind: "create" | "rename" | "delete" | "import" | "import-finished" | "import-failed" | "export" | "send" | "schedule" | "unschedule" | "stop" | "continue" | "retry-all-failed" | "retry-job" | "resend-unconfirmed" | "send-to-not-sent" | "send-to-contact" | "test-send" | "follow-up" | "suppression-add" | "suppression-remove" | "edit" | "unsubscribe" | "field-add" | "field-change" | "field-remove" | "erase" | "contact-add" | "contact-edit" | "contact-delete" | "segment-create" | "segment-change" | "segment-delete" | "form-create" | "form-change" | "form-delete" | "ab-test-winner" | "request-approval" | "approve" | "decline" | "withdraw-approval";
+        ActivityKind: "create" | "rename" | "delete" | "import" | "import-finished" | "import-failed" | "export" | "send" | "schedule" | "unschedule" | "stop" | "continue" | "retry-all-failed" | "retry-job" | "resend-unconfirmed" | "send-to-not-sent" | "send-to-contact" | "test-send" | "follow-up" | "suppression-add" | "suppression-remove" | "edit" | "unsubscribe" | "field-add" | "field-change" | "field-remove" | "erase" | "contact-add" | "contact-edit" | "contact-delete" | "segment-create" | "segment-change" | "segment-delete" | "form-create" | "form-change" | "form-delete" | "ab-test-winner" | "request-approval" | "approve" | "decline" | "withdraw-approval" | "api-key-create" | "api-key-revoke" | "webhook-create" | "webhook-change" | "webhook-delete" | "webhook-rotate-secret";
         /**
          * @description `person` (an addition, issue 24): one address across audiences; an `export` of one names the address, an
-         *     `erase` names its erased key, never the address.
+         *     `erase` names its erased key, never the address. `api-key` and `webhook` (additions, issue 27): an admin's
+         *     API key and webhook endpoint.
          * @enum {string}
          */
-        ActivityObjectType: "audience" | "template" | "campaign" | "suppression" | "person";
+        ActivityObjectType: "audience" | "template" | "campaign" | "suppression" | "person" | "api-key" | "webhook";
         ActivityEntry: {
             /** Format: int64 */
             id: number;

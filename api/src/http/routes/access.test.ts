@@ -108,6 +108,20 @@ describe('API keys', () => {
     expect((log.body as { items: { memberEmail: string }[] }).items.map((item) => item.memberEmail)).toEqual(['api key: sync job']);
   });
 
+  it("records an admin's making and revoking of a key in the activity log, never the key itself", async () => {
+    const key = await createKey({ name: 'Logged key', scopes: ['viewer'] });
+    await request(t.app).delete(`/api/api-keys/${key.id}`).set('Authorization', admin).expect(200);
+    const log = await request(t.app).get(`/api/activity?objectType=api-key&objectId=${key.id}`).set('Authorization', admin).expect(200);
+    const items = (log.body as { items: { kind: string; objectName: string; objectExists: boolean; details: Record<string, unknown> }[] })
+      .items;
+    expect(items.map((item) => [item.kind, item.objectName, item.objectExists])).toEqual([
+      ['api-key-revoke', 'Logged key', false],
+      ['api-key-create', 'Logged key', false],
+    ]);
+    expect(items[1]!.details).toMatchObject({ scopes: ['viewer'] });
+    expect(JSON.stringify(items)).not.toContain(key.key);
+  });
+
   it('refuses a key past its expiry, and an expiry in the past or too far ahead', async () => {
     await request(t.app)
       .post('/api/api-keys')

@@ -26,7 +26,7 @@ export function accessRouter({ services }: Pick<AppDeps, 'services'>): Router {
   });
 
   router.delete('/api/api-keys/:id', async (req, res) => {
-    res.json(await apiKeys.revoke(id(req)));
+    res.json(await apiKeys.revoke(id(req), memberOf(req)));
   });
 
   return router;

@@ -99,6 +99,14 @@ describe('webhook endpoints', () => {
     expect((await del(`/api/webhooks/${id}`)).status).toBe(204);
     expect((await get(`/api/webhooks/${id}`)).status).toBe(404);
     expect((await del(`/api/webhooks/${id}`)).status).toBe(404);
+
+    // Each change is in the activity log, the endpoint named by its origin alone (a path may hold a receiver's secret).
+    const log = await get(`/api/activity?objectType=webhook&objectId=${id}`);
+    const items = log.body.items as { kind: string; objectName: string; details: Record<string, unknown> }[];
+    expect(items.map((item) => item.kind)).toEqual(['webhook-delete', 'webhook-change', 'webhook-rotate-secret', 'webhook-create']);
+    expect(new Set(items.map((item) => item.objectName))).toEqual(new Set([new URL(receiver.url).origin]));
+    expect(items[1]!.details).toEqual({ events: ['import.finished'], enabled: false });
+    expect(JSON.stringify(items)).not.toMatch(/whsec_|\/hook|\/other/);
   });
 
   it('refuses what is not an http(s) URL, and an event it does not know', async () => {

@@ -27,11 +27,11 @@ export function webhooksRouter({ services }: Pick<AppDeps, 'services'>): Router 
   });
 
   router.put('/api/webhooks/:id', async (req, res) => {
-    res.json(await webhooks.update(id(req), req.body as Schemas['WebhookEndpointInput']));
+    res.json(await webhooks.update(id(req), req.body as Schemas['WebhookEndpointInput'], memberOf(req)));
   });
 
   router.delete('/api/webhooks/:id', async (req, res) => {
-    await webhooks.remove(id(req));
+    await webhooks.remove(id(req), memberOf(req));
     res.status(204).end();
   });
 
@@ -40,7 +40,7 @@ export function webhooksRouter({ services }: Pick<AppDeps, 'services'>): Router 
   });
 
   router.post('/api/webhooks/:id/secret', async (req, res) => {
-    res.set('Cache-Control', 'no-store').json(await webhooks.rotateSecret(id(req)));
+    res.set('Cache-Control', 'no-store').json(await webhooks.rotateSecret(id(req), memberOf(req)));
   });
 
   router.get('/api/webhooks/:id/deliveries', async (req, res) => {

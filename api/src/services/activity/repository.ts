@@ -36,12 +36,15 @@ const COLUMNS = `id, created_at AS "createdAt", member_email AS "memberEmail", k
 
 /**
  * What a page's entries name now, read after the page's range (a primary-key probe per entry): whether
- * the object is still there (an audience not deleted, a template, a campaign), and a campaign's status.
+ * the object is still there (an audience not deleted, a template, a campaign, a key not revoked, a webhook endpoint),
+ * and a campaign's status.
  */
 const OBJECT_NOW = `CASE entry."objectType"
                       WHEN 'audience' THEN EXISTS (SELECT 1 FROM audiences a WHERE a.id = entry."objectId" AND a.deleted_at IS NULL)
                       WHEN 'template' THEN EXISTS (SELECT 1 FROM templates t WHERE t.id = entry."objectId")
                       WHEN 'campaign' THEN campaign.status IS NOT NULL
+                      WHEN 'api-key' THEN EXISTS (SELECT 1 FROM api_keys k WHERE k.id = entry."objectId" AND k.revoked_at IS NULL)
+                      WHEN 'webhook' THEN EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.id = entry."objectId")
                       ELSE false
                     END AS "objectExists",
                     campaign.status AS "campaignStatus"`;

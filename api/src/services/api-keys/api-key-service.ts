@@ -13,6 +13,7 @@ import { isRole } from '../../auth/roles.js';
 import { NOT_FOR_API_KEYS, operationRoles } from '../../auth/access.js';
 import type { Member } from '../../auth/verifier.js';
 import type { Database } from '../../db/database.js';
+import { recordActivity, type Actor } from '../activity/activity-service.js';
 import { DomainError } from '../errors.js';
 import { apiKeyRepository, type ApiKeyRow } from './repository.js';
 
@@ -89,21 +90,31 @@ export function createApiKeyService({ db, now = Date.now }: ApiKeyServiceDeps) {
         throw new DomainError('invalid', `A key lives ${MAX_KEY_DAYS} days at most`);
       }
       const key = `${API_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
-      const row = await repo.insert({
-        name,
-        hash: hashOf(key),
-        prefix: key.slice(0, API_KEY_PREFIX.length + 6),
-        scopes,
-        createdBy: member.email,
-        expiresAt,
+      const row = await db.transaction(async (tx) => {
+        const inserted = await repo.insert(
+          { name, hash: hashOf(key), prefix: key.slice(0, API_KEY_PREFIX.length + 6), scopes, createdBy: member.email, expiresAt },
+          tx,
+        );
+        if (inserted === 'duplicate') throw new DomainError('conflict', duplicateKeyName(name));
+        // Who gave which powers to a machine, and until when: never the key itself.
+        await recordActivity(tx, {
+          actor: member,
+          kind: 'api-key-create',
+          object: { type: 'api-key', id: inserted.id, name },
+          details: { scopes, expiresAt: expiresAt.toISOString() },
+        });
+        return inserted;
       });
-      if (row === 'duplicate') throw new DomainError('conflict', duplicateKeyName(name));
       return { ...toApiKey(row), key };
     },
 
-    async revoke(id: number): Promise<ApiKey> {
-      const row = await repo.revoke(id);
-      if (!row) throw new DomainError('not-found', API_KEY_NOT_FOUND);
+    async revoke(id: number, actor: Actor): Promise<ApiKey> {
+      const row = await db.transaction(async (tx) => {
+        const revoked = await repo.revoke(id, tx);
+        if (!revoked) throw new DomainError('not-found', API_KEY_NOT_FOUND);
+        await recordActivity(tx, { actor, kind: 'api-key-revoke', object: { type: 'api-key', id, name: revoked.name } });
+        return revoked;
+      });
       return toApiKey(row);
     },
 

@@ -1,5 +1,5 @@
 /** The statements of API keys (issue 27): every one of the feature, by hash or by id. */
-import type { Database } from '../../db/database.js';
+import type { Database, Sql } from '../../db/database.js';
 
 export interface ApiKeyRow {
   id: number;
@@ -18,8 +18,8 @@ const COLUMNS = `id::int AS id, name, key_prefix AS prefix, scopes, created_by A
 export function apiKeyRepository(db: Database) {
   return {
     /** The new key's row, or 'duplicate' when a live key has that name (without regard to case). */
-    async insert(row: { name: string; hash: Buffer; prefix: string; scopes: string[]; createdBy: string; expiresAt: Date }) {
-      const { rows } = await db.query<ApiKeyRow>(
+    async insert(row: { name: string; hash: Buffer; prefix: string; scopes: string[]; createdBy: string; expiresAt: Date }, sql: Sql = db) {
+      const { rows } = await sql.query<ApiKeyRow>(
         `INSERT INTO api_keys (name, key_hash, key_prefix, scopes, created_by, expires_at)
          SELECT $1, $2, $3, $4, $5, $6
           WHERE NOT EXISTS (SELECT 1 FROM api_keys WHERE lower(name) = lower($1) AND revoked_at IS NULL)
@@ -43,8 +43,8 @@ export function apiKeyRepository(db: Database) {
     },
 
     /** Revokes the key (once: a second revoke keeps the first time). Undefined when there is no such key. */
-    async revoke(id: number): Promise<ApiKeyRow | undefined> {
-      const { rows } = await db.query<ApiKeyRow>(
+    async revoke(id: number, sql: Sql = db): Promise<ApiKeyRow | undefined> {
+      const { rows } = await sql.query<ApiKeyRow>(
         `UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1 RETURNING ${COLUMNS}`,
         [id],
       );

@@ -75,8 +75,8 @@ export function webhookRepository(db: Database) {
       return rows;
     },
 
-    async getEndpoint(id: number): Promise<WebhookEndpointRow | undefined> {
-      const { rows } = await db.query<WebhookEndpointRow>(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = $1`, [id]);
+    async getEndpoint(id: number, sql: Sql = db): Promise<WebhookEndpointRow | undefined> {
+      const { rows } = await sql.query<WebhookEndpointRow>(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = $1`, [id]);
       return rows[0];
     },
 

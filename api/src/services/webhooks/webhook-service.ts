@@ -13,6 +13,7 @@ import { Agent, request } from 'undici';
 import type { Database } from '../../db/database.js';
 import type { Logger } from '../../logger.js';
 import type { MessageQueue } from '../../queue/typed-message-queue.js';
+import { recordActivity, type Actor } from '../activity/activity-service.js';
 import { DomainError } from '../errors.js';
 import { WEBHOOK_MESSAGE_DELIVERIES, type webhookQueues } from './queues.js';
 import { webhookRepository, type DeliveryStatus, type WebhookEndpointRow, type WebhookEventType } from './repository.js';
@@ -20,6 +21,16 @@ import { newSecret, signedHeaders } from './signature.js';
 import { checkTarget, guardedLookup, TargetRefused } from './target.js';
 
 export type { DeliveryStatus, WebhookEventType };
+
+/**
+ * An endpoint as the activity log names it: by its origin only. A receiver's path often holds its own secret (an n8n
+ * webhook's id, a token), which the log, read by every admin, must not show.
+ */
+const endpointObject = (endpoint: WebhookEndpointRow) => ({
+  type: 'webhook' as const,
+  id: endpoint.id,
+  name: new URL(endpoint.url).origin,
+});
 
 export const WEBHOOK_NOT_FOUND = 'Webhook endpoint not found';
 export const DELIVERY_NOT_FOUND = 'Webhook delivery not found';
@@ -204,45 +215,67 @@ export function createWebhookService({ db, queue, production, settings, logger, 
     async create(input: WebhookEndpointInput, by: { email: string }): Promise<WebhookEndpointRow & { secret: string }> {
       const url = await checkedUrl(input.url);
       const secret = newSecret();
-      const endpoint = await db.transaction((tx) =>
-        repo.createEndpoint(tx, {
+      const endpoint = await db.transaction(async (tx) => {
+        const created = await repo.createEndpoint(tx, {
           url,
           events: uniqueEvents(input.events),
           description: input.description?.trim() ?? '',
           enabled: input.enabled ?? true,
           secret,
           by: by.email,
-        }),
-      );
+        });
+        await recordActivity(tx, {
+          actor: by,
+          kind: 'webhook-create',
+          object: endpointObject(created),
+          details: { events: created.events },
+        });
+        return created;
+      });
       return { ...endpoint, secret };
     },
 
-    async update(id: number, input: WebhookEndpointInput): Promise<WebhookEndpointRow> {
+    async update(id: number, input: WebhookEndpointInput, actor: Actor): Promise<WebhookEndpointRow> {
       const url = await checkedUrl(input.url);
       const current = found(await repo.getEndpoint(id));
       return found(
-        await db.transaction((tx) =>
-          repo.updateEndpoint(tx, id, {
+        await db.transaction(async (tx) => {
+          const updated = await repo.updateEndpoint(tx, id, {
             url,
             events: uniqueEvents(input.events),
             description: input.description?.trim() ?? current.description,
             enabled: input.enabled ?? current.enabled,
-          }),
-        ),
+          });
+          if (updated)
+            await recordActivity(tx, {
+              actor,
+              kind: 'webhook-change',
+              object: endpointObject(updated),
+              details: { events: updated.events, enabled: updated.enabled },
+            });
+          return updated;
+        }),
       );
     },
 
-    async remove(id: number): Promise<void> {
-      found(await db.transaction((tx) => repo.deleteEndpoint(tx, id)));
+    async remove(id: number, actor: Actor): Promise<void> {
+      await db.transaction(async (tx) => {
+        const removed = found(await repo.deleteEndpoint(tx, id));
+        await recordActivity(tx, { actor, kind: 'webhook-delete', object: endpointObject(removed) });
+      });
     },
 
     async secret(id: number): Promise<{ secret: string }> {
       return { secret: found(await repo.secretOf(id)) };
     },
 
-    async rotateSecret(id: number): Promise<{ secret: string }> {
+    async rotateSecret(id: number, actor: Actor): Promise<{ secret: string }> {
       const secret = newSecret();
-      if (!(await db.transaction((tx) => repo.rotateSecret(tx, id, secret)))) throw new DomainError('not-found', WEBHOOK_NOT_FOUND);
+      await db.transaction(async (tx) => {
+        const endpoint = found(await repo.getEndpoint(id, tx));
+        if (!(await repo.rotateSecret(tx, id, secret))) throw new DomainError('not-found', WEBHOOK_NOT_FOUND);
+        await recordActivity(tx, { actor, kind: 'webhook-rotate-secret', object: endpointObject(endpoint) });
+      });
       return { secret };
     },
 

@@ -33,6 +33,10 @@ export function objectPath(entry: Pick<ActivityEntry, 'objectType' | 'objectId' 
     case 'person':
       // Named by an address or an erased key, which no page's path takes (issue 24).
       return null;
+    case 'api-key':
+    case 'webhook':
+      // An admin's settings (issue 27): the keys' screen is the shell's, and webhooks have no screen yet.
+      return null;
   }
 }
 
@@ -47,7 +51,7 @@ function ObjectCell({ entry }: { entry: ActivityEntry }) {
       {label}
       {path ? <RouterLink to={path}>{named}</RouterLink> : named}
       {id}
-      {!path && entry.objectId !== null ? ' (deleted)' : ''}
+      {!path && entry.objectId !== null && !entry.objectExists ? ' (deleted)' : ''}
     </>
   );
 }

@@ -43,6 +43,12 @@ export const KIND_LABELS: Record<ActivityKind, string> = {
   approve: 'Approved',
   decline: 'Declined',
   'withdraw-approval': 'Withdrew an approval request',
+  'api-key-create': 'Created an API key',
+  'api-key-revoke': 'Revoked an API key',
+  'webhook-create': 'Added a webhook endpoint',
+  'webhook-change': 'Changed a webhook endpoint',
+  'webhook-delete': 'Deleted a webhook endpoint',
+  'webhook-rotate-secret': "Replaced a webhook endpoint's secret",
 };
 
 export const OBJECT_LABELS: Record<ActivityObjectType, string> = {
@@ -51,4 +57,6 @@ export const OBJECT_LABELS: Record<ActivityObjectType, string> = {
   campaign: 'Campaign',
   suppression: 'Suppression list',
   person: 'Person',
+  'api-key': 'API key',
+  webhook: 'Webhook endpoint',
 };

@@ -294,5 +294,22 @@ export function activitySentence(entry: Pick<ActivityEntry, 'kind' | 'objectType
     }
     case 'withdraw-approval':
       return details.by === 'edit' ? 'The campaign was edited: its approval request was withdrawn.' : 'Withdrew the approval request.';
+    case 'api-key-create': {
+      const scopes = Array.isArray(details.scopes) ? details.scopes.filter((s): s is string => typeof s === 'string') : [];
+      return scopes.length === 0 ? 'Created the API key.' : `Created the API key, allowed what ${list(scopes)} may do.`;
+    }
+    case 'api-key-revoke':
+      return 'Revoked the API key: it is refused from now on.';
+    case 'webhook-create':
+    case 'webhook-change': {
+      const events = Array.isArray(details.events) ? details.events.filter((e): e is string => typeof e === 'string') : [];
+      const verb = entry.kind === 'webhook-create' ? 'Added the webhook endpoint' : 'Changed the webhook endpoint';
+      const off = details.enabled === false ? ' It is turned off.' : '';
+      return events.length === 0 ? `${verb}.${off}` : `${verb}, for ${list(events)}.${off}`;
+    }
+    case 'webhook-delete':
+      return 'Deleted the webhook endpoint: nothing more is delivered to it.';
+    case 'webhook-rotate-secret':
+      return "Replaced the webhook endpoint's signing secret: the old one no longer verifies.";
   }
 }

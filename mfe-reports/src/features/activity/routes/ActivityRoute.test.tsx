@@ -238,6 +238,18 @@ describe('Activity', () => {
     expect(say('form-delete', { formId: 3 })).toBe('Deleted a sign-up form.');
   });
 
+  it("says what an admin's API key and webhook changes did, naming scopes and events", () => {
+    const say = (kind: ActivityKind, details: Record<string, unknown>) => activitySentence({ kind, objectType: 'webhook', details });
+    expect(say('api-key-create', { scopes: ['viewer'] })).toBe('Created the API key, allowed what viewer may do.');
+    expect(say('api-key-revoke', {})).toBe('Revoked the API key: it is refused from now on.');
+    expect(say('webhook-create', { events: ['campaign.sent', 'contact.bounced'] })).toBe(
+      'Added the webhook endpoint, for campaign.sent and contact.bounced.',
+    );
+    expect(say('webhook-change', { events: ['import.finished'], enabled: false })).toBe(
+      'Changed the webhook endpoint, for import.finished. It is turned off.',
+    );
+  });
+
   it('says so when the log is empty', async () => {
     fakeLog([]);
     render();
