@@ -32,6 +32,8 @@ export class CampaignJob extends Model<InferAttributes<CampaignJob>, InferCreati
   declare notBefore: CreationOptional<Date | null>;
   /** The A/B test variant its mail is (migration 0036), given when the job was made; null without a test. */
   declare variant: CreationOptional<number | null>;
+  /** Its slot in its domain's schedule (migration 0035), kept while it waits for it; null when not capped. */
+  declare domainSlotAt: CreationOptional<Date | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -62,6 +64,7 @@ export class CampaignJob extends Model<InferAttributes<CampaignJob>, InferCreati
         sentAt: { type: DataTypes.DATE, allowNull: true },
         notBefore: { type: DataTypes.DATE, allowNull: true },
         variant: { type: DataTypes.INTEGER, allowNull: true },
+        domainSlotAt: { type: DataTypes.DATE, allowNull: true },
         createdAt: { type: DataTypes.DATE, allowNull: false },
         updatedAt: { type: DataTypes.DATE, allowNull: false },
       },

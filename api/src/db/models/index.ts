@@ -59,6 +59,10 @@ export const SQL_ONLY_TABLES: readonly string[] = [
   'webhook_attempts',
   'webhook_deliveries',
   'webhook_endpoints',
+  // Domain limits and warm-up (migration 0035): the shared schedules and counts the send path's statements keep.
+  'campaign_domain_throttles',
+  'domain_send_rate',
+  'send_minute_counts',
 ];
 
 export interface Models {

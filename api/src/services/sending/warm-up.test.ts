@@ -76,9 +76,12 @@ describe('a campaign under the warm-up plan', () => {
     }
   }
 
+  /** As many as day two's volume: whatever day one used of its 5, the rest fits day two's 10. */
+  const CONTACTS = 10;
+
   it("sends no more than the day's volume, says so with the time it resumes, and continues the next day by itself", async () => {
     const templateId = await seedTemplate(t.db.pool, { html: '<p>Hello {{firstName}}</p>' });
-    const { id: audienceId } = await seedGeneratedAudience(t.db.pool, 12, 'warm.example.org');
+    const { id: audienceId } = await seedGeneratedAudience(t.db.pool, CONTACTS, 'warm.example.org');
     const created = await api().post('/api/campaigns').set('Authorization', auth).send({ name: 'Warm', templateId });
     const id = created.body.id as number;
     const saved = await api()
@@ -100,17 +103,21 @@ describe('a campaign under the warm-up plan', () => {
       pausedFor: 'WARM_UP',
       quotaPausedUntil: tomorrow,
     });
-    await sleep(500);
-    // At most the day's 5 (a slot missed on a busy machine is given back with the next reservation, which may be tomorrow's).
+    // Once no mail is in flight: at most the day's 5. A slot a busy machine's worker missed is given back with the next
+    // reservation, which may be tomorrow's, so fewer may go on day one (two did at a load of 20), never more.
+    await until('no mail in flight', async () => {
+      const { rows } = await t.db.pool.query(`SELECT 1 FROM campaign_jobs WHERE campaign_id = $1 AND status = 'SENDING' LIMIT 1`, [id]);
+      return rows.length === 0 ? true : undefined;
+    });
     const dayOne = sentTo().length;
     expect(dayOne).toBeLessThanOrEqual(5);
-    expect(dayOne).toBeGreaterThanOrEqual(3);
+    expect(dayOne).toBeGreaterThanOrEqual(1);
     // Held: not failed, no attempt counted.
     const { rows: held } = await t.db.pool.query<{ status: string; attempts: number }>(
       'SELECT status, attempts FROM campaign_jobs WHERE campaign_id = $1',
       [id],
     );
-    expect(held.filter((job) => job.status === 'QUEUED' && job.attempts === 0)).toHaveLength(12 - dayOne);
+    expect(held.filter((job) => job.status === 'QUEUED' && job.attempts === 0)).toHaveLength(CONTACTS - dayOne);
 
     // Still today: the sweep leaves it paused.
     expect((await t.deps.services.sending.sweep()).republished).toBe(0);
@@ -120,13 +127,13 @@ describe('a campaign under the warm-up plan', () => {
     // The next day (by the moved clock): 10 allowed, the rest go without anyone asking, each once.
     offsetMs = Date.parse(tomorrow) - Date.now() + 1000;
     const swept = await t.deps.services.sending.sweep();
-    expect(swept.republished).toBe(12 - dayOne);
+    expect(swept.republished).toBe(CONTACTS - dayOne);
     await until('the campaign to be sent', async () => {
       const { rows } = await t.db.pool.query<{ status: string }>('SELECT status FROM campaigns WHERE id = $1', [id]);
       return rows[0]!.status === 'SENT' ? true : undefined;
     });
-    expect(sentTo()).toHaveLength(12);
-    expect(new Set(sentTo().map((mail) => mail.to)).size).toBe(12);
+    expect(sentTo()).toHaveLength(CONTACTS);
+    expect(new Set(sentTo().map((mail) => mail.to)).size).toBe(CONTACTS);
     const after = await api().get(`/api/campaigns/${id}`).set('Authorization', auth);
     expect(after.body).toMatchObject({ status: 'SENT', quotaPausedUntil: null, pausedFor: null });
     // The second day's count: the mails sent, and slots reserved but not used yet (given back with the next reservation), within its 10.
@@ -134,7 +141,7 @@ describe('a campaign under the warm-up plan', () => {
       'SELECT warm_up_sent::int, warm_up_date::text FROM send_rate',
     );
     expect(rate[0]!.warm_up_date).toBe(tomorrow.slice(0, 10));
-    expect(rate[0]!.warm_up_sent).toBeGreaterThanOrEqual(12 - dayOne);
+    expect(rate[0]!.warm_up_sent).toBeGreaterThanOrEqual(CONTACTS - dayOne);
     expect(rate[0]!.warm_up_sent).toBeLessThanOrEqual(10);
   }, 60_000);
 });
