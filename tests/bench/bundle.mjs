@@ -246,6 +246,8 @@ async function measureLocal(chromium) {
     const json = {
       '/remotes.json': remotes,
       '/api/ses-quota': { emailsSent: 0, remainingSends: 200, quotaUsedPercentage: 0, maxSendRate: 1, max24HourSend: 200 },
+      // The shell reads the member's role before it shows a remote (issue 27).
+      '/api/me': { email: 'mia@example.org', firstName: 'Mia', lastName: 'Member', role: 'admin', apiKey: false },
       '/api/audiences': emptyList,
       '/api/templates': emptyList,
       '/api/campaigns': { data: emptyList },

@@ -139,7 +139,7 @@ function stackEnv(state: StackState): NodeJS.ProcessEnv {
     SES_CONFIGURATION_SET: 'mailroom-e2e',
     SNS_TOPIC_ARNS: SNS_EVENTS.topicArn,
     EMBEDDED_SNS_CERTIFICATE_FILE: SNS_EVENTS.certificateFile,
-    // Send approval (issue 27) for audiences of more than 40 contacts: approval.spec.ts sends to one, every other
+    // Send approval (issue 27) for audiences of more than 40 contacts: send-approval.spec.ts sends to one, every other
     // spec's audiences are smaller and send as the spec says.
     SEND_APPROVAL_ABOVE: '40',
     NODE_ENV: 'development',
