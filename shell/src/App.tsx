@@ -1,11 +1,11 @@
-import { useMemo } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { FluentProvider, Spinner, makeStyles } from '@fluentui/react-components';
 import { EXTRA_AREAS, HOME_PATH, REMOTES, REMOTE_NAMES } from '@mailroom/mf-contract/remotes';
 import type { ShellConfig } from './config';
 import { ShellContext, useShell, type ShellContextValue } from './ShellContext';
-import { API_KEYS_PATH, ApiKeysPage } from './features/access/ApiKeysPage';
+import { API_KEYS_PATH } from './features/access/paths';
 import { useRole } from './features/access/useCaller';
 import { AuthProvider, useAuth } from './features/auth/AuthProvider';
 import type { AuthService } from './features/auth/types';
@@ -16,6 +16,9 @@ import type { RemoteLoader } from './features/remotes/federation';
 import { RemoteArea } from './features/remotes/RemoteArea';
 import { useFluentTheme } from './features/theme/fluentTheme';
 import { useThemePreference, type ThemeName } from './features/theme/useThemePreference';
+
+/** Only admins open it: it loads when opened, not with every member's first view. */
+const ApiKeysPage = lazy(() => import('./features/access/ApiKeysPage').then((module) => ({ default: module.ApiKeysPage })));
 
 export interface ShellProps {
   config: ShellConfig;
@@ -52,7 +55,14 @@ function SignedInRoutes({ theme, onThemeChange }: { theme: ThemeName; onThemeCha
     <Routes>
       <Route element={<AppLayout theme={theme} onThemeChange={onThemeChange} />}>
         {/* An admin's API keys (issue 27): the shell's own screen, as no remote's area is settings. */}
-        <Route path={API_KEYS_PATH} element={<ApiKeysPage />} />
+        <Route
+          path={API_KEYS_PATH}
+          element={
+            <Suspense fallback={<Spinner label="Loading the API keys" />}>
+              <ApiKeysPage />
+            </Suspense>
+          }
+        />
         {/* React Router ranks the more specific base path first (/campaigns/reports/* before /campaigns/*). */}
         {REMOTE_NAMES.map((name) => (
           <Route

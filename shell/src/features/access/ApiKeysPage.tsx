@@ -27,7 +27,6 @@ import { useRole } from './useCaller';
 type ApiKey = Schemas['ApiKey'];
 type CreatedApiKey = Schemas['CreatedApiKey'];
 
-export const API_KEYS_PATH = '/settings/api-keys';
 const KEYS = ['shell', 'api-keys'] as const;
 const EXPIRIES = [
   { days: 30, label: '30 days' },

@@ -34,7 +34,7 @@ import { EXTRA_AREAS, REMOTES, REMOTE_NAMES, SUB_NAV, type RemoteName } from '@m
 import { QuotaBar } from '../quota/QuotaBar';
 import { roleLabel } from '@mailroom/mf-contract/roles';
 import { useRole } from '../access/useCaller';
-import { API_KEYS_PATH } from '../access/ApiKeysPage';
+import { API_KEYS_PATH } from '../access/paths';
 import type { ThemeName } from '../theme/useThemePreference';
 import { AccountMenu } from './AccountMenu';
 import { ScrollToTopButton } from './ScrollToTopButton';

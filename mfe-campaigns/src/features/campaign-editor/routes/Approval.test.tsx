@@ -143,11 +143,11 @@ describe('the list of waiting requests', () => {
     const { user, location } = renderApp('/campaigns?status=awaiting', api);
     expect(await screen.findByText('Autumn appeal')).toBeTruthy();
     expect(screen.queryByText('Spring appeal')).toBeNull();
-    expect(screen.getByRole('tab', { name: 'Awaiting approval' }).getAttribute('aria-selected')).toBe('true');
+    expect(screen.getByRole('button', { name: 'Awaiting approval' }).getAttribute('aria-pressed')).toBe('true');
     expect(screen.getByText('Requested by sam@example.org')).toBeTruthy();
     expect(api.calls('GET', '/api/campaigns').at(-1)!.query.get('status')).toBe('AWAITING_APPROVAL');
     expect(screen.getByRole('link', { name: 'Review Autumn appeal' }).getAttribute('href')).toBe('/campaigns/edit/2');
-    await user.click(screen.getByRole('tab', { name: 'All campaigns' }));
+    await user.click(screen.getByRole('button', { name: 'All campaigns' }));
     expect(await screen.findByText('Spring appeal')).toBeTruthy();
     expect(location().search).toBe('');
   });
