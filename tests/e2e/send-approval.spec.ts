@@ -96,7 +96,7 @@ test('a campaign to a large audience is requested by one member, approved by ano
   const sam = await signInSam(browser);
   try {
     await sam.page.goto('/campaigns?status=awaiting');
-    await expect(sam.page.getByRole('tab', { name: 'Awaiting approval' })).toHaveAttribute('aria-selected', 'true');
+    await expect(sam.page.getByRole('button', { name: 'Awaiting approval' })).toHaveAttribute('aria-pressed', 'true');
     const row = sam.page.getByRole('row').filter({ hasText: name });
     await expect(row.getByText(`Requested by ${MEMBER.email}`)).toBeVisible();
     await expectNoAxeViolations(sam.page, 'the waiting requests at 390 px, dark');
