@@ -141,3 +141,18 @@ test('an admin makes an API key, which calls the API until it is revoked', async
   }
   expect(status, 'a revoked key is refused within a second').toBe(401);
 });
+
+test('the API keys screen and the role work at 390 px in the dark theme, the page never wider than the screen', async ({ page }) => {
+  await page.addInitScript(() => localStorage.setItem('mailroom.theme', 'dark'));
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signInWithApi(page);
+  await expect(page.getByRole('region', { name: 'Daily sending quota' }).getByText('Your role: Admin')).toBeVisible();
+  await page.goto('/settings/api-keys');
+  await expect(page.getByRole('heading', { name: 'API keys', level: 1 })).toBeVisible();
+  const name = uniqueName('Narrow');
+  await page.getByLabel('Name').fill(name);
+  await page.getByRole('button', { name: 'Create key' }).click();
+  await expect(page.getByTestId('new-api-key')).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await expectNoAxeViolations(page, 'the API keys screen at 390 px, dark');
+});
