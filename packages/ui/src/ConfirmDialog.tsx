@@ -1,5 +1,6 @@
 import { Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, Spinner } from '@fluentui/react-components';
 import type { ReactNode } from 'react';
+import { useSurfaceAsActiveModal } from './useSurfaceAsActiveModal';
 
 export interface ConfirmDialogProps {
   open: boolean;
@@ -25,6 +26,7 @@ export function ConfirmDialog({
   onConfirm,
   onCancel,
 }: ConfirmDialogProps) {
+  const surfaceRef = useSurfaceAsActiveModal();
   return (
     <Dialog
       open={open}
@@ -33,7 +35,7 @@ export function ConfirmDialog({
         if (!data.open && !busy) onCancel();
       }}
     >
-      <DialogSurface>
+      <DialogSurface ref={surfaceRef}>
         <DialogBody>
           <DialogTitle>{title}</DialogTitle>
           <DialogContent>{children}</DialogContent>

@@ -1,5 +1,6 @@
 import { Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, Spinner } from '@fluentui/react-components';
 import type { FormEvent, ReactNode } from 'react';
+import { useSurfaceAsActiveModal } from './useSurfaceAsActiveModal';
 
 export interface FormDialogProps {
   title: string;
@@ -36,9 +37,10 @@ export function FormDialog({
     event.preventDefault();
     if (!busy) onSubmit();
   };
+  const surfaceRef = useSurfaceAsActiveModal();
   return (
     <Dialog open onOpenChange={(_, data) => !data.open && !busy && onClose()}>
-      <DialogSurface>
+      <DialogSurface ref={surfaceRef}>
         {/* The fields say what is wrong themselves: the browser's own validation bubbles stay off. */}
         <form onSubmit={submit} noValidate>
           <DialogBody>

@@ -12,6 +12,7 @@ import {
 } from '@fluentui/react-components';
 import { DismissRegular } from '@fluentui/react-icons';
 import type { ReactNode } from 'react';
+import { useSurfaceAsActiveModal } from './useSurfaceAsActiveModal';
 
 export interface FullScreenDialogProps {
   /** The heading, which also names the dialog. */
@@ -44,9 +45,10 @@ const useStyles = makeStyles({
 /** A modal that covers the whole screen (the campaign preview, the click map), with a close button by its title. */
 export function FullScreenDialog({ title, closeLabel = 'Close', onClose, contentClassName, children }: FullScreenDialogProps) {
   const styles = useStyles();
+  const surfaceRef = useSurfaceAsActiveModal();
   return (
     <Dialog open onOpenChange={(_, data) => !data.open && onClose()}>
-      <DialogSurface className={styles.surface}>
+      <DialogSurface ref={surfaceRef} className={styles.surface}>
         <DialogBody className={styles.body}>
           <DialogTitle
             action={

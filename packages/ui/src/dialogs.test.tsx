@@ -1,7 +1,9 @@
 import { Field, FluentProvider, Input, webLightTheme } from '@fluentui/react-components';
-import { render, screen } from '@testing-library/react';
+import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
+import { ConfirmDialog } from './ConfirmDialog';
 import { FormDialog } from './FormDialog';
 import { FullScreenDialog } from './FullScreenDialog';
 
@@ -66,5 +68,54 @@ describe('FullScreenDialog', () => {
     await user.click(screen.getByRole('button', { name: 'Close preview' }));
     await user.keyboard('{Escape}');
     expect(onClose).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('a dialog opened again right after one closed', () => {
+  /** A button that opens a dialog, the ways the screens do: mounted to open it, or `open` toggled. */
+  function Opener({ dialog, mountToOpen }: { dialog: 'confirm' | 'form'; mountToOpen: boolean }) {
+    const [open, setOpen] = useState(false);
+    const close = () => setOpen(false);
+    const shown = open || !mountToOpen;
+    return (
+      <>
+        <button type="button" onClick={() => setOpen(true)}>
+          Open
+        </button>
+        {shown && dialog === 'confirm' && (
+          <ConfirmDialog open={open} title="Resend unconfirmed emails" confirmLabel="Resend" onConfirm={close} onCancel={close}>
+            Send them again?
+          </ConfirmDialog>
+        )}
+        {shown && open && dialog === 'form' && (
+          <FormDialog title="Resend unconfirmed emails" submitLabel="Resend" busy={false} onSubmit={close} onClose={close}>
+            <Field label="Name">
+              <Input />
+            </Field>
+          </FormDialog>
+        )}
+      </>
+    );
+  }
+
+  it.each([
+    ['a confirmation mounted to open it', 'confirm', true],
+    ['a confirmation opened by its open property', 'confirm', false],
+    ['a form dialog mounted to open it', 'form', true],
+  ] as const)('%s: no aria-hidden is left on it from the one just closed, so it can be read', async (_, dialog, mountToOpen) => {
+    // Tabster settles aria-hidden on timers: the second dialog opens before they run, as a quick keyboard user's would.
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+      inFluent(<Opener dialog={dialog} mountToOpen={mountToOpen} />);
+      const role = dialog === 'confirm' ? 'alertdialog' : 'dialog';
+      await user.click(screen.getByRole('button', { name: 'Open' }));
+      await user.click(within(screen.getByRole(role, { name: 'Resend unconfirmed emails' })).getByRole('button', { name: 'Cancel' }));
+      await user.click(screen.getByRole('button', { name: 'Open' }));
+      await act(() => vi.advanceTimersByTimeAsync(1000));
+      expect(within(screen.getByRole(role, { name: 'Resend unconfirmed emails' })).getByRole('button', { name: 'Resend' })).toBeTruthy();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
