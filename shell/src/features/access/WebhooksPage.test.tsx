@@ -12,7 +12,7 @@ const json = (body: unknown, status = 200) =>
 const endpoint = {
   id: 7,
   url: 'https://n8n.example.org/webhook/abc',
-  events: ['contact.subscribed', 'campaign.sent'],
+  events: ['campaign.sent', 'contact.subscribed'],
   description: '',
   enabled: true,
   createdAt: '2026-11-01T10:00:00Z',

@@ -108,7 +108,7 @@ export function WebhooksPage() {
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<EventType[]>([]);
   const [secret, setSecret] = useState<{ url: string; secret: string; rotated: boolean } | null>(null);
-  const [copied, setCopied] = useState(false);
+  const [copied, setCopied] = useState('');
   const [editing, setEditing] = useState<Endpoint | null>(null);
   const [editEvents, setEditEvents] = useState<EventType[]>([]);
   const [editEnabled, setEditEnabled] = useState(true);
@@ -159,7 +159,7 @@ export function WebhooksPage() {
   });
 
   function showSecret(shown: { url: string; secret: string; rotated: boolean }) {
-    setCopied(false);
+    setCopied('');
     setSecret(shown);
   }
 
@@ -186,8 +186,13 @@ export function WebhooksPage() {
   };
   const copy = async () => {
     if (!secret) return;
-    await navigator.clipboard.writeText(secret.secret);
-    setCopied(true);
+    try {
+      await navigator.clipboard.writeText(secret.secret);
+      setCopied('Copied.');
+    } catch {
+      // A browser that refuses the clipboard (no permission, not a secure page): the secret is on screen to select.
+      setCopied('Copying failed: select the secret and copy it.');
+    }
   };
 
   return (
@@ -252,7 +257,12 @@ export function WebhooksPage() {
               {endpoints.data.map((endpoint) => (
                 <TableRow key={endpoint.id}>
                   <TableCell className={styles.url}>{endpoint.url}</TableCell>
-                  <TableCell>{endpoint.events.map((event) => WEBHOOK_EVENT_LABELS[event]).join(', ')}</TableCell>
+                  <TableCell>
+                    {/* In the checkboxes' order, whatever order the API keeps them in. */}
+                    {EVENTS.filter((event) => endpoint.events.includes(event))
+                      .map((event) => WEBHOOK_EVENT_LABELS[event])
+                      .join(', ')}
+                  </TableCell>
                   <TableCell>{endpoint.enabled ? 'Yes' : 'No'}</TableCell>
                   <TableCell>
                     <LastDelivery endpointId={endpoint.id} />
@@ -305,7 +315,7 @@ export function WebhooksPage() {
                 {secret?.secret}
               </Text>
               <Text block role="status">
-                {copied ? 'Copied.' : ''}
+                {copied}
               </Text>
             </DialogContent>
             <DialogActions>
