@@ -11,7 +11,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { signInWithApi, uniqueName, type MemberApi } from './support/audiences';
 import { signInThroughProvider, type Account } from './support/auth';
 import { expectNoAxeViolations } from './support/browser-checks';
-import { authorizedSenders, seedCampaign, seedTemplate } from './support/campaigns';
+import { authorizedSenders, editorSection, seedCampaign, seedTemplate } from './support/campaigns';
 
 type Role = 'viewer' | 'editor' | 'sender';
 const ORDER: readonly Role[] = ['viewer', 'editor', 'sender'];
@@ -69,6 +69,8 @@ async function walkGates(page: Page, role: Role) {
   await expectGate(page, role, 'editor', `More actions for ${seeded.name}`, `${EDITORS} can rename or delete audiences`);
 
   await page.goto(`/audiences/${seeded.audienceId}`);
+  // Icon-only actions are left out below their role: their tooltip is their name.
+  await expect(page.getByRole('button', { name: 'Edit audience name' })).toHaveCount(viewer ? 0 : 1);
   await page.getByRole('button', { name: 'Options', exact: true }).click();
   await expect(page.getByRole('menuitem', { name: 'Fields' })).toBeVisible();
   // Exports hold addresses: an editor's, left out of a viewer's menu.
@@ -92,6 +94,7 @@ async function walkGates(page: Page, role: Role) {
   await expectGate(page, role, 'editor', `More actions for ${seeded.name}`, `${EDITORS} can copy, rename or delete templates`);
   await page.goto(`/templates/edit/${seeded.templateId}`);
   await expectGate(page, role, 'editor', 'Save and Exit', `${EDITORS} can save templates`);
+  await expect(page.getByRole('button', { name: 'Edit name', exact: true })).toHaveCount(viewer ? 0 : 1);
 
   await page.goto(`/campaigns?name=${encodeURIComponent(seeded.name)}`);
   await expectGate(page, role, 'editor', `More actions for ${seeded.name}`, `${EDITORS} can rename, copy or delete campaigns`);
@@ -146,6 +149,10 @@ for (const role of ['viewer', 'editor', 'sender'] as const) {
     }
     await expectGate(page, role, 'editor', 'Finish later', `${EDITORS} can save campaigns`);
     await expectGate(page, role, 'editor', 'Send test email', `${EDITORS} can send test emails`);
+    await editorSection(page, 'To').getByRole('button').click();
+    await expectGate(page, role, 'editor', 'Change audience', `${EDITORS} can choose a campaign's audience`);
+    await editorSection(page, 'Content').getByRole('button').click();
+    await expectGate(page, role, 'editor', 'Change template', `${EDITORS} can choose a campaign's template`);
     await expectNoAxeViolations(page, `the campaign editor as a ${role}`);
 
     // The API refuses what the screen locks, naming who can.

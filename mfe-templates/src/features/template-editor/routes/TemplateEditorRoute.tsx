@@ -65,7 +65,7 @@ function TemplateEditor({ template }: { template: Template }) {
     <section className={styles.root}>
       <RouterLink to={basePath}>Back to Templates</RouterLink>
       <div className={styles.header}>
-        <EditableTitle name={template.name} labels={NAME_LABELS} onSave={rename} />
+        <EditableTitle name={template.name} labels={NAME_LABELS} onSave={rename} needs="editor" />
         <div className={styles.actions}>
           <SaveIndicator status={autosave.status} />
           <RoleGate needs="editor" action="save templates">
