@@ -5,7 +5,7 @@ import { FluentProvider, Spinner, makeStyles } from '@fluentui/react-components'
 import { EXTRA_AREAS, HOME_PATH, REMOTES, REMOTE_NAMES } from '@mailroom/mf-contract/remotes';
 import type { ShellConfig } from './config';
 import { ShellContext, useShell, type ShellContextValue } from './ShellContext';
-import { API_KEYS_PATH } from './features/access/paths';
+import { API_KEYS_PATH, WEBHOOKS_PATH } from './features/access/paths';
 import { useRole } from './features/access/useCaller';
 import { AuthProvider, useAuth } from './features/auth/AuthProvider';
 import type { AuthService } from './features/auth/types';
@@ -17,8 +17,9 @@ import { RemoteArea } from './features/remotes/RemoteArea';
 import { useFluentTheme } from './features/theme/fluentTheme';
 import { useThemePreference, type ThemeName } from './features/theme/useThemePreference';
 
-/** Only admins open it: it loads when opened, not with every member's first view. */
+/** Only admins open them: each loads when opened, not with every member's first view. */
 const ApiKeysPage = lazy(() => import('./features/access/ApiKeysPage').then((module) => ({ default: module.ApiKeysPage })));
+const WebhooksPage = lazy(() => import('./features/access/WebhooksPage').then((module) => ({ default: module.WebhooksPage })));
 
 export interface ShellProps {
   config: ShellConfig;
@@ -60,6 +61,15 @@ function SignedInRoutes({ theme, onThemeChange }: { theme: ThemeName; onThemeCha
           element={
             <Suspense fallback={<Spinner label="Loading the API keys" />}>
               <ApiKeysPage />
+            </Suspense>
+          }
+        />
+        {/* An admin's outgoing webhooks (issue 27); other roles are told who can. */}
+        <Route
+          path={WEBHOOKS_PATH}
+          element={
+            <Suspense fallback={<Spinner label="Loading the webhooks" />}>
+              <WebhooksPage />
             </Suspense>
           }
         />

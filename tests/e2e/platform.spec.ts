@@ -30,8 +30,8 @@ test('a member lands on /audiences with the drawer, the quota bar and the accoun
   await expect.poll(async () => (await drawer.boundingBox())?.width).toBe(250);
   const entries = drawer.getByRole('link');
   // The spec's three areas, and the additions' Suppressions (under Audiences), Activity and People (README); Mia is an
-  // admin with the embedded provider's roles, so API keys too (issue 27).
-  await expect(entries).toHaveText(['Audiences', 'Suppressions', 'Templates', 'Campaigns', 'Activity', 'People', 'API keys']);
+  // admin with the embedded provider's roles, so API keys and Webhooks too (issue 27).
+  await expect(entries).toHaveText(['Audiences', 'Suppressions', 'Templates', 'Campaigns', 'Activity', 'People', 'API keys', 'Webhooks']);
   await expect(drawer.getByRole('link', { name: 'Audiences' })).toHaveAttribute('aria-current', 'page');
   await expect(drawer.getByRole('link', { name: 'Templates' })).not.toHaveAttribute('aria-current', 'page');
   await expect(drawer.getByRole('link', { name: 'Campaigns' })).not.toHaveAttribute('aria-current', 'page');
@@ -142,6 +142,7 @@ test('at 390 px the open drawer passes axe: the dialog is modal, the navigation 
     'Activity',
     'People',
     'API keys',
+    'Webhooks',
   ]);
   await expectNoAxeViolations(page, 'the open navigation drawer at 390 px');
 

@@ -2,16 +2,20 @@
  * Roles (issue 27): the embedded provider's viewer, editor and sender sign in through its form; each sees its role in
  * the quota bar and the drawer, the actions its role cannot take disabled with a tooltip saying who can (Create
  * Audience for a viewer, Send and Schedule for a viewer and an editor), the others enabled, and the API refuses what
- * the screen locks. An admin makes an API key on its screen, the key calls the API, and once revoked is refused within
- * a second. Axe on every screen.
+ * the screen locks. Every screen's actions are walked (`walkGates`): the lists' row menus, the audience's options,
+ * fields, forms, segments and import, the template and campaign editors; an action whose operation needs more than the
+ * role and is offered unlocked fails the walk. An admin makes an API key on its screen, the key calls the API, and
+ * once revoked is refused within a second. Axe on every screen.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { signInWithApi, uniqueName, type MemberApi } from './support/audiences';
 import { signInThroughProvider, type Account } from './support/auth';
 import { expectNoAxeViolations } from './support/browser-checks';
-import { authorizedSenders, seedCampaign, seedTemplate } from './support/campaigns';
+import { authorizedSenders, editorSection, seedCampaign, seedTemplate } from './support/campaigns';
 
 type Role = 'viewer' | 'editor' | 'sender';
+const ORDER: readonly Role[] = ['viewer', 'editor', 'sender'];
+const EDITORS = 'Editors, senders and admins';
 
 const ACCOUNTS: Record<Role, Account> = {
   viewer: { email: 'vera@example.org', password: 'mailroom', firstName: 'Vera', lastName: 'Viewer' },
@@ -46,7 +50,59 @@ async function expectOpen(page: Page, name: string) {
   await expect(button).toBeEnabled();
 }
 
+/**
+ * An action that needs `needs` (the operation's x-mailroom-role): locked with its tooltip below it, offered from it on
+ * (not locked: some wait for input before they are enabled).
+ */
+async function expectGate(page: Page, role: Role, needs: Role, name: string, tooltip: string) {
+  if (ORDER.indexOf(role) >= ORDER.indexOf(needs)) {
+    const button = page.getByRole('button', { name, exact: true });
+    await expect(button).toBeVisible();
+    await expect(button).not.toHaveAttribute('aria-disabled', 'true');
+  } else await expectLocked(page, name, tooltip);
+}
+
+/** Every screen's actions for the role: each one an editor's, so a viewer finds them locked or left out. */
+async function walkGates(page: Page, role: Role) {
+  const viewer = role === 'viewer';
+  await page.goto(`/audiences?name=${encodeURIComponent(seeded.name)}`);
+  await expectGate(page, role, 'editor', `More actions for ${seeded.name}`, `${EDITORS} can rename or delete audiences`);
+
+  await page.goto(`/audiences/${seeded.audienceId}`);
+  // Icon-only actions are left out below their role: their tooltip is their name.
+  await expect(page.getByRole('button', { name: 'Edit audience name' })).toHaveCount(viewer ? 0 : 1);
+  await page.getByRole('button', { name: 'Options', exact: true }).click();
+  await expect(page.getByRole('menuitem', { name: 'Fields' })).toBeVisible();
+  // Exports hold addresses: an editor's, left out of a viewer's menu.
+  await expect(page.getByRole('menuitem', { name: 'Export Contacts' })).toHaveCount(viewer ? 0 : 1);
+  await expect(page.getByRole('menuitem', { name: 'Export consent record' })).toHaveCount(viewer ? 0 : 1);
+  await page.keyboard.press('Escape');
+
+  await page.goto(`/audiences/${seeded.audienceId}/fields`);
+  await expectGate(page, role, 'editor', 'Add field', `${EDITORS} can add fields`);
+  if (viewer) await expectNoAxeViolations(page, 'the fields screen as a viewer');
+  await page.goto(`/audiences/${seeded.audienceId}/forms`);
+  await expectGate(page, role, 'editor', 'New form', `${EDITORS} can make sign-up forms`);
+  await expectGate(page, role, 'editor', 'Save', `${EDITORS} can change the public name`);
+  if (viewer) await expectNoAxeViolations(page, 'the forms screen as a viewer');
+  await page.goto(`/audiences/${seeded.audienceId}/segments`);
+  await expectGate(page, role, 'editor', 'New segment', `${EDITORS} can make segments`);
+  await page.goto(`/audiences/${seeded.audienceId}/import`);
+  await expectGate(page, role, 'editor', 'Next', `${EDITORS} can import contacts`);
+
+  await page.goto(`/templates?name=${encodeURIComponent(seeded.name)}`);
+  await expectGate(page, role, 'editor', `More actions for ${seeded.name}`, `${EDITORS} can copy, rename or delete templates`);
+  await page.goto(`/templates/edit/${seeded.templateId}`);
+  await expectGate(page, role, 'editor', 'Save and Exit', `${EDITORS} can save templates`);
+  await expect(page.getByRole('button', { name: 'Edit name', exact: true })).toHaveCount(viewer ? 0 : 1);
+
+  await page.goto(`/campaigns?name=${encodeURIComponent(seeded.name)}`);
+  await expectGate(page, role, 'editor', `More actions for ${seeded.name}`, `${EDITORS} can rename, copy or delete campaigns`);
+  if (viewer) await expectNoAxeViolations(page, 'the campaigns list as a viewer');
+}
+
 let campaignId: number;
+const seeded = { name: '', audienceId: 0, templateId: 0 };
 
 test.beforeAll(async ({ browser }) => {
   // A campaign ready to send, made by the admin (Mia), for every role to open.
@@ -64,12 +120,13 @@ test.beforeAll(async ({ browser }) => {
   );
   const [fromEmail] = await authorizedSenders(api);
   campaignId = await seedCampaign(api, name, { audienceId, templateId, fromName: 'News', fromEmail, subject: 'Hello', previewText: '' });
+  Object.assign(seeded, { name, audienceId, templateId });
   await page.close();
 });
 
 for (const role of ['viewer', 'editor', 'sender'] as const) {
   test(`a ${role} sees its role and what it may do`, async ({ page }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(240_000);
     const authorization = await signInAs(page, ACCOUNTS[role]);
     await expect(page).toHaveURL(/\/audiences$/);
 
@@ -90,6 +147,12 @@ for (const role of ['viewer', 'editor', 'sender'] as const) {
       await expectLocked(page, 'Send', 'Senders and admins can send');
       await expectLocked(page, 'Schedule', 'Senders and admins can schedule');
     }
+    await expectGate(page, role, 'editor', 'Finish later', `${EDITORS} can save campaigns`);
+    await expectGate(page, role, 'editor', 'Send test email', `${EDITORS} can send test emails`);
+    await editorSection(page, 'To').getByRole('button').click();
+    await expectGate(page, role, 'editor', 'Change audience', `${EDITORS} can choose a campaign's audience`);
+    await editorSection(page, 'Content').getByRole('button').click();
+    await expectGate(page, role, 'editor', 'Change template', `${EDITORS} can choose a campaign's template`);
     await expectNoAxeViolations(page, `the campaign editor as a ${role}`);
 
     // The API refuses what the screen locks, naming who can.
@@ -105,6 +168,8 @@ for (const role of ['viewer', 'editor', 'sender'] as const) {
       expect(send.status()).toBe(403);
       expect(((await send.json()) as { message: string }).message).toMatch(/^Senders and admins can do this/);
     }
+
+    await walkGates(page, role);
   });
 }
 

@@ -13,6 +13,7 @@ type EmailPerformanceRow = components['schemas']['EmailPerformanceRow'];
 type CampaignStatus = components['schemas']['CampaignStatus'];
 type MachineReason = components['schemas']['MachineReason'];
 type FieldType = components['schemas']['FieldType'];
+type WebhookEventType = components['schemas']['WebhookEventType'];
 
 /** The columns of the report's Email Performance table (docs/product.md, Routes and screens), in order. */
 export const EMAIL_PERFORMANCE_COLUMNS = [
@@ -216,3 +217,15 @@ export function consentSummary(entry: Pick<ConsentRecordEntry, 'event' | 'formNa
         : '';
   return `${CONSENT_EVENT_LABELS[entry.event]}${how}${reason ? ` (${reason})` : ''}`;
 }
+
+/** Outgoing webhooks' events in words (issue 27), in the contract's order: the webhooks screen's checkboxes and list. */
+export const WEBHOOK_EVENT_LABELS: Readonly<Record<WebhookEventType, string>> = {
+  'contact.subscribed': 'A contact subscribed',
+  'contact.confirmed': 'A contact confirmed',
+  'contact.unsubscribed': 'A contact unsubscribed',
+  'contact.erased': 'A contact was erased',
+  'contact.bounced': 'An email bounced',
+  'contact.complained': 'A contact complained (marked as spam)',
+  'campaign.sent': 'A campaign was sent',
+  'import.finished': 'An import finished',
+};

@@ -1,6 +1,8 @@
 import { Button, Input, Title1, Tooltip, makeStyles, tokens } from '@fluentui/react-components';
 import { DismissRegular, EditRegular, SaveRegular } from '@fluentui/react-icons';
 import { useState, type KeyboardEvent } from 'react';
+import type { Role } from '@mailroom/mf-contract/roles';
+import { RoleGate } from './RoleGate';
 
 export interface EditableTitleProps {
   /** The saved name, shown as the page's h1. */
@@ -12,6 +14,11 @@ export interface EditableTitleProps {
   onSave: (name: string) => Promise<unknown>;
   /** Accessible names of the controls, e.g. 'Edit name', 'Name...', 'Save', 'Cancel'. */
   labels: { edit: string; input: string; save: string; cancel: string };
+  /**
+   * The lowest role allowed to rename (the operation's x-mailroom-role): below it the pencil is left out, as an icon's
+   * tooltip is its name, with no room to say who can. Unset: everyone's.
+   */
+  needs?: Role;
 }
 
 const useStyles = makeStyles({
@@ -21,7 +28,7 @@ const useStyles = makeStyles({
 });
 
 /** A page title that edits in place: the pencil opens a box; Enter or Save saves, Escape or Cancel cancels. */
-export function EditableTitle({ name, onSave, labels }: EditableTitleProps) {
+export function EditableTitle({ name, onSave, labels, needs }: EditableTitleProps) {
   const styles = useStyles();
   const [draft, setDraft] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -52,14 +59,23 @@ export function EditableTitle({ name, onSave, labels }: EditableTitleProps) {
   };
 
   if (draft === null) {
+    const pencil = (
+      <Tooltip content={labels.edit} relationship="label">
+        <Button appearance="subtle" icon={<EditRegular />} onClick={() => setDraft(name)} />
+      </Tooltip>
+    );
     return (
       <div className={styles.root}>
         <Title1 as="h1" className={styles.title}>
           {name}
         </Title1>
-        <Tooltip content={labels.edit} relationship="label">
-          <Button appearance="subtle" icon={<EditRegular />} onClick={() => setDraft(name)} />
-        </Tooltip>
+        {needs ? (
+          <RoleGate needs={needs} action="rename" hide>
+            {() => pencil}
+          </RoleGate>
+        ) : (
+          pencil
+        )}
       </div>
     );
   }

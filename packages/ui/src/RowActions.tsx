@@ -1,6 +1,8 @@
 import { Menu, MenuButton, MenuItem, MenuList, MenuPopover, MenuTrigger, Spinner } from '@fluentui/react-components';
 import { DeleteRegular, MoreHorizontalRegular, RenameRegular } from '@fluentui/react-icons';
 import type { ReactNode } from 'react';
+import type { Role } from '@mailroom/mf-contract/roles';
+import { RoleGate, type RoleLock } from './RoleGate';
 import { CellItems } from './TableCells';
 
 export interface RowActionsProps {
@@ -13,27 +15,47 @@ export interface RowActionsProps {
   /** A menu action of this row is in flight: the menu button shows a spinner. */
   busy?: boolean;
   disabled?: boolean;
+  /**
+   * The lowest role allowed every entry of the menu (the operations' x-mailroom-role), and those entries in words
+   * ('change audiences'): below it the menu button is locked, focusable, its tooltip saying who can (RoleGate).
+   */
+  needs?: { role: Role; action: string };
 }
 
 /** The last cell of a list's row: its main action and a '...' menu with the others. */
-export function RowActions({ itemName, primary, children, busy = false, disabled = false }: RowActionsProps) {
-  return (
-    <CellItems>
-      {primary}
+export function RowActions({ itemName, primary, children, busy = false, disabled = false, needs }: RowActionsProps) {
+  const menuButton = (lock: RoleLock) => (
+    <MenuButton
+      size="small"
+      appearance="subtle"
+      icon={busy ? <Spinner size="extra-tiny" /> : <MoreHorizontalRegular />}
+      disabled={disabled}
+      aria-label={`More actions for ${itemName}`}
+      {...lock}
+    />
+  );
+  // A locked menu is its button alone: nothing in it could be done.
+  const menu = (lock: RoleLock) =>
+    lock.disabledFocusable ? (
+      menuButton(lock)
+    ) : (
       <Menu>
-        <MenuTrigger disableButtonEnhancement>
-          <MenuButton
-            size="small"
-            appearance="subtle"
-            icon={busy ? <Spinner size="extra-tiny" /> : <MoreHorizontalRegular />}
-            disabled={disabled}
-            aria-label={`More actions for ${itemName}`}
-          />
-        </MenuTrigger>
+        <MenuTrigger disableButtonEnhancement>{menuButton({})}</MenuTrigger>
         <MenuPopover>
           <MenuList>{children}</MenuList>
         </MenuPopover>
       </Menu>
+    );
+  return (
+    <CellItems>
+      {primary}
+      {needs ? (
+        <RoleGate needs={needs.role} action={needs.action}>
+          {menu}
+        </RoleGate>
+      ) : (
+        menu({})
+      )}
     </CellItems>
   );
 }

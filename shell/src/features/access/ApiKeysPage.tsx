@@ -21,8 +21,8 @@ import {
 } from '@fluentui/react-components';
 import type { Schemas } from '@mailroom/api-client';
 import { ROLES, roleLabel, type Role } from '@mailroom/mf-contract/roles';
-import { useShell } from '../../ShellContext';
 import { useRole } from './useCaller';
+import { useShellApi } from './useShellApi';
 
 type ApiKey = Schemas['ApiKey'];
 type CreatedApiKey = Schemas['CreatedApiKey'];
@@ -40,33 +40,13 @@ const useStyles = makeStyles({
   key: { fontFamily: tokens.fontFamilyMonospace, wordBreak: 'break-all' },
 });
 
-/** The API's answer, or an Error with its message. */
-function useApi() {
-  const { apiBaseUrl, getAccessToken } = useShell();
-  return async <T,>(method: string, path: string, body?: unknown): Promise<T> => {
-    const token = await getAccessToken();
-    const response = await fetch(`${apiBaseUrl}${path}`, {
-      method,
-      headers: {
-        Accept: 'application/json',
-        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-        ...(token ? { Authorization: `Bearer ${token}` } : {}),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const answer = (await response.json().catch(() => ({}))) as T & { message?: string };
-    if (!response.ok) throw new Error(answer.message ?? `${method} ${path} answered ${response.status}`);
-    return answer;
-  };
-}
-
 /**
  * An admin's API keys (issue 27; docs/decisions/access.md): the list, a new key (name, the role it may act as, an
  * expiry) shown once, and revocation. Scopes narrower than a role (single operations) are the API's, for scripts.
  */
 export function ApiKeysPage() {
   const styles = useStyles();
-  const api = useApi();
+  const api = useShellApi();
   const queryClient = useQueryClient();
   const { role } = useRole();
   const [name, setName] = useState('');

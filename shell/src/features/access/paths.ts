@@ -1,2 +1,3 @@
-/** The shell's API keys screen (issue 27): its path, apart from the screen so that linking to it loads none of it. */
+/** The shell's admin screens (issue 27): their paths, apart from the screens so that linking to them loads none of them. */
 export const API_KEYS_PATH = '/settings/api-keys';
+export const WEBHOOKS_PATH = '/settings/webhooks';

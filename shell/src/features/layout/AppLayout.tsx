@@ -27,6 +27,8 @@ import {
   PeopleAudienceRegular,
   PersonSearchFilled,
   PersonSearchRegular,
+  PlugConnectedFilled,
+  PlugConnectedRegular,
   bundleIcon,
   type FluentIcon,
 } from '@fluentui/react-icons';
@@ -34,7 +36,7 @@ import { EXTRA_AREAS, REMOTES, REMOTE_NAMES, SUB_NAV, type RemoteName } from '@m
 import { QuotaBar } from '../quota/QuotaBar';
 import { roleLabel } from '@mailroom/mf-contract/roles';
 import { useRole } from '../access/useCaller';
-import { API_KEYS_PATH } from '../access/paths';
+import { API_KEYS_PATH, WEBHOOKS_PATH } from '../access/paths';
 import type { ThemeName } from '../theme/useThemePreference';
 import { AccountMenu } from './AccountMenu';
 import { ScrollToTopButton } from './ScrollToTopButton';
@@ -78,7 +80,10 @@ const NAV_ENTRIES: NavEntry[] = [
 ];
 
 /** Admins' entries (issue 27): shown to admins only; the API refuses everyone else anyway. */
-const ADMIN_ENTRIES: NavEntry[] = [{ path: API_KEYS_PATH, label: 'API keys', Icon: bundleIcon(KeyFilled, KeyRegular) }];
+const ADMIN_ENTRIES: NavEntry[] = [
+  { path: API_KEYS_PATH, label: 'API keys', Icon: bundleIcon(KeyFilled, KeyRegular) },
+  { path: WEBHOOKS_PATH, label: 'Webhooks', Icon: bundleIcon(PlugConnectedFilled, PlugConnectedRegular) },
+];
 
 const useStyles = makeStyles({
   root: { display: 'flex', minHeight: '100vh' },

@@ -2,6 +2,7 @@ import { Menu, MenuButton, MenuItem, MenuItemLink, MenuList, MenuPopover, MenuTr
 import { ArrowDownloadRegular, ArrowUploadRegular, DocumentCheckmarkRegular, TextBulletListSquareRegular } from '@fluentui/react-icons';
 import { errorMessage, type Audience } from '@mailroom/api-client';
 import { useRemote } from '@mailroom/mf-contract/react';
+import { useRoleAllows } from '@mailroom/ui';
 import { useNavigate } from 'react-router-dom';
 import { useExportConsent, useExportContacts } from '../api/audiences';
 
@@ -19,6 +20,9 @@ export function AudienceOptionsMenu({ audience }: { audience: Audience }) {
   const exportConsent = useExportConsent();
   const importPath = `${basePath}/${audience.id}/import`;
   const fieldsPath = `${basePath}/${audience.id}/fields`;
+  // Importing and the exports (addresses) are an editor's (x-mailroom-role): below, those entries are left out of the
+  // menu, and the screen's Fields and the forms stay readable.
+  const mayEdit = useRoleAllows('editor');
 
   return (
     <Menu>
@@ -29,7 +33,7 @@ export function AudienceOptionsMenu({ audience }: { audience: Audience }) {
         <MenuList>
           {audience.isImporting ? (
             <MenuItem disabled>Import in Progress...</MenuItem>
-          ) : audience.source || audience.numberOfContacts > 0 ? null : (
+          ) : !mayEdit || audience.source || audience.numberOfContacts > 0 ? null : (
             <MenuItemLink
               icon={<ArrowUploadRegular />}
               href={importPath}
@@ -41,28 +45,32 @@ export function AudienceOptionsMenu({ audience }: { audience: Audience }) {
               Import Contacts
             </MenuItemLink>
           )}
-          <MenuItem
-            icon={<ArrowDownloadRegular />}
-            disabled={exportContacts.isPending}
-            onClick={() =>
-              exportContacts.mutate(audience.id, {
-                onError: (error) => notify('error', errorMessage(error, 'Failed to export contacts')),
-              })
-            }
-          >
-            Export Contacts
-          </MenuItem>
-          <MenuItem
-            icon={<DocumentCheckmarkRegular />}
-            disabled={exportConsent.isPending}
-            onClick={() =>
-              exportConsent.mutate(audience.id, {
-                onError: (error) => notify('error', errorMessage(error, 'Failed to export the consent record')),
-              })
-            }
-          >
-            Export consent record
-          </MenuItem>
+          {mayEdit && (
+            <MenuItem
+              icon={<ArrowDownloadRegular />}
+              disabled={exportContacts.isPending}
+              onClick={() =>
+                exportContacts.mutate(audience.id, {
+                  onError: (error) => notify('error', errorMessage(error, 'Failed to export contacts')),
+                })
+              }
+            >
+              Export Contacts
+            </MenuItem>
+          )}
+          {mayEdit && (
+            <MenuItem
+              icon={<DocumentCheckmarkRegular />}
+              disabled={exportConsent.isPending}
+              onClick={() =>
+                exportConsent.mutate(audience.id, {
+                  onError: (error) => notify('error', errorMessage(error, 'Failed to export the consent record')),
+                })
+              }
+            >
+              Export consent record
+            </MenuItem>
+          )}
           <MenuItemLink
             icon={<TextBulletListSquareRegular />}
             href={fieldsPath}

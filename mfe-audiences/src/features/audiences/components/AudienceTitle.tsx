@@ -14,6 +14,7 @@ export function AudienceTitle({ audience }: { audience: Audience }) {
     <EditableTitle
       name={audience.name}
       labels={LABELS}
+      needs="editor"
       onSave={(name) =>
         renameAudience.mutateAsync({ id: audience.id, name }).then(
           () => notify('success', RENAME_SUCCESS),

@@ -51,6 +51,7 @@ export function AudiencesTable({ audiences }: { audiences: Audience[] }) {
               <TableCell>
                 <RowActions
                   itemName={audience.name}
+                  needs={{ role: 'editor', action: 'rename or delete audiences' }}
                   primary={
                     <Button size="small" aria-label={`View ${audience.name}`} onClick={() => navigate(`${basePath}/${audience.id}`)}>
                       View

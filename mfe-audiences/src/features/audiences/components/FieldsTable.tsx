@@ -2,7 +2,7 @@ import { TableBody, TableCell, TableHeader, TableHeaderCell, TableRow } from '@f
 import { DeleteRegular, EditRegular } from '@fluentui/react-icons';
 import type { AudienceField } from '@mailroom/api-client';
 import { FIELD_TYPE_LABELS } from '@mailroom/api-client/labels';
-import { CellItems, IconButton, ScrollingTable, TruncatedText } from '@mailroom/ui';
+import { CellItems, IconButton, RoleGate, ScrollingTable, TruncatedText } from '@mailroom/ui';
 
 /** 'Gold, Silver, Bronze' after the type of a choice, cut by the cell. */
 const typeOf = (field: AudienceField) =>
@@ -46,8 +46,13 @@ export function FieldsTable({
             <TableCell>{field.editableByPerson ? 'Yes' : 'No'}</TableCell>
             <TableCell>
               <CellItems>
-                <IconButton label={`Change ${field.label}`} icon={<EditRegular />} onClick={() => onChange(field)} />
-                <IconButton label={`Remove ${field.label}`} icon={<DeleteRegular />} onClick={() => onRemove(field)} />
+                {/* Below editor the row's icons are left out: an icon's tooltip is its name, so it has no room to say who can. */}
+                <RoleGate needs="editor" action="change fields" hide>
+                  {() => <IconButton label={`Change ${field.label}`} icon={<EditRegular />} onClick={() => onChange(field)} />}
+                </RoleGate>
+                <RoleGate needs="editor" action="remove fields" hide>
+                  {() => <IconButton label={`Remove ${field.label}`} icon={<DeleteRegular />} onClick={() => onRemove(field)} />}
+                </RoleGate>
               </CellItems>
             </TableCell>
           </TableRow>

@@ -2,7 +2,7 @@ import { Button, Spinner, Text, Title1, makeStyles, tokens } from '@fluentui/rea
 import { AddRegular, TextBulletListSquareRegular } from '@fluentui/react-icons';
 import { errorMessage, type AudienceField } from '@mailroom/api-client';
 import { useRemote } from '@mailroom/mf-contract/react';
-import { EmptyState, ErrorPanel, parseRouteId, RouterLink } from '@mailroom/ui';
+import { EmptyState, ErrorPanel, parseRouteId, RoleGate, RouterLink } from '@mailroom/ui';
 import { useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { AudienceNotFound } from '../../../components/AudienceNotFound';
@@ -43,9 +43,13 @@ export function FieldsRoute() {
     change.reset();
   };
   const addButton = (
-    <Button appearance="primary" icon={<AddRegular />} onClick={() => setEditing('new')}>
-      Add field
-    </Button>
+    <RoleGate needs="editor" action="add fields">
+      {(lock) => (
+        <Button appearance="primary" icon={<AddRegular />} onClick={() => setEditing('new')} {...lock}>
+          Add field
+        </Button>
+      )}
+    </RoleGate>
   );
 
   return (

@@ -1,6 +1,7 @@
 import { Button, Field, Input, makeStyles, tokens } from '@fluentui/react-components';
 import { errorMessage, type Audience } from '@mailroom/api-client';
 import { useRemote } from '@mailroom/mf-contract/react';
+import { RoleGate, useRoleAllows } from '@mailroom/ui';
 import { useState } from 'react';
 import { useSetPublicName } from '../api/forms';
 
@@ -24,6 +25,8 @@ export function PublicNameForm({ audience }: { audience: Audience }) {
   const [error, setError] = useState<string>();
   const trimmed = value.trim();
   const changed = trimmed !== (audience.publicName ?? '');
+  // Enter in the field submits too: the lock holds for it as for the button.
+  const mayChange = useRoleAllows('editor');
 
   const submit = () => {
     setError(undefined);
@@ -41,7 +44,7 @@ export function PublicNameForm({ audience }: { audience: Audience }) {
       className={styles.root}
       onSubmit={(event) => {
         event.preventDefault();
-        if (changed && trimmed.length <= MAX_LENGTH) submit();
+        if (mayChange && changed && trimmed.length <= MAX_LENGTH) submit();
       }}
     >
       <Field
@@ -52,9 +55,13 @@ export function PublicNameForm({ audience }: { audience: Audience }) {
       >
         <Input value={value} onChange={(_, data) => setValue(data.value)} />
       </Field>
-      <Button type="submit" disabled={!changed || trimmed.length > MAX_LENGTH || save.isPending}>
-        Save
-      </Button>
+      <RoleGate needs="editor" action="change the public name">
+        {(lock) => (
+          <Button type="submit" disabled={!changed || trimmed.length > MAX_LENGTH || save.isPending} {...lock}>
+            Save
+          </Button>
+        )}
+      </RoleGate>
     </form>
   );
 }

@@ -18,7 +18,7 @@ import {
 import { AddRegular, CopyRegular, DeleteRegular, EditRegular, OpenRegular } from '@fluentui/react-icons';
 import { errorMessage, type SignupForm } from '@mailroom/api-client';
 import { useRemote } from '@mailroom/mf-contract/react';
-import { ConfirmDialog, EmptyState, ErrorPanel, RouterLink, parseRouteId } from '@mailroom/ui';
+import { ConfirmDialog, EmptyState, ErrorPanel, RoleGate, RouterLink, parseRouteId } from '@mailroom/ui';
 import { useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { AudienceNotFound } from '../../../components/AudienceNotFound';
@@ -67,9 +67,13 @@ export function FormsRoute() {
         <Title1 as="h1" id="forms-title">
           Sign-up forms
         </Title1>
-        <Button appearance="primary" icon={<AddRegular />} onClick={() => setEditing('new')}>
-          New form
-        </Button>
+        <RoleGate needs="editor" action="make sign-up forms">
+          {(lock) => (
+            <Button appearance="primary" icon={<AddRegular />} onClick={() => setEditing('new')} {...lock}>
+              New form
+            </Button>
+          )}
+        </RoleGate>
       </div>
       <Text>
         People join {data.name} through these forms: on the page each one has, or from your own site. Unless a form says otherwise they
@@ -114,15 +118,35 @@ export function FormsRoute() {
                       >
                         Page
                       </Button>
-                      <Button size="small" icon={<EditRegular />} onClick={() => setEditing(form)} aria-label={`Edit ${form.name}`}>
-                        Edit
-                      </Button>
+                      <RoleGate needs="editor" action="change sign-up forms">
+                        {(lock) => (
+                          <Button
+                            size="small"
+                            icon={<EditRegular />}
+                            onClick={() => setEditing(form)}
+                            aria-label={`Edit ${form.name}`}
+                            {...lock}
+                          >
+                            Edit
+                          </Button>
+                        )}
+                      </RoleGate>
                       <Button size="small" icon={<CopyRegular />} onClick={() => setShown(form)} aria-label={`HTML of ${form.name}`}>
                         HTML
                       </Button>
-                      <Button size="small" icon={<DeleteRegular />} onClick={() => setDeleting(form)} aria-label={`Delete ${form.name}`}>
-                        Delete
-                      </Button>
+                      <RoleGate needs="editor" action="delete sign-up forms">
+                        {(lock) => (
+                          <Button
+                            size="small"
+                            icon={<DeleteRegular />}
+                            onClick={() => setDeleting(form)}
+                            aria-label={`Delete ${form.name}`}
+                            {...lock}
+                          >
+                            Delete
+                          </Button>
+                        )}
+                      </RoleGate>
                     </div>
                   </TableCell>
                 </TableRow>

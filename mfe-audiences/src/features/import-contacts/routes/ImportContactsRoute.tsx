@@ -3,7 +3,7 @@ import { errorMessage, type LawfulBasis } from '@mailroom/api-client';
 import { useRemote } from '@mailroom/mf-contract/react';
 import { AudienceNotFound } from '../../../components/AudienceNotFound';
 import { LawfulBasisField } from '../../../components/LawfulBasisField';
-import { parseRouteId, RouterLink } from '@mailroom/ui';
+import { parseRouteId, RoleGate, RouterLink } from '@mailroom/ui';
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import {
@@ -150,9 +150,14 @@ export function ImportContactsRoute() {
           <ImportMethodStep method={method} disabled={methodsDisabled} onChange={setMethod} />
           <div className={styles.actions}>
             <Button onClick={() => navigate(detailPath)}>Cancel</Button>
-            <Button appearance="primary" disabled={method === null || methodsDisabled} onClick={() => setStep(1)}>
-              Next
-            </Button>
+            {/* A member who cannot import is stopped at the first step, before choosing a file for nothing. */}
+            <RoleGate needs="editor" action="import contacts">
+              {(lock) => (
+                <Button appearance="primary" disabled={method === null || methodsDisabled} onClick={() => setStep(1)} {...lock}>
+                  Next
+                </Button>
+              )}
+            </RoleGate>
           </div>
         </>
       ) : (
@@ -189,9 +194,13 @@ export function ImportContactsRoute() {
             <Button disabled={uploading} onClick={() => setStep(0)}>
               Back
             </Button>
-            <Button appearance="primary" disabled={!payload || uploading || !mappingReady} onClick={upload}>
-              Import
-            </Button>
+            <RoleGate needs="editor" action="import contacts">
+              {(lock) => (
+                <Button appearance="primary" disabled={!payload || uploading || !mappingReady} onClick={upload} {...lock}>
+                  Import
+                </Button>
+              )}
+            </RoleGate>
           </div>
         </>
       )}

@@ -16,7 +16,7 @@ import { ArrowDownloadRegular, DeleteRegular, PersonSearchRegular, SearchRegular
 import { errorMessage, type Person } from '@mailroom/api-client';
 import { SUPPRESSION_REASON_LABELS } from '@mailroom/api-client/labels';
 import { useRemote } from '@mailroom/mf-contract/react';
-import { EmptyState, ErrorPanel, formatDateTime } from '@mailroom/ui';
+import { EmptyState, ErrorPanel, formatDateTime, RoleGate } from '@mailroom/ui';
 import { useState, type FormEvent } from 'react';
 import { useExportPerson, usePerson } from '../api/people';
 import { ConsentList } from '../../../components/ConsentList';
@@ -61,19 +61,30 @@ function PersonView({ person }: { person: Person }) {
           {person.email}
         </Subtitle1>
         <div className={styles.actions}>
-          <Button
-            icon={exportPerson.isPending ? <Spinner size="tiny" /> : <ArrowDownloadRegular />}
-            disabled={exportPerson.isPending}
-            onClick={() =>
-              exportPerson.mutate(person.email, { onError: (error) => notify('error', errorMessage(error, 'Failed to export everything')) })
-            }
-          >
-            Export everything
-          </Button>
+          <RoleGate needs="editor" action="export what is held about a person">
+            {(lock) => (
+              <Button
+                icon={exportPerson.isPending ? <Spinner size="tiny" /> : <ArrowDownloadRegular />}
+                disabled={exportPerson.isPending}
+                onClick={() =>
+                  exportPerson.mutate(person.email, {
+                    onError: (error) => notify('error', errorMessage(error, 'Failed to export everything')),
+                  })
+                }
+                {...lock}
+              >
+                Export everything
+              </Button>
+            )}
+          </RoleGate>
           {!person.erasedAt && (
-            <Button icon={<DeleteRegular />} onClick={() => setErasing(true)}>
-              Erase
-            </Button>
+            <RoleGate needs="editor" action="erase a person">
+              {(lock) => (
+                <Button icon={<DeleteRegular />} onClick={() => setErasing(true)} {...lock}>
+                  Erase
+                </Button>
+              )}
+            </RoleGate>
           )}
         </div>
       </div>

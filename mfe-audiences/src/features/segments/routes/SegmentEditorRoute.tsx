@@ -15,7 +15,7 @@ import { EyeRegular, SaveRegular } from '@fluentui/react-icons';
 import { ApiError, errorMessage, type AudienceField, type Segment } from '@mailroom/api-client';
 import { EMPTY_SEGMENT_RULE, ruleToWords, type SegmentRule } from '@mailroom/api-client/segments';
 import { useRemote } from '@mailroom/mf-contract/react';
-import { ErrorPanel, RouterLink, parseRouteId, useDebouncedValue } from '@mailroom/ui';
+import { ErrorPanel, RouterLink, parseRouteId, useDebouncedValue, RoleGate } from '@mailroom/ui';
 import { useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import type { RuleGroupType } from 'react-querybuilder';
@@ -153,9 +153,13 @@ function SegmentEditor({ audienceId, audienceName, fields, campaigns, segment }:
       {ruleError !== undefined && <RuleError error={ruleError} />}
       <SegmentCountStatus count={count.data} counting={count.isFetching} unfinished={unfinished.length} failed={count.isError} />
       <div className={styles.actions}>
-        <Button appearance="primary" icon={<SaveRegular />} disabled={save.isPending} onClick={onSave}>
-          {save.isPending ? 'Saving...' : 'Save segment'}
-        </Button>
+        <RoleGate needs="editor" action="save segments">
+          {(lock) => (
+            <Button appearance="primary" icon={<SaveRegular />} disabled={save.isPending} onClick={onSave} {...lock}>
+              {save.isPending ? 'Saving...' : 'Save segment'}
+            </Button>
+          )}
+        </RoleGate>
         <Button icon={<EyeRegular />} disabled={unfinished.length > 0} onClick={() => setPreviewRule(withoutIds(rule))}>
           Preview
         </Button>

@@ -25,6 +25,7 @@ import {
   TruncatedText,
   formatDateTime,
   parseRouteId,
+  RoleGate,
 } from '@mailroom/ui';
 import { useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
@@ -69,9 +70,13 @@ export function SegmentsRoute() {
           Segments
         </Title1>
         {segments.data && segments.data.length > 0 && (
-          <Button appearance="primary" icon={<AddRegular />} onClick={newSegment}>
-            New segment
-          </Button>
+          <RoleGate needs="editor" action="make segments">
+            {(lock) => (
+              <Button appearance="primary" icon={<AddRegular />} onClick={newSegment} {...lock}>
+                New segment
+              </Button>
+            )}
+          </RoleGate>
         )}
       </div>
       <Text>A segment is a saved rule over the contacts of {data.name}: a campaign can go to a segment instead of the whole audience.</Text>
@@ -84,9 +89,13 @@ export function SegmentsRoute() {
           title="No segments yet"
           description="Choose contacts by their fields, their subscription or what they opened and clicked."
           action={
-            <Button appearance="primary" icon={<AddRegular />} onClick={newSegment}>
-              New segment
-            </Button>
+            <RoleGate needs="editor" action="make segments">
+              {(lock) => (
+                <Button appearance="primary" icon={<AddRegular />} onClick={newSegment} {...lock}>
+                  New segment
+                </Button>
+              )}
+            </RoleGate>
           }
         />
       ) : (
@@ -119,14 +128,19 @@ export function SegmentsRoute() {
                     >
                       Edit
                     </Button>
-                    <Button
-                      size="small"
-                      icon={<DeleteRegular />}
-                      onClick={() => setDeleting(segment)}
-                      aria-label={`Delete ${segment.name}`}
-                    >
-                      Delete
-                    </Button>
+                    <RoleGate needs="editor" action="delete segments">
+                      {(lock) => (
+                        <Button
+                          size="small"
+                          icon={<DeleteRegular />}
+                          onClick={() => setDeleting(segment)}
+                          aria-label={`Delete ${segment.name}`}
+                          {...lock}
+                        >
+                          Delete
+                        </Button>
+                      )}
+                    </RoleGate>
                   </div>
                 </TableCell>
               </TableRow>

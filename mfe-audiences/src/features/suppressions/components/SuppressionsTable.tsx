@@ -2,7 +2,7 @@ import { TableBody, TableCell, TableHeader, TableHeaderCell, TableRow } from '@f
 import { DeleteRegular } from '@fluentui/react-icons';
 import type { Suppression } from '@mailroom/api-client';
 import { SUPPRESSION_REASON_LABELS } from '@mailroom/api-client/labels';
-import { IconButton, ScrollingTable, TruncatedText, formatDateTime } from '@mailroom/ui';
+import { IconButton, ScrollingTable, TruncatedText, formatDateTime, RoleGate } from '@mailroom/ui';
 
 /** The campaign a suppression came from: its name, its number once it is deleted, nothing for a member's addition. */
 const campaignOf = (item: Suppression) => item.campaignName ?? (item.campaignId === null ? '—' : `Campaign ${item.campaignId}`);
@@ -43,7 +43,9 @@ export function SuppressionsTable({ items, onRemove }: { items: Suppression[]; o
               {item.reason === 'ERASED' ? (
                 '—'
               ) : (
-                <IconButton label={`Remove ${item.email}`} icon={<DeleteRegular />} onClick={() => onRemove(item)} />
+                <RoleGate needs="editor" action="remove suppressions" hide>
+                  {() => <IconButton label={`Remove ${item.email}`} icon={<DeleteRegular />} onClick={() => onRemove(item)} />}
+                </RoleGate>
               )}
             </TableCell>
           </TableRow>

@@ -5,7 +5,7 @@ import { errorMessage, type Campaign } from '@mailroom/api-client';
 import { CAMPAIGN_STATUS_LABELS } from '@mailroom/api-client/labels';
 import { REMOTES } from '@mailroom/mf-contract/remotes';
 import { useRemote } from '@mailroom/mf-contract/react';
-import { CampaignStatusBadge, formatInMemberZone, RouterLink } from '@mailroom/ui';
+import { CampaignStatusBadge, formatInMemberZone, RouterLink, RoleGate } from '@mailroom/ui';
 import { useCallback, useState } from 'react';
 import { useBeforeUnload, useNavigate } from 'react-router-dom';
 import { useAuthorizedSenders, useSaveCampaign } from '../api/campaign';
@@ -109,9 +109,13 @@ export function CampaignEditor({ campaign }: { campaign: Campaign }) {
           <CampaignStatusBadge status={campaign.status} errorMessage={campaign.errorMessage} neutralUnlessSent />
         </div>
         <div className={styles.actions}>
-          <Button disabled={!editable || busy || nameBlank} onClick={() => void finishLater()}>
-            Finish later
-          </Button>
+          <RoleGate needs="editor" action="save campaigns">
+            {(lock) => (
+              <Button disabled={!editable || busy || nameBlank} onClick={() => void finishLater()} {...lock}>
+                Finish later
+              </Button>
+            )}
+          </RoleGate>
           <SendFlow
             campaign={campaign}
             draft={draft}
@@ -180,9 +184,13 @@ export function CampaignEditor({ campaign }: { campaign: Campaign }) {
       </Field>
 
       <div className={styles.actions}>
-        <Button icon={<MailRegular />} disabled={!editable} onClick={openTestEmail}>
-          Send test email
-        </Button>
+        <RoleGate needs="editor" action="send test emails">
+          {(lock) => (
+            <Button icon={<MailRegular />} disabled={!editable} onClick={openTestEmail} {...lock}>
+              Send test email
+            </Button>
+          )}
+        </RoleGate>
         <Button icon={<EyeRegular />} onClick={openPreview}>
           Preview Campaign
         </Button>

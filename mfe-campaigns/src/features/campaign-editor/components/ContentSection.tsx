@@ -3,6 +3,7 @@ import { DocumentRegular } from '@fluentui/react-icons/svg/document';
 import type { CampaignDraft } from '../utils/draft';
 import { EditorSection } from './EditorSection';
 import { TemplatePreviewImage } from './TemplatePreviewImage';
+import { RoleGate } from '@mailroom/ui';
 
 const useStyles = makeStyles({
   chosen: { display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: tokens.spacingHorizontalM },
@@ -30,9 +31,13 @@ export function ContentSection({
       ) : (
         <Text>No template chosen yet.</Text>
       )}
-      <Button icon={<DocumentRegular />} disabled={disabled} onClick={onChoose}>
-        {template ? 'Change template' : 'Choose template'}
-      </Button>
+      <RoleGate needs="editor" action="choose a campaign's template">
+        {(lock) => (
+          <Button icon={<DocumentRegular />} disabled={disabled} onClick={onChoose} {...lock}>
+            {template ? 'Change template' : 'Choose template'}
+          </Button>
+        )}
+      </RoleGate>
     </EditorSection>
   );
 }

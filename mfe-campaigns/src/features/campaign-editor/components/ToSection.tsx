@@ -3,7 +3,7 @@ import { PeopleRegular } from '@fluentui/react-icons/svg/people';
 import { REMOTES } from '@mailroom/mf-contract/remotes';
 import { errorMessage } from '@mailroom/api-client';
 import { ruleToWords } from '@mailroom/api-client/segments';
-import { counted, RouterLink } from '@mailroom/ui';
+import { counted, RouterLink, RoleGate } from '@mailroom/ui';
 import { useAudienceSegments } from '../api/pickers';
 import { recipientsName } from '../utils/draft';
 import type { CampaignDraft } from '../utils/draft';
@@ -52,9 +52,13 @@ export function ToSection({
       summary={audience ? recipientsName({ audience, segment }) : 'Who receives this campaign?'}
     >
       {audience ? <Text>Audience: {audienceLink}</Text> : <Text>No audience chosen yet.</Text>}
-      <Button icon={<PeopleRegular />} disabled={disabled} onClick={onChoose}>
-        {audience ? 'Change audience' : 'Choose audience'}
-      </Button>
+      <RoleGate needs="editor" action="choose a campaign's audience">
+        {(lock) => (
+          <Button icon={<PeopleRegular />} disabled={disabled} onClick={onChoose} {...lock}>
+            {audience ? 'Change audience' : 'Choose audience'}
+          </Button>
+        )}
+      </RoleGate>
       {audience && <SegmentPicker audienceId={audience.id} segment={segment} disabled={disabled} onChange={onSegmentChange} />}
     </EditorSection>
   );

@@ -1,7 +1,7 @@
 import { Button, Spinner, makeStyles, tokens } from '@fluentui/react-components';
 import { errorMessage, type CampaignSummary } from '@mailroom/api-client';
 import { useRemote } from '@mailroom/mf-contract/react';
-import { CampaignStatusBadge, formatInMemberZone } from '@mailroom/ui';
+import { CampaignStatusBadge, formatInMemberZone, RoleGate } from '@mailroom/ui';
 import { lazy, Suspense, useState } from 'react';
 import { useContinueCampaign, useStopCampaign } from '../api/campaigns';
 
@@ -91,15 +91,20 @@ function ContinueSending({ campaign }: { campaign: CampaignSummary }) {
 
   return (
     <>
-      <Button
-        size="small"
-        disabled={continueCampaign.isPending}
-        icon={continueCampaign.isPending ? <Spinner size="extra-tiny" /> : undefined}
-        aria-label={`Continue sending ${campaign.name}`}
-        onClick={() => setConfirming(true)}
-      >
-        Continue sending
-      </Button>
+      <RoleGate needs="sender" action="continue sending">
+        {(lock) => (
+          <Button
+            size="small"
+            disabled={continueCampaign.isPending}
+            icon={continueCampaign.isPending ? <Spinner size="extra-tiny" /> : undefined}
+            aria-label={`Continue sending ${campaign.name}`}
+            onClick={() => setConfirming(true)}
+            {...lock}
+          >
+            Continue sending
+          </Button>
+        )}
+      </RoleGate>
       <Suspense fallback={null}>
         {confirming && <ContinueCampaignDialog onConfirm={confirm} onCancel={() => setConfirming(false)} />}
       </Suspense>
@@ -123,15 +128,20 @@ function StopSending({ campaign }: { campaign: CampaignSummary }) {
 
   return (
     <>
-      <Button
-        size="small"
-        disabled={stopCampaign.isPending}
-        icon={stopCampaign.isPending ? <Spinner size="extra-tiny" /> : undefined}
-        aria-label={`Stop sending ${campaign.name}`}
-        onClick={() => setConfirming(true)}
-      >
-        Stop sending
-      </Button>
+      <RoleGate needs="sender" action="stop sending">
+        {(lock) => (
+          <Button
+            size="small"
+            disabled={stopCampaign.isPending}
+            icon={stopCampaign.isPending ? <Spinner size="extra-tiny" /> : undefined}
+            aria-label={`Stop sending ${campaign.name}`}
+            onClick={() => setConfirming(true)}
+            {...lock}
+          >
+            Stop sending
+          </Button>
+        )}
+      </RoleGate>
       <Suspense fallback={null}>{confirming && <StopCampaignDialog onConfirm={confirm} onCancel={() => setConfirming(false)} />}</Suspense>
     </>
   );

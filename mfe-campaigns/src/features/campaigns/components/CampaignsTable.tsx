@@ -111,6 +111,7 @@ function CampaignActions({
   return (
     <RowActions
       itemName={campaign.name}
+      needs={{ role: 'editor', action: 'rename, copy or delete campaigns' }}
       primary={
         // A link that looks like a button: it navigates, so it also opens in a new tab.
         <Button

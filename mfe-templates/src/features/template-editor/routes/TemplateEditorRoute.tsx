@@ -1,7 +1,7 @@
 import { Button, MessageBar, MessageBarBody, Spinner, makeStyles, tokens } from '@fluentui/react-components';
 import { errorMessage, type Template } from '@mailroom/api-client';
 import { useRemote } from '@mailroom/mf-contract/react';
-import { EditableTitle, RouterLink, parseRouteId } from '@mailroom/ui';
+import { EditableTitle, RouterLink, parseRouteId, RoleGate } from '@mailroom/ui';
 import { useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { useRenameTemplate, useTemplate } from '../api/templateEditor';
@@ -65,17 +65,22 @@ function TemplateEditor({ template }: { template: Template }) {
     <section className={styles.root}>
       <RouterLink to={basePath}>Back to Templates</RouterLink>
       <div className={styles.header}>
-        <EditableTitle name={template.name} labels={NAME_LABELS} onSave={rename} />
+        <EditableTitle name={template.name} labels={NAME_LABELS} onSave={rename} needs="editor" />
         <div className={styles.actions}>
           <SaveIndicator status={autosave.status} />
-          <Button
-            appearance="primary"
-            disabled={!ready || exiting}
-            icon={exiting ? <Spinner size="tiny" /> : undefined}
-            onClick={() => void saveAndExit()}
-          >
-            Save and Exit
-          </Button>
+          <RoleGate needs="editor" action="save templates">
+            {(lock) => (
+              <Button
+                appearance="primary"
+                disabled={!ready || exiting}
+                icon={exiting ? <Spinner size="tiny" /> : undefined}
+                onClick={() => void saveAndExit()}
+                {...lock}
+              >
+                Save and Exit
+              </Button>
+            )}
+          </RoleGate>
         </div>
       </div>
       {restored && (

@@ -70,6 +70,7 @@ export function TemplatesTable({ templates }: { templates: TemplateSummary[] }) 
               <TableCell>
                 <RowActions
                   itemName={template.name}
+                  needs={{ role: 'editor', action: 'copy, rename or delete templates' }}
                   primary={
                     <Button size="small" aria-label={`Edit ${template.name}`} onClick={() => navigate(editorPath(template.id))}>
                       Edit

@@ -19,7 +19,7 @@ import { DeleteRegular, DismissRegular } from '@fluentui/react-icons';
 import { errorMessage, type ContactDetail } from '@mailroom/api-client';
 import { SUPPRESSION_REASON_LABELS } from '@mailroom/api-client/labels';
 import { useRemote } from '@mailroom/mf-contract/react';
-import { ConfirmDialog, ErrorPanel, formatDateTime } from '@mailroom/ui';
+import { ConfirmDialog, ErrorPanel, formatDateTime, RoleGate } from '@mailroom/ui';
 import { useState, type FormEvent } from 'react';
 import { ConsentList } from '../../../../components/ConsentList';
 import { PersonMails } from '../../../../components/PersonMails';
@@ -82,14 +82,19 @@ function ContactForm({ contact, onClose }: { contact: ContactDetail; onClose: ()
         onChange={(key, value) => setValues((before) => ({ ...before, [key]: value }))}
       />
       <div className={styles.actions}>
-        <Button
-          type="submit"
-          appearance="primary"
-          disabledFocusable={update.isPending}
-          icon={update.isPending ? <Spinner size="tiny" /> : undefined}
-        >
-          Save
-        </Button>
+        <RoleGate needs="editor" action="change contacts">
+          {(lock) => (
+            <Button
+              type="submit"
+              appearance="primary"
+              disabledFocusable={update.isPending}
+              icon={update.isPending ? <Spinner size="tiny" /> : undefined}
+              {...lock}
+            >
+              Save
+            </Button>
+          )}
+        </RoleGate>
         <Button onClick={onClose} disabledFocusable={update.isPending}>
           Cancel
         </Button>
@@ -183,9 +188,13 @@ export function ContactDrawer({ audienceId, contactId, onClose }: { audienceId: 
       </DrawerBody>
       {contact.data && (
         <DrawerFooter>
-          <Button icon={<DeleteRegular />} onClick={() => setConfirming(true)}>
-            Delete contact
-          </Button>
+          <RoleGate needs="editor" action="delete contacts">
+            {(lock) => (
+              <Button icon={<DeleteRegular />} onClick={() => setConfirming(true)} {...lock}>
+                Delete contact
+              </Button>
+            )}
+          </RoleGate>
         </DrawerFooter>
       )}
       {confirming && contact.data && (

@@ -2,7 +2,7 @@ import { Badge, TableBody, TableCell, TableRow } from '@fluentui/react-component
 import { ArrowClockwiseRegular, SendRegular } from '@fluentui/react-icons';
 import type { EmailPerformanceRow } from '@mailroom/api-client';
 import { bounceTypeLabel, EMAIL_PERFORMANCE_COLUMNS } from '@mailroom/api-client/labels';
-import { CellItems, ColumnHeaders, formatDateTime, IconButton, ScrollingTable, TruncatedText } from '@mailroom/ui';
+import { CellItems, ColumnHeaders, formatDateTime, IconButton, ScrollingTable, TruncatedText, useRoleAllows } from '@mailroom/ui';
 import { HitVerdict } from './HitVerdict';
 import { statusChip } from './sendStatus';
 
@@ -18,24 +18,29 @@ export interface EmailPerformanceTableProps {
 const text = (value: string | null) => (value ? <TruncatedText text={value} /> : null);
 
 export function EmailPerformanceTable({ rows, onRetryJob, onSendToContact, retryingJobId, sendingContactId }: EmailPerformanceTableProps) {
-  const retryButton = (jobId: number) => (
-    <IconButton
-      size="small"
-      label="Retry sending this failed email"
-      icon={<ArrowClockwiseRegular />}
-      disabled={retryingJobId === jobId}
-      onClick={() => onRetryJob(jobId)}
-    />
-  );
-  const sendButton = (contactId: number) => (
-    <IconButton
-      size="small"
-      label="Send email to this contact"
-      icon={<SendRegular />}
-      disabled={sendingContactId === contactId}
-      onClick={() => onSendToContact(contactId)}
-    />
-  );
+  // A row's retry and send are a sender's (x-mailroom-role); below, the icons are left out: an icon's tooltip is its
+  // name, with no room to say who can, and the tab's Retry All Failed and Send to all NOT_SENT say it.
+  const maySend = useRoleAllows('sender');
+  const retryButton = (jobId: number) =>
+    maySend && (
+      <IconButton
+        size="small"
+        label="Retry sending this failed email"
+        icon={<ArrowClockwiseRegular />}
+        disabled={retryingJobId === jobId}
+        onClick={() => onRetryJob(jobId)}
+      />
+    );
+  const sendButton = (contactId: number) =>
+    maySend && (
+      <IconButton
+        size="small"
+        label="Send email to this contact"
+        icon={<SendRegular />}
+        disabled={sendingContactId === contactId}
+        onClick={() => onSendToContact(contactId)}
+      />
+    );
 
   return (
     <ScrollingTable aria-label="Email performance" size="small">

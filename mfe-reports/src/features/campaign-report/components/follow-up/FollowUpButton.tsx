@@ -3,7 +3,7 @@ import { MailArrowForwardRegular } from '@fluentui/react-icons';
 import type { Campaign } from '@mailroom/api-client';
 import { useRemote } from '@mailroom/mf-contract/react';
 import { REMOTES } from '@mailroom/mf-contract/remotes';
-import { FollowUpDialog, useFollowUpCampaign } from '@mailroom/ui';
+import { FollowUpDialog, useFollowUpCampaign, RoleGate } from '@mailroom/ui';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 
@@ -18,9 +18,13 @@ export function FollowUpButton({ campaign }: { campaign: Campaign }) {
   const followUp = useFollowUpCampaign();
   return (
     <>
-      <Button icon={<MailArrowForwardRegular />} onClick={() => setOpen(true)}>
-        Follow up
-      </Button>
+      <RoleGate needs="editor" action="make follow-ups">
+        {(lock) => (
+          <Button icon={<MailArrowForwardRegular />} onClick={() => setOpen(true)} {...lock}>
+            Follow up
+          </Button>
+        )}
+      </RoleGate>
       {open && (
         <FollowUpDialog
           campaignName={campaign.name}
