@@ -43,6 +43,8 @@ beforeAll(async () => {
   await record('first-', 30);
   quiet = await endpoint('quiet');
   await record('second-', 5);
+  // Due in the order they were written (one statement's rows would all be due at the same instant).
+  await db.pool.query(`UPDATE webhook_deliveries SET next_attempt_at = now() - interval '1 hour' + id * interval '1 second'`);
 }, 60_000);
 
 afterAll(async () => {
