@@ -8,10 +8,13 @@
 //    `webhookP99Ms` is the p99 from the event's commit (its delivery's created_at) to its arrival at the
 //    receiver. Budget: <= 2000.
 // Its ceiling, in the same run: a bare loop posting as many signed bodies of the same size to the same
-// receiver, with the worker's concurrency, and no database or queue; `webhookRatio` is webhookRps over it.
+// receiver, with the worker's concurrency, and no database or queue; `webhookRatio` is webhookRps over it. The machine's
+// load average (1, 5, 15 minutes) is printed as the throughput part starts (`loadBefore`) and at the end (`loadAfter`):
+// on shared cores the figures swing with it.
 import { Buffer } from 'node:buffer';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -33,6 +36,7 @@ const ENDPOINTS = Number(process.env.BENCH_ENDPOINTS ?? 4);
 const PER_ENDPOINT = 8;
 const CONCURRENCY = ENDPOINTS * PER_ENDPOINT;
 const log = (...args) => console.log(...args);
+const load = () => loadavg().map((n) => Number(n.toFixed(2)));
 
 /** The receiver: 204 at once; the time each id arrived (the first time), and how many requests came. */
 async function startReceiver() {
@@ -114,6 +118,7 @@ async function main() {
     const { id: audienceId } = await seedAudience(stack.pool, { headers: ['email'], contacts: [] });
 
     // Throughput: a backlog of EVENTS.
+    const loadBefore = load();
     const burstStarted = performance.now();
     await recordEvents(stack.pool, audienceId, EVENTS, 'burst');
     const burst = EVENTS * ENDPOINTS;
@@ -162,6 +167,8 @@ async function main() {
       `ceiling: ${burst} signed POSTs by a bare loop, ${CONCURRENCY} at once, in ${ceilingSeconds.toFixed(1)} s: ${ceilingRps}/s; deliveries at ${webhookRatio} x`,
     );
     log(`duplicates ${duplicates}`);
+    const loadAfter = load();
+    log(`load average ${loadBefore.join(' ')} before, ${loadAfter.join(' ')} after`);
     log(
       JSON.stringify({
         bench: 'webhooks',
@@ -173,6 +180,8 @@ async function main() {
         webhookP50Ms,
         webhookP99Ms,
         duplicates,
+        loadBefore,
+        loadAfter,
       }),
     );
   } finally {

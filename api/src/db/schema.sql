@@ -2504,16 +2504,22 @@ CREATE INDEX tracking_events_link ON public.tracking_events USING btree (link_id
 CREATE INDEX webhook_attempts_delivery ON public.webhook_attempts USING btree (delivery_id, attempt);
 
 --
--- Name: webhook_deliveries_due; Type: INDEX; Schema: public; Owner: -
---
-
-CREATE INDEX webhook_deliveries_due ON public.webhook_deliveries USING btree (next_attempt_at) WHERE (status = 'PENDING'::text);
-
---
 -- Name: webhook_deliveries_endpoint; Type: INDEX; Schema: public; Owner: -
 --
 
 CREATE INDEX webhook_deliveries_endpoint ON public.webhook_deliveries USING btree (endpoint_id, id DESC);
+
+--
+-- Name: webhook_deliveries_endpoint_due; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX webhook_deliveries_endpoint_due ON public.webhook_deliveries USING btree (endpoint_id, next_attempt_at) WHERE (status = 'PENDING'::text);
+
+--
+-- Name: webhook_deliveries_endpoint_leased; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX webhook_deliveries_endpoint_leased ON public.webhook_deliveries USING btree (endpoint_id, lease_until) WHERE ((status = 'PENDING'::text) AND (lease_until IS NOT NULL));
 
 --
 -- Name: webhook_deliveries_failed; Type: INDEX; Schema: public; Owner: -

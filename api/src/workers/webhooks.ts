@@ -1,8 +1,9 @@
 /**
  * Outgoing webhooks (issue 27; docs/decisions/webhooks.md):
  *  - a poller every quarter second publishes the deliveries due: new ones, retries whose backoff ended, and
- *    any whose message was lost (their lease ran out);
- *  - 'webhook-delivery': one attempt per message, many at once. Each endpoint has at most
+ *    any whose message was lost (their lease ran out); each endpoint's up to what it has in flight at most;
+ *  - 'webhook-delivery': a message's deliveries go into their endpoint's line in this worker, which claims them
+ *    many at once and records their outcomes many at once. Each endpoint has at most
  *    WEBHOOK_ENDPOINT_CONCURRENCY attempts running in this worker, each within WEBHOOK_TIMEOUT_SECONDS, so a
  *    slow or dead endpoint holds a few slots and nobody else's deliveries; retries wait in the database.
  * Mail sending shares nothing with them but the database: its own queue, consumers and SES slots.
@@ -12,7 +13,7 @@ import type { Consumer } from '../queue/message-queue.js';
 import { periodic } from './periodic.js';
 
 const POLL_EVERY_MS = 250;
-/** Deliveries handled at once by one worker process, across every endpoint. */
+/** Messages taken into lines at once by one worker process (taking one is quick: the lines do the work). */
 const DELIVERIES_AT_ONCE = 64;
 
 export function webhookWorkers({ messageQueue, services, logger: parent }: AppDeps): Consumer[] {

@@ -2,7 +2,8 @@
  * Every statement of outgoing webhooks (migration 0034): the endpoints, and the deliveries the triggers write
  * as the facts are recorded. A delivery is PENDING until an attempt succeeds (DELIVERED) or its time runs out
  * (FAILED). Two marks keep the work single: `lease_until` (published or being attempted: the poller leaves it
- * alone until then) and `claim_token` (the attempt running now: a second message for it does nothing).
+ * alone until then) and `claim_token` (the attempts claimed together and running now: a second message for one of
+ * them does nothing).
  */
 import type { Database, Sql } from '../../db/database.js';
 
@@ -61,6 +62,18 @@ export interface ClaimedDelivery {
   attempts: number;
   createdAt: Date;
   giveUpAt: Date;
+}
+
+/** One attempt's outcome, for the claim `token` it was made under; `retryInMs` is the wait before the next one. */
+export interface AttemptOutcome {
+  id: number;
+  token: string;
+  startedAt: Date;
+  durationMs: number;
+  status: number | null;
+  error: string | null;
+  ok: boolean;
+  retryInMs: number;
 }
 
 const ENDPOINT_COLUMNS = `id::int AS id, url, events, description, enabled, created_at AS "createdAt", updated_at AS "updatedAt"`;
@@ -161,18 +174,29 @@ export function webhookRepository(db: Database) {
     },
 
     /**
-     * The poller: up to `limit` pending deliveries due now and not leased, oldest due first, leased for
-     * `leaseMs` so no other poller publishes them meanwhile. SKIP LOCKED: pollers of several workers share.
+     * The poller: each endpoint's pending deliveries due now and not leased, oldest due first, up to `limit`, and up
+     * to what keeps the endpoint's leased deliveries (published or being attempted, by any worker) at `inFlight` at
+     * most; leased for `leaseMs` so no other poller publishes them meanwhile. SKIP LOCKED: pollers of several
+     * workers share. A backlog is thus published as fast as its endpoint takes it, never faster (a line that had
+     * no room would leave it to its lease), and each endpoint has its own share of every poll. A claim whose lease
+     * ran out (its outcome never recorded: the database was away, the worker died) is lost with it: the delivery is
+     * claimable again, and that attempt's outcome, should it come, changes nothing.
      */
-    async leaseDue(limit: number, leaseMs: number): Promise<{ id: number; endpointId: number }[]> {
+    async leaseDue(limit: number, inFlight: number, leaseMs: number): Promise<{ id: number; endpointId: number }[]> {
       const { rows } = await db.query<{ id: number; endpointId: number }>(
-        `UPDATE webhook_deliveries d SET lease_until = now() + $2 * interval '1 millisecond'
-           FROM (SELECT id FROM webhook_deliveries
-                  WHERE status = 'PENDING' AND next_attempt_at <= now() AND (lease_until IS NULL OR lease_until < now())
-                  ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED) due
-          WHERE d.id = due.id
+        `UPDATE webhook_deliveries d SET lease_until = now() + $3 * interval '1 millisecond', claim_token = NULL
+           FROM (SELECT due.id FROM webhook_endpoints e
+                   CROSS JOIN LATERAL (SELECT count(*)::int AS n FROM webhook_deliveries l
+                                        WHERE l.endpoint_id = e.id AND l.status = 'PENDING' AND l.lease_until IS NOT NULL
+                                          AND l.lease_until > now()) leased
+                   CROSS JOIN LATERAL (SELECT w.id FROM webhook_deliveries w
+                                        WHERE w.endpoint_id = e.id AND w.status = 'PENDING' AND w.next_attempt_at <= now()
+                                          AND (w.lease_until IS NULL OR w.lease_until < now())
+                                        ORDER BY w.next_attempt_at LIMIT GREATEST(0, LEAST($1, $2 - leased.n))
+                                        FOR UPDATE OF w SKIP LOCKED) due) picked
+          WHERE d.id = picked.id
           RETURNING d.id::int AS id, d.endpoint_id::int AS "endpointId"`,
-        [limit, leaseMs],
+        [limit, inFlight, leaseMs],
       );
       return rows;
     },
@@ -184,49 +208,77 @@ export function webhookRepository(db: Database) {
     },
 
     /**
-     * Takes a pending delivery for one attempt, for `leaseMs`. Undefined when it is not pending (delivered by
-     * an earlier copy of the message) or another attempt holds it now.
+     * Takes pending deliveries for their attempts, in one statement, under one `token`, for `leaseMs`. Those not
+     * pending (delivered by an earlier copy of the message) or held by another attempt now are left out, and so
+     * are rows another statement has locked this instant (SKIP LOCKED: a claim never waits, so it never joins a
+     * deadlock; a row skipped comes back with its publish lease). Oldest first.
      */
-    async claim(id: number, token: string, leaseMs: number): Promise<ClaimedDelivery | undefined> {
+    async claimMany(ids: number[], token: string, leaseMs: number): Promise<ClaimedDelivery[]> {
+      if (ids.length === 0) return [];
       const { rows } = await db.query<ClaimedDelivery>(
         `UPDATE webhook_deliveries d SET claim_token = $2, lease_until = now() + $3 * interval '1 millisecond'
-           FROM webhook_endpoints e
-          WHERE d.id = $1 AND e.id = d.endpoint_id AND d.status = 'PENDING'
-            AND (d.claim_token IS NULL OR d.lease_until < now())
+           FROM (SELECT id FROM webhook_deliveries
+                  WHERE id = ANY ($1::bigint[]) AND status = 'PENDING' AND (claim_token IS NULL OR lease_until < now())
+                  ORDER BY id FOR UPDATE SKIP LOCKED) free, webhook_endpoints e
+          WHERE d.id = free.id AND e.id = d.endpoint_id
           RETURNING d.id::int AS id, d.message_id AS "messageId", d.endpoint_id::int AS "endpointId", e.url, e.secret, d.payload,
                     d.attempts, d.created_at AS "createdAt", d.give_up_at AS "giveUpAt"`,
-        [id, token, leaseMs],
+        [ids, token, leaseMs],
       );
-      return rows[0];
+      return rows.sort((a, b) => a.id - b.id);
+    },
+
+    /** Claims given back unattempted (a worker stopping): the next poll publishes them again. */
+    async releaseClaims(ids: number[], token: string): Promise<void> {
+      if (ids.length === 0) return;
+      await db.query(
+        `UPDATE webhook_deliveries SET claim_token = NULL, lease_until = NULL WHERE id = ANY ($1::bigint[]) AND claim_token = $2`,
+        [ids, token],
+      );
     },
 
     /**
-     * One attempt's outcome, with its log line, in one transaction: DELIVERED; or due again after
-     * `retryInMs`; or FAILED when that would pass its give-up time. Nothing when the claim was lost.
+     * Attempts' outcomes, each with its log line, in one statement (atomic by itself): DELIVERED; or due again
+     * after its `retryInMs`; or FAILED when that would pass its give-up time. An outcome whose claim was lost (its
+     * lease ran out and another attempt took the delivery) changes nothing. The rows are locked in id order
+     * first, as the claims take them, so two statements never wait on each other in a circle. Returns the
+     * deliveries settled, with their new status.
      */
-    async recordAttempt(
-      id: number,
-      token: string,
-      attempt: { startedAt: Date; durationMs: number; status: number | null; error: string | null; ok: boolean; retryInMs: number },
-    ): Promise<DeliveryStatus | undefined> {
-      // One statement (atomic by itself): the outcome and its log line.
-      const { rows } = await db.query<{ status: DeliveryStatus }>(
-        `WITH settled AS (
-           UPDATE webhook_deliveries
-              SET attempts = attempts + 1, last_status = $3, last_error = $4, claim_token = NULL, lease_until = NULL,
-                  status = CASE WHEN $5 THEN 'DELIVERED'
-                                WHEN now() + $6 * interval '1 millisecond' > give_up_at THEN 'FAILED' ELSE 'PENDING' END,
-                  delivered_at = CASE WHEN $5 THEN now() END,
-                  next_attempt_at = CASE WHEN $5 THEN next_attempt_at ELSE now() + $6 * interval '1 millisecond' END
-            WHERE id = $1 AND claim_token = $2
-            RETURNING id, attempts, status),
+    async recordAttempts(outcomes: AttemptOutcome[]): Promise<{ id: number; status: DeliveryStatus }[]> {
+      if (outcomes.length === 0) return [];
+      const { rows } = await db.query<{ id: number; status: DeliveryStatus }>(
+        `WITH outcome AS (
+           SELECT * FROM unnest($1::bigint[], $2::text[], $3::int[], $4::text[], $5::boolean[], $6::bigint[], $7::timestamptz[], $8::int[])
+             AS o(id, token, http_status, error, ok, retry_ms, started_at, duration_ms)),
+         locked AS (
+           SELECT d.id FROM webhook_deliveries d JOIN outcome o ON o.id = d.id AND d.claim_token = o.token
+            ORDER BY d.id FOR UPDATE OF d),
+         settled AS (
+           UPDATE webhook_deliveries d
+              SET attempts = d.attempts + 1, last_status = o.http_status, last_error = o.error, claim_token = NULL, lease_until = NULL,
+                  status = CASE WHEN o.ok THEN 'DELIVERED'
+                                WHEN now() + o.retry_ms * interval '1 millisecond' > d.give_up_at THEN 'FAILED' ELSE 'PENDING' END,
+                  delivered_at = CASE WHEN o.ok THEN now() END,
+                  next_attempt_at = CASE WHEN o.ok THEN d.next_attempt_at ELSE now() + o.retry_ms * interval '1 millisecond' END
+             FROM outcome o
+            WHERE d.id = o.id AND d.claim_token = o.token AND d.id IN (SELECT id FROM locked)
+            RETURNING d.id, d.attempts, d.status, o.started_at, o.duration_ms, o.http_status, o.error),
          logged AS (
            INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, status, error)
-           SELECT id, attempts, $7, $8, $3, $4 FROM settled)
-         SELECT status FROM settled`,
-        [id, token, attempt.status, attempt.error, attempt.ok, attempt.retryInMs, attempt.startedAt, attempt.durationMs],
+           SELECT id, attempts, started_at, duration_ms, http_status, error FROM settled)
+         SELECT id::int AS id, status FROM settled`,
+        [
+          outcomes.map((o) => o.id),
+          outcomes.map((o) => o.token),
+          outcomes.map((o) => o.status),
+          outcomes.map((o) => o.error),
+          outcomes.map((o) => o.ok),
+          outcomes.map((o) => o.retryInMs),
+          outcomes.map((o) => o.startedAt),
+          outcomes.map((o) => o.durationMs),
+        ],
       );
-      return rows[0]?.status;
+      return rows;
     },
   };
 }

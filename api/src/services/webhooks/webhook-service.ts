@@ -2,9 +2,11 @@
  * Signed outgoing webhooks (issue 27; docs/decisions/webhooks.md). Admins register endpoints for events; the
  * database's triggers (migration 0034) write one delivery per endpoint in the transaction that records each
  * fact, so no event is lost between a commit and a publish. The worker's poller publishes deliveries that are
- * due (`publishDue`), and its consumer makes one attempt per message (`deliver`): Standard Webhooks headers
- * (signature.ts), a time limit per attempt, a few attempts at once per endpoint (a slow endpoint's others wait
- * in the database, not in a consumer), exponential backoff through the due time, FAILED after 24 hours.
+ * due (`publishDue`), each endpoint's up to what it has in flight at most, and its consumer puts them in their
+ * endpoint's line (`deliver`), which claims them many at a time in one statement, attempts them with a few at once
+ * per endpoint (Standard Webhooks headers, signature.ts; a time limit each; a slow endpoint's others wait in the
+ * database, not in a consumer) and records their outcomes together, one statement for many: exponential backoff
+ * through the due time, FAILED after 24 hours.
  * Delivery is at least once: every copy of a delivery carries the same `webhook-id`. No HTTP routes, AMQP or
  * SQL here.
  */
@@ -16,7 +18,14 @@ import type { MessageQueue } from '../../queue/typed-message-queue.js';
 import { recordActivity, type Actor } from '../activity/activity-service.js';
 import { DomainError } from '../errors.js';
 import { WEBHOOK_MESSAGE_DELIVERIES, type webhookQueues } from './queues.js';
-import { webhookRepository, type DeliveryStatus, type WebhookEndpointRow, type WebhookEventType } from './repository.js';
+import {
+  webhookRepository,
+  type AttemptOutcome,
+  type ClaimedDelivery,
+  type DeliveryStatus,
+  type WebhookEndpointRow,
+  type WebhookEventType,
+} from './repository.js';
 import { newSecret, signedHeaders } from './signature.js';
 import { checkTarget, guardedLookup, TargetRefused } from './target.js';
 
@@ -40,15 +49,36 @@ export const NOT_FAILED = 'Only a failed delivery can be re-sent; this one is st
 const MAX_RETRY_DELAY_MS = 60 * 60_000;
 /** A delivery published and not attempted within this is published again (a lost message, a dead worker, a full line). */
 const PUBLISH_LEASE_MS = 30_000;
-/** Deliveries leased and published per statement, and statements per poll at most (a backlog drains quickly). */
+/** Deliveries leased and published per endpoint and poll, at most. */
 const POLL_BATCH = 500;
-const POLL_ROUNDS = 4;
-/** An endpoint's line holds this many deliveries per attempt it may run at once (a few seconds of a fast endpoint's work). */
+/**
+ * An endpoint has at most this many deliveries per attempt it may run at once in flight (leased by a poller, waiting
+ * in lines, being attempted; a few seconds of a fast endpoint's work), across the workers: the poller leases no
+ * more. A worker's line for it holds as many, so a backlog is published as fast as its endpoint takes it and no
+ * line drops any of it to wait for its lease. (A line is full only when leases ran out while a slow or dead
+ * endpoint's deliveries waited: those, dropped, are paced by their lease at no cost to the database.)
+ */
 const LINE_LENGTH = 250;
 /** Deliveries waiting in all lines of one worker, at most. */
 const WAITING_MAX = 20_000;
-/** A claim lasts the attempt's limit and this (to record its outcome); past it, the delivery is due again. */
+/**
+ * An endpoint's line claims its deliveries in one statement for about this long of the endpoint's work at its recent
+ * pace (at least one round of its attempts, at most a message's worth), and claims again when half of that is left, so
+ * its connections never wait for a claim however long the database takes to answer. A slow or dead endpoint thus
+ * claims a round at a time, and a fast one a hundred.
+ */
+const CLAIM_AHEAD_MS = 1_000;
+/** An endpoint's pace before its first answers: an attempt a second, so its first claims are small. */
+const FIRST_PACE_MS = 1_000;
+/**
+ * A claimed delivery starts after the attempts ahead of it in its line (at most the time limit for each round of
+ * them) and runs its own; its claim lasts that many time limits and this margin (to record its outcome). Past it,
+ * the delivery is due again.
+ */
 const CLAIM_MARGIN_MS = 10_000;
+/** Outcomes are recorded together: when this many are waiting, or this long after the first of them. */
+const RECORD_BATCH = 250;
+const RECORD_EVERY_MS = 25;
 /** An endpoint's connections are closed after this long without an attempt. */
 const AGENT_IDLE_MS = 60_000;
 /** What an attempt keeps of an error. */
@@ -111,15 +141,41 @@ export function createWebhookService({ db, queue, production, settings, logger, 
     if (!entry) return;
     entry.idle = setTimeout(() => {
       agents.delete(endpointId);
+      paces.delete(endpointId);
       void entry.agent.close().catch(() => undefined);
     }, AGENT_IDLE_MS);
     entry.idle.unref();
   };
-  /** Each endpoint's line in this process: deliveries waiting, and attempts running (at most endpointConcurrency). */
-  const lines = new Map<number, { waiting: number[]; running: number }>();
+  /**
+   * Each endpoint's line in this process: deliveries waiting (published, not yet claimed), claimed ones ready to
+   * start, attempts running (at most endpointConcurrency), and whether a claim is under way.
+   */
+  interface Line {
+    waiting: number[];
+    ready: (ClaimedDelivery & { token: string })[];
+    running: number;
+    claiming: boolean;
+  }
+  const lines = new Map<number, Line>();
   let waitingTotal = 0;
   let closing = false;
-  const running = new Set<Promise<void>>();
+  const running = new Set<Promise<unknown>>();
+  /** Each endpoint's recent time per attempt (a moving average), which sizes its claims. */
+  const paces = new Map<number, number>();
+  /** Deliveries an endpoint gets through in `ms` at its pace, with its attempts at once. */
+  const aheadOf = (endpointId: number, ms: number) =>
+    Math.ceil((settings.endpointConcurrency * ms) / Math.max(1, paces.get(endpointId) ?? FIRST_PACE_MS));
+  const claimSize = (endpointId: number) =>
+    Math.min(WEBHOOK_MESSAGE_DELIVERIES, Math.max(settings.endpointConcurrency, aheadOf(endpointId, CLAIM_AHEAD_MS)));
+  /** Outcomes not yet recorded (the next batch), and when it will be. */
+  let outcomes: AttemptOutcome[] = [];
+  let recordTimer: NodeJS.Timeout | undefined;
+
+  const track = <T>(work: Promise<T>): Promise<T> => {
+    running.add(work);
+    void work.finally(() => running.delete(work)).catch(() => undefined);
+    return work;
+  };
 
   const found = <T>(value: T | undefined, message = WEBHOOK_NOT_FOUND): T => {
     if (value === undefined) throw new DomainError('not-found', message);
@@ -137,7 +193,8 @@ export function createWebhookService({ db, queue, production, settings, logger, 
 
   const uniqueEvents = (events: WebhookEventType[]) => [...new Set(events)].sort();
 
-  async function attempt(delivery: NonNullable<Awaited<ReturnType<typeof repo.claim>>>) {
+  /** One POST of a delivery; never throws: a failure is its outcome. */
+  async function attempt(delivery: ClaimedDelivery) {
     const body = JSON.stringify(delivery.payload);
     const startedAt = new Date();
     let status: number | null = null;
@@ -165,40 +222,94 @@ export function createWebhookService({ db, queue, production, settings, logger, 
     return { startedAt, durationMs: Date.now() - startedAt.getTime(), status, error, ok: error === null };
   }
 
-  /** Claims, attempts and records one delivery; a lost database leaves it to its lease. */
-  async function attemptOne(deliveryId: number): Promise<void> {
-    const token = randomUUID();
-    try {
-      // The claim outlasts the attempt, so a copy of the message cannot attempt it meanwhile.
-      const claimed = await repo.claim(deliveryId, token, settings.timeoutMs + CLAIM_MARGIN_MS);
-      if (!claimed) return;
-      const outcome = await attempt(claimed);
-      const status = await repo.recordAttempt(deliveryId, token, {
-        ...outcome,
-        retryInMs: retryDelayMs(claimed.attempts + 1, settings.retryBaseMs),
-      });
-      if (status === 'FAILED') logger.warn({ deliveryId, endpointId: claimed.endpointId }, 'webhook delivery failed for good');
-    } catch (err) {
-      // Claimed or not, the delivery is due again when its lease runs out (a duplicate at worst, with the same id).
-      logger.warn({ err, deliveryId }, 'webhook attempt not recorded; the delivery is tried again after its lease');
-    }
+  /**
+   * Records the outcomes gathered so far, in one statement. A lost database leaves them to their claims' lease:
+   * each delivery is attempted again then, with the same id.
+   */
+  function recordOutcomes(): Promise<void> {
+    clearTimeout(recordTimer);
+    recordTimer = undefined;
+    const batch = outcomes;
+    outcomes = [];
+    if (batch.length === 0) return Promise.resolve();
+    return track(
+      repo.recordAttempts(batch).then(
+        (settled) => {
+          for (const { id, status } of settled)
+            if (status === 'FAILED') logger.warn({ deliveryId: id }, 'webhook delivery failed for good');
+        },
+        (err: unknown) => {
+          logger.warn({ err, deliveries: batch.length }, 'webhook attempts not recorded; the deliveries are tried again after their lease');
+        },
+      ),
+    );
   }
 
-  /** Starts attempts from the endpoint's line while it has room. */
-  function drain(endpointId: number, line: { waiting: number[]; running: number }): void {
-    while (!closing && line.running < settings.endpointConcurrency && line.waiting.length > 0) {
-      const deliveryId = line.waiting.shift()!;
-      waitingTotal--;
-      line.running++;
-      const work = attemptOne(deliveryId).finally(() => {
-        running.delete(work);
-        line.running--;
-        if (line.running === 0 && line.waiting.length === 0) {
-          lines.delete(endpointId);
-          idleAgent(endpointId);
-        } else drain(endpointId, line);
-      });
-      running.add(work);
+  function noteOutcome(outcome: AttemptOutcome): void {
+    outcomes.push(outcome);
+    if (outcomes.length >= RECORD_BATCH) void recordOutcomes();
+    else recordTimer ??= setTimeout(() => void recordOutcomes(), RECORD_EVERY_MS);
+  }
+
+  /** Claims the next deliveries of the line in one statement; a lost database leaves them to their publish lease. */
+  function claimMore(endpointId: number, line: Line): void {
+    const ids = line.waiting.splice(0, claimSize(endpointId));
+    waitingTotal -= ids.length;
+    line.claiming = true;
+    const token = randomUUID();
+    // The last of them starts after the rounds of attempts ahead of it, each within the time limit, then runs its own.
+    const rounds = Math.ceil((line.running + line.ready.length + ids.length) / settings.endpointConcurrency) + 1;
+    void track(
+      repo.claimMany(ids, token, rounds * settings.timeoutMs + CLAIM_MARGIN_MS).then(
+        (claimed) => {
+          for (const delivery of claimed) line.ready.push({ ...delivery, token });
+        },
+        (err: unknown) => {
+          logger.warn({ err, deliveries: ids.length }, 'webhook deliveries not claimed; they are published again after their lease');
+        },
+      ),
+    ).finally(() => {
+      line.claiming = false;
+      drain(endpointId, line);
+    });
+  }
+
+  /** Attempts one claimed delivery and notes its outcome for the next record. */
+  function start(endpointId: number, line: Line, delivery: ClaimedDelivery & { token: string }): void {
+    line.running++;
+    void track(
+      attempt(delivery).then((outcome) => {
+        paces.set(endpointId, 0.8 * (paces.get(endpointId) ?? FIRST_PACE_MS) + 0.2 * outcome.durationMs);
+        noteOutcome({
+          ...outcome,
+          id: delivery.id,
+          token: delivery.token,
+          retryInMs: retryDelayMs(delivery.attempts + 1, settings.retryBaseMs),
+        });
+      }),
+    ).finally(() => {
+      line.running--;
+      drain(endpointId, line);
+    });
+  }
+
+  /**
+   * Starts attempts from the line's claimed deliveries while it has room, and claims more before they run out. A
+   * line with nothing left goes, and its endpoint's connections after a while.
+   */
+  function drain(endpointId: number, line: Line): void {
+    if (!closing) {
+      while (line.running < settings.endpointConcurrency && line.ready.length > 0) start(endpointId, line, line.ready.shift()!);
+      if (
+        !line.claiming &&
+        line.waiting.length > 0 &&
+        line.ready.length < Math.max(settings.endpointConcurrency, claimSize(endpointId) / 2)
+      )
+        claimMore(endpointId, line);
+    }
+    if (line.running === 0 && !line.claiming && line.ready.length === 0 && line.waiting.length === 0 && lines.get(endpointId) === line) {
+      lines.delete(endpointId);
+      idleAgent(endpointId);
     }
   }
 
@@ -307,35 +418,33 @@ export function createWebhookService({ db, queue, production, settings, logger, 
      * given back at once for the next poll; one published and never attempted is due again after its lease.
      */
     async publishDue(): Promise<number> {
-      let published = 0;
-      for (let round = 0; round < POLL_ROUNDS; round++) {
-        const due = await repo.leaseDue(POLL_BATCH, PUBLISH_LEASE_MS);
-        // One message per endpoint and hundred deliveries.
-        const byEndpoint = new Map<number, number[]>();
-        for (const delivery of due) byEndpoint.set(delivery.endpointId, [...(byEndpoint.get(delivery.endpointId) ?? []), delivery.id]);
-        const messages = [...byEndpoint].flatMap(([endpointId, ids]) =>
-          Array.from({ length: Math.ceil(ids.length / WEBHOOK_MESSAGE_DELIVERIES) }, (_, i) => ({
-            endpointId,
-            deliveryIds: ids.slice(i * WEBHOOK_MESSAGE_DELIVERIES, (i + 1) * WEBHOOK_MESSAGE_DELIVERIES),
-          })),
-        );
-        const failed: number[] = [];
-        await Promise.all(
-          messages.map((message) =>
-            queue.publish('webhook-delivery', message).catch(() => {
-              failed.push(...message.deliveryIds);
-            }),
-          ),
-        );
-        published += due.length - failed.length;
-        if (failed.length > 0) {
-          logger.warn({ deliveries: failed.length }, 'webhook deliveries not published; the next poll tries again');
-          await repo.unlease(failed).catch(() => undefined);
-          break;
-        }
-        if (due.length < POLL_BATCH) break;
+      const due = await repo.leaseDue(POLL_BATCH, LINE_LENGTH * settings.endpointConcurrency, PUBLISH_LEASE_MS);
+      // One message per endpoint and hundred deliveries.
+      const byEndpoint = new Map<number, number[]>();
+      for (const delivery of due) {
+        const ids = byEndpoint.get(delivery.endpointId);
+        if (ids) ids.push(delivery.id);
+        else byEndpoint.set(delivery.endpointId, [delivery.id]);
       }
-      return published;
+      const messages = [...byEndpoint].flatMap(([endpointId, ids]) =>
+        Array.from({ length: Math.ceil(ids.length / WEBHOOK_MESSAGE_DELIVERIES) }, (_, i) => ({
+          endpointId,
+          deliveryIds: ids.slice(i * WEBHOOK_MESSAGE_DELIVERIES, (i + 1) * WEBHOOK_MESSAGE_DELIVERIES),
+        })),
+      );
+      const failed: number[] = [];
+      await Promise.all(
+        messages.map((message) =>
+          queue.publish('webhook-delivery', message).catch(() => {
+            failed.push(...message.deliveryIds);
+          }),
+        ),
+      );
+      if (failed.length > 0) {
+        logger.warn({ deliveries: failed.length }, 'webhook deliveries not published; the next poll tries again');
+        await repo.unlease(failed).catch(() => undefined);
+      }
+      return due.length - failed.length;
     },
 
     /**
@@ -346,11 +455,12 @@ export function createWebhookService({ db, queue, production, settings, logger, 
      */
     async deliver({ deliveryIds, endpointId }: { deliveryIds: number[]; endpointId: number }): Promise<void> {
       let line = lines.get(endpointId);
-      if (!line) lines.set(endpointId, (line = { waiting: [], running: 0 }));
+      if (!line) lines.set(endpointId, (line = { waiting: [], ready: [], running: 0, claiming: false }));
+      const length = LINE_LENGTH * settings.endpointConcurrency;
       for (const deliveryId of deliveryIds) {
         // A full line drops the message and writes nothing: the delivery stays leased and comes back when its lease
         // runs out, which paces a backlog to what the endpoint takes at no cost to the database.
-        if (closing || line.waiting.length >= LINE_LENGTH * settings.endpointConcurrency || waitingTotal >= WAITING_MAX) break;
+        if (closing || line.waiting.length >= length || waitingTotal >= WAITING_MAX) break;
         line.waiting.push(deliveryId);
         waitingTotal++;
       }
@@ -359,7 +469,16 @@ export function createWebhookService({ db, queue, production, settings, logger, 
 
     async close(): Promise<void> {
       closing = true;
-      await Promise.allSettled([...running]);
+      // Attempts under way finish; then every outcome is recorded, and claims not attempted are given back for
+      // another worker's next poll (or, the database away, their lease brings them back).
+      while (running.size > 0) await Promise.allSettled([...running]);
+      await recordOutcomes();
+      for (const line of lines.values()) {
+        const byToken = new Map<string, number[]>();
+        for (const delivery of line.ready.splice(0)) byToken.set(delivery.token, [...(byToken.get(delivery.token) ?? []), delivery.id]);
+        for (const [token, ids] of byToken) await repo.releaseClaims(ids, token).catch(() => undefined);
+      }
+      lines.clear();
       await Promise.allSettled(
         [...agents.values()].map((entry) => {
           clearTimeout(entry.idle);
