@@ -176,6 +176,44 @@ BEGIN
 END $$;
 
 --
+-- Name: campaign_jobs_check_campaigns(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.campaign_jobs_check_campaigns() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+  missing bigint;
+BEGIN
+  PERFORM 1 FROM campaigns WHERE id IN (SELECT DISTINCT campaign_id FROM new_jobs) FOR KEY SHARE;
+  SELECT n.campaign_id INTO missing
+    FROM (SELECT DISTINCT campaign_id FROM new_jobs) n
+   WHERE NOT EXISTS (SELECT 1 FROM campaigns c WHERE c.id = n.campaign_id)
+   LIMIT 1;
+  IF FOUND THEN
+    RAISE EXCEPTION 'insert or update on table "campaign_jobs" violates its reference to campaigns'
+      USING ERRCODE = 'foreign_key_violation', DETAIL = format('Key (campaign_id)=(%s) is not present in table "campaigns".', missing);
+  END IF;
+  RETURN NULL;
+END $$;
+
+--
+-- Name: campaign_jobs_check_moved_campaign(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.campaign_jobs_check_moved_campaign() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  PERFORM 1 FROM campaigns WHERE id = NEW.campaign_id FOR KEY SHARE;
+  IF NOT FOUND THEN
+    RAISE EXCEPTION 'insert or update on table "campaign_jobs" violates its reference to campaigns'
+      USING ERRCODE = 'foreign_key_violation', DETAIL = format('Key (campaign_id)=(%s) is not present in table "campaigns".', NEW.campaign_id);
+  END IF;
+  RETURN NULL;
+END $$;
+
+--
 -- Name: campaign_jobs_counted_insert(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -259,6 +297,18 @@ BEGIN
   PERFORM campaign_domain_counts_add(domains);
   RETURN NULL;
 END $_$;
+
+--
+-- Name: campaigns_delete_jobs(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.campaigns_delete_jobs() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  DELETE FROM campaign_jobs WHERE campaign_id = OLD.id;
+  RETURN NULL;
+END $$;
 
 --
 -- Name: consent_ledger_refuse_change(); Type: FUNCTION; Schema: public; Owner: -
@@ -1981,13 +2031,6 @@ ALTER TABLE ONLY public.campaign_jobs
     ADD CONSTRAINT campaign_jobs_pkey PRIMARY KEY (id);
 
 --
--- Name: campaign_jobs campaign_jobs_ses_message_id_key; Type: CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.campaign_jobs
-    ADD CONSTRAINT campaign_jobs_ses_message_id_key UNIQUE (ses_message_id);
-
---
 -- Name: campaign_link_counts campaign_link_counts_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -2330,6 +2373,12 @@ CREATE INDEX campaign_jobs_human_opened ON public.campaign_jobs USING btree (cam
 CREATE INDEX campaign_jobs_opened ON public.campaign_jobs USING btree (campaign_id, id) WHERE (opened_at IS NOT NULL);
 
 --
+-- Name: campaign_jobs_ses_message_id_key; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX campaign_jobs_ses_message_id_key ON public.campaign_jobs USING btree (ses_message_id) WHERE (ses_message_id IS NOT NULL);
+
+--
 -- Name: campaign_jobs_soft_bounced; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -2552,6 +2601,18 @@ CREATE TRIGGER activity_members_listed AFTER INSERT ON public.activity REFERENCI
 CREATE TRIGGER audiences_delete_check_contacts BEFORE DELETE ON public.audiences FOR EACH ROW EXECUTE FUNCTION public.audiences_check_no_contacts();
 
 --
+-- Name: campaign_jobs campaign_jobs_campaign_insert; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER campaign_jobs_campaign_insert AFTER INSERT ON public.campaign_jobs REFERENCING NEW TABLE AS new_jobs FOR EACH STATEMENT EXECUTE FUNCTION public.campaign_jobs_check_campaigns();
+
+--
+-- Name: campaign_jobs campaign_jobs_campaign_update; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER campaign_jobs_campaign_update AFTER UPDATE OF campaign_id ON public.campaign_jobs FOR EACH ROW WHEN ((new.campaign_id IS DISTINCT FROM old.campaign_id)) EXECUTE FUNCTION public.campaign_jobs_check_moved_campaign();
+
+--
 -- Name: campaign_jobs campaign_jobs_count_insert; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -2580,6 +2641,12 @@ CREATE TRIGGER campaign_jobs_outcome_update AFTER UPDATE ON public.campaign_jobs
 --
 
 CREATE TRIGGER campaign_jobs_webhooks AFTER UPDATE OF bounce_time, complaint_time ON public.campaign_jobs FOR EACH ROW WHEN (((new.bounce_time IS DISTINCT FROM old.bounce_time) OR (new.complaint_time IS DISTINCT FROM old.complaint_time))) EXECUTE FUNCTION public.webhook_from_job();
+
+--
+-- Name: campaigns campaigns_delete_jobs; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER campaigns_delete_jobs AFTER DELETE ON public.campaigns FOR EACH ROW EXECUTE FUNCTION public.campaigns_delete_jobs();
 
 --
 -- Name: campaigns campaigns_follow_up_recipients_delete; Type: TRIGGER; Schema: public; Owner: -
@@ -2726,13 +2793,6 @@ ALTER TABLE ONLY public.campaign_hourly_counts
 
 ALTER TABLE ONLY public.campaign_job_counts
     ADD CONSTRAINT campaign_job_counts_campaign_id_fkey FOREIGN KEY (campaign_id) REFERENCES public.campaigns(id) ON DELETE CASCADE;
-
---
--- Name: campaign_jobs campaign_jobs_campaign_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.campaign_jobs
-    ADD CONSTRAINT campaign_jobs_campaign_id_fkey FOREIGN KEY (campaign_id) REFERENCES public.campaigns(id) ON DELETE CASCADE;
 
 --
 -- Name: campaign_link_counts campaign_link_counts_campaign_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

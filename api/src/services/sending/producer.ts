@@ -34,6 +34,11 @@ export const CAMPAIGN_NOT_FOUND = 'Campaign not found';
 const PUBLISHES_AT_ONCE = 8;
 /** A dispatch of this many jobs or more refreshes the planner's statistics before the workers start. */
 const ANALYZE_AFTER_JOBS = 10_000;
+/**
+ * A dispatch of this many jobs or more answers before its jobs are published (issue 26: a million recipients
+ * frozen within 20 s of Send); a smaller one publishes first, which takes milliseconds.
+ */
+export const PUBLISH_BEHIND_JOBS = 10_000;
 
 export interface DispatchPlan {
   /** The statuses the campaign may be in (it becomes SENDING); otherwise a conflict with `conflict`. */
@@ -206,17 +211,28 @@ export function createProducer({ db, messageQueue, settings, publicUrl, logger }
       }
       return { wasSending: campaign.status === 'SENDING', created, requeued: requeued.ids, droppedRecipients };
     });
-    if (created.count + requeued.length >= ANALYZE_AFTER_JOBS) await repo.analyzeJobs();
-    const [pages, total] = wasSending
-      ? [dispatchedPages(campaignId, requeued, created), created.count + requeued.length]
-      : [queuedPages(campaignId), await repo.countQueued(campaignId)];
-    // The jobs are recorded: if the broker fails now, the sweep publishes them once the campaign idles.
-    const queued = await publish(campaignId, pages, total).catch((err: unknown) => {
-      logger.error({ err, campaignId }, 'could not publish the jobs of a campaign; the sweep will');
-      return total;
-    });
-    if (queued === 0) await claims.finishIfDone(campaignId);
-    return { queued, droppedRecipients };
+    const dispatched = created.count + requeued.length;
+    const publishing = async (): Promise<number> => {
+      if (dispatched >= ANALYZE_AFTER_JOBS) await repo.analyzeJobs();
+      const [pages, total] = wasSending
+        ? [dispatchedPages(campaignId, requeued, created), dispatched]
+        : [queuedPages(campaignId), await repo.countQueued(campaignId)];
+      // The jobs are recorded: if the broker fails now, the sweep publishes them once the campaign idles.
+      const queued = await publish(campaignId, pages, total).catch((err: unknown) => {
+        logger.error({ err, campaignId }, 'could not publish the jobs of a campaign; the sweep will');
+        return total;
+      });
+      if (queued === 0) await claims.finishIfDone(campaignId);
+      return queued;
+    };
+    if (dispatched < PUBLISH_BEHIND_JOBS) return { queued: await publishing(), droppedRecipients };
+    // A large dispatch answers once its jobs are committed, and publishes them behind its answer: the member does
+    // not wait for a million ids to reach the broker. Should this process stop meanwhile, the campaign idles, and
+    // the sweep publishes its queued jobs again (sweep.ts; a job published twice is claimed once).
+    void publishing().catch((err: unknown) =>
+      logger.error({ err, campaignId }, 'could not publish the jobs of a campaign; the sweep will'),
+    );
+    return { queued: dispatched, droppedRecipients };
   };
 
   return {
