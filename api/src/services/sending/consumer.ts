@@ -79,14 +79,14 @@ export const DOMAIN_LATE_MS = 240;
  * backlog. Two workers releasing keep the schedule full while one of them is late on a busy machine.
  */
 export const DOMAIN_RELEASE_EVERY_MS = 100;
-export const DOMAIN_RELEASE_AHEAD_MS = 800;
+export const DOMAIN_RELEASE_AHEAD_MS = 1_100;
 /**
  * A release's first slot is at least this far ahead: time for the claim and the mail's rendering, or
  * the first mails of a schedule that ran dry (a late release) would miss their slots on a busy machine.
  */
-export const DOMAIN_RELEASE_LEAD_MS = 300;
+export const DOMAIN_RELEASE_LEAD_MS = 600;
 /** A released job is claimed this long before its slot: time for the claim and the mail's rendering on a busy machine. */
-export const DOMAIN_CLAIM_LEAD_MS = 250;
+export const DOMAIN_CLAIM_LEAD_MS = 500;
 /** A released job unclaimed this long after its slot was lost with its worker: the sweep puts it back in line. */
 export const DOMAIN_RELEASE_LOST_MS = 10_000;
 
