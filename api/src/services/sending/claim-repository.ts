@@ -302,6 +302,30 @@ export function claimRepository(db: Database) {
       await db.query(`DELETE FROM send_minute_counts WHERE minute < now() - interval '25 hours'`);
     },
 
+    /**
+     * Holds, at once, every queued job of the campaign whose receiving domain a limit caps (`exact` domains, or
+     * under one of `suffixes`, as `.edu` for `*.edu`), counted as deferrals: they wait for their domain's
+     * release from the start, rather than become held one claim at a time as the broker's messages come, which
+     * fed a capped domain no faster than the whole send went. Answers how many it held.
+     */
+    async holdCapped(campaignId: number, exact: string[], suffixes: string[]): Promise<number> {
+      const { rows } = await db.query<{ held: number }>(
+        `WITH held AS (
+           UPDATE campaign_jobs j SET domain_held = recipient_domain(j.email)
+            WHERE j.campaign_id = $1 AND j.status = 'QUEUED' AND j.domain_held IS NULL
+              AND (recipient_domain(j.email) = ANY($2::text[])
+                   OR EXISTS (SELECT 1 FROM unnest($3::text[]) s WHERE recipient_domain(j.email) LIKE '%' || s))
+           RETURNING j.domain_held),
+         counted AS (
+           INSERT INTO campaign_domain_throttles AS k (campaign_id, domain, deferrals)
+           SELECT $1, domain_held, count(*) FROM held GROUP BY 2 ORDER BY 2
+           ON CONFLICT (campaign_id, domain) DO UPDATE SET deferrals = k.deferrals + excluded.deferrals)
+         SELECT count(*)::int AS held FROM held`,
+        [campaignId, exact, suffixes],
+      );
+      return rows[0]!.held;
+    },
+
     /** The receiving domains with jobs held for their limit (migration 0037). */
     async heldDomains(): Promise<string[]> {
       const { rows } = await db.query<{ domain: string }>('SELECT held_domains() AS domain');

@@ -176,3 +176,41 @@ describe("a capped domain's held jobs (migration 0037)", () => {
     expect(await repo.releaseDomainJobs([{ domain: 'held.example.org', perSecond: 1000 }], 0, 1_000, 3)).toEqual([]);
   });
 });
+
+describe("holding a campaign's capped jobs at once", () => {
+  it('holds the queued jobs of capped domains (exact or under a wildcard), counted as deferrals, and no other', async () => {
+    const repo = claimRepository(db.database);
+    const { id: audienceId } = await seedGeneratedAudience(db.pool, 9, ['capped.test', 'mit.edu', 'free.test']);
+    const campaign = await db.pool.query<{ id: string }>(
+      `INSERT INTO campaigns (name, status, audience_id) VALUES ('Hold', 'SENDING', $1) RETURNING id`,
+      [audienceId],
+    );
+    const id = Number(campaign.rows[0]!.id);
+    await db.pool.query(
+      `INSERT INTO campaign_jobs (campaign_id, contact_id, email) SELECT $1, id, email FROM contacts WHERE audience_id = $2`,
+      [id, audienceId],
+    );
+    const { rows: domains } = await db.pool.query<{ domain: string; jobs: number }>(
+      'SELECT recipient_domain(email) AS domain, count(*)::int AS jobs FROM campaign_jobs WHERE campaign_id = $1 GROUP BY 1 ORDER BY 1',
+      [id],
+    );
+    const jobsOf = (domain: string) => domains.find((d) => d.domain === domain)?.jobs ?? 0;
+    expect(jobsOf('capped.test') * jobsOf('mit.edu') * jobsOf('free.test')).toBeGreaterThan(0);
+    expect(await repo.holdCapped(id, ['capped.test'], ['.edu'])).toBe(jobsOf('capped.test') + jobsOf('mit.edu'));
+    // Once held, a second scan holds nothing more.
+    expect(await repo.holdCapped(id, ['capped.test'], ['.edu'])).toBe(0);
+    const { rows } = await db.pool.query<{ domain: string; held: string | null }>(
+      'SELECT recipient_domain(email) AS domain, domain_held AS held FROM campaign_jobs WHERE campaign_id = $1 ORDER BY id',
+      [id],
+    );
+    for (const row of rows) expect(row.held, row.domain).toBe(row.domain === 'free.test' ? null : row.domain);
+    const throttles = await db.pool.query(
+      'SELECT domain, deferrals::int FROM campaign_domain_throttles WHERE campaign_id = $1 ORDER BY domain',
+      [id],
+    );
+    expect(throttles.rows).toEqual([
+      { domain: 'capped.test', deferrals: jobsOf('capped.test') },
+      { domain: 'mit.edu', deferrals: jobsOf('mit.edu') },
+    ]);
+  });
+});

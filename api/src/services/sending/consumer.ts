@@ -79,12 +79,14 @@ export const DOMAIN_LATE_MS = 240;
  * backlog. Two workers releasing keep the schedule full while one of them is late on a busy machine.
  */
 export const DOMAIN_RELEASE_EVERY_MS = 100;
-export const DOMAIN_RELEASE_AHEAD_MS = 1_100;
+export const DOMAIN_RELEASE_AHEAD_MS = 1_600;
 /**
  * A release's first slot is at least this far ahead: time for the claim and the mail's rendering, or
  * the first mails of a schedule that ran dry (a late release) would miss their slots on a busy machine.
  */
 export const DOMAIN_RELEASE_LEAD_MS = 600;
+/** How often a worker reads which domains have held jobs (a new capped backlog waits at most this long for its first release). */
+export const DOMAIN_HELD_READ_MS = 1_000;
 /** A released job is claimed this long before its slot: time for the claim and the mail's rendering on a busy machine. */
 export const DOMAIN_CLAIM_LEAD_MS = 500;
 /** A released job unclaimed this long after its slot was lost with its worker: the sweep puts it back in line. */
@@ -262,6 +264,26 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
     return slots;
   };
 
+  /** Campaigns whose capped jobs this process has held (once each: a scan of the campaign's queued jobs). */
+  const cappedHeld = new Map<number, Promise<unknown>>();
+  const cappedExact = settings.domainLimits.filter((l) => !l.pattern.startsWith('*.')).map((l) => l.pattern);
+  const cappedSuffixes = settings.domainLimits.filter((l) => l.pattern.startsWith('*.')).map((l) => l.pattern.slice(1));
+  /** Holds every capped job of the campaign for its domain's release, the first time this process sends it. */
+  const holdCapped = (campaignId: number): Promise<unknown> => {
+    if (settings.domainLimits.length === 0) return Promise.resolve();
+    let holding = cappedHeld.get(campaignId);
+    if (!holding) {
+      if (cappedHeld.size >= COMPILED_CAMPAIGNS) cappedHeld.delete(cappedHeld.keys().next().value!);
+      holding = untilAnswered('hold capped jobs', () => repo.holdCapped(campaignId, cappedExact, cappedSuffixes));
+      // Tried again by the next batch if it failed.
+      void holding.catch(() => cappedHeld.delete(campaignId));
+      cappedHeld.set(campaignId, holding);
+    }
+    return holding;
+  };
+  /** The domains with held jobs, as last read (at most every DOMAIN_HELD_READ_MS: a round trip less per release). */
+  let heldDomains: { domain: string; perSecond: number }[] = [];
+  let heldReadAt = -Infinity;
   /** Batches of released jobs this process is sending (not through the broker): closing waits for them. */
   const releasedBatches = new Set<Promise<unknown>>();
 
@@ -279,6 +301,7 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
       });
       // Deleted, never sent, or stopped: nothing of this message can go.
       if (!mail) return { sent: 0 };
+      if (!released) await holdCapped(campaignId);
 
       /** Why this batch sends no more: the campaign stopped, or paused at the daily quota. */
       let stopped: string | undefined;
@@ -416,12 +439,15 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
       if (settings.domainLimits.length === 0) return 0;
       let released: { campaignId: number; jobId: number; slotMs: number }[];
       try {
-        const domains = (await repo.heldDomains()).flatMap((domain) => {
-          const perSecond = domainLimit(domain);
-          return perSecond === undefined ? [] : [{ domain, perSecond: perSecond * DOMAIN_PACE }];
-        });
+        if (Date.now() - heldReadAt >= DOMAIN_HELD_READ_MS) {
+          heldDomains = (await repo.heldDomains()).flatMap((domain) => {
+            const perSecond = domainLimit(domain);
+            return perSecond === undefined ? [] : [{ domain, perSecond: perSecond * DOMAIN_PACE }];
+          });
+          heldReadAt = Date.now();
+        }
         // No more of a domain at once than this process has call slots.
-        released = await repo.releaseDomainJobs(domains, DOMAIN_RELEASE_LEAD_MS, DOMAIN_RELEASE_AHEAD_MS, settings.concurrency);
+        released = await repo.releaseDomainJobs(heldDomains, DOMAIN_RELEASE_LEAD_MS, DOMAIN_RELEASE_AHEAD_MS, settings.concurrency);
       } catch (error) {
         // Ten times a second: an outage is said once by the send path, not here at every release.
         if (isDatabaseUnavailable(error)) return 0;
