@@ -386,6 +386,24 @@ BEGIN
 END $$;
 
 --
+-- Name: held_domains(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.held_domains() RETURNS SETOF text
+    LANGUAGE sql STABLE
+    AS $$
+  WITH RECURSIVE d (domain) AS (
+    (SELECT j.domain_held FROM campaign_jobs j
+      WHERE j.domain_held IS NOT NULL AND j.status = 'QUEUED' ORDER BY j.domain_held LIMIT 1)
+    UNION ALL
+    SELECT (SELECT j.domain_held FROM campaign_jobs j
+             WHERE j.domain_held IS NOT NULL AND j.status = 'QUEUED' AND j.domain_held > d.domain
+             ORDER BY j.domain_held LIMIT 1)
+      FROM d WHERE d.domain IS NOT NULL)
+  SELECT domain FROM d WHERE domain IS NOT NULL
+$$;
+
+--
 -- Name: recipient_domain(text); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -521,15 +539,18 @@ BEGIN
 END $$;
 
 --
--- Name: reserve_domain_slots(text[], integer[], double precision[]); Type: FUNCTION; Schema: public; Owner: -
+-- Name: release_domain_jobs(text[], double precision[], double precision, double precision, integer); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.reserve_domain_slots(domains text[], wanted integer[], rates double precision[]) RETURNS TABLE(domain text, first_at_ms double precision, spacing_ms double precision)
+CREATE FUNCTION public.release_domain_jobs(domains text[], rates double precision[], lead_ms double precision, ahead_ms double precision, most integer) RETURNS TABLE(campaign_id bigint, job_id bigint, slot_ms double precision)
     LANGUAGE plpgsql
     AS $$
+#variable_conflict use_column
 DECLARE
   now_at timestamptz := clock_timestamp();
   start_at timestamptz;
+  fits integer;
+  released integer;
   i integer;
 BEGIN
   INSERT INTO domain_send_rate AS s (domain, next_slot_at)
@@ -537,20 +558,34 @@ BEGIN
   ON CONFLICT ON CONSTRAINT domain_send_rate_pkey DO NOTHING;
   PERFORM 1 FROM domain_send_rate s WHERE s.domain = ANY (domains) ORDER BY s.domain FOR UPDATE;
   FOR i IN 1 .. coalesce(array_length(domains, 1), 0) LOOP
-    SELECT greatest(s.next_slot_at, now_at) INTO start_at FROM domain_send_rate s WHERE s.domain = domains[i];
-    UPDATE domain_send_rate s SET next_slot_at = start_at + make_interval(secs => wanted[i] / rates[i]) WHERE s.domain = domains[i];
-    domain := domains[i];
-    first_at_ms := extract(epoch FROM start_at)::double precision * 1000;
-    spacing_ms := 1000 / rates[i];
-    RETURN NEXT;
+    SELECT greatest(s.next_slot_at, now_at + make_interval(secs => lead_ms / 1000)) INTO start_at
+      FROM domain_send_rate s WHERE s.domain = domains[i];
+    fits := least(most, floor((ahead_ms - extract(epoch FROM start_at - now_at) * 1000) * rates[i] / 1000))::integer;
+    CONTINUE WHEN fits <= 0;
+    RETURN QUERY
+      WITH picked AS (
+        SELECT j.id FROM campaign_jobs j
+         WHERE j.domain_held = domains[i] AND j.status = 'QUEUED' AND j.domain_slot_at IS NULL
+           AND EXISTS (SELECT 1 FROM campaigns c WHERE c.id = j.campaign_id AND c.status = 'SENDING' AND c.quota_paused_until IS NULL)
+         ORDER BY j.id LIMIT fits
+         FOR UPDATE OF j SKIP LOCKED),
+      numbered AS (SELECT p.id, (row_number() OVER (ORDER BY p.id) - 1)::double precision AS place FROM picked p)
+      UPDATE campaign_jobs j SET domain_slot_at = start_at + make_interval(secs => n.place / rates[i])
+        FROM numbered n
+       WHERE j.id = n.id
+      RETURNING j.campaign_id, j.id, extract(epoch FROM j.domain_slot_at)::double precision * 1000;
+    GET DIAGNOSTICS released = ROW_COUNT;
+    IF released > 0 THEN
+      UPDATE domain_send_rate s SET next_slot_at = start_at + make_interval(secs => released / rates[i]) WHERE s.domain = domains[i];
+    END IF;
   END LOOP;
 END $$;
 
 --
--- Name: reserve_send_slots(integer, double precision, double precision, integer, date, bigint); Type: FUNCTION; Schema: public; Owner: -
+-- Name: reserve_send_slots(integer, double precision, double precision, integer, date, bigint, integer); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.reserve_send_slots(wanted integer, max_rate double precision, horizon_ms double precision, returned integer, day date DEFAULT NULL::date, day_volume bigint DEFAULT NULL::bigint) RETURNS TABLE(granted integer, first_at_ms double precision, wait_ms double precision, spacing_ms double precision, quota_reached boolean, warm_up_reached boolean)
+CREATE FUNCTION public.reserve_send_slots(wanted integer, max_rate double precision, horizon_ms double precision, returned integer, day date DEFAULT NULL::date, day_volume bigint DEFAULT NULL::bigint, day_returned integer DEFAULT 0) RETURNS TABLE(granted integer, first_at_ms double precision, wait_ms double precision, spacing_ms double precision, quota_reached boolean, warm_up_reached boolean)
     LANGUAGE plpgsql
     AS $$
 DECLARE
@@ -565,8 +600,8 @@ BEGIN
   r.quota_left := r.quota_left + returned;
   r.reserved_total := r.reserved_total - returned;
   IF day IS NOT NULL THEN
-    -- Missed slots of the same day go back to its volume; a new day starts from none.
-    r.warm_up_sent := CASE WHEN r.warm_up_date = day THEN greatest(0, r.warm_up_sent - returned) ELSE 0 END;
+    -- The day's own missed slots go back to its volume; a new day starts from none.
+    r.warm_up_sent := CASE WHEN r.warm_up_date = day THEN greatest(0, r.warm_up_sent - day_returned) ELSE 0 END;
     r.warm_up_date := day;
   END IF;
   rate := max_rate * send_rate_pace(r.slowdown, r.ceiling, r.slowed_at, now_at);
@@ -1118,6 +1153,7 @@ CREATE TABLE public.campaign_jobs (
     human_clicked_at timestamp with time zone,
     domain_slot_at timestamp with time zone,
     variant integer,
+    domain_held text,
     CONSTRAINT campaign_jobs_bounce_type_check CHECK ((bounce_type = ANY (ARRAY['HARD'::text, 'SOFT'::text]))),
     CONSTRAINT campaign_jobs_status_check CHECK ((status = ANY (ARRAY['QUEUED'::text, 'SENDING'::text, 'SENT_WAIT_ACK'::text, 'SENT_SUCCESS'::text, 'FAILED'::text, 'UNKNOWN'::text]))),
     CONSTRAINT campaign_jobs_variant_check CHECK (((variant >= 0) AND (variant <= 3)))
@@ -2341,6 +2377,12 @@ CREATE INDEX campaign_jobs_campaign_status ON public.campaign_jobs USING btree (
 --
 
 CREATE INDEX campaign_jobs_clicked ON public.campaign_jobs USING btree (campaign_id, id) WHERE (clicked_at IS NOT NULL);
+
+--
+-- Name: campaign_jobs_domain_held; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX campaign_jobs_domain_held ON public.campaign_jobs USING btree (domain_held, id) WHERE ((domain_held IS NOT NULL) AND (status = 'QUEUED'::text));
 
 --
 -- Name: campaign_jobs_email_key; Type: INDEX; Schema: public; Owner: -

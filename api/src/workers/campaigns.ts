@@ -7,12 +7,15 @@
  *    A redelivered or duplicated batch sends nothing twice: the claims decide.
  *  - a sweep at start and every half minute (or half the stale time): stale SENDING jobs become UNKNOWN, queued jobs of
  *    idle campaigns are published again, finished campaigns become SENT.
+ *  - with domain limits, the domain release every 100 ms: each capped domain's next held jobs, as its
+ *    schedule frees, sent by this worker (services/sending/consumer.ts); closing waits for them.
  *  - the schedule sweep, at start and every second: scheduled campaigns whose time has come start
  *    through Send's dispatch (services/campaigns/scheduling-service.ts, `startDue`). A time missed while no worker or no
  *    database was there is due at the first sweep that reaches the database.
  */
 import type { AppDeps } from '../deps.js';
 import type { Consumer } from '../queue/message-queue.js';
+import { DOMAIN_RELEASE_EVERY_MS } from '../services/sending/consumer.js';
 import { periodic } from './periodic.js';
 
 /** Batches handled at once by one worker process (their SES calls share SEND_CONCURRENCY). */
@@ -41,8 +44,19 @@ export function campaignWorkers({ config, messageQueue, services, logger: parent
 
   // Often enough that a stale claim is seen soon after it turns stale.
   const sweepEveryMs = Math.min(30_000, config.sending.staleAfterMs / 2);
+  /** Only with domain limits: without them no job is ever held. */
+  const domainRelease = (): Consumer => {
+    const release = periodic('domain release', DOMAIN_RELEASE_EVERY_MS, () => sending.releaseDomainJobs(), logger);
+    return {
+      close: async () => {
+        await release.close();
+        await sending.drainReleased();
+      },
+    };
+  };
   return [
     batches,
+    ...(config.sending.domainLimits.length > 0 ? [domainRelease()] : []),
     periodic('campaign sweep', sweepEveryMs, () => sending.sweep(), logger),
     periodic('schedule sweep', SCHEDULE_SWEEP_MS, () => scheduling.startDue(), logger),
     periodic('A/B test decision', AB_TEST_DECISION_MS, () => abTests.decideDue(), logger),

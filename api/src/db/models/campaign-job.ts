@@ -32,8 +32,10 @@ export class CampaignJob extends Model<InferAttributes<CampaignJob>, InferCreati
   declare notBefore: CreationOptional<Date | null>;
   /** The A/B test variant its mail is (migration 0036), given when the job was made; null without a test. */
   declare variant: CreationOptional<number | null>;
-  /** Its slot in its domain's schedule (migration 0035), kept while it waits for it; null when not capped. */
+  /** Its slot in its domain's schedule (migrations 0035, 0037), given by the domain's release; null when not released. */
   declare domainSlotAt: CreationOptional<Date | null>;
+  /** The capped receiving domain it waits for, held until the domain's release (migration 0037); null otherwise. */
+  declare domainHeld: CreationOptional<string | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -65,6 +67,7 @@ export class CampaignJob extends Model<InferAttributes<CampaignJob>, InferCreati
         notBefore: { type: DataTypes.DATE, allowNull: true },
         variant: { type: DataTypes.INTEGER, allowNull: true },
         domainSlotAt: { type: DataTypes.DATE, allowNull: true },
+        domainHeld: { type: DataTypes.TEXT, allowNull: true },
         createdAt: { type: DataTypes.DATE, allowNull: false },
         updatedAt: { type: DataTypes.DATE, allowNull: false },
       },

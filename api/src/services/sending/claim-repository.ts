@@ -50,7 +50,7 @@ export interface ClaimedJob {
   /** Its A/B test variant (null: the campaign's own mail). */
   variant: number | null;
   data: Record<string, FieldValue>;
-  /** The slot of its domain's limit it holds from an earlier claim (epoch milliseconds), if any (migration 0035). */
+  /** The slot of its domain's limit it was released with (epoch milliseconds), if any (migrations 0035 and 0037). */
   domainSlotAt: number | null;
 }
 
@@ -78,12 +78,13 @@ export type JobOutcome = OutcomeNotes &
         delayMs: number;
         error?: string;
         returned?: boolean;
-        /** Given back to wait for its domain's slot, kept on the job (epoch milliseconds). */
-        domainSlotAt?: number;
         /** SES answered 429 for the rate. */
         throttled?: boolean;
-        /** Given back without a slot: its domain's schedule runs too far ahead (a deferral all the same). */
-        parked?: boolean;
+        /**
+         * Held for its capped receiving domain (this domain, as recipient_domain() says): it waits in the
+         * database, unclaimable, until the domain's release gives it a slot (a deferral). Never published.
+         */
+        held?: string;
       }
   );
 
@@ -118,6 +119,9 @@ export function claimRepository(db: Database) {
      * it) is kept as FAILED with the reason instead.
      * The delete and the claim both re-check the job's status under its row lock, so a second worker or a
      * redelivered message neither claims nor counts a job twice.
+     *
+     * A job held for its capped domain (migration 0037) is skipped until the domain's release gives it a
+     * slot: a message that names it (the dispatch's, a republish) claims nothing of it.
      */
     async claim(campaignId: number, ids: number[], token: string): Promise<ClaimedJob[]> {
       const { rows } = await db.query<ClaimedJob>(
@@ -149,10 +153,11 @@ export function claimRepository(db: Database) {
             WHERE id = $1 AND (s.deleted > 0 OR s.refused > 0)),
          claimed AS (
            UPDATE campaign_jobs j
-              SET status = 'SENDING', claimed_at = now(), claim_token = $3,
+              SET status = 'SENDING', claimed_at = now(), claim_token = $3, domain_held = NULL,
                   attempts = attempts + CASE WHEN j.status = 'QUEUED' THEN 1 ELSE 0 END, not_before = NULL, updated_at = now()
             WHERE j.id = ANY($2::bigint[]) AND j.campaign_id = $1
-              AND ((j.status = 'QUEUED' AND j.id NOT IN (SELECT id FROM candidate)) OR (j.status = 'SENDING' AND j.claim_token = $3))
+              AND ((j.status = 'QUEUED' AND j.id NOT IN (SELECT id FROM candidate) AND (j.domain_held IS NULL OR j.domain_slot_at IS NOT NULL))
+                   OR (j.status = 'SENDING' AND j.claim_token = $3))
               AND EXISTS (SELECT 1 FROM campaigns WHERE id = $1 AND status = 'SENDING' AND quota_paused_until IS NULL)
            RETURNING j.id, j.contact_id, j.email, j.attempts, j.variant, j.domain_slot_at)
          SELECT claimed.id, claimed.email, claimed.attempts, claimed.variant, coalesce(c.data, '{}') AS data,
@@ -181,15 +186,16 @@ export function claimRepository(db: Database) {
      * Records the outcomes of one claim (`token`) and moves the campaign's counters in the same
      * statement. A job the sweep had already called UNKNOWN takes its real outcome. Only the claim's
      * own jobs change, so running it again (its answer was lost) changes nothing more. A job given
-     * back (`returned`: claimed, never sent) is QUEUED again without counting the attempt.
+     * back (`returned`: claimed, never sent) is QUEUED again without counting the attempt; one `held` for its
+     * domain waits for the domain's release, its slot (if any) given up.
      */
     async record(campaignId: number, token: string, outcomes: JobOutcome[]): Promise<void> {
       if (outcomes.length === 0) return;
       await db.query(
         `WITH outcome AS (
-           SELECT * FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::float8[], $8::bool[], $9::float8[],
-                                $10::bool[], $11::bool[], $12::bool[])
-                         AS o(id, status, message_id, error, delay_ms, returned, domain_slot_ms, waited, throttled, parked)),
+           SELECT * FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::float8[], $8::bool[], $9::text[],
+                                $10::bool[], $11::bool[])
+                         AS o(id, status, message_id, error, delay_ms, returned, held, waited, throttled)),
          done AS (
            UPDATE campaign_jobs j
               SET status = o.status,
@@ -201,11 +207,12 @@ export function claimRepository(db: Database) {
                                     THEN now() + o.delay_ms * interval '1 millisecond' END,
                   attempts = CASE WHEN o.returned THEN greatest(0, j.attempts - 1) ELSE j.attempts END,
                   claim_token = CASE WHEN o.status = 'QUEUED' THEN NULL ELSE j.claim_token END,
-                  domain_slot_at = to_timestamp(o.domain_slot_ms / 1000),
+                  domain_slot_at = NULL,
+                  domain_held = CASE WHEN o.status = 'QUEUED' THEN o.held END,
                   updated_at = now()
              FROM outcome o
             WHERE j.id = o.id AND j.campaign_id = $1 AND j.status IN ('SENDING', 'UNKNOWN') AND j.claim_token = $7
-           RETURNING j.status, j.email, o.waited, o.domain_slot_ms IS NOT NULL OR o.parked AS deferred, o.throttled),
+           RETURNING j.status, j.email, o.waited, o.held IS NOT NULL AS deferred, o.throttled),
          -- Only when the outcomes were recorded now (a record run again finds its claim gone): nothing counts twice.
          throttles AS (
            INSERT INTO campaign_domain_throttles AS k (campaign_id, domain, limit_waits, deferrals, ses_throttles)
@@ -234,10 +241,9 @@ export function claimRepository(db: Database) {
           outcomes.map((o) => (o.status === 'QUEUED' ? o.delayMs : 0)),
           token,
           outcomes.map((o) => o.status === 'QUEUED' && o.returned === true),
-          outcomes.map((o) => (o.status === 'QUEUED' ? (o.domainSlotAt ?? null) : null)),
+          outcomes.map((o) => (o.status === 'QUEUED' ? (o.held ?? null) : null)),
           outcomes.map((o) => o.waited === true),
           outcomes.map((o) => o.status === 'QUEUED' && o.throttled === true),
-          outcomes.map((o) => o.status === 'QUEUED' && o.parked === true),
         ],
       );
     },
@@ -297,17 +303,80 @@ export function claimRepository(db: Database) {
     },
 
     /**
-     * Slots of the domains' limits (migration 0035) for `wanted` mails to each domain at `perSecond`:
-     * the first slot (epoch milliseconds) and the spacing per domain, shared by every worker.
+     * Holds, at once, every queued job of the campaign whose receiving domain a limit caps (`exact` domains, or
+     * under one of `suffixes`, as `.edu` for `*.edu`), counted as deferrals: they wait for their domain's
+     * release from the start, rather than become held one claim at a time as the broker's messages come, which
+     * fed a capped domain no faster than the whole send went. Answers how many it held.
      */
-    async reserveDomainSlots(
-      wanted: { domain: string; count: number; perSecond: number }[],
-    ): Promise<Map<string, { firstAtMs: number; spacingMs: number }>> {
-      const { rows } = await db.query<{ domain: string; first_at_ms: number; spacing_ms: number }>(
-        'SELECT * FROM reserve_domain_slots($1::text[], $2::int[], $3::float8[])',
-        [wanted.map((w) => w.domain), wanted.map((w) => w.count), wanted.map((w) => w.perSecond)],
+    async holdCapped(campaignId: number, exact: string[], suffixes: string[]): Promise<number> {
+      const { rows } = await db.query<{ held: number }>(
+        `WITH held AS (
+           UPDATE campaign_jobs j SET domain_held = recipient_domain(j.email)
+            WHERE j.campaign_id = $1 AND j.status = 'QUEUED' AND j.domain_held IS NULL
+              AND (recipient_domain(j.email) = ANY($2::text[])
+                   OR EXISTS (SELECT 1 FROM unnest($3::text[]) s WHERE recipient_domain(j.email) LIKE '%' || s))
+           RETURNING j.domain_held),
+         counted AS (
+           INSERT INTO campaign_domain_throttles AS k (campaign_id, domain, deferrals)
+           SELECT $1, domain_held, count(*) FROM held GROUP BY 2 ORDER BY 2
+           ON CONFLICT (campaign_id, domain) DO UPDATE SET deferrals = k.deferrals + excluded.deferrals)
+         SELECT count(*)::int AS held FROM held`,
+        [campaignId, exact, suffixes],
       );
-      return new Map(rows.map((row) => [row.domain, { firstAtMs: row.first_at_ms, spacingMs: row.spacing_ms }]));
+      return rows[0]!.held;
+    },
+
+    /** The receiving domains with jobs held for their limit (migration 0037). */
+    async heldDomains(): Promise<string[]> {
+      const { rows } = await db.query<{ domain: string }>('SELECT held_domains() AS domain');
+      return rows.map((row) => row.domain);
+    },
+
+    /**
+     * Releases each domain's next held jobs as its schedule frees (`perSecond`: its pace), slots from at
+     * least `leadMs` to at most `aheadMs` ahead and at most `most` jobs a domain: the released jobs by campaign, each with its slot
+     * (epoch milliseconds). They are claimable from now on.
+     */
+    async releaseDomainJobs(
+      domains: { domain: string; perSecond: number }[],
+      leadMs: number,
+      aheadMs: number,
+      most: number,
+    ): Promise<{ campaignId: number; jobId: number; slotMs: number }[]> {
+      if (domains.length === 0) return [];
+      const { rows } = await db.query<{ campaign_id: number; job_id: number; slot_ms: number }>(
+        'SELECT campaign_id::int, job_id::int, slot_ms FROM release_domain_jobs($1::text[], $2::float8[], $3, $4, $5)',
+        [domains.map((d) => d.domain), domains.map((d) => d.perSecond), leadMs, aheadMs, most],
+      );
+      return rows.map((row) => ({ campaignId: row.campaign_id, jobId: row.job_id, slotMs: row.slot_ms }));
+    },
+
+    /**
+     * Released jobs nobody claimed by `lateMs` after their slot (the releasing worker died, or its
+     * batch failed before the claim): back in their domain's line, released again at its pace.
+     */
+    async putBackLostReleases(lateMs: number): Promise<number> {
+      const { rowCount } = await db.query(
+        `UPDATE campaign_jobs SET domain_slot_at = NULL
+          WHERE domain_held IS NOT NULL AND status = 'QUEUED' AND domain_slot_at < now() - $1 * interval '1 millisecond'`,
+        [lateMs],
+      );
+      return rowCount;
+    },
+
+    /**
+     * Jobs held for `domains`, which no limit caps any more (the setting changed): no longer held; answers
+     * their campaigns, to publish their queued jobs.
+     */
+    async freeHeld(domains: string[]): Promise<number[]> {
+      if (domains.length === 0) return [];
+      const { rows } = await db.query<{ campaign_id: number }>(
+        `UPDATE campaign_jobs SET domain_held = NULL, domain_slot_at = NULL
+          WHERE domain_held = ANY($1::text[]) AND status = 'QUEUED'
+          RETURNING campaign_id::int`,
+        [domains],
+      );
+      return [...new Set(rows.map((row) => row.campaign_id))];
     },
 
     /**

@@ -63,39 +63,34 @@ export const THROTTLED_RETRY_MS = 1_000;
 /**
  * Domain limits (DOMAIN_RATE_LIMITS; docs/decisions/sending.md, "Domain limits"). A domain's slots
  * are spaced at DOMAIN_PACE of its limit, and a mail leaves at most DOMAIN_LATE_MS after its slot
- * (or not at all: it is deferred for a new one), which keeps every sliding second at or under the
+ * (or not at all: it is held for a new one), which keeps every sliding second at or under the
  * limit: slots 1 / (0.7 L) apart, each mail reaching SES up to 0.24 s + J after its own, put at most
  * floor(0.7 L (1.24 + J)) + 1 mails in any second, which is L or less while J, the call's own way to
  * SES on a busy machine, stays under 0.19 s (at 0.8 a loaded run put 5 mails in a second of a limit of 4). The
- * tolerance is wide because a mail at its slot still waits for the shared rate's next slot. A mail
- * whose slot is at most DOMAIN_HOLD_MS ahead waits for it in place; one further ahead goes back to the
- * queue with its slot kept, to come back before it.
+ * tolerance is wide because a mail at its slot still waits for the shared rate's next slot.
  */
 export const DOMAIN_PACE = 0.7;
 export const DOMAIN_LATE_MS = 240;
-export const DOMAIN_HOLD_MS = 500;
 /**
- * How far ahead a domain's schedule is reserved. Mails beyond it are parked without a slot until the
- * schedule comes near (DOMAIN_PARK_MS): a large capped share would otherwise hold slots a minute
- * ahead, each mail coming back several times before its slot, and the messages of those returns
- * queue up until they come back late and lose their slots.
+ * A capped domain's queued jobs wait in the database, held, and are released at the domain's pace
+ * (release_domain_jobs, migration 0037): every worker, each DOMAIN_RELEASE_EVERY_MS, releases the
+ * next held jobs whose slots fall within DOMAIN_RELEASE_AHEAD_MS and sends them itself, each waiting
+ * in place for its slot. The mails of a domain in flight are at most its pace times that, whatever its
+ * backlog. Two workers releasing keep the schedule full while one of them is late on a busy machine.
  */
-export const DOMAIN_HORIZON_MS = 8_000;
-/** A mail whose domain's schedule runs beyond the horizon comes back after this, for a slot then. */
-export const DOMAIN_PARK_MS = 4_096;
-/** A deferred mail comes back at least this long before its slot: time to wait for a call slot and be claimed. */
-export const DOMAIN_LEAD_MS = 300;
-
+export const DOMAIN_RELEASE_EVERY_MS = 100;
+export const DOMAIN_RELEASE_AHEAD_MS = 1_600;
 /**
- * The delay of a mail deferred to its domain's slot `slotInMs` from now: half of what is left before
- * it (less DOMAIN_LEAD_MS), rounded down to a power of two, as the broker's delay queues may deliver a
- * message up to twice its delay late (queue/rabbitmq.ts): it comes back before its slot, and then
- * waits in place or is deferred again for half the time left, never behind newer mails.
+ * A release's first slot is at least this far ahead: time for the claim and the mail's rendering, or
+ * the first mails of a schedule that ran dry (a late release) would miss their slots on a busy machine.
  */
-export function domainDeferralMs(slotInMs: number): number {
-  const half = Math.max(16, (slotInMs - DOMAIN_LEAD_MS) / 2);
-  return 2 ** Math.floor(Math.log2(half));
-}
+export const DOMAIN_RELEASE_LEAD_MS = 600;
+/** How often a worker reads which domains have held jobs (a new capped backlog waits at most this long for its first release). */
+export const DOMAIN_HELD_READ_MS = 1_000;
+/** A released job is claimed this long before its slot: time for the claim and the mail's rendering on a busy machine. */
+export const DOMAIN_CLAIM_LEAD_MS = 500;
+/** A released job unclaimed this long after its slot was lost with its worker: the sweep puts it back in line. */
+export const DOMAIN_RELEASE_LOST_MS = 10_000;
 
 /** Delay before an unreachable job is tried again: 1, 2, 4... s, at most a minute. */
 export const retryDelayMs = (attempts: number): number => Math.min(60_000, 1000 * 2 ** Math.max(0, attempts - 1));
@@ -120,12 +115,33 @@ export interface ConsumerDeps {
 export function createConsumer({ db, messageQueue, mailer, limiter, settings, tracking, configurationSet, locale, logger }: ConsumerDeps) {
   const repo = claimRepository(db);
   const domainLimit = domainLimiter(settings.domainLimits);
-  /** Where each capped domain's schedule ended at this process's last reservation (epoch milliseconds). */
-  const scheduleEnds = new Map<string, number>();
   /** The SES calls this process may have in flight: a batch takes one per job before claiming it. */
   const callSlots = createSlots(settings.concurrency);
   /** A claim costs a round trip to the database: a batch waits for a few free slots rather than claim one job at a time. */
   const claimAtLeast = Math.ceil(settings.concurrency / 4);
+  /** Batches of released jobs waiting for call slots: they go first, or their slots pass while the broker's batches take every one. */
+  let releasedWaiting = 0;
+  /**
+   * Call slots for a claim. Released jobs have a slot of their domain's schedule soon: they take call slots
+   * before the broker's batches, which give back what they took while one waits (the woken waiter takes
+   * them before this batch asks again). Their number is bounded by the domains' pace, so the others still flow.
+   */
+  const takeCallSlots = async (wanted: number, released: boolean): Promise<number> => {
+    if (released) {
+      releasedWaiting++;
+      try {
+        return await callSlots.take(wanted, { atLeast: 1 });
+      } finally {
+        releasedWaiting--;
+      }
+    }
+    for (;;) {
+      const taken = await callSlots.take(wanted, { atLeast: claimAtLeast });
+      if (releasedWaiting === 0) return taken;
+      callSlots.release(taken);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
   /** Each campaign's mail, compiled once per worker: its content no longer changes once sending. */
   const compiledCampaigns = new Map<number, VariantMail>();
   /** Claims this process holds (claimed, outcome not recorded yet): token -> job ids. */
@@ -230,46 +246,53 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
   };
 
   /**
-   * The slots of the domain limits for the claimed jobs of capped domains: a job keeps the slot it was
-   * deferred with unless that is past (it came back too late: a new one); the others are given slots
-   * in one statement for the claim, in the order of the claim.
+   * The domain slots of a claim's jobs of capped domains: the slot a job was released with, while it can
+   * still be kept (not more than DOMAIN_LATE_MS past, not further ahead than a release gives); 'held'
+   * for the others (first claimed from the dispatch's message, or come too late): back to wait in
+   * the database for the domain's release.
    */
-  const assignDomainSlots = async (claimed: ClaimedJob[]): Promise<Map<number, number | 'parked'>> => {
-    const slots = new Map<number, number | 'parked'>();
-    const needed = new Map<string, { perSecond: number; jobs: number[] }>();
+  const domainSlotsOf = (claimed: ClaimedJob[]): Map<number, number | { held: string }> => {
+    const slots = new Map<number, number | { held: string }>();
     const now = Date.now();
     for (const job of claimed) {
       const domain = recipientDomain(job.email);
-      const perSecond = domainLimit(domain);
-      if (perSecond === undefined) continue;
-      if (job.domainSlotAt !== null && job.domainSlotAt >= now - DOMAIN_LATE_MS) {
-        slots.set(job.id, job.domainSlotAt);
-        continue;
-      }
-      // The schedule already runs far ahead: no slot yet; it comes back when the schedule is nearer.
-      if ((scheduleEnds.get(domain) ?? 0) > now + DOMAIN_HORIZON_MS) {
-        slots.set(job.id, 'parked');
-        continue;
-      }
-      const entry = needed.get(domain) ?? { perSecond: perSecond * DOMAIN_PACE, jobs: [] };
-      entry.jobs.push(job.id);
-      needed.set(domain, entry);
-    }
-    if (needed.size === 0) return slots;
-    const reserved = await untilAnswered('reserve domain slots', () =>
-      repo.reserveDomainSlots([...needed].map(([domain, { perSecond, jobs }]) => ({ domain, count: jobs.length, perSecond }))),
-    );
-    for (const [domain, { jobs }] of needed) {
-      const schedule = reserved.get(domain)!;
-      jobs.forEach((id, i) => slots.set(id, schedule.firstAtMs + i * schedule.spacingMs));
-      scheduleEnds.set(domain, schedule.firstAtMs + jobs.length * schedule.spacingMs);
+      if (domainLimit(domain) === undefined) continue;
+      const slot = job.domainSlotAt;
+      const kept = slot !== null && slot >= now - DOMAIN_LATE_MS && slot <= now + 2 * DOMAIN_RELEASE_AHEAD_MS;
+      slots.set(job.id, kept ? slot : { held: domain });
     }
     return slots;
   };
 
-  return {
+  /** Campaigns whose capped jobs this process has held (once each: a scan of the campaign's queued jobs). */
+  const cappedHeld = new Map<number, Promise<unknown>>();
+  const cappedExact = settings.domainLimits.filter((l) => !l.pattern.startsWith('*.')).map((l) => l.pattern);
+  const cappedSuffixes = settings.domainLimits.filter((l) => l.pattern.startsWith('*.')).map((l) => l.pattern.slice(1));
+  /** Holds every capped job of the campaign for its domain's release, the first time this process sends it. */
+  const holdCapped = (campaignId: number): Promise<unknown> => {
+    if (settings.domainLimits.length === 0) return Promise.resolve();
+    let holding = cappedHeld.get(campaignId);
+    if (!holding) {
+      if (cappedHeld.size >= COMPILED_CAMPAIGNS) cappedHeld.delete(cappedHeld.keys().next().value!);
+      holding = untilAnswered('hold capped jobs', () => repo.holdCapped(campaignId, cappedExact, cappedSuffixes));
+      // Tried again by the next batch if it failed.
+      void holding.catch(() => cappedHeld.delete(campaignId));
+      cappedHeld.set(campaignId, holding);
+    }
+    return holding;
+  };
+  /** The domains with held jobs, as last read (at most every DOMAIN_HELD_READ_MS: a round trip less per release). */
+  let heldDomains: { domain: string; perSecond: number }[] = [];
+  let heldReadAt = -Infinity;
+  /** Batches of released jobs this process is sending (not through the broker): closing waits for them. */
+  const releasedBatches = new Set<Promise<unknown>>();
+
+  const consumer = {
     /** The 'campaign-send' consumer: sends the jobs of one message that are still to send. */
-    async sendBatch({ campaignId, jobIds }: { campaignId: number; jobIds: number[] }): Promise<{ sent: number }> {
+    async sendBatch(
+      { campaignId, jobIds }: { campaignId: number; jobIds: number[] },
+      { released = false }: { released?: boolean } = {},
+    ): Promise<{ sent: number }> {
       const mail = await compiledCampaign(campaignId).catch(async (error: unknown) => {
         // A header field on two lines (whatever reached the database) stops the campaign.
         if (!(error instanceof HeaderValueError)) throw error;
@@ -278,6 +301,7 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
       });
       // Deleted, never sent, or stopped: nothing of this message can go.
       if (!mail) return { sent: 0 };
+      if (!released) await holdCapped(campaignId);
 
       /** Why this batch sends no more: the campaign stopped, or paused at the daily quota. */
       let stopped: string | undefined;
@@ -301,8 +325,8 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
               : 'campaign paused: the daily quota of SES is used up',
           );
       };
-      /** Domain slots of this claim, per job id (epoch milliseconds): the domain limits' schedule. */
-      let domainSlots = new Map<number, number | 'parked'>();
+      /** Domain slots of this claim, per job id (epoch milliseconds), or held for the domain's release. */
+      let domainSlots = new Map<number, number | { held: string }>();
 
       /** Why a claimed job could not be handed to SES (the database went away, mostly); per chunk. */
       let failure: unknown;
@@ -316,17 +340,10 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
         const notSent: JobOutcome = { id: job.id, status: 'QUEUED', delayMs: 0, returned: true };
         if (stopped) return notSent;
         const assigned = domainSlots.get(job.id);
-        // Parked: back to the queue without a slot or an attempt, counted as a deferral.
-        if (assigned === 'parked') return { id: job.id, status: 'QUEUED', delayMs: DOMAIN_PARK_MS, returned: true, parked: true };
+        // No slot of its domain: held in the database, without an attempt, until the domain's release (a deferral).
+        if (typeof assigned === 'object') return { id: job.id, status: 'QUEUED', delayMs: 0, returned: true, held: assigned.held };
         const domainSlot = assigned;
-        let waited = false;
-        if (domainSlot !== undefined) {
-          const inMs = domainSlot - Date.now();
-          // Its domain's slot is far: back to the queue with the slot kept; other domains' mails go meanwhile.
-          if (inMs > DOMAIN_HOLD_MS)
-            return { id: job.id, status: 'QUEUED', delayMs: domainDeferralMs(inMs), returned: true, domainSlotAt: domainSlot };
-          waited = inMs > 1;
-        }
+        const waited = domainSlot !== undefined && domainSlot - Date.now() > 1;
         let prepared: PreparedMail;
         try {
           // Rendered, serialised and signed before the rate's slot: once it comes, the call goes out at once.
@@ -340,15 +357,17 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
             await pause(slot === 'warm-up-reached' ? 'WARM_UP' : 'DAILY_QUOTA');
             return notSent;
           }
-          // Too late for its domain's slot (a busy process): it would crowd the next ones; a new slot, later.
+          // Too late for its domain's slot (a busy process): it would crowd the next ones; held for a new slot.
           if (domainSlot !== undefined && Date.now() > domainSlot + DOMAIN_LATE_MS)
-            return { id: job.id, status: 'QUEUED', delayMs: 0, returned: true, waited };
+            return { id: job.id, status: 'QUEUED', delayMs: 0, returned: true, waited, held: recipientDomain(job.email) };
         } catch (error) {
           // SES was never called: the claim is given back as it was.
           failure ??= error;
           return { id: job.id, status: 'QUEUED', delayMs: 0, returned: true };
         }
-        if (stopped) return notSent;
+        // Stopped meanwhile: not sent. Paused meanwhile (the day's volume or the quota used up by the others'
+        // slots): this one's slot was within it, so it goes; dropped, the day would send less than its volume.
+        if (stopped && stopped !== WARM_UP_REACHED && stopped !== DAILY_QUOTA_REACHED) return notSent;
         const calledAtMs = Date.now();
         return { ...(await outcomeOf(job, await mailer.send(prepared), calledAtMs, stop, pause)), waited };
       };
@@ -361,7 +380,7 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
         // Only as many jobs as there are free call slots are claimed (the batches of this process
         // share them): a worker that dies leaves UNKNOWN what was on its way to SES, not work it had
         // merely put aside.
-        const taken = await callSlots.take(Math.min(pending.length, claimSize(limiter.rate())), { atLeast: claimAtLeast });
+        const taken = await takeCallSlots(Math.min(pending.length, released ? pending.length : claimSize(limiter.rate())), released);
         const chunk = pending.splice(0, taken);
         const token = randomUUID();
         failure = undefined;
@@ -376,16 +395,7 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
           // Slots of jobs another claim holds are free again at once.
           callSlots.release(taken - claimed.length);
           if (claimed.length === 0) continue;
-          try {
-            domainSlots = await assignDomainSlots(claimed);
-          } catch (error) {
-            // Never handed to SES: given back as they were, not left to become UNKNOWN.
-            const givenBack = claimed.map((job): JobOutcome => ({ id: job.id, status: 'QUEUED', delayMs: 0, returned: true }));
-            await untilAnswered('give back the claim', () => repo.record(campaignId, token, givenBack)).finally(() =>
-              callSlots.release(claimed.length),
-            );
-            throw error;
-          }
+          domainSlots = domainSlotsOf(claimed);
           held.set(
             token,
             claimed.map((job) => job.id),
@@ -398,22 +408,15 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
           } finally {
             callSlots.release(claimed.length);
           }
-          /** Jobs of this claim deferred to their domain's slot, by delay: published at once, or they would come back late. */
-          const deferred = new Map<number, number[]>();
           for (const outcome of outcomes) {
             if (outcome.status === 'SENT_WAIT_ACK') sent++;
-            if (outcome.status !== 'QUEUED') continue;
-            if (outcome.domainSlotAt !== undefined || outcome.parked) {
-              const group = deferred.get(outcome.delayMs) ?? [];
-              group.push(outcome.id);
-              deferred.set(outcome.delayMs, group);
-            } else if (outcome.delayMs > 0) {
+            // Held jobs wait for their domain's release, not for a message.
+            if (outcome.status !== 'QUEUED' || outcome.held !== undefined) continue;
+            if (outcome.delayMs > 0) {
               later.push(outcome.id);
               laterDelayMs = Math.max(laterDelayMs, outcome.delayMs);
             } else if (outcome.returned) pending.push(outcome.id);
           }
-          if (!stopped)
-            for (const [delayMs, ids] of deferred) await messageQueue.publish('campaign-send', { campaignId, jobIds: ids }, { delayMs });
         } finally {
           held.delete(token);
         }
@@ -427,11 +430,66 @@ export function createConsumer({ db, messageQueue, mailer, limiter, settings, tr
       return { sent };
     },
 
+    /**
+     * Releases every capped domain's next held jobs as its schedule frees and sends them in this
+     * process, without waiting for them (the next release is due before they are done); answers how
+     * many it released. Run every DOMAIN_RELEASE_EVERY_MS by each worker.
+     */
+    async releaseDomainJobs(): Promise<number> {
+      if (settings.domainLimits.length === 0) return 0;
+      let released: { campaignId: number; jobId: number; slotMs: number }[];
+      try {
+        if (Date.now() - heldReadAt >= DOMAIN_HELD_READ_MS) {
+          heldDomains = (await repo.heldDomains()).flatMap((domain) => {
+            const perSecond = domainLimit(domain);
+            return perSecond === undefined ? [] : [{ domain, perSecond: perSecond * DOMAIN_PACE }];
+          });
+          heldReadAt = Date.now();
+        }
+        // No more of a domain at once than this process has call slots.
+        released = await repo.releaseDomainJobs(heldDomains, DOMAIN_RELEASE_LEAD_MS, DOMAIN_RELEASE_AHEAD_MS, settings.concurrency);
+      } catch (error) {
+        // Ten times a second: an outage is said once by the send path, not here at every release.
+        if (isDatabaseUnavailable(error)) return 0;
+        throw error;
+      }
+      // Claimed DOMAIN_CLAIM_LEAD_MS before their slots, a batch per campaign and tenth of a second of
+      // slots: a call slot is held for the last moments before the domain's slot only, not for the whole
+      // release ahead (held longer, they starved the claims of the next releases on a busy worker).
+      const now = Date.now();
+      const batches = new Map<string, { campaignId: number; claimAt: number; jobIds: number[] }>();
+      for (const { campaignId, jobId, slotMs } of released) {
+        const claimAt = slotMs - DOMAIN_CLAIM_LEAD_MS;
+        const key = `${campaignId}:${Math.floor((claimAt - now) / DOMAIN_RELEASE_EVERY_MS)}`;
+        const batch = batches.get(key) ?? { campaignId, claimAt, jobIds: [] };
+        batch.claimAt = Math.min(batch.claimAt, claimAt);
+        batch.jobIds.push(jobId);
+        batches.set(key, batch);
+      }
+      for (const { campaignId, claimAt, jobIds } of batches.values()) {
+        const batch = sleep(Math.max(0, claimAt - Date.now()))
+          .then(() => consumer.sendBatch({ campaignId, jobIds }, { released: true }))
+          .catch((err: unknown) =>
+            // What it could not claim is put back in line by the sweep (DOMAIN_RELEASE_LOST_MS).
+            logger.warn({ err, campaignId }, 'a batch of released jobs failed; the sweep puts them back in line'),
+          );
+        releasedBatches.add(batch);
+        void batch.finally(() => releasedBatches.delete(batch));
+      }
+      return released.length;
+    },
+
+    /** Waits for the batches of released jobs still sending (the worker is closing, no release runs any more). */
+    async drainReleased(): Promise<void> {
+      while (releasedBatches.size > 0) await Promise.allSettled([...releasedBatches]);
+    },
+
     /** Stops the heartbeat (the process is closing). */
     close(): void {
       clearInterval(heartbeat);
     },
   };
+  return consumer;
 }
 
 export type SendConsumer = ReturnType<typeof createConsumer>;

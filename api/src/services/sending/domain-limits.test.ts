@@ -1,7 +1,6 @@
 /** DOMAIN_RATE_LIMITS: the setting's parsing and which limit a receiving domain gets (issue 28). */
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.js';
-import { domainDeferralMs, DOMAIN_HOLD_MS, DOMAIN_LEAD_MS } from './consumer.js';
 import { domainLimiter, parseDomainLimits, recipientDomain } from './domain-limits.js';
 
 describe('domain limits', () => {
@@ -51,14 +50,5 @@ describe('domain limits', () => {
 
   it("reads a job's domain as the report does: after the last '@', lower case", () => {
     expect(recipientDomain('"a@b"@Gmail.COM')).toBe('gmail.com');
-  });
-
-  it('defers a mail to come back before its slot, however late the broker delivers (up to twice the delay)', () => {
-    for (const slotInMs of [DOMAIN_HOLD_MS + 1, 1_000, 7_300, 120_000]) {
-      const delay = domainDeferralMs(slotInMs);
-      expect(Math.log2(delay) % 1).toBe(0);
-      expect(2 * delay).toBeLessThanOrEqual(Math.max(32, slotInMs - DOMAIN_LEAD_MS));
-      expect(delay).toBeGreaterThanOrEqual((slotInMs - DOMAIN_LEAD_MS) / 4);
-    }
   });
 });

@@ -43,17 +43,19 @@ export function sendRateRepository(db: Sql) {
     },
 
     /**
-     * Reserves up to `count` slots at `rate` a second, giving back `returned` missed ones; within the
-     * warm-up's volume for `day` when a plan is set (migration 0035).
+     * Reserves up to `count` slots at `rate` a second, giving back `returned` missed ones to the quota;
+     * within the warm-up's volume for `day` when a plan is set (migration 0035), `dayReturned` of the
+     * missed ones going back to that day's volume (those reserved under it; migration 0037).
      */
-    async reserve(count: number, rate: number, leaseMs: number, returned: number, day?: WarmUpDay): Promise<Reservation> {
-      const { rows } = await db.query<Reservation>('SELECT * FROM reserve_send_slots($1, $2, $3, $4, $5::date, $6::bigint)', [
+    async reserve(count: number, rate: number, leaseMs: number, returned: number, day?: WarmUpDay, dayReturned = 0): Promise<Reservation> {
+      const { rows } = await db.query<Reservation>('SELECT * FROM reserve_send_slots($1, $2, $3, $4, $5::date, $6::bigint, $7)', [
         count,
         rate,
         leaseMs,
         returned,
         day?.date ?? null,
         day?.volume ?? null,
+        dayReturned,
       ]);
       return rows[0]!;
     },

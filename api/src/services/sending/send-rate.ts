@@ -63,8 +63,9 @@ export interface SendRateLimiter {
 
 /**
  * Slots asked for at once: about 100 ms of sending, at least 1, at most 2,000. Slots a worker
- * cannot use in time go back to the quota with its next reservation, so a generous block costs
- * nothing, while a small one at a high rate would cost a round trip every few milliseconds.
+ * cannot use in time go back to the quota (and to the warm-up's volume of the day they were reserved
+ * in) with its next reservation, so a generous block costs nothing, while a small one at a high rate
+ * would cost a round trip every few milliseconds.
  */
 export function blockSize(rate: number): number {
   return Math.max(1, Math.min(2000, Math.round(rate / 10)));
@@ -92,8 +93,26 @@ export function createSendRateLimiter(
   let refilling: Promise<SlotOutcome | undefined> | undefined;
   /** This process's reserved slots, as performance.now() times, in order. */
   let slots: number[] = [];
+  /** The warm-up date the slots in `slots` count under (the day of their reservation). */
+  let slotsDate: string | undefined;
   /** Reserved slots this process missed: given back to the daily quota with the next reservation. */
   let missed = 0;
+  /**
+   * The missed slots by the warm-up date they were reserved under: each goes back to its own day's
+   * volume only (a slot of yesterday given back today would let today send more than its volume).
+   */
+  const missedOfDay = new Map<string, number>();
+  const miss = (count: number, date: string | undefined) => {
+    missed += count;
+    if (date !== undefined) missedOfDay.set(date, (missedOfDay.get(date) ?? 0) + count);
+  };
+  /** Slots taken from `slots` whose taker has not gone or missed yet: the day's answer waits for them. */
+  let inHand = 0;
+  const settledWaiters: (() => void)[] = [];
+  const settle = () => {
+    inHand--;
+    if (inHand === 0) for (const wake of settledWaiters.splice(0)) wake();
+  };
   let closed = false;
 
   /**
@@ -137,13 +156,17 @@ export function createSendRateLimiter(
       // Blocks of about 100 ms at the pace last seen: a throttled pace must not be reserved far ahead.
       const paced = rate * pace;
       const day = warmUp ? warmUpToday(warmUp, now()) : undefined;
-      const r = await repository.reserve(blockSize(paced), rate, Math.max(300, 2000 / paced), returned, day);
+      // Missed slots of another day than this reservation's go back to the quota only.
+      const dayReturned = day ? (missedOfDay.get(day.date) ?? 0) : 0;
+      missedOfDay.clear();
+      const r = await repository.reserve(blockSize(paced), rate, Math.max(300, 2000 / paced), returned, day, dayReturned);
       if (r.granted > 0) {
         // The schedule is in PostgreSQL's clock: compare it with ours (the same host's, or NTP's),
         // not with when the answer arrived, or a slow answer would shift this process's slots.
         const first = performance.now() + (r.first_at_ms - Date.now());
         pace = Math.min(1, 1000 / r.spacing_ms / rate);
         slots = Array.from({ length: r.granted }, (_, i) => first + i * r.spacing_ms);
+        slotsDate = day?.date;
         return undefined;
       }
       if (r.warm_up_reached) return 'warm-up-reached';
@@ -176,32 +199,38 @@ export function createSendRateLimiter(
         const now = performance.now();
         while (slots.length > 0 && slots[0]! < now - toleranceMs) {
           slots.shift();
-          missed++;
+          miss(1, slotsDate);
         }
         const slot = slots.shift();
         if (slot !== undefined) {
-          // Woken too late (a busy event loop): this slot is gone; take the next one.
-          if (slot > now + 1) {
-            if (!urgent) sleepers++;
-            try {
-              await sleep(slot - now);
-            } finally {
-              if (!urgent) sleepers--;
+          const date = slotsDate;
+          inHand++;
+          try {
+            // Woken too late (a busy event loop): this slot is gone; take the next one.
+            if (slot > now + 1) {
+              if (!urgent) sleepers++;
+              try {
+                await sleep(slot - now);
+              } finally {
+                if (!urgent) sleepers--;
+              }
+              if (performance.now() > slot + toleranceMs) {
+                miss(1, date);
+                flushUrgent();
+                continue;
+              }
             }
-            if (performance.now() > slot + toleranceMs) {
-              missed++;
-              flushUrgent();
+            const waiter = urgent ? undefined : urgentWaiters.shift();
+            if (waiter) {
+              // This slot goes to the urgent mail; this taker queues again.
+              waiter(true);
               continue;
             }
+            flushUrgent();
+            return 'go';
+          } finally {
+            settle();
           }
-          const waiter = urgent ? undefined : urgentWaiters.shift();
-          if (waiter) {
-            // This slot goes to the urgent mail; this taker queues again.
-            waiter(true);
-            continue;
-          }
-          flushUrgent();
-          return 'go';
         }
         let outcome: SlotOutcome | undefined;
         try {
@@ -210,12 +239,18 @@ export function createSendRateLimiter(
           // No slot for this taker (an outcome, an error): urgent ones waiting on it take their own.
           flushUrgent();
         }
+        // The day's volume looks used up while slots of it are still in this process's hands: they may yet
+        // be missed and go back to the day. The answer waits for them, so the day sends all of its volume.
+        if (outcome === 'warm-up-reached' && (inHand > 0 || missed > 0)) {
+          if (inHand > 0) await new Promise<void>((resolve) => settledWaiters.push(resolve));
+          continue;
+        }
         if (outcome !== undefined) return outcome;
       }
     },
     async throttled(calledAtMs) {
       // Slots reserved at the old pace go back: the next block is reserved at the new one.
-      missed += slots.length;
+      miss(slots.length, slotsDate);
       slots = [];
       pace = await repository.throttled(calledAtMs);
     },

@@ -2,7 +2,8 @@
  * Sending (docs/architecture.md, Sending, at most once per job), one room with its parts apart:
  *  - producer.ts, in the API process: `dispatch` creates or resets jobs and publishes their ids;
  *  - consumer.ts, in the worker: `sendBatch` claims jobs (no more than its free SES call slots),
- *    calls SES once per job, beats for its claims and records their outcomes;
+ *    calls SES once per job, beats for its claims and records their outcomes; `releaseDomainJobs`
+ *    releases capped domains' held jobs at each domain's pace and sends them;
  *  - sweep.ts, in the worker: abandoned claims become UNKNOWN, lost messages are published again,
  *    finished campaigns become SENT;
  *  - dispatch-repository.ts and claim-repository.ts: their statements; send-rate.ts: the send rate
@@ -54,6 +55,8 @@ export function createSendingService(deps: SendingServiceDeps) {
     unknownJobs: producer.unknownJobs,
     resendUnconfirmed: producer.resendUnconfirmed,
     sendBatch: consumer.sendBatch,
+    releaseDomainJobs: consumer.releaseDomainJobs,
+    drainReleased: consumer.drainReleased,
     sweep: createSweep({ db, producer, settings, logger, now: deps.now }),
 
     /** One mail outside any campaign (a test mail), within the shared send rate. */
