@@ -2,8 +2,9 @@
  * A/B tests (issue 28): a campaign given two subject variants in the editor's "A/B test" section, sent: half the
  * recipients get the test phase, split between the variants, and the campaign keeps sending while the rest waits;
  * the report shows each variant's figures, people and machines apart, and the time the winner is chosen; a member
- * picks variant B early, and exactly the rest get B, once. Wide in the light theme and at 390 px in the dark one;
- * axe on every screen.
+ * picks variant B early, and exactly the rest get B, once. Variant B has a template of its own: a test mail of it is
+ * sent from the editor, and the report's click performance shows each variant's links apart. Wide in the light
+ * theme and at 390 px in the dark one; axe on every screen.
  */
 import { expect, test } from '@playwright/test';
 import { signInWithApi } from './support/audiences';
@@ -35,6 +36,14 @@ for (const { theme, width } of [
     const recipients = people(tag, 10);
     const audience = await seedAudience(api, `A/B ${tag}`, recipients);
     const templateId = await seedTemplate(api, `A/B news ${tag}`);
+    // Variant B's own template: its link is its own, never in A's click map.
+    const shopTemplate = `A/B shop ${tag}`;
+    await seedTemplate(
+      api,
+      shopTemplate,
+      '<!doctype html><html><head><meta charset="utf-8"><title>Shop</title></head><body>' +
+        '<p>Autumn in the shop</p><p><a href="https://example.org/autumn-shop">Visit the autumn shop</a></p></body></html>',
+    );
     const [sender] = await authorizedSenders(api);
     const campaignId = await seedCampaign(api, `A/B ${tag}`, {
       audienceId: audience.id,
@@ -52,6 +61,7 @@ for (const { theme, width } of [
     await toggle.check();
     await page.getByRole('textbox', { name: 'Subject of variant A' }).fill(`Variant A ${tag}`);
     await page.getByRole('textbox', { name: 'Subject of variant B' }).fill(`Variant B ${tag}`);
+    await page.getByRole('combobox', { name: 'Template of variant B' }).selectOption({ label: shopTemplate });
     await page.getByRole('spinbutton', { name: 'Test share (%)' }).fill('50');
     await page.getByRole('spinbutton', { name: 'Wait (hours)' }).fill('24');
     await expect(page.getByRole('radio', { name: "People's opens" })).toBeChecked();
@@ -62,6 +72,28 @@ for (const { theme, width } of [
     ).toBeVisible();
     const saved = (await (await api.get(`/api/campaigns/${campaignId}/ab-test`)).json()) as { data: { variants: { subject: string }[] } };
     expect(saved.data.variants.map((v) => v.subject)).toEqual([`Variant A ${tag}`, `Variant B ${tag}`]);
+
+    // A test mail of variant B: its subject, marked with its letter, and its template.
+    await page.getByRole('button', { name: 'Send test email' }).click();
+    const testMail = page.getByRole('dialog', { name: 'Send test email' });
+    const tester = `tester-${tag}@example.org`;
+    await testMail.getByLabel('Email addresses').fill(tester);
+    const variantPicker = testMail.getByRole('combobox', { name: 'Variant' });
+    await expect(variantPicker.locator('option')).toHaveText([
+      `Variant A: subject “Variant A ${tag}”`,
+      `Variant B: subject “Variant B ${tag}”, template ${shopTemplate}`,
+    ]);
+    await variantPicker.selectOption('1');
+    await expectNoAxeViolations(page, `the test mail dialog of an A/B test (${theme})`);
+    await testMail.getByRole('button', { name: 'Send test' }).click();
+    await expect(testMail).toBeHidden();
+    await expect
+      .poll(async () => (await mailsTo([tester])).map((mail) => mail.subject), { timeout: 30_000 })
+      .toEqual([`[Test, variant B] Variant B ${tag}`]);
+    expect((await mailsTo([tester]))[0]!.body.html).toContain('Autumn in the shop');
+    // Closed, the dialog leaves the page to assistive technology again (nothing left aria-hidden).
+    await expect(page.getByRole('button', { name: 'Send test email' })).toBeVisible();
+    await expect(page.locator('[aria-hidden="true"]:has(button)')).toHaveCount(0);
 
     // Sent: five recipients get the test phase, dealt A, B, A, B, A along the draw (three and two); the rest wait.
     await page.getByRole('button', { name: 'Send', exact: true }).click();
@@ -101,5 +133,29 @@ for (const { theme, width } of [
     await expect(overview.getByText(/^Variant B won, picked by a member, and was sent to the rest on/)).toBeVisible();
     await expect(table.getByRole('row').nth(2)).toContainText('Variant B (winner)');
     await expectNoAxeViolations(page, `the report of a decided A/B test (${theme})`);
+
+    // Click performance: one variant's links at a time (B has a template of its own), the winner's first.
+    await page.getByRole('tab', { name: 'Click Performance' }).click();
+    const linkPicker = page.getByRole('combobox', { name: 'A/B test variant' });
+    await expect(linkPicker.locator('option')).toHaveText(['Variant A', 'Variant B (winner)']);
+    await expect(linkPicker).toHaveValue('1');
+    const links = page.getByRole('table', { name: 'Links in this email' });
+    await expect(links.locator('tbody tr')).toHaveCount(1);
+    await expect(links.locator('tbody tr')).toContainText('https://example.org/autumn-shop');
+    await expectNoAxeViolations(page, `the click performance of an A/B test (${theme})`);
+    await page.getByRole('button', { name: 'View Click Map' }).click();
+    const clickMap = page.getByRole('dialog', { name: 'Click Map' });
+    await expect(clickMap).toBeVisible();
+    await expect(page.frameLocator('iframe[title="Click map"]').getByRole('link', { name: /Visit the autumn shop/ })).toBeVisible();
+    await clickMap.getByRole('button', { name: 'Close' }).click();
+    await expect(clickMap).toBeHidden();
+    // Closed, the map leaves the page to assistive technology again (nothing left aria-hidden).
+    await expect(page.getByRole('button', { name: 'View Click Map' })).toBeVisible();
+    await expect(page.locator('[aria-hidden="true"]:has(button)')).toHaveCount(0);
+    await linkPicker.selectOption('0');
+    await expect(links.locator('tbody tr')).toHaveCount(1);
+    await expect(links.locator('tbody tr')).toContainText('https://example.org/news');
+    // The page never scrolls sideways.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
   });
 }

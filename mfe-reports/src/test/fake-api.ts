@@ -5,6 +5,7 @@
  */
 import type {
   AbTest,
+  AbTestVariantClicks,
   Campaign,
   CampaignLink,
   EmailPerformanceRow,
@@ -143,6 +144,8 @@ export function createFakeApi(
     domains?: Record<number, ReportDomain[]>;
     /** Campaigns' A/B tests (issue 28); none when absent. */
     abTests?: Record<number, AbTest>;
+    /** Each A/B test variant's click map, by campaign then variant (issue 28). */
+    variantClicks?: Record<number, AbTestVariantClicks[]>;
   } = {},
 ) {
   const campaigns = new Map<number, Campaign>((init.campaigns ?? []).map((c) => [c.id, { ...c }]));
@@ -155,6 +158,7 @@ export function createFakeApi(
   const timelines = byId(init.timelines);
   const domains = byId(init.domains);
   const abTests = byId(init.abTests);
+  const variantClicks = byId(init.variantClicks);
 
   function filtered(id: number, query: URLSearchParams) {
     const email = query.get('email')?.toLowerCase();
@@ -180,6 +184,11 @@ export function createFakeApi(
     if (campaignMatch && method === 'GET') {
       const found = campaigns.get(Number(campaignMatch[1]));
       return found ? json(200, found) : json(404, { message: 'Campaign not found' });
+    }
+    const variantMatch = /^\/api\/campaigns\/(\d+)\/ab-test\/variants\/(\d+)\/clicks$/.exec(path);
+    if (variantMatch && method === 'GET') {
+      const map = variantClicks.get(Number(variantMatch[1]))?.[Number(variantMatch[2])];
+      return map ? json(200, map) : json(404, { message: 'The test has no such variant.' });
     }
     const abTestMatch = /^\/api\/campaigns\/(\d+)\/ab-test(\/winner)?$/.exec(path);
     if (abTestMatch) {

@@ -24,6 +24,7 @@ export type AbTestInput = Schemas['AbTestInput'];
 export type AbTestMeasure = Schemas['AbTestMeasure'];
 export type AbTestVerdict = NonNullable<Schemas['AbTestVerdict']>;
 export type AbTestVariantFigures = Schemas['AbTestVariantFigures'];
+export type AbTestVariantClicks = Schemas['AbTestVariantClicks'];
 export type CampaignSummary = Schemas['CampaignSummary'];
 export type CampaignTemplate = Schemas['CampaignTemplate'];
 export type CampaignStatus = Schemas['CampaignStatus'];

@@ -413,7 +413,8 @@ export interface paths {
         put?: never;
         /**
          * Send the template, as it stands, to a few addresses
-         * @description The sender must be an authorized address (400 otherwise). The subject is prefixed with "[Test] ".
+         * @description The sender must be an authorized address (400 otherwise). The subject is prefixed with "[Test] "
+         *     ("[Test, variant B] " for an A/B test's variant, see `variant`).
          *     Merge tags take the values of the first valid contact of audienceId, or are left empty without one.
          */
         post: operations["sendTestEmail"];
@@ -601,6 +602,32 @@ export interface paths {
          *     not in its test phase (not sent yet, or already decided) or the campaign is not SENDING.
          */
         post: operations["pickAbTestWinner"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{id}/ab-test/variants/{variant}/clicks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                /** @description The variant, 0-based (A is 0) */
+                variant: number;
+            };
+            cookie?: never;
+        };
+        /**
+         * One variant's click map and links with its own clicks (an addition, issue 28)
+         * @description The links of the mail this variant's recipients got (a template variant's own, else the campaign's),
+         *     with the clicks of this variant's recipients only, and that mail's html as sent (null before the
+         *     send). 404 when the campaign has no A/B test or no such variant.
+         */
+        get: operations["getAbTestVariantClicks"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -840,7 +867,11 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** The campaign's links with their click counts, in the order they appear in the html */
+        /**
+         * The campaign's links with their click counts, in the order they appear in the html
+         * @description The links of the campaign's own html only: an A/B test's template variants have theirs apart
+         *     (getAbTestVariantClicks).
+         */
         get: operations["listCampaignLinks"];
         put?: never;
         post?: never;
@@ -2215,6 +2246,11 @@ export interface components {
             /** @description What the rule would decide on the figures now (null before the send) */
             current: components["schemas"]["AbTestVerdict"];
         } | null;
+        AbTestVariantClicks: {
+            /** @description The html this variant's recipients were sent, with its links' ids (null before the send) */
+            html: string | null;
+            links: components["schemas"]["CampaignLink"][];
+        };
         AbTestResponse: {
             data: components["schemas"]["AbTest"];
         };
@@ -2278,6 +2314,14 @@ export interface components {
             previewText?: components["schemas"]["PreviewText"];
             templateId: components["schemas"]["Id"];
             audienceId?: components["schemas"]["Id"];
+            /** @description An addition (issue 28): the campaign being edited. Needed with `variant`; alone it changes nothing. */
+            campaignId?: components["schemas"]["Id"];
+            /**
+             * @description An addition (issue 28): the A/B test variant (0-based) the test mail is, as saved. Its subject,
+             *     preview text, sender name and template replace those given; what it leaves null stays as given.
+             *     400 when the campaign has no A/B test or no such variant, or campaignId is missing.
+             */
+            variant?: number;
         };
         TestRenderEmailInput: {
             templateId: components["schemas"]["Id"];
@@ -4555,6 +4599,35 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getAbTestVariantClicks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                /** @description The variant, 0-based (A is 0) */
+                variant: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The variant's html and links */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AbTestVariantClicks"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             default: components["responses"]["Error"];
         };
     };

@@ -3,6 +3,12 @@ import type { FormEvent, ReactNode } from 'react';
 import { useSurfaceAsActiveModal } from './useSurfaceAsActiveModal';
 
 export interface FormDialogProps {
+  /**
+   * Whether it shows; true when left out (mount it to open it). A dialog closed by unmounting it while
+   * open leaves the page hidden from assistive technology (Fluent's focus tooling keeps aria-hidden on
+   * it), so a dialog that closes itself on success stays mounted and is driven by this.
+   */
+  open?: boolean;
   title: string;
   /** The submit button's text, e.g. 'Rename', 'Send test'. */
   submitLabel: string;
@@ -22,8 +28,9 @@ export interface FormDialogProps {
   children: ReactNode;
 }
 
-/** A modal form: a title, fields, Cancel and a submit button. Mount it to open it. */
+/** A modal form: a title, fields, Cancel and a submit button. Mount it to open it, or drive `open`. */
 export function FormDialog({
+  open = true,
   title,
   submitLabel,
   busy,
@@ -39,7 +46,7 @@ export function FormDialog({
   };
   const surfaceRef = useSurfaceAsActiveModal();
   return (
-    <Dialog open onOpenChange={(_, data) => !data.open && !busy && onClose()}>
+    <Dialog open={open} onOpenChange={(_, data) => !data.open && !busy && onClose()}>
       <DialogSurface ref={surfaceRef}>
         {/* The fields say what is wrong themselves: the browser's own validation bubbles stay off. */}
         <form onSubmit={submit} noValidate>

@@ -15,6 +15,11 @@ import type { ReactNode } from 'react';
 import { useSurfaceAsActiveModal } from './useSurfaceAsActiveModal';
 
 export interface FullScreenDialogProps {
+  /**
+   * Whether it shows; true when left out (mount it to open it). Unmounting a Fluent dialog while it is
+   * open leaves the page aria-hidden, so one that may go while open stays mounted and is driven by this.
+   */
+  open?: boolean;
   /** The heading, which also names the dialog. */
   title: string;
   /** The close button's name, e.g. 'Close preview'. */
@@ -43,11 +48,11 @@ const useStyles = makeStyles({
 });
 
 /** A modal that covers the whole screen (the campaign preview, the click map), with a close button by its title. */
-export function FullScreenDialog({ title, closeLabel = 'Close', onClose, contentClassName, children }: FullScreenDialogProps) {
+export function FullScreenDialog({ open = true, title, closeLabel = 'Close', onClose, contentClassName, children }: FullScreenDialogProps) {
   const styles = useStyles();
   const surfaceRef = useSurfaceAsActiveModal();
   return (
-    <Dialog open onOpenChange={(_, data) => !data.open && onClose()}>
+    <Dialog open={open} onOpenChange={(_, data) => !data.open && onClose()}>
       <DialogSurface ref={surfaceRef} className={styles.surface}>
         <DialogBody className={styles.body}>
           <DialogTitle

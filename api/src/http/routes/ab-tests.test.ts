@@ -15,10 +15,13 @@ import { bearer } from '../../../test/support/tokens.js';
 import { createTrackingTokens, type TrackingTokens } from '../../mail/tracking-tokens.js';
 import {
   DEFAULT_VARIANT_MISSING,
+  NO_AB_TEST,
+  NO_SUCH_VARIANT,
   NOT_TESTING,
   ONLY_DRAFTS_TESTED,
   VARIANTS_SAME,
   VARIANT_CHANGES_NOTHING,
+  VARIANT_WITHOUT_CAMPAIGN,
 } from '../../services/campaigns/ab-test-service.js';
 import { AB_TEST_WAITING } from '../../services/sending/producer.js';
 import { campaignWorkers } from '../../workers/campaigns.js';
@@ -382,5 +385,196 @@ describe('the winner', () => {
     expect(await abTest(id)).toMatchObject({ winner: 0, decidedBy: 'AUTOMATIC', verdict: { rule: 'SIGNIFICANT' } });
     await sentToAllOnce(id, 'restart');
     expect(await perVariant(id)).toEqual([160, 40]);
+  });
+});
+
+describe('the test mail of a variant', () => {
+  const testMail = (body: object) =>
+    api()
+      .post('/api/campaigns/send-test-email')
+      .set('Authorization', auth)
+      .send({
+        emails: ['tester@example.org'],
+        fromEmail: 'newsletter@example.org',
+        fromName: 'News',
+        subject: 'Autumn',
+        templateId,
+        ...body,
+      });
+  const lastTo = (to: string) => ses.mails.filter((mail) => mail.to === to).at(-1)!;
+
+  it("is the chosen variant as saved (its subject, sender name, preview text or template), checked against the campaign's test", async () => {
+    const id = await draft('Test mail', await audienceOf('tm', 2));
+    const made = await saveTest(id, {
+      testShare: 20,
+      waitHours: 1,
+      measure: 'PEOPLE_OPENS',
+      defaultVariant: 0,
+      variants: [{ subject: 'Subject A' }, { fromName: 'Sender B', templateId: otherTemplateId, previewText: 'Peek B' }],
+    });
+    expect(made.status).toBe(200);
+
+    const a = await testMail({ campaignId: id, variant: 0 });
+    expect(a.status, JSON.stringify(a.body)).toBe(200);
+    const mailA = lastTo('tester@example.org');
+    expect(mailA.subject).toBe('[Test, variant A] Subject A');
+    expect(mailA.from).toContain('News');
+    expect(mailA.html).toContain('Hello');
+
+    const b = await testMail({ campaignId: id, variant: 1 });
+    expect(b.status, JSON.stringify(b.body)).toBe(200);
+    const mailB = lastTo('tester@example.org');
+    expect(mailB.subject).toBe('[Test, variant B] Autumn');
+    expect(mailB.from).toContain('Sender B');
+    expect(mailB.html).toContain('Other layout');
+    expect(mailB.html).toContain('Peek B');
+
+    // Without a variant, the mail as the editor gave it.
+    expect((await testMail({ campaignId: id })).status).toBe(200);
+    expect(lastTo('tester@example.org').subject).toBe('[Test] Autumn');
+
+    // A variant the test lacks, one without its campaign, a campaign without a test, a campaign that is not.
+    const refused = async (body: object, code: number, message?: string) => {
+      const res = await testMail(body);
+      expect(res.status, JSON.stringify(res.body)).toBe(code);
+      if (message) expect(res.body.message).toBe(message);
+    };
+    await refused({ campaignId: id, variant: 2 }, 400, NO_SUCH_VARIANT);
+    await refused({ campaignId: id, variant: 4 }, 400);
+    await refused({ variant: 0 }, 400, VARIANT_WITHOUT_CAMPAIGN);
+    const plain = await draft('No test', await audienceOf('tm-plain', 1));
+    await refused({ campaignId: plain, variant: 0 }, 400, NO_AB_TEST);
+    await refused({ campaignId: 999_999, variant: 0 }, 404);
+  });
+});
+
+describe('a copy of a campaign with an A/B test', () => {
+  it('keeps the variants, share, wait, measure and default as a draft, with nothing of how the test went', async () => {
+    const id = await draft('Copied', await audienceOf('copy', 40));
+    const variants = [{ subject: 'Subject A' }, { fromName: 'Sender B' }, { templateId: otherTemplateId, previewText: 'Peek C' }];
+    expect((await saveTest(id, { testShare: 50, waitHours: 6, measure: 'PEOPLE_CLICKS', defaultVariant: 2, variants })).status).toBe(200);
+    await send(id);
+    const picked = await api().post(`/api/campaigns/${id}/ab-test/winner`).set('Authorization', auth).send({ variant: 1 });
+    expect(picked.status).toBe(200);
+
+    const copied = await api().post(`/api/campaigns/${id}/replicate`).set('Authorization', auth);
+    expect(copied.status, JSON.stringify(copied.body)).toBe(201);
+    const copy = copied.body.id as number;
+    const test = await abTest(copy);
+    expect(test).toMatchObject({
+      testShare: 50,
+      waitHours: 6,
+      measure: 'PEOPLE_CLICKS',
+      defaultVariant: 2,
+      phase: 'DRAFT',
+      startedAt: null,
+      endsAt: null,
+      winner: null,
+      decidedAt: null,
+      decidedBy: null,
+      verdict: null,
+      current: null,
+      variants: [
+        { subject: 'Subject A', previewText: null, fromName: null, templateId: null },
+        { subject: null, fromName: 'Sender B', templateId: null },
+        { subject: null, previewText: 'Peek C', templateId: otherTemplateId },
+      ],
+    });
+    expect(test.figures.map((f: { recipients: number }) => f.recipients)).toEqual([0, 0, 0]);
+    // No snapshot of the original's template variant; a seed of its own.
+    const snapshots = await rows<{ n: number }>(
+      'SELECT count(*)::int AS n FROM campaign_variants WHERE campaign_id = $1 AND html IS NOT NULL',
+      [copy],
+    );
+    expect(snapshots[0]!.n).toBe(0);
+    // A draft again: its test can be changed, and the original's stays as it was.
+    expect(
+      (await saveTest(copy, { testShare: 10, waitHours: 1, measure: 'PEOPLE_OPENS', defaultVariant: 0, variants: subjects('x', 'y') }))
+        .status,
+    ).toBe(200);
+    expect(await abTest(id)).toMatchObject({ phase: 'DECIDED', winner: 1, variants: [{ subject: 'Subject A' }, {}, {}] });
+    // A campaign without a test is copied without one.
+    const plain = await draft('Plain copy', await audienceOf('copy-plain', 1));
+    const plainCopy = (await api().post(`/api/campaigns/${plain}/replicate`).set('Authorization', auth)).body.id as number;
+    expect(await abTest(plainCopy)).toBeNull();
+  });
+});
+
+describe("a variant's click map", () => {
+  it("shows the links of the mail the variant's recipients got, with their clicks only, never another variant's", async () => {
+    const id = await draft('Click map', await audienceOf('clicks', 30));
+    // A and B share the campaign's template (link /a); C has its own (link /b).
+    const variants = [{ subject: 'Subject A' }, { subject: 'Subject B' }, { templateId: otherTemplateId }];
+    expect((await saveTest(id, { testShare: 50, waitHours: 1, measure: 'PEOPLE_CLICKS', defaultVariant: 0, variants })).status).toBe(200);
+    await send(id);
+    expect(await perVariant(id)).toEqual([5, 5, 5]);
+    // Sent an hour ago: a click now is a person's, not one too soon after the send.
+    await t.db.pool.query(`UPDATE campaign_jobs SET sent_at = now() - interval '1 hour' WHERE campaign_id = $1`, [id]);
+    const linkOf = async (href: string) =>
+      (await rows<{ id: number }>('SELECT id FROM campaign_links WHERE campaign_id = $1 AND href = $2 AND NOT hidden', [id, href]))[0]!.id;
+    const a = await linkOf('https://example.org/a');
+    const b = await linkOf('https://example.org/b');
+    const click = async (job: number, link: number, n: number) => {
+      const res = await api()
+        .get(`/t/c/${tokens.click(job, link)}`)
+        .set('User-Agent', SAFARI)
+        .set('X-Forwarded-For', `198.51.100.${n}`);
+      expect(res.status).toBe(302);
+    };
+    const [ja, jb, jc] = [await jobsOfVariant(id, 0), await jobsOfVariant(id, 1), await jobsOfVariant(id, 2)];
+    // A: two people click /a once; B: one person clicks /a twice; C: three people click /b.
+    await click(ja[0]!, a, 1);
+    await click(ja[1]!, a, 2);
+    await click(jb[0]!, a, 3);
+    await click(jb[0]!, a, 3);
+    for (const [n, job] of jc.slice(0, 3).entries()) await click(job, b, 10 + n);
+    await t.deps.services.tracking.flush();
+
+    const variantMap = async (variant: number) => {
+      const res = await api().get(`/api/campaigns/${id}/ab-test/variants/${variant}/clicks`).set('Authorization', auth);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body as { html: string | null; links: { href: string; clicks: number; uniqueClicks: number; humanClicks: number }[] };
+    };
+    const figures = (links: { href: string; clicks: number; uniqueClicks: number; humanClicks: number }[]) =>
+      links.map(({ href, clicks, uniqueClicks, humanClicks }) => ({ href, clicks, uniqueClicks, humanClicks }));
+    const mapA = await variantMap(0);
+    expect(figures(mapA.links)).toEqual([{ href: 'https://example.org/a', clicks: 2, uniqueClicks: 2, humanClicks: 2 }]);
+    expect(mapA.html).toContain('Hello');
+    const mapB = await variantMap(1);
+    expect(figures(mapB.links)).toEqual([{ href: 'https://example.org/a', clicks: 2, uniqueClicks: 1, humanClicks: 2 }]);
+    const mapC = await variantMap(2);
+    expect(figures(mapC.links)).toEqual([{ href: 'https://example.org/b', clicks: 3, uniqueClicks: 3, humanClicks: 3 }]);
+    expect(mapC.html).toContain('Other layout');
+    expect(mapC.html).toContain(`data-link-id="${b}"`);
+    expect(mapC.html).not.toContain(`data-link-id="${a}"`);
+    // The campaign's own click map holds its own links only: C's stay in C's.
+    const own = await api().get(`/api/reports/${id}/clicks`).set('Authorization', auth);
+    expect(own.body.map((link: { href: string; clicks: number }) => [link.href, link.clicks])).toEqual([['https://example.org/a', 4]]);
+    // A variant the test lacks; a campaign without a test.
+    expect((await api().get(`/api/campaigns/${id}/ab-test/variants/3/clicks`).set('Authorization', auth)).status).toBe(404);
+    const plain = await draft('No map', await audienceOf('clicks-plain', 1));
+    expect((await api().get(`/api/campaigns/${plain}/ab-test/variants/0/clicks`).set('Authorization', auth)).status).toBe(404);
+  });
+
+  it("keeps the kept counts when only one variant has the campaign's links", async () => {
+    const id = await draft('One shared', await audienceOf('one-shared', 20));
+    const variants = [{ subject: 'Subject A' }, { templateId: otherTemplateId }];
+    expect((await saveTest(id, { testShare: 20, waitHours: 1, measure: 'PEOPLE_CLICKS', defaultVariant: 0, variants })).status).toBe(200);
+    await send(id);
+    const [job] = await jobsOfVariant(id, 0);
+    const [a] = (
+      await rows<{ id: number }>(`SELECT id FROM campaign_links WHERE campaign_id = $1 AND href = 'https://example.org/a'`, [id])
+    ).map((row) => row.id);
+    await api()
+      .get(`/t/c/${tokens.click(job!, a!)}`)
+      .set('User-Agent', SAFARI)
+      .set('X-Forwarded-For', '198.51.100.7');
+    await t.deps.services.tracking.flush();
+    const res = await api().get(`/api/campaigns/${id}/ab-test/variants/0/clicks`).set('Authorization', auth);
+    expect(res.body.links.map((link: { clicks: number }) => link.clicks)).toEqual([1]);
+    const other = await api().get(`/api/campaigns/${id}/ab-test/variants/1/clicks`).set('Authorization', auth);
+    expect(other.body.links.map((link: { href: string; clicks: number }) => [link.href, link.clicks])).toEqual([
+      ['https://example.org/b', 0],
+    ]);
   });
 });

@@ -30,5 +30,9 @@ export function abTestsRouter({ services }: Pick<AppDeps, 'services'>): Router {
     res.json(await abTests.pickWinner(id(req), (req.body as Schemas['AbTestWinnerInput']).variant, memberOf(req)));
   });
 
+  router.get('/api/campaigns/:id/ab-test/variants/:variant/clicks', async (req, res) => {
+    res.json(await abTests.variantClicks(id(req), Number(req.params.variant)));
+  });
+
   return router;
 }

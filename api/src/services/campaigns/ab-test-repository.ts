@@ -8,10 +8,12 @@
 import type { Schemas } from '@mailroom/api-client';
 import type { Database, Sql, Tx } from '../../db/database.js';
 import { PEOPLE_AND_MACHINES, SENT } from '../reports/outcome-repository.js';
+import { VARIANT_LINK_POSITIONS } from '../sending/dispatch-repository.js';
 import type { AbTestMeasure, AbTestVerdict, VariantFigures } from './ab-test-verdict.js';
 
 export type AbTestInput = Schemas['AbTestInput'];
 export type AbTestVariant = Schemas['AbTestVariant'];
+type CampaignLink = Schemas['CampaignLink'];
 
 export interface AbTestRow {
   testShare: number;
@@ -74,6 +76,25 @@ export function abTestRepository(db: Database) {
       );
     },
 
+    /**
+     * A copy's test (the campaigns' replicate): the source's variants, share, wait, measure and default, as a
+     * draft's. Nothing of its send comes along (start, end, winner, verdict, the template variants' snapshots),
+     * and the copy draws a seed of its own, as any new test does. No test, nothing copied.
+     */
+    async copy(tx: Tx, fromCampaignId: number, toCampaignId: number, seed: number): Promise<void> {
+      const { rowCount } = await tx.query(
+        `INSERT INTO campaign_ab_tests (campaign_id, test_share, wait_hours, measure, default_variant, seed)
+         SELECT $2, test_share, wait_hours, measure, default_variant, $3 FROM campaign_ab_tests WHERE campaign_id = $1`,
+        [fromCampaignId, toCampaignId, seed],
+      );
+      if (rowCount === 0) return;
+      await tx.query(
+        `INSERT INTO campaign_variants (campaign_id, position, subject, preview_text, from_name, template_id)
+         SELECT $2, position, subject, preview_text, from_name, template_id FROM campaign_variants WHERE campaign_id = $1`,
+        [fromCampaignId, toCampaignId],
+      );
+    },
+
     async remove(tx: Tx, campaignId: number): Promise<void> {
       await tx.query('DELETE FROM campaign_ab_tests WHERE campaign_id = $1', [campaignId]);
     },
@@ -109,6 +130,50 @@ export function abTestRepository(db: Database) {
         [campaignId, variants],
       );
       return rows;
+    },
+
+    /**
+     * One variant's click map (getAbTestVariantClicks): the links of the mail its recipients got, a template
+     * variant's own range of positions or else the campaign's, and that mail's html as sent. The counts are
+     * the kept ones when no other variant shares those links (a template variant's range is its own); when
+     * variants share the campaign's links, this variant's are counted from the hits of its own jobs, found
+     * through the hits' link index (one variant's clicks, never a scan of the campaign's jobs).
+     */
+    async variantClicks(campaignId: number, variant: number): Promise<{ html: string | null; links: CampaignLink[] } | undefined> {
+      const { rows } = await db.query<{ ownTemplate: boolean; html: string | null; shared: boolean }>(
+        `SELECT v.html IS NOT NULL OR v.template_id IS NOT NULL AS "ownTemplate",
+                CASE WHEN v.html IS NOT NULL OR v.template_id IS NOT NULL THEN v.html ELSE c.html END AS html,
+                (SELECT count(*) FROM campaign_variants o
+                  WHERE o.campaign_id = v.campaign_id AND o.html IS NULL AND o.template_id IS NULL) > 1 AS shared
+           FROM campaign_variants v JOIN campaigns c ON c.id = v.campaign_id
+          WHERE v.campaign_id = $1 AND v.position = $2`,
+        [campaignId, variant],
+      );
+      const found = rows[0];
+      if (!found) return undefined;
+      const from = found.ownTemplate ? (variant + 1) * VARIANT_LINK_POSITIONS : 0;
+      const range = [campaignId, from, from + VARIANT_LINK_POSITIONS];
+      const links =
+        found.ownTemplate || !found.shared
+          ? await db.query<CampaignLink>(
+              `SELECT l.id, l.href, l.clicks, l.unique_clicks AS "uniqueClicks", coalesce(k.human_clicks, 0) AS "humanClicks",
+                      coalesce(k.human_unique_clicks, 0) AS "humanUniqueClicks"
+                 FROM campaign_links l LEFT JOIN campaign_link_counts k ON k.link_id = l.id
+                WHERE l.campaign_id = $1 AND NOT l.hidden AND l.position >= $2 AND l.position < $3 ORDER BY l.position`,
+              range,
+            )
+          : await db.query<CampaignLink>(
+              `SELECT l.id, l.href, count(e.id)::int AS clicks, count(DISTINCT e.job_id)::int AS "uniqueClicks",
+                      count(e.id) FILTER (WHERE NOT e.machine)::int AS "humanClicks",
+                      count(DISTINCT e.job_id) FILTER (WHERE NOT e.machine)::int AS "humanUniqueClicks"
+                 FROM campaign_links l
+                 LEFT JOIN (tracking_events e JOIN campaign_jobs j ON j.id = e.job_id AND j.variant = $4)
+                        ON e.link_id = l.id AND e.kind = 'CLICK'
+                WHERE l.campaign_id = $1 AND NOT l.hidden AND l.position >= $2 AND l.position < $3
+                GROUP BY l.id ORDER BY l.position`,
+              [...range, variant],
+            );
+      return { html: found.html, links: links.rows };
     },
 
     /** Campaigns whose test wait is over, not decided, and still SENDING (a stopped one waits for its continue). */

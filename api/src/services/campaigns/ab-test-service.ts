@@ -26,6 +26,9 @@ export const VARIANT_CHANGES_NOTHING = (n: number) =>
   `Variant ${String.fromCharCode(65 + n)} changes nothing: give it a subject, preview text, sender name or template.`;
 export const VARIANTS_SAME = 'Two variants are the same: each must differ.';
 export const NO_SUCH_VARIANT = 'The test has no such variant.';
+export const NO_AB_TEST_TO_SHOW = 'The campaign has no A/B test.';
+export const NO_AB_TEST = 'The campaign has no A/B test: send the test mail without a variant.';
+export const VARIANT_WITHOUT_CAMPAIGN = 'A variant belongs to a campaign: give the campaign with it.';
 
 /** A variant's letter as the screens show it: A, B, C, D. */
 export const variantLetter = (position: number): string => String.fromCharCode(65 + position);
@@ -38,7 +41,10 @@ export interface AbTestServiceDeps {
   seed?: () => number;
 }
 
-export function createAbTestService({ db, sending, logger, seed = () => Math.floor(Math.random() * 2_147_483_647) }: AbTestServiceDeps) {
+/** A new test's seed for its split (a made test, or a copy's). */
+export const drawSeed = (): number => Math.floor(Math.random() * 2_147_483_647);
+
+export function createAbTestService({ db, sending, logger, seed = drawSeed }: AbTestServiceDeps) {
   const repo = abTestRepository(db);
   const campaigns = campaignRepository(db);
 
@@ -137,6 +143,14 @@ export function createAbTestService({ db, sending, logger, seed = () => Math.flo
         if (current?.status !== 'DRAFT') throw statusConflict(current?.status, ONLY_DRAFTS_TESTED);
         await repo.remove(tx, campaignId);
       });
+    },
+
+    /** One variant's click map: its mail's html and links, with its recipients' clicks only. */
+    async variantClicks(campaignId: number, variant: number): Promise<Schemas['AbTestVariantClicks']> {
+      const found = await repo.variantClicks(campaignId, variant);
+      if (found) return found;
+      if (!(await campaigns.find(campaignId))) throw new DomainError('not-found', CAMPAIGN_NOT_FOUND);
+      throw new DomainError('not-found', (await repo.find(campaignId)) ? NO_SUCH_VARIANT : NO_AB_TEST_TO_SHOW);
     },
 
     /** A member picks the winner before the wait ends; the rest is sent it at once. */

@@ -19,6 +19,8 @@ import type { DispatchPlan, SendingService } from '../sending/sending-service.js
 import { SEGMENT_NOT_IN_AUDIENCE, type SegmentService } from '../segments/segment-service.js';
 import type { ApprovalPolicy } from '../approvals/policy.js';
 import { approvalRepository } from '../approvals/repository.js';
+import { abTestRepository } from './ab-test-repository.js';
+import { drawSeed } from './ab-test-service.js';
 import {
   campaignRepository,
   type Campaign,
@@ -117,6 +119,7 @@ export function createCampaignService({
 }: CampaignServiceDeps) {
   const repo = campaignRepository(db);
   const approvals = approvalRepository(db);
+  const abTests = abTestRepository(db);
   const isAuthorized = authorizedSenderCheck(authorizedSenders);
 
   const validName = (name: unknown): string => {
@@ -248,6 +251,8 @@ export function createCampaignService({
       return db.transaction(async (tx) => {
         const copy = await repo.replicate(tx, id, name, actor.email);
         if (copy === undefined) throw new DomainError('not-found', CAMPAIGN_NOT_FOUND);
+        // Its A/B test comes along as a draft's (issue 28): what was tried, not how the test went.
+        await abTests.copy(tx, id, copy, drawSeed());
         await recordActivity(tx, { actor, kind: 'create', object: { type: 'campaign', id: copy, name }, details: { copyOf: id } });
         return { id: copy };
       });

@@ -14,10 +14,23 @@ import type { ActivityService, Actor } from '../activity/activity-service.js';
 import { isValidEmail } from '../contacts/email.js';
 import { DomainError } from '../errors.js';
 import type { SendingService } from '../sending/sending-service.js';
+import { abTestRepository } from './ab-test-repository.js';
+import { NO_AB_TEST, NO_SUCH_VARIANT, VARIANT_WITHOUT_CAMPAIGN, variantLetter } from './ab-test-service.js';
 import { campaignRepository } from './repository.js';
-import { audienceOrThrow, authorizedSenderCheck, noNul, oneLine, SENDER_NOT_AUTHORIZED, TEMPLATE_EMPTY, templateOrThrow } from './rules.js';
+import {
+  audienceOrThrow,
+  authorizedSenderCheck,
+  CAMPAIGN_NOT_FOUND,
+  noNul,
+  oneLine,
+  SENDER_NOT_AUTHORIZED,
+  TEMPLATE_EMPTY,
+  templateOrThrow,
+} from './rules.js';
 
 export const TEST_SUBJECT_PREFIX = '[Test] ';
+/** A variant's test mail says which it is: two variants may differ only in their template. */
+export const variantTestPrefix = (variant: number): string => `[Test, variant ${variantLetter(variant)}] `;
 export const CONTACT_NOT_FOUND = 'Contact not found';
 /** Whom a mail is for when no contact fills its merge tags: every value is empty. */
 const NOBODY: MergeContact = { email: '', data: {} };
@@ -44,11 +57,37 @@ export function createTestMailService({
   logger,
 }: TestMailServiceDeps) {
   const repo = campaignRepository(db);
+  const abTests = abTestRepository(db);
   const isAuthorized = authorizedSenderCheck(authorizedSenders);
+
+  /**
+   * The test mail as the chosen variant of the campaign's A/B test, as saved (issue 28): what the variant
+   * names replaces what the editor gave, the rest stays, as at send. Without a variant, the input as it is.
+   */
+  const asVariant = async (input: TestEmail): Promise<TestEmail> => {
+    if (input.variant === undefined) return input;
+    if (input.campaignId === undefined) throw new DomainError('invalid', VARIANT_WITHOUT_CAMPAIGN);
+    const test = await abTests.find(input.campaignId);
+    if (!test) {
+      if (!(await repo.find(input.campaignId))) throw new DomainError('not-found', CAMPAIGN_NOT_FOUND);
+      throw new DomainError('invalid', NO_AB_TEST);
+    }
+    const variant = test.variants[input.variant];
+    if (!variant) throw new DomainError('invalid', NO_SUCH_VARIANT);
+    return {
+      ...input,
+      subject: variant.subject ?? input.subject,
+      fromName: variant.fromName ?? input.fromName,
+      templateId: variant.templateId ?? input.templateId,
+      ...(variant.previewText !== null ? { previewText: variant.previewText } : {}),
+    };
+  };
 
   return {
     /** Sends the template as it stands to a few addresses, as the campaign's mail, marked as a test. */
-    async sendTest(input: TestEmail, actor: Actor): Promise<{ message: string }> {
+    async sendTest(given: TestEmail, actor: Actor): Promise<{ message: string }> {
+      const input = await asVariant(given);
+      const mark = input.variant === undefined ? TEST_SUBJECT_PREFIX : variantTestPrefix(input.variant);
       const emails = [...new Set(input.emails.map((email) => email.trim()))];
       const invalid = emails.filter((email) => !isValidEmail(email));
       if (invalid.length > 0) throw new DomainError('invalid', `Invalid email address: ${invalid.join(', ')}`);
@@ -64,7 +103,7 @@ export function createTestMailService({
 
       const mail = compileCampaignMail(
         {
-          subject: `${TEST_SUBJECT_PREFIX}${input.subject}`,
+          subject: `${mark}${input.subject}`,
           previewText: input.previewText ?? null,
           html: content.html,
           plainText: content.plainText,
@@ -85,7 +124,11 @@ export function createTestMailService({
         actor,
         kind: 'test-send',
         object: { type: 'template', id: content.id, name: content.name },
-        details: { recipients: emails.length, subject: input.subject },
+        details: {
+          recipients: emails.length,
+          subject: input.subject,
+          ...(input.variant === undefined ? {} : { campaignId: input.campaignId, variant: input.variant }),
+        },
       });
       return { message: `Test email sent to ${emails.join(', ')}` };
     },

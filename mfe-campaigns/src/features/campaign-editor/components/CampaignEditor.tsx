@@ -234,19 +234,24 @@ export function CampaignEditor({ campaign }: { campaign: Campaign }) {
         />
       )}
       {dialog?.kind === 'error' && <ErrorDialog message={dialog.message} onClose={closeDialog} />}
-      {dialog?.kind === 'test-email' && (
-        <TestEmailDialog
-          message={{
-            fromEmail: draft.fromEmail,
-            fromName: draft.fromName.trim(),
-            subject: draft.subject.trim(),
-            ...(draft.previewText.trim() ? { previewText: draft.previewText.trim() } : {}),
-            templateId: draft.template!.id,
-            ...(draft.audience ? { audienceId: draft.audience.id } : {}),
-          }}
-          onClose={closeDialog}
-        />
-      )}
+      {/* Kept mounted (it closes itself on success): see TestEmailDialog. */}
+      <TestEmailDialog
+        open={dialog?.kind === 'test-email'}
+        campaignId={campaign.id}
+        message={
+          draft.template
+            ? {
+                fromEmail: draft.fromEmail,
+                fromName: draft.fromName.trim(),
+                subject: draft.subject.trim(),
+                ...(draft.previewText.trim() ? { previewText: draft.previewText.trim() } : {}),
+                templateId: draft.template.id,
+                ...(draft.audience ? { audienceId: draft.audience.id } : {}),
+              }
+            : null
+        }
+        onClose={closeDialog}
+      />
       {dialog?.kind === 'preview' && <PreviewDialog draft={draft} followUp={followUp} onClose={closeDialog} />}
     </section>
   );

@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { expectBody, type AbTest } from '@mailroom/api-client';
+import { expectBody, type AbTest, type AbTestVariantClicks } from '@mailroom/api-client';
 import { useApiClient } from '@mailroom/mf-contract/react';
 import { SENDS_MAIL } from '@mailroom/mf-contract';
+import { refreshWhileSending } from './report';
 import { reportKeys } from './keys';
 
 /** Read again this often while the test is in its test phase: its figures move, and its wait ends by itself. */
@@ -35,5 +36,25 @@ export function usePickAbTestWinner(id: number) {
       queryClient.setQueryData(reportKeys.abTest(id), test);
       return queryClient.invalidateQueries({ queryKey: reportKeys.report(id) });
     },
+  });
+}
+
+/**
+ * One variant's click map (issue 28): the html its recipients got and its links with their clicks only.
+ * Read only while `enabled` (the variant is being looked at), and again while the campaign sends.
+ */
+export function useVariantClicks(id: number, variant: number, sending: boolean, enabled: boolean) {
+  const client = useApiClient();
+  return useQuery({
+    queryKey: reportKeys.variantClicks(id, variant),
+    queryFn: async ({ signal }): Promise<AbTestVariantClicks> => {
+      const { data } = await client.GET('/api/campaigns/{id}/ab-test/variants/{variant}/clicks', {
+        params: { path: { id, variant } },
+        signal,
+      });
+      return expectBody(data);
+    },
+    enabled,
+    refetchInterval: refreshWhileSending(sending),
   });
 }

@@ -37,4 +37,6 @@ export const reportKeys = {
   links: (id: number) => [...reportKeys.report(id), 'links'] as const,
   /** The campaign's A/B test, its variants' figures and verdict (issue 28). */
   abTest: (id: number) => [...reportKeys.report(id), 'ab-test'] as const,
+  /** One A/B test variant's click map: its mail's html and links with its recipients' clicks. */
+  variantClicks: (id: number, variant: number) => [...reportKeys.report(id), 'ab-test-variant-clicks', variant] as const,
 };

@@ -20,7 +20,7 @@ import { reportKeys, type EmailPerformanceFilters, type EmailPerformancePagePara
 /** How often a SENDING campaign's report is refreshed: counters, progress, rows and clicks. */
 export const SENDING_REFRESH_MS = 5000;
 
-const refreshWhileSending = (sending: boolean) => (sending ? SENDING_REFRESH_MS : false);
+export const refreshWhileSending = (sending: boolean) => (sending ? SENDING_REFRESH_MS : false);
 
 export function useCampaign(id: number) {
   const client = useApiClient();
@@ -113,9 +113,11 @@ export function useEmailPerformance(id: number, params: EmailPerformancePagePara
   });
 }
 
-export function useCampaignLinks(id: number, sending: boolean) {
+/** The campaign's own links; `enabled` false while another view (an A/B test variant's) is shown. */
+export function useCampaignLinks(id: number, sending: boolean, enabled = true) {
   const client = useApiClient();
   return useQuery({
+    enabled,
     queryKey: reportKeys.links(id),
     queryFn: async ({ signal }) => {
       const { data } = await client.GET('/api/reports/{id}/clicks', { params: { path: { id } }, signal });

@@ -1,4 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
+import type { AbTest } from '@mailroom/api-client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { campaign, createFakeApi, link } from '../../../test/fake-api';
 import { renderApp } from '../../../test/render';
@@ -32,8 +33,13 @@ function setup(overrides: { links?: ReturnType<typeof link>[]; html?: string | n
 
 /** The click map frame's document, parsed as the frame would (nothing in it runs in the test either). */
 async function openClickMap(user: ReturnType<typeof setup>['user']) {
-  await user.click(await screen.findByRole('button', { name: 'View Click Map' }));
-  const dialog = await screen.findByRole('dialog', { name: 'Click Map' });
+  const button = await screen.findByRole('button', { name: 'View Click Map' });
+  await waitFor(() => expect((button as HTMLButtonElement).disabled).toBe(false));
+  await user.click(button);
+  // hidden, and the title read as text: in jsdom tabster's modal bookkeeping may leave the surface itself
+  // aria-hidden (its name then computes empty), which no browser does; the e2e walk checks it with axe.
+  const dialog = await screen.findByRole('dialog', { hidden: true });
+  expect(within(dialog).getByText('Click Map')).toBeTruthy();
   const frame = within(dialog).getByTitle('Click map') as HTMLIFrameElement;
   const doc = new DOMParser().parseFromString(frame.getAttribute('srcdoc')!, 'text/html');
   return { dialog, frame, doc };
@@ -98,8 +104,8 @@ describe('Click performance: click map', () => {
     const { frame, dialog } = await openClickMap(user);
     expect(frame.getAttribute('sandbox')).toBe('');
     expect(frame.hasAttribute('src')).toBe(false);
-    await user.click(await within(dialog).findByRole('button', { name: 'Close' }));
-    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await user.click(await within(dialog).findByRole('button', { name: 'Close', hidden: true }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { hidden: true })).toBeNull());
   });
 
   it('puts the clicks and their share on every link with a data-link-id, and points it at its details', async () => {
@@ -166,8 +172,7 @@ describe('Click performance: click map', () => {
     const badges = () => [...frameDoc().querySelectorAll('body a[data-link-id] .mailroom-clickmap-badge')].map((b) => b.textContent);
     expect(badges()).toEqual(['30 clicks · 60.0%', '15 clicks · 30.0%', '15 clicks · 30.0%', '5 clicks · 10.0%']);
 
-    // Waited for: on a loaded machine the surface was seen still aria-hidden right after the dialog opened.
-    const toggle = await within(dialog).findByRole('switch', { name: 'People only' }, { timeout: 5000 });
+    const toggle = await within(dialog).findByLabelText('People only');
     await user.click(toggle);
     expect(within(dialog).getByText(/people's clicks only, link scanners' and bots' left out/)).toBeTruthy();
     await waitFor(() => expect(badges()).toEqual(['18 clicks · 85.7%', '3 clicks · 14.3%', '3 clicks · 14.3%', '0 clicks · 0.0%']));
@@ -176,5 +181,115 @@ describe('Click performance: click map', () => {
 
     await user.click(toggle);
     await waitFor(() => expect(badges()[0]).toBe('30 clicks · 60.0%'));
+  });
+});
+
+describe('Click performance: an A/B test', () => {
+  const variantHtml = (letter: string, id: number) =>
+    `<!DOCTYPE html><html><body><p>Layout ${letter}</p><a href="https://example.org/${letter}" data-link-id="${id}">Go</a></body></html>`;
+  const figures = [0, 1].map((variant) => ({
+    variant,
+    recipients: 10,
+    sent: 10,
+    openedHuman: 0,
+    openedMachine: 0,
+    clickedHuman: 0,
+    clickedMachine: 0,
+  }));
+  const test = (templates: [number | null, number | null], winner: number | null = null): AbTest => ({
+    testShare: 20,
+    waitHours: 2,
+    measure: 'PEOPLE_CLICKS',
+    defaultVariant: 0,
+    variants: templates.map((templateId, n) => ({
+      subject: `Subject ${n}`,
+      previewText: null,
+      fromName: null,
+      templateId,
+      templateName: templateId === null ? null : 'Bold layout',
+    })),
+    phase: winner === null ? 'TESTING' : 'DECIDED',
+    startedAt: '2024-06-02T08:00:00.000Z',
+    endsAt: '2024-06-02T10:00:00.000Z',
+    winner,
+    decidedAt: winner === null ? null : '2024-06-02T10:00:00.000Z',
+    decidedBy: winner === null ? null : 'AUTOMATIC',
+    verdict: null,
+    figures,
+    current: null,
+  });
+
+  function setupTest(abTest: AbTest) {
+    const api = createFakeApi({
+      campaigns: [campaign({ id: 5, name: 'Spring news', status: 'SENT', html: variantHtml('a', 1) })],
+      stats: { 5: { jobsSent: 20, jobsFailed: 0, totalContactsCount: 100 } },
+      links: { 5: [link(1, 'https://example.org/a', 9, 7)] },
+      abTests: { 5: abTest },
+      variantClicks: {
+        5: [
+          { html: variantHtml('a', 1), links: [link(1, 'https://example.org/a', 4, 3)] },
+          abTest.variants[1]!.templateId === null
+            ? { html: variantHtml('a', 1), links: [link(1, 'https://example.org/a', 5, 4)] }
+            : { html: variantHtml('b', 2), links: [link(2, 'https://example.org/b', 6, 5)] },
+        ],
+      },
+    });
+    return { api, ...renderApp('/campaigns/reports/5?tab=click-performance', api) };
+  }
+
+  const urls = async () =>
+    within(await screen.findByRole('table', { name: 'Links in this email' }))
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) =>
+        within(row)
+          .getAllByRole('cell')
+          .slice(0, 2)
+          .map((cell) => cell.textContent),
+      );
+
+  it("with a template variant, shows one variant's links and clicks at a time, the winner's first, and its own map", async () => {
+    const { api, user } = setupTest(test([null, 4], 1));
+    const picker = await screen.findByRole('combobox', { name: 'A/B test variant' });
+    // No "all variants": the two mails have different links.
+    expect(
+      within(picker)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['Variant A', 'Variant B (winner)']);
+    expect((picker as HTMLSelectElement).value).toBe('1');
+    await waitFor(async () => expect(await urls()).toEqual([['https://example.org/b', '6 (100.0%)0 by people']]));
+    expect(api.calls('GET', '/api/reports/5/clicks')).toHaveLength(0);
+
+    const { doc } = await openClickMap(user);
+    expect(doc.body.textContent).toContain('Layout b');
+    expect([...doc.querySelectorAll('body a[data-link-id]')].map((a) => a.getAttribute('data-link-id'))).toEqual(['2']);
+    await user.click(screen.getByRole('button', { name: 'Close', hidden: true }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Click Map', hidden: true })).toBeNull());
+
+    await user.selectOptions(screen.getByRole('combobox', { name: 'A/B test variant', hidden: true }), '0');
+    await waitFor(async () => expect(await urls()).toEqual([['https://example.org/a', '4 (100.0%)0 by people']]));
+    const again = await openClickMap(user);
+    expect(again.doc.body.textContent).toContain('Layout a');
+    expect([...again.doc.querySelectorAll('body a[data-link-id]')].map((a) => a.getAttribute('data-link-id'))).toEqual(['1']);
+  }, 30_000);
+
+  it("with the same template for every variant, shows all recipients' clicks first, and each variant's on choice", async () => {
+    const { user } = setupTest(test([null, null]));
+    const picker = await screen.findByRole('combobox', { name: 'A/B test variant' });
+    expect(
+      within(picker)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['All variants', 'Variant A', 'Variant B']);
+    await waitFor(async () => expect(await urls()).toEqual([['https://example.org/a', '9 (100.0%)0 by people']]));
+    await user.selectOptions(picker, '1');
+    await waitFor(async () => expect(await urls()).toEqual([['https://example.org/a', '5 (100.0%)0 by people']]));
+  });
+
+  it('shows no picker for a campaign without an A/B test', async () => {
+    setup();
+    await screen.findByRole('table', { name: 'Links in this email' });
+    expect(screen.queryByRole('combobox', { name: 'A/B test variant' })).toBeNull();
   });
 });

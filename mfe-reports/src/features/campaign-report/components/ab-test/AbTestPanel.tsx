@@ -26,7 +26,8 @@ const useStyles = makeStyles({
   note: { color: tokens.colorNeutralForeground2 },
 });
 
-const letter = (variant: number) => String.fromCharCode(65 + variant);
+/** A variant's letter as the screens show it: A, B, C, D. */
+export const variantLetter = (variant: number): string => String.fromCharCode(65 + variant);
 const MEASURE: Record<AbTestMeasure, { noun: string; none: string }> = {
   PEOPLE_OPENS: { noun: "people's opens", none: 'No person has opened any variant' },
   PEOPLE_CLICKS: { noun: "people's clicks", none: 'No person has clicked in any variant' },
@@ -50,12 +51,12 @@ function changes(variant: AbTest['variants'][number]): string {
  */
 export function verdictWords(verdict: AbTestVerdict, test: Pick<AbTest, 'measure' | 'defaultVariant'>, decided: boolean): string {
   const { noun, none } = MEASURE[test.measure];
-  const fallback = `the default, variant ${letter(test.defaultVariant)}, ${decided ? 'went' : 'would go'} to the rest`;
+  const fallback = `the default, variant ${variantLetter(test.defaultVariant)}, ${decided ? 'went' : 'would go'} to the rest`;
   switch (verdict.rule) {
     case 'SIGNIFICANT':
-      return `Variant ${letter(verdict.leader!)} leads on ${noun} with ${percent(verdict.confidence!)} confidence (a two-proportion test): it ${decided ? 'won' : 'would win'}.`;
+      return `Variant ${variantLetter(verdict.leader!)} leads on ${noun} with ${percent(verdict.confidence!)} confidence (a two-proportion test): it ${decided ? 'won' : 'would win'}.`;
     case 'NOT_SIGNIFICANT':
-      return `Variant ${letter(verdict.leader!)} leads on ${noun}, but with ${percent(verdict.confidence!)} confidence, short of 95 %: ${fallback}.`;
+      return `Variant ${variantLetter(verdict.leader!)} leads on ${noun}, but with ${percent(verdict.confidence!)} confidence, short of 95 %: ${fallback}.`;
     case 'TIE':
       return `The leading variants tie on ${noun}: ${fallback}.`;
     case 'NO_DATA':
@@ -63,7 +64,7 @@ export function verdictWords(verdict: AbTestVerdict, test: Pick<AbTest, 'measure
     case 'MEMBER':
       return verdict.leader === null
         ? 'Picked by a member before the wait ended, with no lead on ' + `${noun} then.`
-        : `Picked by a member before the wait ended; the rule's leader then was variant ${letter(verdict.leader)} on ${noun}${
+        : `Picked by a member before the wait ended; the rule's leader then was variant ${variantLetter(verdict.leader)} on ${noun}${
             verdict.confidence === null ? '' : ` at ${percent(verdict.confidence)} confidence`
           }.`;
   }
@@ -103,7 +104,7 @@ function AbTestDetails({ campaignId, test }: { campaignId: number; test: AbTest 
     if (picking === null) return;
     try {
       await pick.mutateAsync(picking);
-      notify('success', `Variant ${letter(picking)} is being sent to the rest of the recipients.`);
+      notify('success', `Variant ${variantLetter(picking)} is being sent to the rest of the recipients.`);
     } catch (error) {
       notify('error', errorMessage(error, 'Failed to pick the winner'));
     } finally {
@@ -122,7 +123,7 @@ function AbTestDetails({ campaignId, test }: { campaignId: number; test: AbTest 
         {test.phase === 'TESTING' &&
           `Testing on ${test.testShare} % of the recipients. The winner by ${noun} is chosen at ${formatDateTime(test.endsAt)} and sent to the rest.`}
         {test.phase === 'DECIDED' &&
-          `Variant ${letter(test.winner!)} won${test.decidedBy === 'MEMBER' ? ', picked by a member,' : ''} and was sent to the rest on ${formatDateTime(test.decidedAt)}.`}
+          `Variant ${variantLetter(test.winner!)} won${test.decidedBy === 'MEMBER' ? ', picked by a member,' : ''} and was sent to the rest on ${formatDateTime(test.decidedAt)}.`}
       </Body1>
       {test.phase === 'DECIDED' && test.verdict && <Body1>{verdictWords(test.verdict, test, true)}</Body1>}
       {test.phase === 'TESTING' && test.current && <Body1>So far: {verdictWords(test.current, test, false)}</Body1>}
@@ -151,7 +152,7 @@ function AbTestDetails({ campaignId, test }: { campaignId: number; test: AbTest 
             return (
               <TableRow key={n}>
                 <TableCell className={test.winner === n ? styles.winner : undefined}>
-                  {`Variant ${letter(n)}`}
+                  {`Variant ${variantLetter(n)}`}
                   {test.winner === n && ' (winner)'}
                   {test.winner === null && test.defaultVariant === n && ' (default)'}
                 </TableCell>
@@ -173,7 +174,7 @@ function AbTestDetails({ campaignId, test }: { campaignId: number; test: AbTest 
         <div className={styles.actions}>
           {test.variants.map((_, n) => (
             <Button key={n} disabled={pick.isPending} onClick={() => setPicking(n)}>
-              Send variant {letter(n)} to the rest now
+              Send variant {variantLetter(n)} to the rest now
             </Button>
           ))}
         </div>
@@ -186,7 +187,8 @@ function AbTestDetails({ campaignId, test }: { campaignId: number; test: AbTest 
         onConfirm={() => void confirm()}
         onCancel={() => setPicking(null)}
       >
-        {picking !== null && `Variant ${letter(picking)} will be sent to every recipient not in the test, and the test ends. Send it now?`}
+        {picking !== null &&
+          `Variant ${variantLetter(picking)} will be sent to every recipient not in the test, and the test ends. Send it now?`}
       </ConfirmDialog>
     </section>
   );

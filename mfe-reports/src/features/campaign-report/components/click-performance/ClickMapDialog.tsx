@@ -21,17 +21,41 @@ const useStyles = makeStyles({
  * 'People only' (an addition to the spec) draws the same map from people's clicks alone, link scanners'
  * and bots' left out: the spec's counts, machines' included, stay the map's first view.
  */
-export function ClickMapDialog({ html, links, onClose }: { html: string; links: CampaignLink[]; onClose: () => void }) {
+export function ClickMapDialog({
+  open,
+  html,
+  links,
+  onClose,
+}: {
+  open: boolean;
+  /** The mail as its recipients got it (an A/B test variant's, when one is looked at); null: nothing to draw. */
+  html: string | null;
+  links: CampaignLink[] | undefined;
+  onClose: () => void;
+}) {
   const styles = useStyles();
   const { theme } = useRemote();
-  const [openedWith] = useState(links);
+  // Kept mounted and driven by `open` (unmounting an open Fluent dialog leaves the page aria-hidden): each
+  // opening takes the mail and counts of that moment and starts with everyone's clicks.
+  const [shownOpen, setShownOpen] = useState(false);
+  const [openedWith, setOpenedWith] = useState<{ html: string | null; links: CampaignLink[] }>({ html: null, links: [] });
   const [peopleOnly, setPeopleOnly] = useState(false);
+  if (open !== shownOpen) {
+    setShownOpen(open);
+    if (open) {
+      setOpenedWith({ html, links: links ?? [] });
+      setPeopleOnly(false);
+    }
+  }
   const document = useMemo(
-    () => clickMapDocument(html, peopleOnly ? openedWith.map(peoplesClicks) : openedWith, theme),
-    [html, openedWith, peopleOnly, theme],
+    () =>
+      openedWith.html === null
+        ? ''
+        : clickMapDocument(openedWith.html, peopleOnly ? openedWith.links.map(peoplesClicks) : openedWith.links, theme),
+    [openedWith, peopleOnly, theme],
   );
   return (
-    <FullScreenDialog title="Click Map" onClose={onClose} contentClassName={styles.content}>
+    <FullScreenDialog open={open} title="Click Map" onClose={onClose} contentClassName={styles.content}>
       <div className={styles.bar}>
         <Text className={styles.hint}>
           {peopleOnly
