@@ -5,8 +5,18 @@ import App from '../App';
 import type { FakeApi } from './fake-api';
 
 /** Renders the remote as the shell does, mounted at /templates, with the fake API as the global fetch. */
-export function renderApp(url: string, api: FakeApi, { fakeTimers = false } = {}) {
+export function renderApp(
+  url: string,
+  api: FakeApi,
+  { fakeTimers = false, role }: { fakeTimers?: boolean; role?: RemoteProps['role'] } = {},
+) {
   vi.stubGlobal('fetch', api.fetch);
   const notify = vi.fn<RemoteProps['notify']>();
-  return renderRemote(App, { basePath: '/templates', url, notify, ...(fakeTimers ? { advanceTimers: vi.advanceTimersByTime } : {}) });
+  return renderRemote(App, {
+    basePath: '/templates',
+    url,
+    notify,
+    ...(role ? { role } : {}),
+    ...(fakeTimers ? { advanceTimers: vi.advanceTimersByTime } : {}),
+  });
 }

@@ -5,7 +5,7 @@ import { errorMessage, type Campaign } from '@mailroom/api-client';
 import { CAMPAIGN_STATUS_LABELS } from '@mailroom/api-client/labels';
 import { REMOTES } from '@mailroom/mf-contract/remotes';
 import { useRemote } from '@mailroom/mf-contract/react';
-import { CampaignStatusBadge, formatInMemberZone, RouterLink, RoleGate } from '@mailroom/ui';
+import { CampaignStatusBadge, formatInMemberZone, RouterLink, RoleGate, useRoleAllows } from '@mailroom/ui';
 import { useCallback, useState } from 'react';
 import { useBeforeUnload, useNavigate } from 'react-router-dom';
 import { useAuthorizedSenders, useSaveCampaign } from '../api/campaign';
@@ -54,6 +54,9 @@ export function CampaignEditor({ campaign }: { campaign: Campaign }) {
   const [sendFlowBusy, setSendFlowBusy] = useState(false);
 
   const editable = campaign.status === 'DRAFT';
+  /** A viewer reads a draft but cannot change it (issue 27): its fields are disabled as a sent campaign's are. */
+  const mayEdit = useRoleAllows('editor');
+  const fieldsDisabled = !editable || !mayEdit;
   const followUp = followUpOf(campaign);
   const scheduled = campaign.status === 'SCHEDULED';
   /** Send approval (issue 27): a request waits, read-only, or the last one was declined. */
@@ -178,7 +181,7 @@ export function CampaignEditor({ campaign }: { campaign: Campaign }) {
           appearance="underline"
           value={draft.name}
           maxLength={200}
-          disabled={!editable}
+          disabled={fieldsDisabled}
           onChange={(_, data) => update({ name: data.value })}
         />
       </Field>
@@ -203,13 +206,13 @@ export function CampaignEditor({ campaign }: { campaign: Campaign }) {
           segment={draft.segment}
           onSegmentChange={(segment) => update({ segment })}
           followUp={followUp}
-          disabled={!editable}
+          disabled={fieldsDisabled}
           onChoose={() => setDialog({ kind: 'audience-picker' })}
         />
-        <FromSection fromName={draft.fromName} fromEmail={draft.fromEmail} disabled={!editable} onChange={update} />
-        <SubjectSection subject={draft.subject} previewText={draft.previewText} disabled={!editable} onChange={update} />
-        <ContentSection template={draft.template} disabled={!editable} onChoose={() => setDialog({ kind: 'template-picker' })} />
-        <AbTestSection campaignId={campaign.id} disabled={!editable} />
+        <FromSection fromName={draft.fromName} fromEmail={draft.fromEmail} disabled={fieldsDisabled} onChange={update} />
+        <SubjectSection subject={draft.subject} previewText={draft.previewText} disabled={fieldsDisabled} onChange={update} />
+        <ContentSection template={draft.template} disabled={fieldsDisabled} onChoose={() => setDialog({ kind: 'template-picker' })} />
+        <AbTestSection campaignId={campaign.id} disabled={fieldsDisabled} />
       </Accordion>
 
       {dialog?.kind === 'audience-picker' && (

@@ -423,6 +423,17 @@ describe("the member's role (issue 27)", () => {
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
+  it("shows a viewer the draft with its fields disabled, as a sent campaign's are", async () => {
+    const api = createFakeApi({ campaigns: [complete], audiences: [newsletter], templates: [welcome] });
+    const { user } = renderApp('/campaigns/edit/2', api, { role: 'viewer' });
+    const name = (await screen.findByLabelText('Campaign name')) as HTMLInputElement;
+    expect(screen.getByRole('heading', { name: 'Draft Email' })).toBeTruthy();
+    expect(name.disabled).toBe(true);
+    // The sections still open for reading.
+    await user.click(screen.getByRole('button', { name: /^done Subject/ }));
+    expect(((await screen.findByLabelText('Subject')) as HTMLInputElement).disabled).toBe(true);
+  });
+
   it('leaves Send and Schedule to a sender', async () => {
     const api = createFakeApi({ campaigns: [complete], audiences: [newsletter], templates: [welcome] });
     renderApp('/campaigns/edit/2', api, { role: 'sender' });

@@ -26,18 +26,37 @@ afterEach(() => {
 });
 
 /** Opens the editor and lets the script arrive; resolves once the editor is ready. */
-async function openEditor(api = createFakeApi({ templates: [welcome] }), { fakeTimers = false } = {}) {
+async function openEditor(
+  api = createFakeApi({ templates: [welcome] }),
+  { fakeTimers = false, role }: { fakeTimers?: boolean; role?: 'viewer' } = {},
+) {
   if (fakeTimers) vi.useFakeTimers({ shouldAdvanceTime: true });
-  const view = renderApp('/templates/edit/7', api, { fakeTimers });
+  const view = renderApp('/templates/edit/7', api, { fakeTimers, ...(role ? { role } : {}) });
   await waitFor(() => expect(script.requested()).toBe(true));
   act(() => script.load());
   await waitFor(() => expect((screen.getByRole('button', { name: 'Save and Exit' }) as HTMLButtonElement).disabled).toBe(false));
+  // A viewer's Save and Exit is never disabled outright (it stays focusable, locked): wait for the editor itself too.
+  await waitFor(() => expect(script.editor).toBeTruthy());
   return { ...view, api };
 }
 
 const indicator = () => screen.getAllByRole('status').find((element) => element.getAttribute('aria-live') === 'polite')!;
 
 describe('Template editor', () => {
+  it('lets a viewer look through the design but saves nothing it changes, and says so (issue 27)', async () => {
+    const { api } = await openEditor(undefined, { fakeTimers: true, role: 'viewer' });
+    expect(
+      screen.getByText(
+        'Editors, senders and admins can change templates: you can look through this design, but nothing you change here is saved.',
+      ),
+    ).toBeTruthy();
+    act(() => script.editor.change({ text: 'Not mine to change' }));
+    await act(() => vi.advanceTimersByTimeAsync(AUTOSAVE_DEBOUNCE_MS * 2));
+    expect(api.calls('PUT', '/api/templates/7')).toHaveLength(0);
+    expect(indicator().textContent).not.toBe('Unsaved changes');
+    expect(screen.getByRole('button', { name: 'Save and Exit' }).getAttribute('aria-disabled')).toBe('true');
+  });
+
   it('shows the name and loads the stored design with the merge tags, from the configured script', async () => {
     await openEditor();
     expect(screen.getByRole('heading', { level: 1, name: 'Welcome' })).toBeTruthy();

@@ -1,7 +1,7 @@
 import { Button, MessageBar, MessageBarBody, Spinner, makeStyles, tokens } from '@fluentui/react-components';
 import { errorMessage, type Template } from '@mailroom/api-client';
 import { useRemote } from '@mailroom/mf-contract/react';
-import { EditableTitle, RouterLink, parseRouteId, RoleGate } from '@mailroom/ui';
+import { EditableTitle, RouterLink, parseRouteId, RoleGate, useRoleAllows, whoCanDo } from '@mailroom/ui';
 import { useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { useRenameTemplate, useTemplate } from '../api/templateEditor';
@@ -18,6 +18,8 @@ const useStyles = makeStyles({
   header: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', justifyContent: 'space-between', gap: tokens.spacingHorizontalM },
   actions: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: tokens.spacingHorizontalM },
 });
+
+const ignoreChange = () => undefined;
 
 /** /templates/edit/{id}: the template's name and its design in the email editor. */
 export function TemplateEditorRoute() {
@@ -39,6 +41,8 @@ function TemplateEditor({ template }: { template: Template }) {
   const navigate = useNavigate();
   const [restored] = useState(() => keptDraft.read(template.id));
   const autosave = useAutosave(template.id, restored);
+  /** A viewer may look through the design (issue 27); nothing it changes is kept or sent to the API. */
+  const mayEdit = useRoleAllows('editor');
   const renameTemplate = useRenameTemplate(template.id);
   const editor = useRef<Editor | null>(null);
   const [ready, setReady] = useState(false);
@@ -90,13 +94,20 @@ function TemplateEditor({ template }: { template: Template }) {
           </MessageBarBody>
         </MessageBar>
       )}
+      {!mayEdit && (
+        <MessageBar intent="info" layout="multiline">
+          <MessageBarBody>
+            {whoCanDo('editor', 'change templates')}: you can look through this design, but nothing you change here is saved.
+          </MessageBarBody>
+        </MessageBar>
+      )}
       <EmailDesigner
         design={restored?.design ?? template.design}
         onReady={(instance) => {
           editor.current = instance;
           setReady(true);
         }}
-        onChange={autosave.change}
+        onChange={mayEdit ? autosave.change : ignoreChange}
       />
     </section>
   );
