@@ -432,6 +432,10 @@ describe("the member's role (issue 27)", () => {
     // The sections still open for reading.
     await user.click(screen.getByRole('button', { name: /^done Subject/ }));
     expect(((await screen.findByLabelText('Subject')) as HTMLInputElement).disabled).toBe(true);
+    // A locked action stays focusable, with its tooltip saying who can, though the field beside it is disabled.
+    await user.click(screen.getByRole('button', { name: /^done To/ }));
+    const change = await screen.findByRole('button', { name: 'Change audience' });
+    expect([change.getAttribute('aria-disabled'), change.hasAttribute('disabled')]).toEqual(['true', false]);
   });
 
   it('leaves Send and Schedule to a sender', async () => {
