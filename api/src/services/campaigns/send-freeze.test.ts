@@ -18,7 +18,7 @@ import { createSweep } from '../sending/sweep.js';
 let db: TestDatabase;
 const logger = pino({ level: 'silent' });
 /** Idle at once: the sweep republishes whatever is queued. */
-const settings = { staleAfterMs: 0, concurrency: 1 } as unknown as SendingSettings;
+const settings = { staleAfterMs: 0, concurrency: 1, domainLimits: [] } as unknown as SendingSettings;
 
 beforeAll(async () => {
   db = await createTestDatabase();
