@@ -93,7 +93,8 @@ for (const theme of ['light', 'dark'] as const) {
       };
       for (let i = 0; i < 100 && !(await shown()); i++) await page.keyboard.press('ArrowRight');
       await expect.poll(() => scroller.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
-      await expect(lastHeader).toBeInViewport();
+      // Sideways only: the charts above may still be laying out and move the table down the page meanwhile.
+      expect(await shown()).toBe(true);
     }
     await expectNoAxeViolations(page, `the report of a campaign held by the warm-up (${theme})`);
 
