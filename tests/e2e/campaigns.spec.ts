@@ -518,9 +518,8 @@ test.describe('Campaign editor', () => {
     await page.getByRole('button', { name: 'Preview Campaign' }).click();
     const dialog = page.getByRole('dialog', { name: 'Preview Campaign' });
     await expect(dialog).toBeVisible();
-    // Full screen.
-    const box = await dialog.boundingBox();
-    expect(box?.width).toBeGreaterThanOrEqual(1270);
+    // Full screen, once the dialog has finished opening (its surface grows into place).
+    await expect.poll(async () => (await dialog.boundingBox())?.width ?? 0).toBeGreaterThanOrEqual(1270);
 
     // The first valid contact's copy, in a frame sandboxed without scripts.
     const [ada, , cleo, dev] = everyone as [Person, Person, Person, Person];
