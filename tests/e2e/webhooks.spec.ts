@@ -77,6 +77,14 @@ test('an admin adds an endpoint, sees its secret once, edits it, makes a new sec
     await rotated.getByRole('button', { name: 'Done' }).click();
     await expect(rotated).toBeHidden();
 
+    // The delivery log: nothing has happened to send yet.
+    await row.getByRole('button', { name: `Deliveries to ${url}` }).click();
+    const log = page.getByRole('dialog', { name: 'Deliveries' });
+    await expect(log.getByText('Nothing has been delivered to this endpoint yet.')).toBeVisible();
+    await expectNoAxeViolations(page, 'the delivery log');
+    await log.getByRole('button', { name: 'Close' }).click();
+    await expect(log).toBeHidden();
+
     await row.getByRole('button', { name: `Delete ${url}` }).click();
     const confirm = page.getByRole('dialog', { name: 'Delete the endpoint?' });
     await expect(confirm).toContainText(url);
@@ -108,6 +116,14 @@ test('the webhooks screen at 390 px in the dark theme, the page never wider than
     await expect(page.getByRole('row').filter({ hasText: url })).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await expectNoAxeViolations(page, 'the webhooks screen at 390 px, dark');
+    await page
+      .getByRole('row')
+      .filter({ hasText: url })
+      .getByRole('button', { name: `Deliveries to ${url}` })
+      .click();
+    await expect(page.getByRole('dialog', { name: 'Deliveries' }).getByText('Nothing has been delivered')).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await expectNoAxeViolations(page, 'the delivery log at 390 px, dark');
   } finally {
     await deleteByApi(api, url);
   }

@@ -28,6 +28,7 @@ function stubApi({
   refuseCreate,
 }: { role?: string; store?: (typeof endpoint)[]; refuseCreate?: string } = {}) {
   const calls: Call[] = [];
+  let resent = false;
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const path = String(input).replace('http://api.test', '');
     const method = init?.method ?? 'GET';
@@ -41,27 +42,37 @@ function stubApi({
       store.push(made);
       return json({ ...made, secret: 'whsec_bWFkZQ==' }, 201);
     }
-    const deliveries = path.match(/^\/api\/webhooks\/(\d+)\/deliveries\?limit=1$/);
+    const deliveries = path.match(/^\/api\/webhooks\/(\d+)\/deliveries\?limit=(\d+)$/);
     if (deliveries) {
-      const items =
-        deliveries[1] === '7'
-          ? [
-              {
-                id: 1,
-                messageId: 'msg_1',
-                endpointId: 7,
-                eventType: 'contact.subscribed',
-                status: 'FAILED',
-                attempts: 12,
-                lastStatus: 500,
-                lastError: 'HTTP 500',
-                nextAttemptAt: null,
-                deliveredAt: null,
-                createdAt: '2026-11-01T10:00:00Z',
-              },
-            ]
-          : [];
+      const failed = {
+        id: 1,
+        messageId: 'msg_1',
+        endpointId: 7,
+        eventType: 'contact.subscribed',
+        status: resent ? 'PENDING' : 'FAILED',
+        attempts: 12,
+        lastStatus: 500,
+        lastError: 'HTTP 500',
+        nextAttemptAt: null,
+        deliveredAt: null,
+        createdAt: '2026-11-01T10:00:00Z',
+      };
+      const delivered = {
+        ...failed,
+        id: 2,
+        messageId: 'msg_2',
+        eventType: 'campaign.sent',
+        status: 'DELIVERED',
+        attempts: 1,
+        lastStatus: 204,
+        lastError: null,
+      };
+      const items = deliveries[1] === '7' ? [failed, delivered].slice(0, Number(deliveries[2])) : [];
       return json({ items, nextBefore: null });
+    }
+    if (path === '/api/webhook-deliveries/1/resend' && method === 'POST') {
+      resent = true;
+      return json(null, 204);
     }
     const one = path.match(/^\/api\/webhooks\/(\d+)(\/secret)?$/);
     if (one && method === 'PUT') {
@@ -185,6 +196,33 @@ describe('WebhooksPage', () => {
     fireEvent.click(within(ask).getByRole('button', { name: 'Make a new secret' }));
     const shown = await screen.findByRole('dialog', { name: 'The new signing secret' });
     expect(within(shown).getByTestId('webhook-secret').textContent).toBe('whsec_cm90YXRlZA==');
+  });
+
+  it("opens an endpoint's delivery log and sends a failed delivery again", async () => {
+    const { calls } = stubApi({ store: [{ ...endpoint }] });
+    renderPage();
+    fireEvent.click(await screen.findByRole('button', { name: `Deliveries to ${endpoint.url}` }));
+    const log = await screen.findByRole('dialog', { name: 'Deliveries' });
+    const table = await within(log).findByRole('table', { name: 'Deliveries' });
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(
+      rows.map((row) =>
+        within(row)
+          .getAllByRole('cell')
+          .map((cell) => cell.textContent),
+      ),
+    ).toEqual([
+      ['A contact subscribed', new Date('2026-11-01T10:00:00Z').toLocaleString(), '12', 'Failed: HTTP 500', 'Send again'],
+      ['A campaign was sent', new Date('2026-11-01T10:00:00Z').toLocaleString(), '1', 'Delivered', ''],
+    ]);
+    fireEvent.click(within(rows[0]!).getByRole('button', { name: /^Send again the A contact subscribed delivery/ }));
+    expect(await within(log).findByText('The delivery is due again and will be tried for another 24 hours.')).toBeTruthy();
+    expect(calls.filter((call) => call.method === 'POST' && call.path === '/api/webhook-deliveries/1/resend')).toHaveLength(1);
+    // Read again: the delivery is pending, and nothing is offered to send twice.
+    expect(await within(table).findByText('Retrying (HTTP 500)')).toBeTruthy();
+    expect(within(table).queryByRole('button', { name: /^Send again/ })).toBeNull();
+    fireEvent.click(within(log).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Deliveries' })).toBeNull());
   });
 
   it('deletes after a confirmation naming the URL', async () => {

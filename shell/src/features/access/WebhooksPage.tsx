@@ -30,6 +30,7 @@ import { WEBHOOK_EVENT_LABELS } from '@mailroom/api-client/labels';
 import { whoCan } from '@mailroom/mf-contract/roles';
 import { useRole } from './useCaller';
 import { useShellApi } from './useShellApi';
+import { WebhookDeliveriesDialog } from './WebhookDeliveriesDialog';
 
 type Endpoint = Schemas['WebhookEndpoint'];
 type EventType = Schemas['WebhookEventType'];
@@ -96,9 +97,10 @@ function EventChoices({ label, value, onChange }: { label: string; value: EventT
 
 /**
  * An admin's outgoing webhooks (issue 27; docs/decisions/webhooks.md): the endpoints with their events, whether each is
- * on and how its latest delivery went; a new endpoint; changing its events or switching it off; a new signing secret;
- * deleting it. A secret is shown once, when made, with a copy button. Dialogs stay mounted and are opened by `open`:
- * one unmounted while open leaves the page aria-hidden (Fluent's focus manager).
+ * on and how its latest delivery went; each one's delivery log, where a failed delivery is sent again; a new endpoint;
+ * changing its events or switching it off; a new signing secret; deleting it. A secret is shown once, when made, with a
+ * copy button. Dialogs stay mounted and are opened by `open`: one unmounted while open leaves the page aria-hidden
+ * (Fluent's focus manager).
  */
 export function WebhooksPage() {
   const styles = useStyles();
@@ -114,6 +116,7 @@ export function WebhooksPage() {
   const [editEnabled, setEditEnabled] = useState(true);
   const [rotating, setRotating] = useState<Endpoint | null>(null);
   const [deleting, setDeleting] = useState<Endpoint | null>(null);
+  const [logOf, setLogOf] = useState<Endpoint | null>(null);
 
   const refresh = () => void queryClient.invalidateQueries({ queryKey: KEYS });
   const endpoints = useQuery({
@@ -272,6 +275,9 @@ export function WebhooksPage() {
                       <Button size="small" aria-label={`Edit ${endpoint.url}`} onClick={() => openEdit(endpoint)}>
                         Edit
                       </Button>
+                      <Button size="small" aria-label={`Deliveries to ${endpoint.url}`} onClick={() => setLogOf(endpoint)}>
+                        Deliveries
+                      </Button>
                       <Button
                         size="small"
                         aria-label={`New secret for ${endpoint.url}`}
@@ -300,6 +306,8 @@ export function WebhooksPage() {
           </Table>
         </div>
       )}
+
+      <WebhookDeliveriesDialog endpoint={logOf} onClose={() => setLogOf(null)} />
 
       {/* The secret, shown this once (after adding an endpoint or rotating its secret). */}
       <Dialog open={secret !== null} onOpenChange={(_event, data) => !data.open && setSecret(null)}>
